@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# docker/install.sh — set up everything the SOD Workbench notebooks need, on Debian or Ubuntu.
+#
+#   docker/install.sh                 system part (via sudo if not root) + user part
+#   docker/install.sh --system        only the root part: apt packages, Go 1.26
+#   docker/install.sh --user          only the per-user part: ECharts assets, gonb, goimports, kernel
+#   docker/install.sh --with-browser  also install Debian's chromium (for the browser tests)
+#
+# It is idempotent: a step whose result is already in place is skipped. Each step says what it
+# does and how long it took. The Dockerfile runs the same two parts (system as root, user as the
+# notebook user), so the image and a laptop cannot drift apart.
+#
+# Environment knobs:
+#   SOD_GO_VERSION   Go toolchain to install when the machine has none new enough (default go1.26.8)
+#   SOD_BIN          where gonb and goimports go (default /usr/local/bin for root, ~/.local/bin otherwise)
+#   SOD_LOG_DIR      where the gonb kernel writes its logs (default ~/.cache/sod-workbench/gonb-logs)
+set -euo pipefail
+
+GO_VERSION=${SOD_GO_VERSION:-go1.26.8}
+GOIMPORTS_VERSION=v0.52.0
+JUPYTER_PKGS=(jupyter-notebook python3-notebook jupyter-nbconvert python3-nbconvert python3-nbclient
+  python3-ipykernel jupyter-core jupyter-client jupyter-nbformat)
+BASE_PKGS=(ca-certificates git python3 tar gzip)
+
+do_system=0 do_user=0 with_browser=0
+for arg in "$@"; do
+  case "$arg" in
+  --system) do_system=1 ;;
+  --user) do_user=1 ;;
+  --with-browser) with_browser=1 ;;
+  -h | --help)
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
+  *)
+    echo "install.sh: unknown option $arg (see --help)" >&2
+    exit 2
+    ;;
+  esac
+done
+if [ $do_system = 0 ] && [ $do_user = 0 ]; then do_system=1 do_user=1; fi
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+script="$repo/docker/install.sh"
+t_all=$(date +%s)
+
+say() { printf '\033[1m[install]\033[0m %s\n' "$*"; }
+die() {
+  printf '\033[31m[install] error:\033[0m %s\n' "$*" >&2
+  exit 1
+}
+step() { # step NAME CMD...: run a step and report its duration
+  local name=$1 t0
+  shift
+  t0=$(date +%s)
+  say "$name ..."
+  "$@"
+  say "$name: done in $(($(date +%s) - t0)) s"
+}
+
+check_os() {
+  [ "$(uname -s)" = Linux ] || die "unsupported system $(uname -s): this script supports Debian and Ubuntu only (see README, 'Manual installation')."
+  [ -r /etc/os-release ] || die "no /etc/os-release: this script supports Debian and Ubuntu only."
+  # shellcheck disable=SC1091
+  . /etc/os-release
+  case " ${ID:-} ${ID_LIKE:-} " in
+  *" debian "* | *" ubuntu "*) ;;
+  *) die "unsupported distribution '${PRETTY_NAME:-$ID}': this script supports Debian (bookworm or newer) and Ubuntu only." ;;
+  esac
+  command -v apt-get >/dev/null || die "apt-get not found: this script needs a Debian-based system."
+}
+
+go_minor() { # prints the minor version of a go binary (e.g. 26), or 0
+  local v
+  v=$("$1" env GOVERSION 2>/dev/null) || {
+    echo 0
+    return
+  }
+  v=${v#go1.}
+  echo "${v%%[.a-z]*}"
+}
+
+# ---------------------------------------------------------------- system part (root)
+
+apt_install_missing() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} = 0 ]; then
+    say "  already installed: $*"
+    return
+  fi
+  say "  apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+install_go() {
+  local g
+  for g in "$(command -v go || true)" /usr/local/go/bin/go; do
+    if [ -n "$g" ] && [ -x "$g" ] && [ "$(go_minor "$g")" -ge 26 ]; then
+      say "  Go $("$g" env GOVERSION) found at $g"
+      [ -e /usr/local/bin/go ] || [ "$g" = /usr/local/bin/go ] || command -v go >/dev/null || ln -sf "$g" /usr/local/bin/go
+      return
+    fi
+  done
+  # Debian's own golang is too old for go.mod's "go 1.26". Bootstrap with golang-1.23 from
+  # bookworm-backports (or the distribution's own if newer), then fetch the real toolchain through
+  # the Go module proxy (GOTOOLCHAIN) and install it as /usr/local/go.
+  . /etc/os-release
+  local bootstrap=""
+  if [ "${VERSION_CODENAME:-}" = bookworm ]; then
+    if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
+      say "  adding bookworm-backports to apt sources"
+      echo "deb http://deb.debian.org/debian bookworm-backports main" >/etc/apt/sources.list.d/sod-backports.list
+    fi
+    apt_install_missing golang-1.23-go
+    bootstrap=/usr/lib/go-1.23/bin/go
+  else
+    apt_install_missing golang-go
+    bootstrap=$(command -v go)
+  fi
+  [ "$(go_minor "$bootstrap")" -ge 21 ] || die "the distribution's Go ($("$bootstrap" version)) cannot fetch toolchains; install Go ≥ 1.21 by hand."
+  say "  fetching $GO_VERSION through the Go module proxy (bootstrap: $("$bootstrap" env GOVERSION))"
+  local tmp
+  tmp=$(mktemp -d)
+  GOTOOLCHAIN=$GO_VERSION GOPATH=$tmp/gopath GOMODCACHE=$tmp/gopath/mod GOFLAGS=-modcacherw "$bootstrap" version >/dev/null ||
+    die "could not download $GO_VERSION through the module proxy ($(GOTOOLCHAIN=local "$bootstrap" env GOPROXY)). Check network access to the proxy or set GOPROXY."
+  local root
+  root=$(find "$tmp/gopath/mod/golang.org" -maxdepth 1 -type d -name "toolchain@v0.0.1-$GO_VERSION.*" | head -1)
+  [ -n "$root" ] || die "toolchain $GO_VERSION not found after download"
+  rm -rf /usr/local/go.new && cp -a "$root" /usr/local/go.new && rm -rf /usr/local/go && mv /usr/local/go.new /usr/local/go
+  rm -rf "$tmp"
+  ln -sf /usr/local/go/bin/go /usr/local/bin/go
+  ln -sf /usr/local/go/bin/gofmt /usr/local/bin/gofmt
+  say "  installed $(/usr/local/go/bin/go version) in /usr/local/go"
+}
+
+system_part() {
+  check_os
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null || die "the system part needs root: run as root, or install sudo."
+    say "system part needs root: re-running '$script --system' through sudo"
+    local extra=()
+    [ $with_browser = 1 ] && extra+=(--with-browser)
+    sudo -E "$script" --system "${extra[@]}"
+    return
+  fi
+  step "apt: base packages (${BASE_PKGS[*]})" apt_install_missing "${BASE_PKGS[@]}"
+  if command -v node >/dev/null && command -v npm >/dev/null; then
+    say "node $(node --version) and npm $(npm --version) found"
+  else
+    step "apt: nodejs and npm" apt_install_missing nodejs npm
+  fi
+  step "apt: Jupyter (Notebook 6, nbconvert)" apt_install_missing "${JUPYTER_PKGS[@]}"
+  [ $with_browser = 1 ] && step "apt: chromium (browser tests)" apt_install_missing chromium
+  step "Go toolchain (go.mod needs go 1.26)" install_go
+}
+
+# ---------------------------------------------------------------- user part
+
+user_part() {
+  local bin=${SOD_BIN:-}
+  if [ -z "$bin" ]; then
+    if [ "$(id -u)" = 0 ]; then bin=/usr/local/bin; else bin=$HOME/.local/bin; fi
+  fi
+  mkdir -p "$bin"
+  export PATH="$bin:/usr/local/go/bin:$PATH"
+  command -v go >/dev/null || die "go not found: run '$script --system' first."
+  [ "$(go_minor go)" -ge 26 ] || die "$(go version) is too old (go.mod needs go 1.26): run '$script --system'."
+  command -v npm >/dev/null || die "npm not found: run '$script --system' first."
+  command -v jupyter >/dev/null || die "jupyter not found: run '$script --system' first."
+
+  step "ECharts assets (npm ci in widgets/assets)" npm_assets
+  step "gonb (go install tool, pinned in go.mod) into $bin" install_gonb "$bin"
+  step "goimports $GOIMPORTS_VERSION into $bin" install_goimports "$bin"
+  step "Jupyter kernel 'gonb'" install_kernel "$bin"
+  step "self-check" self_check "$bin"
+  say "gonb and goimports are in $bin (docker/notebook.sh and the tests add it to PATH themselves)."
+}
+
+npm_assets() {
+  local dir=$repo/widgets/assets stamp
+  stamp=$(sha256sum "$dir/package-lock.json" | cut -c1-16)
+  if [ -f "$dir/node_modules/.sod-stamp" ] && [ "$(cat "$dir/node_modules/.sod-stamp")" = "$stamp" ] &&
+    [ -f "$dir/node_modules/echarts/dist/echarts.min.js" ] && [ -f "$dir/node_modules/echarts-gl/dist/echarts-gl.min.js" ]; then
+    say "  already installed (lockfile unchanged)"
+    return
+  fi
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$stamp" >"$dir/node_modules/.sod-stamp"
+}
+
+install_gonb() {
+  (cd "$repo" && GOBIN=$1 go install tool)
+}
+
+install_goimports() {
+  if [ -x "$1/goimports" ] && go version -m "$1/goimports" | grep -q "mod.*golang.org/x/tools.*$GOIMPORTS_VERSION"; then
+    say "  already installed"
+    return
+  fi
+  GOBIN=$1 go install "golang.org/x/tools/cmd/goimports@$GOIMPORTS_VERSION"
+}
+
+install_kernel() {
+  local bin=$1 logdir=${SOD_LOG_DIR:-$HOME/.cache/sod-workbench/gonb-logs}
+  mkdir -p "$logdir"
+  # Kernel logs go to files in $logdir, never to cell output or the notebook server's terminal.
+  "$bin/gonb" --install --force_deps --logtostderr=false --alsologtostderr=false --stderrthreshold=FATAL --log_dir="$logdir" \
+    >"$logdir/install.log" 2>&1 || {
+    cat "$logdir/install.log" >&2
+    die "gonb --install failed"
+  }
+  # Give the kernel a PATH with gonb, goimports and go, whatever PATH Jupyter was started with.
+  local spec
+  spec=$(jupyter --data-dir)/kernels/gonb/kernel.json
+  python3 - "$spec" "$bin" "$(dirname "$(command -v go)")" <<'PY'
+import json, sys
+spec, bindir, godir = sys.argv[1:]
+k = json.load(open(spec))
+k.setdefault("env", {})["PATH"] = f"{bindir}:{godir}:${{PATH}}"
+json.dump(k, open(spec, "w"), indent=1)
+PY
+  say "  kernel spec $spec (logs in $logdir)"
+}
+
+self_check() {
+  local bin=$1
+  PYDEVD_DISABLE_FILE_VALIDATION=1 jupyter kernelspec list 2>/dev/null | tee /dev/stderr | grep -qw gonb || die "self-check failed: 'jupyter kernelspec list' does not show gonb."
+  "$bin/gonb" --version 2>/dev/null | head -1 | sed 's/^/  gonb: /' || true
+  "$bin/goimports" -h >/dev/null 2>&1 || [ $? = 2 ] || die "goimports does not run"
+  say "  $(go version); $(jupyter nbconvert --version 2>/dev/null | sed 's/^/nbconvert /')"
+}
+
+# ---------------------------------------------------------------- main
+
+if [ $do_system = 1 ]; then
+  system_part
+fi
+if [ $do_user = 1 ]; then
+  if [ "$(id -u)" = 0 ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+    say "running the user part as $SUDO_USER (invoked through sudo)"
+    sudo -u "$SUDO_USER" -H "$script" --user
+  else
+    user_part
+  fi
+fi
+say "all done in $(($(date +%s) - t_all)) s"
