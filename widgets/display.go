@@ -1,0 +1,280 @@
+package widgets
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/go-echarts/go-echarts/v2/render"
+	"github.com/janpfeifer/gonb/gonbui"
+)
+
+// Chart is any go-echarts chart (*charts.Line, *charts.HeatMap,
+// *charts.Scatter3D, ...): they all embed a render.Renderer and so can be
+// rendered as an HTML snippet.
+type Chart interface {
+	RenderSnippet() render.ChartSnippet
+}
+
+// Display renders c as an HTML snippet (a <div> plus a script, never a full
+// page) into the output of the current GoNB cell and waits with
+// gonbui.Sync until the front end has received it.
+//
+// ECharts (and ECharts-GL for 3-D charts) is inlined from the local npm
+// assets, never loaded from a CDN, so the saved notebook and its nbconvert
+// HTML export work offline. The library is inlined only in the first chart
+// output of a cell (each GoNB cell runs as a new program); the browser
+// evaluates it only if window.echarts is not defined yet. While it loads,
+// an AMD define (require.js in Jupyter Notebook 6 and in nbconvert's HTML)
+// is hidden so that ECharts registers itself as the global window.echarts.
+//
+// Each call gives the chart a fresh DOM id, so re-running a cell works.
+// Outside a notebook (gonbui.IsNotebook is false) Display renders the chart,
+// reporting any error, and shows nothing.
+func Display(c Chart) error {
+	return displayTo(notebookSink{}, c)
+}
+
+// sink abstracts the notebook so that the plumbing can be tested.
+type sink interface {
+	active() bool
+	displayHTML(html string)
+	sync()
+}
+
+type notebookSink struct{}
+
+func (notebookSink) active() bool            { return gonbui.IsNotebook }
+func (notebookSink) displayHTML(html string) { gonbui.DisplayHTML(html) }
+func (notebookSink) sync()                   { gonbui.Sync() }
+
+// emitted records which libraries this process has already put into an
+// output (a process is one cell execution under GoNB).
+var emitted struct {
+	sync.Mutex
+	lib [numLibraries]bool
+}
+
+func displayTo(s sink, c Chart) error {
+	frag, needGL, err := fragment(c)
+	if err != nil {
+		return err
+	}
+	if !s.active() {
+		return nil
+	}
+	emitted.Lock()
+	libs, err := librariesHTML(needGL, emitted.lib)
+	if err != nil {
+		emitted.Unlock()
+		return err
+	}
+	emitted.lib[libECharts] = true
+	if needGL {
+		emitted.lib[libEChartsGL] = true
+	}
+	emitted.Unlock()
+	s.displayHTML(libs + frag)
+	s.sync()
+	return nil
+}
+
+// HTML returns a self-contained HTML fragment for c: the library scripts
+// (always included) followed by the chart's <div> and script. It is what
+// Display sends for the first chart of a cell; use it to embed charts in
+// other HTML.
+func HTML(c Chart) (string, error) {
+	frag, needGL, err := fragment(c)
+	if err != nil {
+		return "", err
+	}
+	libs, err := librariesHTML(needGL, [numLibraries]bool{})
+	if err != nil {
+		return "", err
+	}
+	return libs + frag, nil
+}
+
+// WritePage writes a standalone offline HTML page showing the charts one
+// below the other, with the libraries inlined once.
+func WritePage(w io.Writer, title string, cs ...Chart) error {
+	var body strings.Builder
+	needGL := false
+	for _, c := range cs {
+		frag, gl, err := fragment(c)
+		if err != nil {
+			return err
+		}
+		needGL = needGL || gl
+		body.WriteString(frag)
+		body.WriteString("\n")
+	}
+	libs, err := librariesHTML(needGL, [numLibraries]bool{})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n</head>\n<body>\n%s\n%s</body>\n</html>\n",
+		htmlEscape(title), libs, body.String())
+	return err
+}
+
+func htmlEscape(s string) string {
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
+	return r.Replace(s)
+}
+
+// libraryLoaderTmpl wraps a UMD library so that it defines a browser
+// global even when an AMD loader is present: define, exports, module and
+// require are shadowed by undefined function parameters, and `this` is the
+// window. The guard makes the browser evaluate it only once per page.
+const libraryLoaderTmpl = `<script type="text/javascript">
+if (!(%s)) { (function (define, exports, module, require) {
+%s
+}).call(window); }
+</script>
+`
+
+// librariesHTML returns the <script> elements for the libraries needed and
+// not yet emitted.
+func librariesHTML(needGL bool, already [numLibraries]bool) (string, error) {
+	var b strings.Builder
+	if !already[libECharts] {
+		src, err := librarySource(libECharts)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, libraryLoaderTmpl, "window.echarts", src)
+	}
+	if needGL && !already[libEChartsGL] {
+		src, err := librarySource(libEChartsGL)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, libraryLoaderTmpl, `window["echarts-gl"]`, src)
+	}
+	return b.String(), nil
+}
+
+// chartScriptTmpl runs go-echarts' own chart script (init, setOption, event
+// listeners, JS functions) inside a function once the libraries are
+// present, registers the instance in window.sodWidgets.charts[id], resizes
+// it with the window and, if the libraries never arrive, writes an
+// explanation into the chart's <div> instead of leaving it blank.
+const chartScriptTmpl = `<script type="text/javascript">
+(function () {
+  var id = %q, needGL = %t;
+  var draw = function () {
+%s
+    var w = window.sodWidgets = window.sodWidgets || {charts: {}};
+    w.charts[id] = goecharts_%s;
+    window.addEventListener("resize", function () { goecharts_%s.resize(); });
+  };
+  var tries = 0;
+  var wait = function () {
+    if (window.echarts && (!needGL || window["echarts-gl"])) { draw(); return; }
+    if (++tries < 200) { setTimeout(wait, 50); return; }
+    var el = document.getElementById(id);
+    if (el) { el.style.height = "auto"; el.textContent = "widgets: ECharts" + (needGL ? "-GL" : "") +
+      " is not loaded on this page; re-run the cell (the first chart of a cell carries the library)."; }
+  };
+  wait();
+})();
+</script>
+`
+
+// fragment renders c with a fresh id into its <div> and script (without
+// the libraries) and reports whether it needs ECharts-GL.
+func fragment(c Chart) (html string, needGL bool, err error) {
+	if c == nil || (reflect.ValueOf(c).Kind() == reflect.Pointer && reflect.ValueOf(c).IsNil()) {
+		return "", false, errors.New("widgets: nil chart")
+	}
+	id := "sodw_" + freshID()
+	if err := setChartID(c, id); err != nil {
+		return "", false, err
+	}
+	needGL = usesGL(c)
+	snip, err := renderSnippet(c)
+	if err != nil {
+		return "", false, err
+	}
+	if !strings.Contains(snip.Element, id) || !strings.Contains(snip.Script, "goecharts_"+id) {
+		return "", false, fmt.Errorf("widgets: go-echarts snippet does not use the chart id %q", id)
+	}
+	body, err := scriptBody(snip.Script)
+	if err != nil {
+		return "", false, err
+	}
+	return snip.Element + "\n" + fmt.Sprintf(chartScriptTmpl, id, needGL, body, id, id), needGL, nil
+}
+
+// renderSnippet calls c.RenderSnippet, turning go-echarts' template panics
+// into errors.
+func renderSnippet(c Chart) (snip render.ChartSnippet, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("widgets: go-echarts failed to render the chart: %v", r)
+		}
+	}()
+	return c.RenderSnippet(), nil
+}
+
+// scriptBody strips the <script> element around go-echarts' chart script.
+func scriptBody(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	open := strings.Index(s, ">")
+	end := strings.LastIndex(s, "</script>")
+	if !strings.HasPrefix(s, "<script") || open < 0 || end < open {
+		return "", fmt.Errorf("widgets: unexpected go-echarts script snippet %.60q", s)
+	}
+	return s[open+1 : end], nil
+}
+
+// freshID returns a random identifier for a DOM id. It is not a numerical
+// random number (so it takes no seed): it only has to differ between cell
+// executions, which are separate processes.
+func freshID() string {
+	return strings.ToLower(rand.Text())
+}
+
+// setChartID sets the ChartID field that every go-echarts chart has through
+// its embedded opts.Initialization.
+func setChartID(c Chart, id string) error {
+	f, ok := chartField(c, "ChartID")
+	if !ok || f.Kind() != reflect.String || !f.CanSet() {
+		return fmt.Errorf("widgets: %T is not a go-echarts chart (no settable ChartID)", c)
+	}
+	f.SetString(id)
+	return nil
+}
+
+// usesGL reports whether c is a 3-D chart: go-echarts adds
+// "echarts-gl.min.js" to the JSAssets of those.
+func usesGL(c Chart) bool {
+	f, ok := chartField(c, "JSAssets")
+	if !ok {
+		return false
+	}
+	vals := f.FieldByName("Values")
+	if !vals.IsValid() || vals.Kind() != reflect.Slice {
+		return false
+	}
+	for i := 0; i < vals.Len(); i++ {
+		if v := vals.Index(i); v.Kind() == reflect.String && strings.HasSuffix(v.String(), "echarts-gl.min.js") {
+			return true
+		}
+	}
+	return false
+}
+
+func chartField(c Chart, name string) (reflect.Value, bool) {
+	v := reflect.ValueOf(c)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return reflect.Value{}, false
+	}
+	f := v.Elem().FieldByName(name)
+	return f, f.IsValid()
+}

@@ -1,0 +1,122 @@
+package widgets
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+
+// Option adjusts the appearance of a chart built by this package.
+type Option func(*config)
+
+// config collects the options shared by the chart builders.
+type config struct {
+	xName, yName string
+	logX, logY   bool
+	subtitle     string
+	width        string
+	height       string
+}
+
+func newConfig(options []Option) config {
+	c := config{width: "100%", height: "420px"}
+	for _, o := range options {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
+
+// AxisNames sets the names shown on the x and y axes.
+func AxisNames(x, y string) Option {
+	return func(c *config) { c.xName, c.yName = x, y }
+}
+
+// LogX draws the x axis on a log₁₀ scale.
+func LogX() Option { return func(c *config) { c.logX = true } }
+
+// LogY draws the y axis on a log₁₀ scale (the paper's loss, gradient-norm
+// and distance curves use one).
+func LogY() Option { return func(c *config) { c.logY = true } }
+
+// Subtitle sets a second title line.
+func Subtitle(s string) Option { return func(c *config) { c.subtitle = s } }
+
+// Size sets the CSS width and height of the chart, e.g. Size("100%", "420px")
+// (the default) or Size("800px", "600px").
+func Size(width, height string) Option {
+	return func(c *config) { c.width, c.height = width, height }
+}
+
+// globalOpts returns the go-echarts options common to every chart: title,
+// size, tooltip, legend, toolbox (save as PNG, restore).
+func (c config) globalOpts(title string, skipped int) []charts.GlobalOpts {
+	sub := c.subtitle
+	if skipped > 0 {
+		note := fmt.Sprintf("%d non-finite%s value(s) not drawn", skipped, map[bool]string{true: " or non-positive (log axis)", false: ""}[c.logX || c.logY])
+		if sub != "" {
+			sub += " · " + note
+		} else {
+			sub = note
+		}
+	}
+	return []charts.GlobalOpts{
+		charts.WithInitializationOpts(opts.Initialization{Width: c.width, Height: c.height}),
+		charts.WithTitleOpts(opts.Title{Title: title, Subtitle: sub, Left: "center"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom", Type: "scroll"}),
+		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "20px", Feature: &opts.ToolBoxFeature{
+			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Title: "save PNG", Type: "png"},
+			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true), Title: "reset"},
+		}}),
+		charts.WithGridOpts(opts.Grid{Left: "70px", Right: "40px", Top: "70px", Bottom: "70px", ContainLabel: opts.Bool(true)}),
+	}
+}
+
+// axisType returns "log" or "value".
+func axisType(log bool) string {
+	if log {
+		return "log"
+	}
+	return "value"
+}
+
+// xyAxes returns the x and y axis options for numeric axes.
+func (c config) xyAxes() []charts.GlobalOpts {
+	return []charts.GlobalOpts{
+		charts.WithXAxisOpts(opts.XAxis{Type: axisType(c.logX), Name: c.xName, NameLocation: "middle", NameGap: 30,
+			Scale: opts.Bool(true), SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}),
+		charts.WithYAxisOpts(opts.YAxis{Type: axisType(c.logY), Name: c.yName, NameLocation: "middle", NameGap: 55,
+			Scale: opts.Bool(true), SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}),
+	}
+}
+
+// drawable reports whether v can be drawn on an axis (finite, and positive
+// on a log axis).
+func drawable(v float64, log bool) bool {
+	return !math.IsNaN(v) && !math.IsInf(v, 0) && (!log || v > 0)
+}
+
+// point returns the ECharts value [x, y], with a null y (a gap in the
+// line) when the point cannot be drawn; ok is false in that case.
+func (c config) point(x, y float64) (v []any, ok bool) {
+	if !drawable(x, c.logX) || !drawable(y, c.logY) {
+		if !drawable(x, c.logX) {
+			return []any{nil, nil}, false
+		}
+		return []any{x, nil}, false
+	}
+	return []any{x, y}, true
+}
+
+// checkName rejects empty names, which would make legends unusable.
+func checkName(what, name string) error {
+	if strings.TrimSpace(name) == "" {
+		return fmt.Errorf("widgets: %s has an empty name", what)
+	}
+	return nil
+}
