@@ -54,6 +54,8 @@ fi
 }
 export JUPYTER_TOKEN=$token
 
+[ "$(id -u)" = 0 ] && extra+=(--allow-root)
+
 host=$ip
 [ "$ip" = 0.0.0.0 ] && host=127.0.0.1
 echo "SOD Workbench: serving $repo/notebooks"
