@@ -1,0 +1,147 @@
+package sod
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// SubspacePGD is the exact projected gradient descent of the paper's
+// Algorithm TPGD *without* the truncation step: inside
+// S = span{vec(Y_j)^{⊗l}} the iterate stays in S, so it is run on the
+// coefficients alone,
+//
+//	c ← c − η Gram⁺ [⟨∇h^l(w), vec(Y_k)^{⊗l}⟩]_k,
+//
+// with m-vectors only (NOTES.md section 6). With the directions
+// a = vec(X̂)^{⊗l}, b = vec(u_n q_rᵀ)^{⊗l}, c = vec(E X̂)^{⊗l} and the start
+// w_escape = a + ρ b (eq. w_escape) this is the dynamics the paper's panels
+// (d) and (e) describe. It does *not* coincide with the paper's closed form
+// (TPGDClosedForm): the paper's lemma drops a factor 4 in the gradient,
+// replaces 𝒜(X̂X̂ᵀ)^{⊗l} − b^{⊗l} by (𝒜(X̂X̂ᵀ) − b)^{⊗l} and ignores the
+// Gram coupling of a, b, c (NOTES.md section 9).
+//
+// Gram⁺ is the pseudo-inverse (eigenvalues below 1e-12·λ_max dropped), so
+// linearly dependent directions (c ∥ b in the basic example) are allowed:
+// the iterate tensor is then still the exact projection, and the
+// coefficients are the minimum-norm ones.
+type SubspacePGD struct {
+	S   *LiftedSubspace
+	Eta float64
+
+	pinv *mat.Dense // Gram⁺ of the normalised directions
+	rank int
+	hat  []float64
+	g    []float64
+	upd  []float64
+}
+
+// NewSubspacePGD prepares exact PGD with step η > 0 on the subspace s.
+func NewSubspacePGD(s *LiftedSubspace, eta float64) (*SubspacePGD, error) {
+	if s == nil {
+		return nil, fmt.Errorf("%w: nil LiftedSubspace", ErrBadParameter)
+	}
+	if !(eta > 0) || math.IsInf(eta, 0) {
+		return nil, fmt.Errorf("%w: PGD step η must be > 0 and finite, got %v", ErrBadParameter, eta)
+	}
+	pinv, rank, err := msPinvSym(s.gram, 1e-12)
+	if err != nil {
+		return nil, err
+	}
+	return &SubspacePGD{S: s, Eta: eta, pinv: pinv, rank: rank,
+		hat: make([]float64, s.k), g: make([]float64, s.k), upd: make([]float64, s.k)}, nil
+}
+
+// Rank returns the numerical rank of the Gram matrix (the dimension of S).
+func (p *SubspacePGD) Rank() int { return p.rank }
+
+// Step performs one exact PGD step on coef in place (coefficients of the
+// unnormalised directions) and returns h^l before the step. It does not
+// allocate. It returns ErrScaleOverflow if the iterate leaves float64.
+func (p *SubspacePGD) Step(coef []float64) (float64, error) {
+	s := p.S
+	if err := s.checkCoef(coef); err != nil {
+		return 0, err
+	}
+	s.toHat(p.hat, coef)
+	h := s.hatGrad(p.g, p.hat)
+	k := s.k
+	raw := p.pinv.RawMatrix()
+	for i := 0; i < k; i++ {
+		u := 0.0
+		row := raw.Data[i*raw.Stride : i*raw.Stride+k]
+		for j, v := range row {
+			u += v * p.g[j]
+		}
+		p.hat[i] -= p.Eta * u
+	}
+	s.fromHat(coef, p.hat)
+	for _, c := range coef {
+		if !isFinite(c) {
+			return h, fmt.Errorf("%w: exact PGD diverged", ErrScaleOverflow)
+		}
+	}
+	if !isFinite(h) {
+		return h, fmt.Errorf("%w: h^l overflows float64", ErrScaleOverflow)
+	}
+	return h, nil
+}
+
+// SubspaceTrace records an exact subspace PGD run: for every recorded step
+// t, the coefficients c(t) of the directions, h^l(w(t)) and the norms
+// ‖c_j(t) vec(Y_j)^{⊗l}‖_F of the terms.
+type SubspaceTrace struct {
+	T         []int
+	Coef      [][]float64
+	HL        []float64
+	TermNorms [][]float64
+	// Diverged is set when the iterate left float64; the trace stops at the
+	// last finite point.
+	Diverged bool
+}
+
+// Run performs steps exact PGD steps from coef0 and records every
+// every-th step (every ≤ 0 means 1) plus the last one. coef0 is not
+// modified.
+func (p *SubspacePGD) Run(coef0 []float64, steps, every int) (*SubspaceTrace, error) {
+	if steps < 0 {
+		return nil, fmt.Errorf("%w: steps must be ≥ 0, got %d", ErrBadParameter, steps)
+	}
+	if every <= 0 {
+		every = 1
+	}
+	if err := p.S.checkCoef(coef0); err != nil {
+		return nil, err
+	}
+	coef := append([]float64(nil), coef0...)
+	prev := make([]float64, len(coef))
+	tr := &SubspaceTrace{}
+	rec := func(t int, c []float64, h float64) {
+		tr.T = append(tr.T, t)
+		tr.Coef = append(tr.Coef, append([]float64(nil), c...))
+		tr.HL = append(tr.HL, h)
+		nr := make([]float64, len(c))
+		p.S.TermNorms(nr, c)
+		tr.TermNorms = append(tr.TermNorms, nr)
+	}
+	for t := 0; ; t++ {
+		if t == steps {
+			p.S.toHat(p.hat, coef)
+			rec(t, coef, p.S.hatObjective(p.hat))
+			return tr, nil
+		}
+		copy(prev, coef)
+		h, err := p.Step(coef) // h^l at prev
+		if err != nil {
+			if isFinite(h) {
+				rec(t, prev, h)
+			}
+			tr.Diverged = true
+			return tr, nil
+		}
+		if t%every == 0 {
+			rec(t, prev, h)
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package sod
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// msMaxRelDiff returns max_j |a_j − b_j| / max(max_j |b_j|, tiny).
+func msMaxRelDiff(a, b []float64) float64 {
+	scale := 0.0
+	for _, v := range b {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	d := 0.0
+	for i := range a {
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+	}
+	return d / math.Max(scale, 1e-300)
+}
+
+// TestSubspacePGDVsExplicit runs exact subspace PGD with m-vectors and the
+// same PGD with dense explicit tensors and requires the coefficients and
+// h^l to agree to 1e-9 relative at every step.
+func TestSubspacePGDVsExplicit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	type inst struct {
+		name  string
+		op    Operator
+		b     []float64
+		r, l  int
+		dirs  []mat.Matrix
+		coef0 []float64
+		eta   float64
+	}
+	var cases []inst
+	// The paper's subspace on the real-world case, l = 3 and 5.
+	op, b, xh, _, cr := msRealWorld()
+	bdir := mat.NewDense(3, 1, cr.un.RawVector().Data)
+	for _, l := range []int{3, 5} {
+		cases = append(cases, inst{fmt.Sprintf("real-world l=%d", l), op, b, 1, l, []mat.Matrix{xh, bdir, cr.ex}, []float64{1, 0.1, 0}, 0.1})
+	}
+	// Random instances, n = 2, 3 and r = 1, 2.
+	for _, tc := range []struct{ n, r, m, l int }{{2, 1, 3, 3}, {2, 2, 4, 3}, {3, 1, 5, 5}, {2, 2, 3, 5}, {3, 2, 6, 3}} {
+		op := msGaussOp(tc.n, tc.m, uint64(tc.n*1000+tc.r*10+tc.l))
+		z := msRandDense(rng, tc.n, tc.r)
+		dirs := []mat.Matrix{msRandDense(rng, tc.n, tc.r), msRandDense(rng, tc.n, tc.r), msRandDense(rng, tc.n, tc.r)}
+		cases = append(cases, inst{fmt.Sprintf("gauss %+v", tc), op, msMeasure(op, z), tc.r, tc.l, dirs, []float64{0.5, 0.2, -0.1}, 1e-3})
+	}
+	// Basic example: c ∥ b, a rank-deficient Gram matrix.
+	h := math.Sqrt(3) / 2
+	bop := &msDenseOp{n: 2, a: []*mat.SymDense{
+		mat.NewSymDense(2, []float64{1, 0, 0, 0.5}),
+		mat.NewSymDense(2, []float64{0, h, h, 0}),
+		mat.NewSymDense(2, []float64{0, 0, 0, h}),
+	}}
+	bb := msMeasure(bop, mat.NewDense(2, 1, []float64{1, 0}))
+	bx := mat.NewDense(2, 1, []float64{0, 1 / math.Sqrt2})
+	bc := msCritical(bop, bb, bx, []float64{1, 0})
+	cases = append(cases, inst{"basic example (c ∥ b)", bop, bb, 1, 3,
+		[]mat.Matrix{bx, mat.NewDense(2, 1, bc.un.RawVector().Data), bc.ex}, []float64{1, 0.1, 0}, 0.1})
+
+	const steps = 25
+	for _, c := range cases {
+		s, err := NewLiftedSubspace(c.op, c.b, c.l, c.dirs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewSubspacePGD(s, c.eta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := p.Run(c.coef0, steps, 1)
+		if err != nil || tr.Diverged {
+			t.Fatalf("%s: %v diverged=%v", c.name, err, tr.Diverged)
+		}
+		e, err := NewExplicitLifting(c.op, c.b, c.r, c.l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := e.PGD(c.coef0, c.dirs, c.eta, steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tr.Coef) != steps+1 || len(ex.Coef) != steps+1 {
+			t.Fatalf("%s: trace lengths %d, %d", c.name, len(tr.Coef), len(ex.Coef))
+		}
+		// With a rank-deficient Gram matrix the coefficients are not unique
+		// (each side returns a minimum-norm choice in its own scaling), so
+		// the lifted tensors are compared; otherwise the coefficients too.
+		worst := 0.0
+		for k := range ex.Coef {
+			if p.Rank() == len(c.dirs) {
+				worst = math.Max(worst, msMaxRelDiff(tr.Coef[k], ex.Coef[k]))
+			}
+			w1, _ := e.Lift(tr.Coef[k], c.dirs...)
+			w2, _ := e.Lift(ex.Coef[k], c.dirs...)
+			worst = math.Max(worst, msMaxRelDiff(w1, w2))
+			worst = math.Max(worst, msMaxRelDiff(tr.HL[k:k+1], ex.HL[k:k+1]))
+		}
+		t.Logf("%s: max relative difference %.2g over %d steps", c.name, worst, steps)
+		if worst > 1e-9 {
+			t.Errorf("%s: exact subspace PGD vs explicit: max relative difference %.3g", c.name, worst)
+		}
+		// The run must actually move (otherwise agreement is vacuous).
+		if msMaxRelDiff(tr.Coef[steps], tr.Coef[0]) < 1e-8 {
+			t.Errorf("%s: PGD did not move", c.name)
+		}
+		if c.name == "basic example (c ∥ b)" && p.Rank() != 2 {
+			t.Errorf("basic example: Gram rank %d, want 2", p.Rank())
+		}
+	}
+}
+
+// TestSubspacePGDStepAllocs checks that a PGD step does not allocate.
+func TestSubspacePGDStepAllocs(t *testing.T) {
+	op, b, xh, _, cr := msRealWorld()
+	s, _ := NewLiftedSubspace(op, b, 5, xh, mat.NewDense(3, 1, cr.un.RawVector().Data), cr.ex)
+	p, _ := NewSubspacePGD(s, 0.1)
+	coef := []float64{1, 0.1, 0}
+	if a := testing.AllocsPerRun(100, func() { p.Step(coef) }); a != 0 {
+		t.Errorf("Step allocates %v times", a)
+	}
+}
+
+func TestSubspacePGDErrors(t *testing.T) {
+	op, b, xh, _, _ := msRealWorld()
+	s, _ := NewLiftedSubspace(op, b, 3, xh)
+	for _, eta := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if _, err := NewSubspacePGD(s, eta); !errors.Is(err, ErrBadParameter) {
+			t.Errorf("η=%v: %v", eta, err)
+		}
+	}
+	if _, err := NewSubspacePGD(nil, 0.1); !errors.Is(err, ErrBadParameter) {
+		t.Errorf("nil subspace: %v", err)
+	}
+	p, _ := NewSubspacePGD(s, 0.1)
+	if _, err := p.Run([]float64{1, 2}, 3, 1); !errors.Is(err, ErrShape) {
+		t.Errorf("wrong coef length: %v", err)
+	}
+	if _, err := p.Run([]float64{1}, -1, 1); !errors.Is(err, ErrBadParameter) {
+		t.Errorf("negative steps: %v", err)
+	}
+	if _, err := p.Step([]float64{math.NaN()}); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("NaN coef: %v", err)
+	}
+	// A huge step diverges and is reported, not returned as NaN.
+	big, _ := NewSubspacePGD(s, 1e200)
+	tr, err := big.Run([]float64{3}, 50, 1)
+	if err != nil || !tr.Diverged {
+		t.Errorf("huge step: diverged=%v err=%v", tr != nil && tr.Diverged, err)
+	}
+	for _, h := range tr.HL {
+		if !isFinite(h) {
+			t.Errorf("trace holds non-finite h^l %v", h)
+		}
+	}
+}
+
+// ExampleSubspacePGD compares, on the real-world case with l = 5 and
+// ρ = η = 0.1, the exact PGD coefficients inside S = span{a, b, c} after
+// 1000 steps with the paper's closed form at the same t.
+func ExampleSubspacePGD() {
+	op, b, xh, _, cr := msRealWorld()
+	s, _ := NewLiftedSubspace(op, b, 5, xh, mat.NewDense(3, 1, cr.un.RawVector().Data), cr.ex)
+	p, _ := NewSubspacePGD(s, 0.1)
+	tr, _ := p.Run([]float64{1, 0.1, 0}, 1000, 1000)
+	last := tr.Coef[len(tr.Coef)-1]
+	fmt.Printf("exact:       α = %.6f  β = %.6f  γ = %.6g  h^l = %.6g\n", last[0], last[1], last[2], tr.HL[len(tr.HL)-1])
+	cf, _ := NewTPGDClosedForm(TPGDInputs{cr.lambdaN, cr.sigma, mat.Norm(xh, 2), mat.Norm(cr.ex, 2)}, 5, 0.1, 0.1)
+	a, be, g, _ := cf.Coefficients(1000)
+	fmt.Printf("closed form: α = %.6f  β = %.6f  γ = %.6g\n", a.Float(), be.Float(), g.Float())
+	// Output:
+	// exact:       α = 0.918049  β = 0.074275  γ = 0.282117  h^l = 0.000249294
+	// closed form: α = 1.000000  β = 0.100421  γ = -0.0701334
+}
