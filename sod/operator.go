@@ -26,3 +26,21 @@ type NormalOperator interface {
 	// Normal stores 𝒜*𝒜(M) in dst (n×n).
 	Normal(dst *mat.Dense, M mat.Matrix)
 }
+
+// SensingMatrixer is an optional interface for operators that can return
+// their i-th sensing matrix A_i directly (0 ≤ i < m). Operators that do not
+// implement it still expose A_i as 𝒜*(e_i); see SensingMatrix.
+type SensingMatrixer interface {
+	Operator
+	// SensingMatrix stores A_i in dst, which must be n×n.
+	SensingMatrix(dst *mat.SymDense, i int)
+}
+
+// XiSquarer is an optional interface for operators that know
+// Ξ² = max_i ‖A_i‖₂², the squared largest spectral norm of their sensing
+// matrices (the quantity Ξ of the paper's section 5 conditions on l).
+type XiSquarer interface {
+	Operator
+	// XiSquared returns max_i ‖A_i‖₂².
+	XiSquared() float64
+}

@@ -1,0 +1,84 @@
+// Package sod implements the matrix-sensing model and the Simulated
+// Over-parameterization Descent (SOD) escape of
+//
+//	Escaping Local Minima Provably in Non-convex Matrix Sensing:
+//	A Deterministic Framework via Simulated Lifting.
+//
+// The package follows the paper's notation. The conventions that reproduce
+// the paper's numbers, and the places where an independent check disagrees
+// with the paper, are summarised in the project's NOTES.md; where they
+// matter the doc comments below say so. Indices in the API are 0-based.
+//
+// # Section 1.1: matrix sensing (problem P1)
+//
+// A sensing operator 𝒜(M)_i = ⟨A_i, M⟩ with symmetric A_i is an Operator
+// (Apply = 𝒜, Adjoint = 𝒜*); NormalOperator adds a fast 𝒜*𝒜. Optional
+// interfaces SensingMatrixer and XiSquarer expose A_i and Ξ² = max_i ‖A_i‖₂²
+// (SensingMatrix and XiSquared work for any Operator). Operators provided:
+//
+//   - NewDenseOperator: explicit symmetric matrices, validated.
+//   - BasicExampleOperator, BasicExample, BasicExampleXHat: eq. basic_example.
+//   - RealWorldOperator, RealWorld, RealWorldXHat: Appendix case 2,
+//     eq. sensing-matrices-real-world, x̂ as printed.
+//   - NewPMC, PMCCaseStudy: perturbed matrix completion (Appendix case 1,
+//     eq. pmc_data), elementwise and O(n²) per product.
+//   - NewGaussian: the Gaussian ensemble of section 4.3
+//     (eq. gaussian_ensemble), seeded.
+//   - NewDataPoints: A_i = x_i x_iᵀ, the quadratic network of section 6.3.
+//
+// A Problem holds 𝒜, b, the search rank r and (when known) Z and M* = ZZᵀ.
+// Problem.H is h(X) = ½‖𝒜(XXᵀ) − b‖² (eq. matrix_objfunc), Problem.Grad is
+// ∇h(X) = 2∇f(XXᵀ)X (eq. matrix_gradient), Problem.GradF is
+// ∇f(M) = 𝒜*(𝒜(M) − b), Problem.HessVec and Problem.Hessian give
+// second-order information and Problem.DistStar is ‖XXᵀ − M*‖_F.
+// GradientDescent runs X ← X − η∇h(X) with a trace, stagnation and
+// divergence detection (section 6 experiments).
+//
+// Definition "RIP" (δ_p): EstimateRIP with RIPSample (random rank-p
+// matrices, an inner estimate), RIPOptimize (Nelder–Mead over rank-p
+// factors) or RIPExact (all symmetric matrices, small n). NOTES §3: the
+// paper never states p; δ enters only EFS/NCM/AIC, ρ̂, r₁, r₂ and the
+// conditions on l.
+//
+// # Sections 3–4: spurious minima and single-step SOD
+//
+// AnalyzeCritical computes at a point X̂ the quantities of section 3:
+// ‖∇h‖_F, λ_1 ≥ … ≥ λ_n and u_n of ∇f(X̂X̂ᵀ), σ_r, v_r, q_r of X̂,
+// E = 𝒜*𝒜(u_n v_rᵀ + v_r u_nᵀ), E X̂, ⟨E, u_n u_nᵀ⟩, Ξ², m and the smallest
+// Hessian eigenvalue. CriticalPoint documents the sign convention of u_n
+// and (v_r, q_r); CriticalPoint.CheckSpurious tests for a spurious minimum.
+//
+// SingleStep implements section 4.2 (Proposition escape_inequality,
+// Definition EFS, eq. root1_root2 and Theorem single-step-sod-formal):
+// NCM, AIC, EFS, C₁, C₂, C₃, the discriminant Δ, the interval (ρ̂₁, ρ̂₂),
+// the candidate X̌ = X̂ + ρ̂ u_n q_rᵀ and an exact, RIP-free check of
+// h(X̌) < h(X̂). The paper's Case 1 (−X̂ + ρ̂u_nq_rᵀ) is the mirror point
+// and is not used (NOTES §4); no escape is reported when EFS ≤ 1.
+//
+// Section 4.3 (probabilistic escape analysis): SMoments gives the moments
+// of S_𝒜(P, Q) under the Gaussian ensemble, PZBound the Paley–Zygmund
+// bound (1−θ)² m/(3(m+2)), Radii the radii r₁ and r₂ (defs. r_1, r_2),
+// PaleyZygmund the case of a given point, SampleS and MonteCarloEFS seeded
+// Monte Carlo estimates to set beside the closed forms.
+//
+// # Section 5: multi-step SOD (placeholder)
+//
+// SECTION 5 — to be completed by the multi-step engineer: TPGD and its
+// closed-form coefficient dynamics, the intervals U_β and U_γ, the lifted
+// objective h^l evaluated without lifting, and the escape driver.
+//
+// # Errors
+//
+// Constructors and entry points return errors wrapping the sentinels
+// ErrShape, ErrNotSymmetric, ErrNotFinite, ErrNoMeasurements,
+// ErrBadParameter, ErrDelta, ErrRankDeficient, ErrNotSpuriousMinimum,
+// ErrNoGroundTruth and ErrFactorization; they never panic on bad input
+// and never return NaN. The low-level evaluation methods of Problem (H,
+// Grad, GradF, HessVec, DistStar) follow gonum/mat and panic on mismatched
+// dimensions; check untrusted input with Problem.CheckX.
+//
+// # Randomness
+//
+// Every random function takes an explicit uint64 seed and uses
+// math/rand/v2's PCG generator, so results are reproducible.
+package sod

@@ -1,0 +1,33 @@
+package sod
+
+import "errors"
+
+// Sentinel errors returned (possibly wrapped, test with errors.Is) by the
+// functions of this package. The package never panics on bad input and
+// never returns a silent NaN.
+var (
+	// ErrShape reports a matrix or vector of the wrong size.
+	ErrShape = errors.New("sod: wrong shape")
+	// ErrNotSymmetric reports a sensing matrix that is not symmetric.
+	ErrNotSymmetric = errors.New("sod: sensing matrix is not symmetric")
+	// ErrNotFinite reports a NaN or infinite entry in an input.
+	ErrNotFinite = errors.New("sod: input is not finite")
+	// ErrNoMeasurements reports m = 0 (no sensing matrices or measurements).
+	ErrNoMeasurements = errors.New("sod: no measurements (m = 0)")
+	// ErrBadParameter reports a scalar parameter outside its domain
+	// (for example ε ≤ 0, a non-positive step, a negative iteration cap).
+	ErrBadParameter = errors.New("sod: parameter out of range")
+	// ErrDelta reports a RIP constant δ outside [0, 1).
+	ErrDelta = errors.New("sod: RIP constant δ must lie in [0, 1)")
+	// ErrRankDeficient reports a point X̂ whose r-th singular value is zero
+	// (σ_r = 0), so that v_r, q_r and NCM are undefined.
+	ErrRankDeficient = errors.New("sod: X̂ is rank deficient (σ_r = 0)")
+	// ErrNotSpuriousMinimum reports a point that is not a spurious local
+	// minimum: its gradient is not small or λ_n(∇f(X̂X̂ᵀ)) ≥ 0.
+	ErrNotSpuriousMinimum = errors.New("sod: not a spurious local minimum")
+	// ErrNoGroundTruth reports an operation that needs M* on a problem
+	// built from measurements only.
+	ErrNoGroundTruth = errors.New("sod: ground truth M* unknown")
+	// ErrFactorization reports a failed eigen- or singular value decomposition.
+	ErrFactorization = errors.New("sod: factorization failed")
+)

@@ -1,0 +1,219 @@
+package sod
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// GDOptions configures GradientDescent, the plain iteration
+// X ← X − Step·∇h(X) of the paper's experiments (section 6; step 0.1 for the
+// basic and real-world cases, 0.001 for PMC).
+type GDOptions struct {
+	// Step is the step size η > 0.
+	Step float64
+	// MaxIter is the iteration cap (≥ 0; 0 only evaluates x0).
+	MaxIter int
+	// GradTol stops the iteration, with Converged set, once ‖∇h‖_F ≤ GradTol.
+	// Zero disables the test.
+	GradTol float64
+	// KeepIterates records a copy of every traced iterate in Trace.Iterates.
+	// This allocates one n×r matrix per traced iteration.
+	KeepIterates bool
+	// TraceEvery records the trace every TraceEvery iterations (default 1:
+	// every iteration). Iteration 0 and the last iteration are always recorded.
+	TraceEvery int
+
+	// StagnationWindow and StagnationTol control stagnation detection:
+	// GD has stagnated at iteration k ≥ W = StagnationWindow when
+	// h_{k−W} − h_k ≤ StagnationTol·h_{k−W} while ‖∇h‖_F > GradTol, i.e.
+	// h has not decreased by a relative StagnationTol over the last W
+	// iterations although the gradient test has not been met (a plateau or a
+	// slowly converging, singular minimum). Zero StagnationWindow disables it.
+	StagnationWindow int
+	StagnationTol    float64
+	// StopOnStagnation ends the run at the first stagnation; otherwise
+	// Stagnated is reported but GD continues.
+	StopOnStagnation bool
+
+	// DivergenceLimit: GD stops with Diverged set when h or ‖∇h‖_F exceeds
+	// it or becomes non-finite. Default 1e150.
+	DivergenceLimit float64
+
+	// Callback, if not nil, is called after each traced iteration (including
+	// iteration 0) with the iteration number, the current iterate (do not
+	// retain or modify it), h and ‖∇h‖_F. Returning false stops the run.
+	Callback func(iter int, X *mat.Dense, h, gradNorm float64) bool
+}
+
+// Trace is the history of a gradient descent run. Entry k corresponds to
+// iteration Iter[k]; the first entry is iteration 0 (the starting point).
+type Trace struct {
+	Iter     []int
+	H        []float64    // h(X_k)
+	GradNorm []float64    // ‖∇h(X_k)‖_F
+	Dist     []float64    // ‖X_kX_kᵀ − M*‖_F; nil when M* is unknown
+	Iterates []*mat.Dense // copies of X_k when GDOptions.KeepIterates
+}
+
+// GDResult is the outcome of GradientDescent.
+type GDResult struct {
+	// X is the final iterate, or the last finite iterate when Diverged.
+	X *mat.Dense
+	// Iter is the number of gradient steps taken (X is X_Iter).
+	Iter int
+	// Converged: ‖∇h(X)‖_F ≤ GradTol.
+	Converged bool
+	// Stagnated: stagnation was detected (see GDOptions.StagnationWindow).
+	Stagnated bool
+	// StagnatedAt is the first iteration at which stagnation was detected
+	// (−1 if never).
+	StagnatedAt int
+	// Diverged: h or ∇h overflowed or exceeded DivergenceLimit; X is the
+	// last iterate at which both were finite and below the limit.
+	Diverged bool
+	// Stopped: the Callback asked to stop.
+	Stopped bool
+	// H and GradNorm are h(X) and ‖∇h(X)‖_F at the returned X.
+	H, GradNorm float64
+	Trace       Trace
+}
+
+// GradientDescent runs X_{k+1} = X_k − η∇h(X_k) from x0 (n×r, finite).
+// It stops when ‖∇h‖_F ≤ GradTol (Converged), after MaxIter steps, on
+// stagnation if requested, when the Callback returns false, or on
+// overflow (Diverged; never returns NaN). The loop runs in preallocated
+// workspaces and does not allocate per iteration (except for
+// KeepIterates copies).
+func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := p.CheckX(x0); err != nil {
+		return nil, err
+	}
+	if !(opt.Step > 0) || math.IsInf(opt.Step, 0) {
+		return nil, fmt.Errorf("%w: GD step %v, want finite > 0", ErrBadParameter, opt.Step)
+	}
+	if opt.MaxIter < 0 || opt.GradTol < 0 || opt.StagnationWindow < 0 || opt.StagnationTol < 0 || opt.TraceEvery < 0 || opt.DivergenceLimit < 0 {
+		return nil, fmt.Errorf("%w: negative GD option", ErrBadParameter)
+	}
+	every := opt.TraceEvery
+	if every == 0 {
+		every = 1
+	}
+	limit := opt.DivergenceLimit
+	if limit == 0 {
+		limit = 1e150
+	}
+	n, r := p.Dims()
+	ws := p.getWorkspace()
+	defer p.putWorkspace(ws)
+
+	x := mat.DenseCopyOf(x0)
+	prev := mat.NewDense(n, r, nil)
+	g := mat.NewDense(n, r, nil)
+	capTrace := opt.MaxIter/every + 2
+	res := &GDResult{StagnatedAt: -1}
+	tr := &res.Trace
+	tr.Iter = make([]int, 0, capTrace)
+	tr.H = make([]float64, 0, capTrace)
+	tr.GradNorm = make([]float64, 0, capTrace)
+	if p.MStar != nil {
+		tr.Dist = make([]float64, 0, capTrace)
+	}
+	if opt.KeepIterates {
+		tr.Iterates = make([]*mat.Dense, 0, capTrace)
+	}
+	var ring []float64
+	if opt.StagnationWindow > 0 {
+		ring = make([]float64, opt.StagnationWindow+1)
+	}
+	record := func(k int, h, gn float64) bool {
+		tr.Iter = append(tr.Iter, k)
+		tr.H = append(tr.H, h)
+		tr.GradNorm = append(tr.GradNorm, gn)
+		if p.MStar != nil {
+			tr.Dist = append(tr.Dist, p.distStar(ws, x))
+		}
+		if opt.KeepIterates {
+			tr.Iterates = append(tr.Iterates, mat.DenseCopyOf(x))
+		}
+		if opt.Callback != nil {
+			return opt.Callback(k, x, h, gn)
+		}
+		return true
+	}
+	bad := func(h, gn float64) bool {
+		return !isFinite(h) || !isFinite(gn) || h > limit || gn > limit
+	}
+
+	h := p.evalGrad(ws, g, x)
+	gn := mat.Norm(g, 2)
+	if bad(h, gn) {
+		return nil, fmt.Errorf("%w: h(x0) = %v, ‖∇h(x0)‖ = %v overflow", ErrNotFinite, h, gn)
+	}
+	k := 0
+	lastRecorded := -1
+	for {
+		if ring != nil {
+			ring[k%len(ring)] = h
+		}
+		converged := opt.GradTol > 0 && gn <= opt.GradTol
+		stop := converged || k >= opt.MaxIter
+		if ring != nil && !converged && k >= opt.StagnationWindow {
+			old := ring[(k-opt.StagnationWindow)%len(ring)]
+			if old-h <= opt.StagnationTol*math.Abs(old) {
+				if !res.Stagnated {
+					res.Stagnated, res.StagnatedAt = true, k
+				}
+				if opt.StopOnStagnation {
+					stop = true
+				}
+			}
+		}
+		if k%every == 0 || stop {
+			lastRecorded = k
+			if !record(k, h, gn) {
+				res.Stopped = true
+				stop = true
+			}
+		}
+		res.Converged = converged
+		if stop {
+			break
+		}
+		// Step, keeping the previous iterate in case of overflow.
+		prev.Copy(x)
+		axpyDense(-opt.Step, g, x)
+		nh := p.evalGrad(ws, g, x)
+		ngn := mat.Norm(g, 2)
+		if bad(nh, ngn) {
+			x.Copy(prev)
+			h = p.evalGrad(ws, g, x)
+			gn = mat.Norm(g, 2)
+			res.Diverged = true
+			if lastRecorded != k {
+				record(k, h, gn)
+			}
+			break
+		}
+		h, gn = nh, ngn
+		k++
+	}
+	res.X, res.Iter, res.H, res.GradNorm = x, k, h, gn
+	return res, nil
+}
+
+// axpyDense computes y += alpha·x for equal-shaped dense matrices, in place
+// and without allocating.
+func axpyDense(alpha float64, x, y *mat.Dense) {
+	r, c := x.Dims()
+	for i := 0; i < r; i++ {
+		xr, yr := x.RawRowView(i), y.RawRowView(i)
+		for j := 0; j < c; j++ {
+			yr[j] += alpha * xr[j]
+		}
+	}
+}

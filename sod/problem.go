@@ -1,0 +1,314 @@
+package sod
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Problem is the Burer–Monteiro factorised matrix sensing problem (P1) of
+// the paper's section 1.1:
+//
+//	min_{X ∈ ℝ^{n×r}} h(X) = f(XXᵀ) = ½‖𝒜(XXᵀ) − b‖²,
+//
+// with f(M) = ½‖𝒜(M) − b‖², ∇f(M) = 𝒜*(𝒜(M) − b) and, by the chain rule
+// (eq. matrix_gradient), ∇h(X) = 2∇f(XXᵀ)X. With b = 𝒜(M*) this is the
+// paper's 2𝒜*𝒜(XXᵀ − M*)X; the ½ in h and the 2 from differentiating XXᵀ
+// cancel as stated (NOTES §1, checked by finite differences in the tests).
+//
+// Build a Problem with NewProblem or NewProblemFromMeasurements. The
+// methods H, Grad, GradF, HessVec and DistStar are safe for concurrent use;
+// like gonum/mat they do not return errors and panic on mismatched
+// dimensions, so validate untrusted input with CheckX first. The
+// higher-level entry points (GradientDescent, AnalyzeCritical, SingleStep)
+// validate their input and return errors.
+type Problem struct {
+	Op    Operator      // sensing operator 𝒜
+	B     []float64     // measurements b (length m)
+	Z     *mat.Dense    // ground truth factor (n×rank), nil if unknown
+	MStar *mat.SymDense // M* = ZZᵀ, nil if unknown
+	R     int           // search rank r_search (columns of X)
+
+	pool sync.Pool // *workspace
+}
+
+// NewProblem returns the problem with operator op, ground-truth factor Z
+// (n×k for any k ≥ 1), measurements b = 𝒜(ZZᵀ) and search rank r ≥ 1.
+// Z is copied.
+func NewProblem(op Operator, Z *mat.Dense, r int) (*Problem, error) {
+	if op == nil {
+		return nil, fmt.Errorf("%w: nil operator", ErrBadParameter)
+	}
+	n, m := op.Dims()
+	if m < 1 {
+		return nil, ErrNoMeasurements
+	}
+	if Z == nil {
+		return nil, fmt.Errorf("%w: nil ground truth Z", ErrShape)
+	}
+	zr, zc := Z.Dims()
+	if zr != n || zc < 1 {
+		return nil, fmt.Errorf("%w: Z is %d×%d, want %d×k", ErrShape, zr, zc, n)
+	}
+	if r < 1 {
+		return nil, fmt.Errorf("%w: search rank r = %d, want r ≥ 1", ErrBadParameter, r)
+	}
+	if err := checkFinite("Z", Z); err != nil {
+		return nil, err
+	}
+	zc2 := mat.DenseCopyOf(Z)
+	ms := mat.NewSymDense(n, nil)
+	ms.SymOuterK(1, zc2)
+	md := mat.NewDense(n, n, nil)
+	md.Copy(ms)
+	b := make([]float64, m)
+	op.Apply(b, md)
+	if err := checkFiniteSlice("b", b); err != nil {
+		return nil, err
+	}
+	return &Problem{Op: op, B: b, Z: zc2, MStar: ms, R: r}, nil
+}
+
+// NewProblemFromMeasurements returns the problem with operator op,
+// measurements b (length m, finite, copied) and search rank r ≥ 1. The
+// ground truth is unknown: Z and MStar are nil.
+func NewProblemFromMeasurements(op Operator, b []float64, r int) (*Problem, error) {
+	if op == nil {
+		return nil, fmt.Errorf("%w: nil operator", ErrBadParameter)
+	}
+	_, m := op.Dims()
+	if m < 1 {
+		return nil, ErrNoMeasurements
+	}
+	if len(b) != m {
+		return nil, fmt.Errorf("%w: len(b) = %d, want m = %d", ErrShape, len(b), m)
+	}
+	if r < 1 {
+		return nil, fmt.Errorf("%w: search rank r = %d, want r ≥ 1", ErrBadParameter, r)
+	}
+	if err := checkFiniteSlice("b", b); err != nil {
+		return nil, err
+	}
+	return &Problem{Op: op, B: append([]float64(nil), b...), R: r}, nil
+}
+
+// Dims returns n (X has n rows) and the search rank r (X has r columns).
+func (p *Problem) Dims() (n, r int) {
+	n, _ = p.Op.Dims()
+	return n, p.R
+}
+
+// HasTruth reports whether the ground truth M* is known.
+func (p *Problem) HasTruth() bool { return p.MStar != nil }
+
+// Validate checks the problem itself: a non-nil operator with m ≥ 1,
+// len(B) = m with finite entries, R ≥ 1 and, when present, MStar n×n.
+// It is useful for Problems built as struct literals.
+func (p *Problem) Validate() error {
+	if p == nil || p.Op == nil {
+		return fmt.Errorf("%w: nil problem or operator", ErrBadParameter)
+	}
+	n, m := p.Op.Dims()
+	if m < 1 {
+		return ErrNoMeasurements
+	}
+	if len(p.B) != m {
+		return fmt.Errorf("%w: len(B) = %d, want m = %d", ErrShape, len(p.B), m)
+	}
+	if err := checkFiniteSlice("b", p.B); err != nil {
+		return err
+	}
+	if p.R < 1 {
+		return fmt.Errorf("%w: search rank R = %d, want R ≥ 1", ErrBadParameter, p.R)
+	}
+	if p.MStar != nil && p.MStar.SymmetricDim() != n {
+		return fmt.Errorf("%w: MStar is %d×%d, want %d×%d", ErrShape, p.MStar.SymmetricDim(), p.MStar.SymmetricDim(), n, n)
+	}
+	return nil
+}
+
+// CheckX returns an error wrapping ErrShape if X is not n×r and one
+// wrapping ErrNotFinite if it has a NaN or infinite entry.
+func (p *Problem) CheckX(X mat.Matrix) error {
+	if X == nil {
+		return fmt.Errorf("%w: nil X", ErrShape)
+	}
+	n, r := p.Dims()
+	xr, xc := X.Dims()
+	if xr != n || xc != r {
+		return fmt.Errorf("%w: X is %d×%d, want %d×%d", ErrShape, xr, xc, n, r)
+	}
+	return checkFinite("X", X)
+}
+
+// workspace holds the preallocated buffers of one h/∇h evaluation.
+type workspace struct {
+	n, r, m int
+	M, G    *mat.Dense // n×n
+	res     []float64  // m
+	x       *mat.Dense // n×r copy of a non-Dense X
+}
+
+func (p *Problem) getWorkspace() *workspace {
+	n, m := p.Op.Dims()
+	if ws, ok := p.pool.Get().(*workspace); ok && ws.n == n && ws.m == m && ws.r == p.R {
+		return ws
+	}
+	return &workspace{
+		n: n, r: p.R, m: m,
+		M:   mat.NewDense(n, n, nil),
+		G:   mat.NewDense(n, n, nil),
+		res: make([]float64, m),
+		x:   mat.NewDense(n, p.R, nil),
+	}
+}
+
+func (p *Problem) putWorkspace(ws *workspace) { p.pool.Put(ws) }
+
+// asDense returns X as a *mat.Dense, copying into ws.x when needed.
+func (ws *workspace) asDense(X mat.Matrix) *mat.Dense {
+	if d, ok := X.(*mat.Dense); ok {
+		return d
+	}
+	ws.x.Copy(X)
+	return ws.x
+}
+
+// evalGrad computes h(X) and, if dst is not nil, ∇h(X) = 2∇f(XXᵀ)X into
+// dst (which must not alias X). It leaves XXᵀ in ws.M, the residual
+// 𝒜(XXᵀ) − b in ws.res and ∇f(XXᵀ) in ws.G. It does not allocate.
+func (p *Problem) evalGrad(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 {
+	xr := X.RawMatrix()
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, xr, xr, 0, ws.M.RawMatrix())
+	p.Op.Apply(ws.res, ws.M)
+	h := 0.0
+	for i, v := range ws.res {
+		d := v - p.B[i]
+		ws.res[i] = d
+		h += d * d
+	}
+	if dst != nil {
+		p.Op.Adjoint(ws.G, ws.res)
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 2, ws.G.RawMatrix(), xr, 0, dst.RawMatrix())
+	}
+	return 0.5 * h
+}
+
+// H returns h(X) = ½‖𝒜(XXᵀ) − b‖² (eq. P1). X must be n×r.
+func (p *Problem) H(X mat.Matrix) float64 {
+	ws := p.getWorkspace()
+	defer p.putWorkspace(ws)
+	return p.evalGrad(ws, nil, ws.asDense(X))
+}
+
+// Grad stores ∇h(X) = 2∇f(XXᵀ)X (eq. matrix_gradient) in dst, which must
+// be n×r (or empty, in which case it is resized).
+func (p *Problem) Grad(dst *mat.Dense, X mat.Matrix) {
+	n, r := p.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAs(n, r)
+	}
+	ws := p.getWorkspace()
+	defer p.putWorkspace(ws)
+	x := ws.asDense(X)
+	if dst == x {
+		tmp := mat.NewDense(n, r, nil)
+		p.evalGrad(ws, tmp, x)
+		dst.Copy(tmp)
+		return
+	}
+	p.evalGrad(ws, dst, x)
+}
+
+// GradF stores ∇f(M) = 𝒜*(𝒜(M) − b) in dst (n×n, or empty).
+func (p *Problem) GradF(dst *mat.Dense, M mat.Matrix) {
+	n, _ := p.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAs(n, n)
+	}
+	ws := p.getWorkspace()
+	defer p.putWorkspace(ws)
+	p.Op.Apply(ws.res, M)
+	for i := range ws.res {
+		ws.res[i] -= p.B[i]
+	}
+	p.Op.Adjoint(dst, ws.res)
+}
+
+// HessVec stores the Hessian–vector product of h at X in direction D (both
+// n×r) in dst (n×r, or empty):
+//
+//	∇²h(X)[D] = 2𝒜*𝒜(DXᵀ + XDᵀ)X + 2∇f(XXᵀ)D   (NOTES §1).
+func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
+	n, r := p.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAs(n, r)
+	}
+	ws := p.getWorkspace()
+	defer p.putWorkspace(ws)
+	x := mat.DenseCopyOf(X)
+	d := mat.DenseCopyOf(D)
+	p.evalGrad(ws, nil, x)
+	p.Op.Adjoint(ws.G, ws.res) // ∇f(XXᵀ)
+	// ws.M = DXᵀ + XDᵀ
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, d.RawMatrix(), x.RawMatrix(), 0, ws.M.RawMatrix())
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, x.RawMatrix(), d.RawMatrix(), 1, ws.M.RawMatrix())
+	nm := mat.NewDense(n, n, nil)
+	applyNormal(p.Op, nm, ws.M, ws.res)
+	out := mat.NewDense(n, r, nil)
+	out.Mul(nm, x)
+	var gd mat.Dense
+	gd.Mul(ws.G, d)
+	out.Add(out, &gd)
+	out.Scale(2, out)
+	dst.Copy(out)
+}
+
+// DistStar returns ‖XXᵀ − M*‖_F, the distance to the ground truth used in
+// the paper's figures. When M* is unknown (HasTruth is false) it returns
+// −1, never NaN.
+func (p *Problem) DistStar(X mat.Matrix) float64 {
+	if p.MStar == nil {
+		return -1
+	}
+	ws := p.getWorkspace()
+	defer p.putWorkspace(ws)
+	return p.distStar(ws, ws.asDense(X))
+}
+
+// distStar computes ‖XXᵀ − M*‖_F using ws.M, without allocating.
+func (p *Problem) distStar(ws *workspace, X *mat.Dense) float64 {
+	xr := X.RawMatrix()
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, xr, xr, 0, ws.M.RawMatrix())
+	n := ws.n
+	ms := p.MStar.RawSymmetric()
+	s := 0.0
+	for i := 0; i < n; i++ {
+		row := ws.M.RawRowView(i)
+		for j := 0; j < n; j++ {
+			var mij float64
+			if i <= j {
+				mij = ms.Data[i*ms.Stride+j]
+			} else {
+				mij = ms.Data[j*ms.Stride+i]
+			}
+			d := row[j] - mij
+			s += d * d
+		}
+	}
+	return math.Sqrt(s)
+}
+
+// checkFiniteSlice returns ErrNotFinite if v has a NaN or infinite entry.
+func checkFiniteSlice(what string, v []float64) error {
+	for i, x := range v {
+		if !isFinite(x) {
+			return fmt.Errorf("%w: %s[%d] = %v", ErrNotFinite, what, i, x)
+		}
+	}
+	return nil
+}
