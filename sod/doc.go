@@ -34,9 +34,9 @@
 // GradientDescent runs X ← X − η∇h(X) with a trace, stagnation and
 // divergence detection (section 6 experiments).
 //
-// Definition "RIP" (δ_p): EstimateRIP with RIPSample (random rank-p
-// matrices, an inner estimate), RIPOptimize (Nelder–Mead over rank-p
-// factors) or RIPExact (all symmetric matrices, small n). NOTES §3: the
+// Definition "RIP" (δ_p), returned as a RIPEstimate: RIPSample (random
+// rank-p matrices, an inner estimate), RIPOptimize (Nelder–Mead over rank-p
+// factors, usually sharp) or RIPExact (all symmetric matrices, small n). NOTES §3: the
 // paper never states p; δ enters only EFS/NCM/AIC, ρ̂, r₁, r₂ and the
 // conditions on l.
 //

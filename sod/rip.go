@@ -1,0 +1,226 @@
+package sod
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+)
+
+// RIPEstimate is an estimate of the restricted isometry constant δ_p of the
+// paper's Definition "RIP" (section 1.1): over symmetric M with rank ≤ p,
+// (1−δ_p)‖M‖_F² ≤ ‖𝒜(M)‖² ≤ (1+δ_p)‖M‖_F². MinRatio and MaxRatio are the
+// smallest and largest ratio ‖𝒜(M)‖²/‖M‖_F² found and
+// Delta = max(1 − MinRatio, MaxRatio − 1) (NOTES §3).
+//
+// Sampling and optimisation explore only part of the set, so they give
+// inner estimates: the true range contains [MinRatio, MaxRatio] and the
+// true δ_p ≥ Delta. RIPExact is exact for p = n. Delta may be ≥ 1, in
+// which case the operator has no RIP constant in [0, 1) for that rank.
+type RIPEstimate struct {
+	P                  int     // rank bound p
+	MinRatio, MaxRatio float64 // extreme ratios ‖𝒜(M)‖²/‖M‖_F² found
+	Delta              float64 // max(1 − MinRatio, MaxRatio − 1)
+	Method             string  // "exact", "sample" or "optimize"
+	Evaluations        int     // number of matrices (or factors U) evaluated
+}
+
+func newRIPEstimate(p int, lo, hi float64, method string, evals int) *RIPEstimate {
+	return &RIPEstimate{P: p, MinRatio: lo, MaxRatio: hi, Delta: math.Max(1-lo, hi-1), Method: method, Evaluations: evals}
+}
+
+// maxRIPExactN bounds n for RIPExact (the n(n+1)/2 square eigenproblem).
+const maxRIPExactN = 60
+
+// RIPExact returns the exact extreme ratios over all symmetric matrices
+// (p = n): the extreme eigenvalues of ΦᵀΦ, where the columns of Φ
+// (m × n(n+1)/2) are 𝒜 applied to the orthonormal basis E_ii,
+// (E_ij + E_ji)/√2 of symmetric matrices (NOTES §3). It needs n ≤ 60.
+func RIPExact(op Operator) (*RIPEstimate, error) {
+	if err := checkOperator(op); err != nil {
+		return nil, err
+	}
+	n, m := op.Dims()
+	if n > maxRIPExactN {
+		return nil, fmt.Errorf("%w: RIPExact needs n ≤ %d, got %d", ErrBadParameter, maxRIPExactN, n)
+	}
+	N := n * (n + 1) / 2
+	phi := mat.NewDense(m, N, nil)
+	B := mat.NewDense(n, n, nil)
+	y := make([]float64, m)
+	col := 0
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			B.Zero()
+			if i == j {
+				B.Set(i, i, 1)
+			} else {
+				B.Set(i, j, 1/math.Sqrt2)
+				B.Set(j, i, 1/math.Sqrt2)
+			}
+			op.Apply(y, B)
+			phi.SetCol(col, y)
+			col++
+		}
+	}
+	var g mat.SymDense
+	g.SymOuterK(1, phi.T())
+	var eig mat.EigenSym
+	if !eig.Factorize(&g, false) {
+		return nil, fmt.Errorf("%w: eigenvalues of ΦᵀΦ", ErrFactorization)
+	}
+	v := eig.RawValues()
+	return newRIPEstimate(n, math.Max(v[0], 0), v[len(v)-1], "exact", N), nil
+}
+
+// RIPSample estimates δ_p by sampling: M = U diag(s) Uᵀ with U the
+// orthonormal factor of an n×p standard Gaussian matrix and s ~ N(0, I_p),
+// for the given number of samples (seeded). This mirrors the authors'
+// sampling estimate; it is an inner estimate of the ratio range.
+func RIPSample(op Operator, p, samples int, seed uint64) (*RIPEstimate, error) {
+	if err := checkOperator(op); err != nil {
+		return nil, err
+	}
+	n, _ := op.Dims()
+	if p < 1 || samples < 1 {
+		return nil, fmt.Errorf("%w: RIPSample p = %d, samples = %d", ErrBadParameter, p, samples)
+	}
+	p = min(p, n)
+	rng := rand.New(rand.NewPCG(seed, 0x71b))
+	ev := newRIPEval(op, p)
+	y := mat.NewDense(n, p, nil)
+	s := make([]float64, p)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for k := 0; k < samples; k++ {
+		for i := 0; i < n; i++ {
+			for j := 0; j < p; j++ {
+				y.Set(i, j, rng.NormFloat64())
+			}
+		}
+		for j := range s {
+			s[j] = rng.NormFloat64()
+		}
+		ev.setU(y)
+		r := ev.ratio(s)
+		lo, hi = math.Min(lo, r), math.Max(hi, r)
+	}
+	return newRIPEstimate(p, lo, hi, "sample", samples), nil
+}
+
+// RIPOptimize estimates δ_p by optimisation over rank-p symmetric matrices
+// M = U diag(s) Uᵀ (NOTES §3): for a fixed orthonormal U the extreme ratios
+// are the extreme eigenvalues of the p×p matrix K_U = Φ_Uᵀ Φ_U with
+// Φ_U = [𝒜(u_k u_kᵀ)]_k, and these are minimised and maximised over U with
+// Nelder–Mead (gonum/optimize) from the given number of seeded random
+// starts (the reference used 40). It is an inner estimate, usually sharp.
+func RIPOptimize(op Operator, p, starts int, seed uint64) (*RIPEstimate, error) {
+	if err := checkOperator(op); err != nil {
+		return nil, err
+	}
+	n, _ := op.Dims()
+	if p < 1 || starts < 1 {
+		return nil, fmt.Errorf("%w: RIPOptimize p = %d, starts = %d", ErrBadParameter, p, starts)
+	}
+	p = min(p, n)
+	rng := rand.New(rand.NewPCG(seed, 0x0b7))
+	ev := newRIPEval(op, p)
+	y := mat.NewDense(n, p, nil)
+	evals := 0
+	extreme := func(x []float64, sign float64) float64 {
+		evals++
+		y.SetRawMatrix(mat.NewDense(n, p, x).RawMatrix())
+		lo, hi := ev.setU(y)
+		if sign > 0 {
+			return lo
+		}
+		return -hi
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	x0 := make([]float64, n*p)
+	for k := 0; k < starts; k++ {
+		for i := range x0 {
+			x0[i] = rng.NormFloat64()
+		}
+		for _, sign := range []float64{1, -1} {
+			prob := optimize.Problem{Func: func(x []float64) float64 {
+				return extreme(append([]float64(nil), x...), sign)
+			}}
+			set := &optimize.Settings{
+				FuncEvaluations: 400 * n * p,
+				Converger:       &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-13, Iterations: 50 * n * p},
+			}
+			res, err := optimize.Minimize(prob, x0, set, &optimize.NelderMead{})
+			if res == nil {
+				return nil, fmt.Errorf("%w: Nelder–Mead: %v", ErrFactorization, err)
+			}
+			if sign > 0 {
+				lo = math.Min(lo, res.F)
+			} else {
+				hi = math.Max(hi, -res.F)
+			}
+		}
+	}
+	return newRIPEstimate(p, math.Max(lo, 0), hi, "optimize", evals), nil
+}
+
+// ripEval evaluates ratios for M = U diag(s) Uᵀ.
+type ripEval struct {
+	op   Operator
+	n, p int
+	U    *mat.Dense
+	phiU *mat.Dense // m×p
+	K    *mat.SymDense
+	uu   *mat.Dense
+	y    []float64
+	qr   mat.QR
+	eig  mat.EigenSym
+}
+
+func newRIPEval(op Operator, p int) *ripEval {
+	n, m := op.Dims()
+	return &ripEval{op: op, n: n, p: p, U: mat.NewDense(n, n, nil), phiU: mat.NewDense(m, p, nil),
+		K: mat.NewSymDense(p, nil), uu: mat.NewDense(n, n, nil), y: make([]float64, m)}
+}
+
+// setU orthonormalises y (n×p), builds K_U and returns its extreme
+// eigenvalues.
+func (e *ripEval) setU(y *mat.Dense) (lo, hi float64) {
+	e.qr.Factorize(y)
+	e.qr.QTo(e.U)
+	for k := 0; k < e.p; k++ {
+		u := e.U.ColView(k)
+		e.uu.Outer(1, u, u)
+		e.op.Apply(e.y, e.uu)
+		e.phiU.SetCol(k, e.y)
+	}
+	e.K.SymOuterK(1, e.phiU.T())
+	if !e.eig.Factorize(e.K, false) {
+		return math.Inf(1), math.Inf(-1)
+	}
+	v := e.eig.RawValues()
+	return v[0], v[len(v)-1]
+}
+
+// ratio returns sᵀK_U s / ‖s‖² for the current U.
+func (e *ripEval) ratio(s []float64) float64 {
+	sv := mat.NewVecDense(len(s), s)
+	return mat.Inner(sv, e.K, sv) / floats.Dot(s, s)
+}
+
+// checkOperator validates a user-supplied operator's dimensions.
+func checkOperator(op Operator) error {
+	if op == nil {
+		return fmt.Errorf("%w: nil operator", ErrBadParameter)
+	}
+	n, m := op.Dims()
+	if m < 1 {
+		return ErrNoMeasurements
+	}
+	if n < 1 {
+		return fmt.Errorf("%w: operator dimension n = %d", ErrShape, n)
+	}
+	return nil
+}
