@@ -1,0 +1,235 @@
+package sod
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// msPMCSpuriousStart returns the PMC case-study start used below: the
+// paper's small initialisation x0 = 0.01·N(0, I) with a fixed seed such
+// that 6000 GD steps of size 0.001 end near the spurious minimum
+// ±√((1−ε²)/(1+ε²))(1, 0, −1) (NOTES.md section 7).
+func msPMCSpuriousStart() *mat.Dense {
+	rng := rand.New(rand.NewPCG(1, 1))
+	return mat.NewDense(3, 1, []float64{0.01 * rng.NormFloat64(), 0.01 * rng.NormFloat64(), 0.01 * rng.NormFloat64()})
+}
+
+// TestRunEscapeRealWorld runs the escape driver from the real-world
+// spurious minimum. h is recomputed with the test's own operator to check
+// the driver's descent verdicts independently.
+func TestRunEscapeRealWorld(t *testing.T) {
+	p := RealWorld()
+	op, b, _, _, _ := msRealWorld()
+	gd := GDOptions{Step: 0.1, MaxIter: 2000, GradTol: 1e-10}
+	tests := []struct {
+		name    string
+		esc     Escaper
+		allow   bool
+		outcome string
+	}{
+		// Descent-verified SOD line search over β/γ points, l = 5.
+		{"line search l=5", &SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1}, false, "solved"},
+		// The one ablation cell whose point lowers h (NOTES.md section 9).
+		{"γ l=7 t=2e6", &MultiStepSOD{L: 7, T: 2000000, Rho: 0.1, Eta: 0.1}, false, "solved"},
+		// The paper's case-study setting (l=5, t=150000): the γ-type point
+		// raises h (0.0729 > 0.0583), so the driver refuses it …
+		{"paper l=5 t=150000", &MultiStepSOD{L: 5, T: 150000, Rho: 0.1, Eta: 0.1}, false, "no-descent"},
+		// … and, told to use it anyway, GD from it still reaches the solution.
+		{"paper l=5 t=150000, ascent allowed", &MultiStepSOD{L: 5, T: 150000, Rho: 0.1, Eta: 0.1}, true, "solved"},
+	}
+	for _, tc := range tests {
+		run, err := RunEscape(p, RealWorldXHat(), tc.esc, EscapeOptions{GD: gd, MaxEscapes: 2, AllowAscent: tc.allow, TargetH: 1e-16})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if run.Outcome != tc.outcome {
+			t.Errorf("%s: outcome %q, want %q", tc.name, run.Outcome, tc.outcome)
+		}
+		if len(run.Escapes) == 0 {
+			t.Fatalf("%s: no escape round", tc.name)
+		}
+		e := run.Escapes[0]
+		hHat := msH(op, b, e.From)
+		for _, c := range e.Candidates {
+			if c.Reason == "invalid" {
+				continue
+			}
+			hc := msH(op, b, c.X)
+			if !msRelClose(c.H, hc, 1e-12) {
+				t.Errorf("%s %s: driver h = %v, independent %v", tc.name, c.Label, c.H, hc)
+			}
+			if c.Descent != (hc < hHat) {
+				t.Errorf("%s %s: descent verdict %v but h %v vs h(X̂) %v", tc.name, c.Label, c.Descent, hc, hHat)
+			}
+			if c.Accepted && !c.Descent && !e.Ascent {
+				t.Errorf("%s: non-descending candidate %s accepted silently", tc.name, c.Label)
+			}
+		}
+		if tc.outcome == "solved" {
+			if d := p.DistStar(run.X); d > 1e-6 {
+				t.Errorf("%s: final ‖XXᵀ−M*‖ = %v", tc.name, d)
+			}
+			if e.Ascent != tc.allow {
+				t.Errorf("%s: Ascent = %v", tc.name, e.Ascent)
+			}
+		}
+	}
+}
+
+// TestRunEscapePMC follows the paper's PMC protocol (n = 3, ε = 0.3,
+// 6000 GD steps of size 0.001, multi-step SOD with l = 11, t = 59000,
+// 1000 more steps) and requires the paper's success criterion
+// ‖XXᵀ − M*‖_F < 0.02.
+func TestRunEscapePMC(t *testing.T) {
+	p, err := PMCCaseStudy(0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, esc := range []Escaper{
+		&MultiStepSOD{L: 11, T: 59000, Rho: 0.1, Eta: 0.1},
+		&SODLineSearch{L: 11, Rho: 0.1, Eta: 0.1},
+	} {
+		run, err := RunEscape(p, msPMCSpuriousStart(), esc, EscapeOptions{
+			GD: GDOptions{Step: 0.001, MaxIter: 1000}, FirstPhaseIter: 6000, MaxEscapes: 1, TargetDist: 0.02})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(run.Escapes) != 1 {
+			t.Fatalf("%s: %d escapes (outcome %s)", esc.Name(), len(run.Escapes), run.Outcome)
+		}
+		// The stalled point is the true spurious minimum ±a(1,0,−1).
+		a := math.Sqrt((1 - 0.09) / (1 + 0.09))
+		from := run.Escapes[0].From.RawMatrix().Data
+		if math.Abs(math.Abs(from[0])-a) > 1e-3 || math.Abs(from[1]) > 1e-3 || math.Abs(from[0]+from[2]) > 1e-3 {
+			t.Errorf("%s: stalled at %v, want ±%.6f(1,0,−1)", esc.Name(), from, a)
+		}
+		if run.Outcome != "solved" || p.DistStar(run.X) >= 0.02 {
+			t.Errorf("%s: outcome %s, final dist %v", esc.Name(), run.Outcome, p.DistStar(run.X))
+		}
+		acc := run.Escapes[0].Candidates[run.Escapes[0].Accepted]
+		if !(acc.H < run.Escapes[0].HFrom) {
+			t.Errorf("%s: accepted candidate h %v ≥ h(X̂) %v", esc.Name(), acc.H, run.Escapes[0].HFrom)
+		}
+	}
+}
+
+// TestRunEscapeReportsNonDescent uses a custom variant proposing the mirror
+// point −X̂ (same h) and a worse point; neither may be used silently.
+func TestRunEscapeReportsNonDescent(t *testing.T) {
+	p := RealWorld()
+	esc := EscapeFunc("mirror", func(ctx *EscapeContext) ([]Candidate, error) {
+		var m, w mat.Dense
+		m.Scale(-1, ctx.X)
+		w.Scale(3, ctx.X)
+		return []Candidate{{X: &m, Label: "mirror"}, {X: &w, Label: "3X̂"}, {X: mat.NewDense(2, 2, nil), Label: "bad shape"}}, nil
+	})
+	gd := GDOptions{Step: 0.1, MaxIter: 200}
+	run, err := RunEscape(p, RealWorldXHat(), esc, EscapeOptions{GD: gd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Outcome != "no-descent" || run.Escapes[0].Accepted != -1 {
+		t.Fatalf("outcome %q accepted %d", run.Outcome, run.Escapes[0].Accepted)
+	}
+	want := []string{"does not lower h", "does not lower h", "invalid"}
+	for i, c := range run.Escapes[0].Candidates {
+		if c.Reason != want[i] || c.Accepted {
+			t.Errorf("candidate %s: reason %q accepted %v, want %q", c.Label, c.Reason, c.Accepted, want[i])
+		}
+	}
+	run, err = RunEscape(p, RealWorldXHat(), esc, EscapeOptions{GD: gd, AllowAscent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !run.Escapes[0].Ascent || run.Escapes[0].Accepted != 0 {
+		t.Errorf("AllowAscent: ascent=%v accepted=%d, want true, 0 (lowest h)", run.Escapes[0].Ascent, run.Escapes[0].Accepted)
+	}
+	// The global trace has the stalled point twice at the escape iteration.
+	if len(run.PhaseStart) != 2 || run.Trace.Iter[len(run.Phases[0].Trace.Iter)] != run.PhaseStart[1] {
+		t.Errorf("trace phases %v", run.PhaseStart)
+	}
+}
+
+func TestRunEscapeErrors(t *testing.T) {
+	p := RealWorld()
+	x := RealWorldXHat()
+	gd := GDOptions{Step: 0.1, MaxIter: 10}
+	if _, err := RunEscape(p, x, nil, EscapeOptions{GD: gd}); !errors.Is(err, ErrBadParameter) {
+		t.Errorf("nil escaper: %v", err)
+	}
+	if _, err := RunEscape(p, mat.NewDense(2, 1, nil), &NegGradLineSearch{}, EscapeOptions{GD: gd}); !errors.Is(err, ErrShape) {
+		t.Errorf("bad x0: %v", err)
+	}
+	if _, err := RunEscape(p, x, &NegGradLineSearch{}, EscapeOptions{GD: gd, MaxEscapes: -1}); !errors.Is(err, ErrBadParameter) {
+		t.Errorf("negative MaxEscapes: %v", err)
+	}
+	for _, esc := range []Escaper{
+		&MultiStepSOD{L: 4, T: 10, Rho: 0.1, Eta: 0.1},
+		&MultiStepSOD{L: 5, T: -1, Rho: 0.1, Eta: 0.1},
+		&MultiStepSOD{L: 5, T: 10, Rho: 1.5, Eta: 0.1},
+		&SODLineSearch{L: 1, Rho: 0.1, Eta: 0.1},
+		&SODLineSearch{L: 3, Rho: 0.1, Eta: 0},
+		&PerturbedGD{Radius: 0},
+	} {
+		if _, err := RunEscape(p, x, esc, EscapeOptions{GD: gd}); !errors.Is(err, ErrBadParameter) {
+			t.Errorf("%s: %v, want ErrBadParameter", esc.Name(), err)
+		}
+	}
+}
+
+// TestPerturbedGDSeeded checks reproducibility and the ball radius.
+func TestPerturbedGDSeeded(t *testing.T) {
+	p := RealWorld()
+	ctx := &EscapeContext{P: p, X: RealWorldXHat()}
+	a := &PerturbedGD{Radius: 0.3, TThres: 5, Samples: 4, Seed: 7}
+	b := &PerturbedGD{Radius: 0.3, TThres: 5, Samples: 4, Seed: 7}
+	c := &PerturbedGD{Radius: 0.3, TThres: 5, Samples: 4, Seed: 8}
+	ca, _ := a.Propose(ctx)
+	cb, _ := b.Propose(ctx)
+	cc, _ := c.Propose(ctx)
+	for i := range ca {
+		if !mat.Equal(ca[i].X, cb[i].X) {
+			t.Errorf("same seed, different perturbation %d", i)
+		}
+		if mat.Equal(ca[i].X, cc[i].X) {
+			t.Errorf("different seeds, same perturbation %d", i)
+		}
+		var d mat.Dense
+		d.Sub(ca[i].X, ctx.X)
+		if nrm := mat.Norm(&d, 2); nrm > 0.3 || nrm == 0 {
+			t.Errorf("perturbation norm %v outside (0, 0.3]", nrm)
+		}
+		if ca[i].Probe != 5 {
+			t.Errorf("probe %d", ca[i].Probe)
+		}
+	}
+	r1, _ := (&RandomLineSearch{Seed: 3}).Propose(ctx)
+	r2, _ := (&RandomLineSearch{Seed: 3}).Propose(ctx)
+	if len(r1) != 16 || !mat.Equal(r1[5].X, r2[5].X) {
+		t.Errorf("random line search not reproducible (%d candidates)", len(r1))
+	}
+}
+
+// ExampleRunEscape escapes the real-world spurious minimum with SOD used as
+// a descent-verified line search over the β and γ points (l = 5).
+func ExampleRunEscape() {
+	p := RealWorld()
+	run, err := RunEscape(p, RealWorldXHat(), &SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1},
+		EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 2000, GradTol: 1e-10}, TargetH: 1e-16})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e := run.Escapes[0]
+	acc := e.Candidates[e.Accepted]
+	fmt.Printf("stalled at h = %.5f; %d candidates, accepted %s with h = %.5f\n", e.HFrom, len(e.Candidates), acc.Label, acc.H)
+	fmt.Printf("outcome: %s, ‖XXᵀ − M*‖ < 1e-8: %v\n", run.Outcome, p.DistStar(run.X) < 1e-8)
+	// Output:
+	// stalled at h = 0.05829; 66 candidates, accepted γ t=56234 with h = 0.05266
+	// outcome: solved, ‖XXᵀ − M*‖ < 1e-8: true
+}
