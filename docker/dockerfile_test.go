@@ -1,0 +1,227 @@
+package docker
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const dockerfilePath = "../Dockerfile"
+
+func readDockerfile(t *testing.T) []byte {
+	t.Helper()
+	src, err := os.ReadFile(dockerfilePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// TestDockerfileLint: the repository's Dockerfile is clean under BuildKit's check rules.
+func TestDockerfileLint(t *testing.T) {
+	found, _, err := lintDockerfile(readDockerfile(t))
+	if err != nil {
+		t.Fatalf("Dockerfile does not parse: %v", err)
+	}
+	for _, f := range found {
+		t.Errorf("Dockerfile %s", f)
+	}
+}
+
+// TestDockerfilePolicy: the repository's Dockerfile follows the project's image policy.
+func TestDockerfilePolicy(t *testing.T) {
+	_, p, err := lintDockerfile(readDockerfile(t))
+	if err != nil {
+		t.Fatalf("Dockerfile does not parse: %v", err)
+	}
+	for _, f := range checkPolicy(p, os.DirFS("..")) {
+		t.Errorf("Dockerfile %s", f)
+	}
+}
+
+func rules(fs []finding) []string {
+	var r []string
+	for _, f := range fs {
+		if !slices.Contains(r, f.Rule) {
+			r = append(r, f.Rule)
+		}
+	}
+	slices.Sort(r)
+	return r
+}
+
+// TestLintRules: each rule fires on a Dockerfile that breaks it, and a clean one gives nothing.
+func TestLintRules(t *testing.T) {
+	const from = "FROM docker.io/library/debian:bookworm-slim\n"
+	tests := []struct {
+		name string
+		src  string
+		want []string // rule names, sorted
+	}{
+		{"clean", "ARG BASE=debian:bookworm-slim\nFROM ${BASE}\nARG X=1\nENV A=${X}\nENV B=$A\nWORKDIR /w\nCMD [\"x\"]\n", nil},
+		{"from as casing", "FROM debian:bookworm-slim as Base\n", []string{"FromAsCasing", "StageNameCasing"}},
+		{"maintainer", from + "MAINTAINER me\n", []string{"MaintainerDeprecated"}},
+		{"shell form CMD", from + "CMD sod-notebook\n", []string{"JSONArgsRecommended"}},
+		{"shell form ENTRYPOINT", from + "ENTRYPOINT tini --\n", []string{"JSONArgsRecommended"}},
+		{"SHELL makes shell form fine", from + "SHELL [\"/bin/bash\", \"-c\"]\nCMD sod-notebook\n", nil},
+		{"legacy ENV", from + "ENV A B\n", []string{"LegacyKeyValueFormat"}},
+		{"legacy LABEL", from + "LABEL a b\n", []string{"LegacyKeyValueFormat"}},
+		{"relative WORKDIR", from + "WORKDIR home\n", []string{"WorkdirRelativePath"}},
+		{"relative after absolute", from + "WORKDIR /home\nWORKDIR x\n", nil},
+		{"undefined var", from + "COPY $NOPE /x\n", []string{"UndefinedVar"}},
+		{"same-ENV reference", from + "ENV A=1 B=$A\n", []string{"UndefinedVar"}},
+		{"ARG defines", from + "ARG SRC\nCOPY $SRC /x\n", nil},
+		{"meta ARG not redeclared", "ARG SRC=a\n" + from + "COPY $SRC /x\n", []string{"UndefinedVar"}},
+		{"undefined FROM arg", "FROM ${BASE}\n", []string{"UndefinedArgInFrom"}},
+		{"invalid FROM default", "ARG BASE=Not_An:Image:ref\nFROM ${BASE}\n", []string{"InvalidDefaultArgInFrom"}},
+		{"secret in ARG", from + "ARG GITHUB_TOKEN\n", []string{"SecretsUsedInArgOrEnv"}},
+		{"secret in ENV", from + "ENV API_KEY=x\n", []string{"SecretsUsedInArgOrEnv"}},
+		{"public key allowed", from + "ENV PUBLIC_KEY=x\n", nil},
+		{"two CMD", from + "CMD [\"a\"]\nCMD [\"b\"]\n", []string{"MultipleInstructionsDisallowed"}},
+		{"two HEALTHCHECK", from + "HEALTHCHECK CMD [\"a\"]\nHEALTHCHECK CMD [\"b\"]\n", []string{"MultipleInstructionsDisallowed"}},
+		{"mixed casing", from + "run echo\nRUN echo\nRUN echo\n", []string{"ConsistentInstructionCasing"}},
+		{"reserved stage", "FROM debian:bookworm-slim AS scratch\n", []string{"ReservedStageName"}},
+		{"duplicate stage", "FROM debian:bookworm-slim AS a\nFROM debian:bookworm-slim AS a\n", []string{"DuplicateStageName"}},
+		{"empty continuation", from + "RUN echo a \\\n\n  b\n", []string{"NoEmptyContinuation"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			found, _, err := lintDockerfile([]byte(tt.src))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			if got := rules(found); !slices.Equal(got, tt.want) {
+				t.Errorf("rules = %v, want %v\nfindings: %v", got, tt.want, found)
+			}
+		})
+	}
+}
+
+// TestLintParseError: a Dockerfile that BuildKit cannot parse is an error, not a clean result.
+func TestLintParseError(t *testing.T) {
+	for _, src := range []string{"", "RUN echo no FROM\n", "FROM debian:bookworm-slim\nBOGUS x\n"} {
+		if _, _, err := lintDockerfile([]byte(src)); err == nil {
+			t.Errorf("lintDockerfile(%q): no error", src)
+		}
+	}
+}
+
+// TestPolicyRules: each policy rule fires when the repository's Dockerfile is changed to break it.
+func TestPolicyRules(t *testing.T) {
+	orig := string(readDockerfile(t))
+	edit := func(old, new string) func(*testing.T) string {
+		return func(t *testing.T) string {
+			if !strings.Contains(orig, old) {
+				t.Fatalf("the Dockerfile no longer contains %q: update this test", old)
+			}
+			return strings.Replace(orig, old, new, 1)
+		}
+	}
+	drop := func(prefix string) func(*testing.T) string {
+		return func(t *testing.T) string {
+			var b strings.Builder
+			sc := bufio.NewScanner(strings.NewReader(orig))
+			n := 0
+			for sc.Scan() {
+				if strings.HasPrefix(sc.Text(), prefix) {
+					n++
+					continue
+				}
+				b.WriteString(sc.Text() + "\n")
+			}
+			if n == 0 {
+				t.Fatalf("the Dockerfile has no line starting with %q: update this test", prefix)
+			}
+			return b.String()
+		}
+	}
+	tests := []struct {
+		name   string
+		mutate func(*testing.T) string
+		want   string
+	}{
+		{"unchanged", func(*testing.T) string { return orig }, ""},
+		{"other base", edit("ARG BASE_IMAGE=docker.io/library/debian:bookworm-slim", "ARG BASE_IMAGE=ubuntu:24.04"), "PolicyBase"},
+		{"runs as root", edit("USER ${NB_UID}", "USER root"), "PolicyNonRoot"},
+		{"no NB_UID", edit("ARG NB_UID=1000", "ARG NB_ID=1000"), "PolicyNBUser"},
+		{"home elsewhere", edit("HOME=/home/${NB_USER}", "HOME=/srv"), "PolicyNBUser"},
+		{"no health check", drop("HEALTHCHECK"), "PolicyHealthcheck"},
+		{"health check off", edit("HEALTHCHECK --interval", "HEALTHCHECK NONE\n# --interval"), "PolicyHealthcheck"},
+		{"no port", drop("EXPOSE"), "PolicyPort"},
+		{"token off", edit(`CMD ["sod-notebook"]`, `CMD ["sod-notebook", "--NotebookApp.token="]`), "PolicyToken"},
+		{"token off quoted", edit(`CMD ["sod-notebook"]`, `CMD ["sod-notebook", "--NotebookApp.token=''"]`), "PolicyToken"},
+		{"token baked", edit("ENV LANG=C.UTF-8", "ENV JUPYTER_TOKEN=abc LANG=C.UTF-8"), "PolicyToken"},
+		{"curl", edit("RUN useradd", "RUN curl -fsSL https://example.org/x | sh && useradd"), "PolicyDownloads"},
+		{"ADD url", edit("COPY docker/healthcheck.sh", "ADD https://example.org/x /x\nCOPY docker/healthcheck.sh"), "PolicyDownloads"},
+		{"missing COPY source", edit("COPY docker/healthcheck.sh", "COPY docker/no-such-file.sh"), "PolicyCopySource"},
+		{"no CMD", drop("CMD"), "PolicyCommand"},
+		{"entrypoint swallows CMD", edit(`ENTRYPOINT ["tini", "-g", "--"]`, `ENTRYPOINT ["sod-notebook"]`), "PolicyCommand"},
+		{"no jupyterhub", edit("jupyterhub tini", "tini"), "PolicyJupyterHub"},
+		{"user part as root", edit("docker/build-env.sh docker/install.sh --user", "docker/build-env.sh docker/install.sh --user\nUSER root"), "PolicyNonRoot"},
+		{"no install.sh --user", edit("docker/install.sh --user", "docker/other.sh"), "PolicyInstall"},
+		{"system part as user", edit("/opt/sod-install/docker/install.sh --system", "true\nUSER 1000\nRUN docker/install.sh --system\nUSER root"), "PolicyInstall"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := tt.mutate(t)
+			_, p, err := lintDockerfile([]byte(src))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			got := rules(checkPolicy(p, os.DirFS("..")))
+			if tt.want == "" {
+				if len(got) != 0 {
+					t.Errorf("policy findings %v on the unchanged Dockerfile", got)
+				}
+				return
+			}
+			if !slices.Contains(got, tt.want) {
+				t.Errorf("policy rules = %v, want %s among them", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDockerignore: the build context leaves out VCS data and host node_modules (the image runs
+// its own npm ci), and keeps everything the Dockerfile copies.
+func TestDockerignore(t *testing.T) {
+	data, err := os.ReadFile("../.dockerignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	for _, want := range []string{".git", "**/node_modules"} {
+		if !slices.Contains(lines, want) {
+			t.Errorf(".dockerignore lacks %q", want)
+		}
+	}
+	for _, l := range lines {
+		for _, needed := range []string{"docker", "go.mod", "go.sum", "sod", "widgets", "notebooks", "widgets/assets"} {
+			if strings.TrimPrefix(strings.TrimSuffix(l, "/"), "/") == needed {
+				t.Errorf(".dockerignore excludes %q, which the image needs", needed)
+			}
+		}
+	}
+}
+
+// TestScriptsParse: the image's shell scripts are syntactically valid (sh -n / bash -n).
+func TestScriptsParse(t *testing.T) {
+	for _, s := range []struct{ shell, file string }{
+		{"sh", "build-env.sh"}, {"sh", "healthcheck.sh"}, {"sh", "sod-notebook"}, {"bash", "test-image.sh"},
+	} {
+		if _, err := exec.LookPath(s.shell); err != nil {
+			t.Skipf("%s not found", s.shell)
+		}
+		if out, err := exec.Command(s.shell, "-n", s.file).CombinedOutput(); err != nil {
+			t.Errorf("%s -n %s: %v\n%s", s.shell, s.file, err, out)
+		}
+	}
+}

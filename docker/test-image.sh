@@ -1,0 +1,318 @@
+#!/usr/bin/env bash
+# docker/test-image.sh — build the SOD Workbench Jupyter image and smoke-test it.
+#
+#   docker/test-image.sh            (from anywhere in the repository; about 10 minutes cold)
+#
+# 1. engine: docker if its daemon answers, else podman (SOD_ENGINE=docker|podman to choose)
+# 2. base image: debian:bookworm-slim; if it is not local and cannot be pulled (no registry),
+#    podman gets one made with mmdebstrap from Debian's archive and imported under that name
+# 3. build:   <engine> build -t sod-workbench .   (the README's command; podman adds --format docker
+#             so the HEALTHCHECK is kept, and --pull=never when the base was made locally)
+# 4. notebook: docker/smoke.ipynb runs with nbconvert in a container without network, then again
+#             from a host folder mounted at ~/notebooks/work (the README's "own notebooks" route)
+# 5. server:  <engine> run -p ...:8888 -e JUPYTER_TOKEN=... sod-workbench; /api/kernelspecs answers
+#             with the gonb kernel given the token, and refuses requests without it or with a
+#             wrong one; the health check passes; without JUPYTER_TOKEN a random token is printed
+# 6. jupyterhub-singleuser runs in the image
+#
+# Parameters (environment):
+#   SOD_ENGINE=docker|podman   container engine (default: docker if `docker info` works, else podman)
+#   SOD_IMAGE=sod-workbench    image name
+#   SOD_BASE_IMAGE=docker.io/library/debian:bookworm-slim
+#   SOD_BUILD_CA=FILE          PEM bundle for HTTPS build steps (e.g. /etc/ssl/certs/ca-certificates.crt
+#                              behind a TLS-inspecting proxy); passed as a build secret
+#   SOD_APT_MIRROR=URL         Debian mirror root replacing http://deb.debian.org (build and mmdebstrap)
+#   SOD_GOPROXY, SOD_GOSUMDB   Go module proxy / checksum database for the build
+#   SOD_NPM_REGISTRY=URL       npm registry for the build
+#   SOD_NO_CACHE=1             build without the layer cache (a cold build)
+#   SOD_FRESH_BASE=1           remake the base image even if it exists
+#   SOD_SOURCE=worktree|HEAD   build the working tree (default) or a clean `git archive HEAD`
+#   SOD_PORT=18888             host port for the server test
+#   SOD_NOTEBOOKS="a.ipynb .." more notebooks (paths in the repository) to execute in the image
+#   SOD_KEEP=1                 keep the test containers (for debugging)
+#   CONTAINERS_CONF            podman: if unset, a containers.conf of the script's own is used
+#                              (runtime runc when installed, raised nofile/nproc ulimits)
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+image=${SOD_IMAGE:-sod-workbench}
+base=${SOD_BASE_IMAGE:-docker.io/library/debian:bookworm-slim}
+port=${SOD_PORT:-18888}
+state=${XDG_CACHE_HOME:-$HOME/.cache}/sod-workbench/test-image
+mkdir -p "$state"
+t_start=$(date +%s)
+timings=()
+containers=()
+tmp=$(mktemp -d)
+
+say() { printf '[test-image] %s\n' "$*"; }
+die() {
+  printf '[test-image] FAIL: %s\n' "$*" >&2
+  exit 1
+}
+show() { # show CMD...: print a command, then run it
+  printf '+ %s\n' "$*"
+  "$@"
+}
+step() { # step NAME CMD...: run a step and record its duration
+  local name=$1 t0 t
+  shift
+  t0=$(date +%s)
+  say "== $name"
+  "$@"
+  t=$(($(date +%s) - t0))
+  timings+=("$(printf '%5d s  %s' "$t" "$name")")
+  say "$name: ok in $t s"
+}
+cleanup() {
+  local c
+  if [ "${SOD_KEEP:-0}" != 1 ]; then
+    for c in "${containers[@]}"; do $engine rm -f "$c" >/dev/null 2>&1 || true; done
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# ---------------------------------------------------------------- 1. engine
+
+engine=${SOD_ENGINE:-}
+if [ -z "$engine" ]; then
+  if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
+    engine=docker
+  elif command -v podman >/dev/null; then
+    engine=podman
+  else
+    die "neither a working docker (daemon) nor podman found: apt-get install podman runc"
+  fi
+fi
+command -v curl >/dev/null || die "curl is needed for the server checks"
+if [ "$engine" = podman ] && [ -z "${CONTAINERS_CONF:-}" ]; then
+  export CONTAINERS_CONF=$state/containers.conf
+  {
+    echo '# written by docker/test-image.sh'
+    echo '[containers]'
+    echo 'default_ulimits = ["nofile=20000:20000", "nproc=32768:32768"]'
+    echo '[engine]'
+    if command -v runc >/dev/null; then echo 'runtime = "runc"'; fi
+  } >"$CONTAINERS_CONF"
+fi
+say "engine: $engine ($($engine --version | head -1))${CONTAINERS_CONF:+, CONTAINERS_CONF=$CONTAINERS_CONF}"
+
+# ---------------------------------------------------------------- 2. base image
+
+pull_flag=()
+make_base() {
+  if [ "${SOD_FRESH_BASE:-0}" != 1 ] && $engine image inspect "$base" >/dev/null 2>&1; then
+    say "base image $base is present"
+  elif [ "${SOD_FRESH_BASE:-0}" != 1 ] && timeout 120 $engine pull "$base"; then
+    say "pulled $base"
+  else
+    [ "$engine" = podman ] || die "cannot pull $base and no local copy: give docker a registry mirror or load a Debian image as $base"
+    command -v mmdebstrap >/dev/null || die "no registry and no mmdebstrap to make $base: apt-get install mmdebstrap"
+    local mirror=${SOD_APT_MIRROR:-http://deb.debian.org}
+    mirror=${mirror%/}
+    say "no registry: making $base with mmdebstrap from $mirror"
+    show mmdebstrap --variant=minbase --quiet bookworm "$tmp/base.tar" \
+      "deb $mirror/debian bookworm main" \
+      "deb $mirror/debian bookworm-updates main" \
+      "deb $mirror/debian-security bookworm-security main"
+    show podman import --change 'CMD ["bash"]' "$tmp/base.tar" "$base"
+    rm -f "$tmp/base.tar"
+  fi
+  # A base made locally (or already here) must not be replaced by a pull attempt during build.
+  pull_flag=(--pull=never)
+}
+
+# ---------------------------------------------------------------- 3. build
+
+build() {
+  local ctx=$repo
+  if [ "${SOD_SOURCE:-worktree}" = HEAD ]; then
+    ctx=$tmp/src
+    mkdir -p "$ctx"
+    git -C "$repo" archive HEAD | tar -x -C "$ctx"
+    say "building from git HEAD $(git -C "$repo" rev-parse --short HEAD) (clean export in $ctx)"
+  else
+    say "building from the working tree $repo"
+  fi
+  local args=(build)
+  [ "$engine" = podman ] && args+=(--format docker)
+  args+=("${pull_flag[@]}")
+  [ "${SOD_NO_CACHE:-0}" = 1 ] && args+=(--no-cache)
+  if [ -n "${SOD_BUILD_CA:-}" ]; then
+    [ -r "$SOD_BUILD_CA" ] || die "SOD_BUILD_CA=$SOD_BUILD_CA is not readable"
+    args+=(--secret "id=build_ca,src=$SOD_BUILD_CA")
+  fi
+  [ -n "${SOD_APT_MIRROR:-}" ] && args+=(--build-arg "APT_MIRROR=$SOD_APT_MIRROR")
+  [ -n "${SOD_GOPROXY:-}" ] && args+=(--build-arg "GOPROXY=$SOD_GOPROXY")
+  [ -n "${SOD_GOSUMDB:-}" ] && args+=(--build-arg "GOSUMDB=$SOD_GOSUMDB")
+  [ -n "${SOD_NPM_REGISTRY:-}" ] && args+=(--build-arg "NPM_REGISTRY=$SOD_NPM_REGISTRY")
+  [ "$base" != docker.io/library/debian:bookworm-slim ] && args+=(--build-arg "BASE_IMAGE=$base")
+  args+=(-t "$image" .)
+  (cd "$ctx" && show $engine "${args[@]}")
+  say "image: $($engine image inspect --format '{{.Id}} {{.Size}}' "$image" | awk '{printf "%s, %.0f MB", substr($1,1,19), $2/1e6}')"
+}
+
+# ---------------------------------------------------------------- 4. notebooks with nbconvert
+
+nbconvert_args=(jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 --output-dir /tmp/out)
+
+check_smoke() { # check_smoke FILE: the executed smoke notebook printed the expected lines
+  python3 - "$1" <<'PY'
+import json, sys
+nb = json.load(open(sys.argv[1]))
+text, errors = "", []
+for c in nb["cells"]:
+    for o in c.get("outputs", []):
+        if o.get("output_type") == "error":
+            errors.append(o.get("ename", "") + ": " + o.get("evalue", ""))
+        t = o.get("text", "")
+        text += "".join(t) if isinstance(t, list) else t
+print("  cell output: " + " | ".join(text.strip().splitlines()))
+if errors:
+    sys.exit("notebook errors: " + "; ".join(errors))
+for want in ("eigenvalues: [1.000000 3.000000]", "go1.26", "SOD_SMOKE_OK"):
+    if want not in text:
+        sys.exit("missing in the notebook's output: " + want)
+PY
+}
+
+run_smoke() {
+  local name=sod-test-nb-$$ t0
+  containers+=("$name")
+  t0=$(date +%s)
+  # No network: the image must hold everything a notebook needs (modules, build cache, assets).
+  show $engine run --name "$name" --network none -w /home/jovyan/docker "$image" \
+    "${nbconvert_args[@]}" smoke.ipynb
+  say "smoke notebook executed in $(($(date +%s) - t0)) s (container start, kernel start, first cells)"
+  $engine cp "$name:/tmp/out/smoke.ipynb" "$tmp/smoke.out.ipynb"
+  check_smoke "$tmp/smoke.out.ipynb"
+}
+
+run_own_notebooks() {
+  local name=sod-test-own-$$ own=$tmp/own
+  containers+=("$name")
+  mkdir -p "$own"
+  cp "$repo/docker/smoke.ipynb" "$own/mine.ipynb"
+  chmod -R a+rwX "$own"
+  # The README's route for your own notebooks: mount a folder at ~/notebooks/work.
+  show $engine run --name "$name" --network none -v "$own:/home/jovyan/notebooks/work" \
+    -w /home/jovyan/notebooks/work "$image" "${nbconvert_args[@]}" mine.ipynb
+  $engine cp "$name:/tmp/out/mine.ipynb" "$tmp/mine.out.ipynb"
+  check_smoke "$tmp/mine.out.ipynb"
+}
+
+run_more_notebooks() {
+  local nb name i=0
+  for nb in ${SOD_NOTEBOOKS:-}; do
+    i=$((i + 1))
+    name=sod-test-more-$$-$i
+    containers+=("$name")
+    show $engine run --name "$name" -w "/home/jovyan/$(dirname "$nb")" "$image" \
+      "${nbconvert_args[@]}" "$(basename "$nb")"
+  done
+}
+
+# ---------------------------------------------------------------- 5. server
+
+http_code() { # http_code URL [curl args]: print the HTTP status
+  local url=$1
+  shift
+  curl -s -o "$tmp/body" -w '%{http_code}' --max-time 10 "$@" "$url" || true
+}
+
+wait_api() { # wait_api: until the server answers /api (max 90 s)
+  local i
+  for i in $(seq 1 90); do
+    [ "$(http_code "http://127.0.0.1:$port/api")" = 200 ] && return 0
+    sleep 1
+  done
+  return 1
+}
+
+run_server() {
+  local name=sod-test-server-$$ token code t0
+  containers+=("$name")
+  token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  t0=$(date +%s)
+  show $engine run -d --name "$name" -p "127.0.0.1:$port:8888" -e JUPYTER_TOKEN="$token" "$image" >/dev/null
+  wait_api || {
+    $engine logs "$name" | tail -20
+    die "the server did not answer on port $port"
+  }
+  say "server answered /api after $(($(date +%s) - t0)) s: $(cat "$tmp/body")"
+
+  code=$(http_code "http://127.0.0.1:$port/api/kernelspecs" -H "Authorization: token $token")
+  [ "$code" = 200 ] || die "/api/kernelspecs with the token: HTTP $code"
+  python3 - "$tmp/body" <<'PY' || die "/api/kernelspecs does not list the gonb kernel"
+import json, sys
+specs = json.load(open(sys.argv[1]))["kernelspecs"]
+print("  kernelspecs:", ", ".join(sorted(specs)))
+sys.exit(0 if "gonb" in specs else 1)
+PY
+  code=$(http_code "http://127.0.0.1:$port/api/kernelspecs?token=$token")
+  [ "$code" = 200 ] || die "/api/kernelspecs?token=...: HTTP $code"
+  code=$(http_code "http://127.0.0.1:$port/api/kernelspecs")
+  say "  without a token: HTTP $code"
+  [ "$code" = 403 ] || [ "$code" = 401 ] || die "/api/kernelspecs without the token answered HTTP $code"
+  code=$(http_code "http://127.0.0.1:$port/api/kernelspecs" -H "Authorization: token wrong-$token")
+  say "  with a wrong token: HTTP $code"
+  [ "$code" = 403 ] || [ "$code" = 401 ] || die "/api/kernelspecs with a wrong token answered HTTP $code"
+  code=$(http_code "http://127.0.0.1:$port/api/contents")
+  say "  /api/contents without a token: HTTP $code"
+  [ "$code" = 403 ] || [ "$code" = 401 ] || die "/api/contents without the token answered HTTP $code"
+  code=$(http_code "http://127.0.0.1:$port/tree")
+  say "  /tree without a token: HTTP $code ($(grep -o 'login[^"]*' "$tmp/body" | head -1 || true))"
+  [ "$code" = 302 ] || [ "$code" = 403 ] || [ "$code" = 401 ] || die "/tree without the token answered HTTP $code"
+
+  # The health check.
+  if [ "$engine" = podman ]; then
+    show podman healthcheck run "$name" || die "health check failed"
+  else
+    local i status=
+    for i in $(seq 1 90); do
+      status=$(docker inspect --format '{{.State.Health.Status}}' "$name")
+      [ "$status" = healthy ] && break
+      sleep 1
+    done
+    [ "$status" = healthy ] || die "health status: $status"
+  fi
+  say "  health check: healthy"
+  $engine logs "$name" 2>&1 | grep -q "token=$token" || die "the server log does not show the URL with the token"
+  $engine rm -f "$name" >/dev/null
+}
+
+run_random_token() {
+  local name=sod-test-random-$$ token code
+  containers+=("$name")
+  show $engine run -d --name "$name" -p "127.0.0.1:$port:8888" "$image" >/dev/null
+  wait_api || die "the server (random token) did not answer"
+  token=$($engine logs "$name" 2>&1 | sed -n 's/.*tree?token=\([0-9a-f]*\).*/\1/p' | head -1)
+  [ ${#token} -ge 32 ] || die "no random token in the server log"
+  say "  random token printed in the log: ${token:0:6}… (${#token} hex digits)"
+  code=$(http_code "http://127.0.0.1:$port/api/kernelspecs" -H "Authorization: token $token")
+  [ "$code" = 200 ] || die "the printed token is refused: HTTP $code"
+  code=$(http_code "http://127.0.0.1:$port/api/kernelspecs")
+  [ "$code" = 403 ] || [ "$code" = 401 ] || die "without a token: HTTP $code"
+  $engine rm -f "$name" >/dev/null
+}
+
+run_singleuser() {
+  show $engine run --rm "$image" jupyterhub-singleuser --version
+  show $engine run --rm "$image" sh -c 'echo "NB_USER=$NB_USER NB_UID=$NB_UID HOME=$HOME uid=$(id -u) cwd=$PWD"; go version; command -v gonb goimports'
+}
+
+# ---------------------------------------------------------------- main
+
+step "base image" make_base
+step "build" build
+step "notebook (nbconvert, no network)" run_smoke
+step "own notebooks mounted at ~/notebooks/work" run_own_notebooks
+[ -n "${SOD_NOTEBOOKS:-}" ] && step "more notebooks: $SOD_NOTEBOOKS" run_more_notebooks
+step "server: token, kernelspecs, health" run_server
+step "server: random token" run_random_token
+step "jupyterhub-singleuser and environment" run_singleuser
+
+say "== timings"
+for t in "${timings[@]}"; do say "$t"; done
+say "PASS: image $image built and smoke-tested with $engine in $(($(date +%s) - t_start)) s"
