@@ -233,3 +233,25 @@ func ExampleRunEscape() {
 	// stalled at h = 0.05829; 66 candidates, accepted γ t=56234 with h = 0.05266
 	// outcome: solved, ‖XXᵀ − M*‖ < 1e-8: true
 }
+
+// TestSingleStepSODEscaper: on the real-world case EFS < 1 (NOTES.md
+// section 9: ≈ 0.22–0.24), so single-step SOD certifies nothing and the
+// driver reports that no candidate was proposed.
+func TestSingleStepSODEscaper(t *testing.T) {
+	p := RealWorld()
+	esc := &SingleStepSOD{Options: SingleStepOptions{Delta: 0.81106}}
+	run, err := RunEscape(p, RealWorldXHat(), esc, EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Outcome != "no-candidates" {
+		t.Errorf("outcome %q, want no-candidates", run.Outcome)
+	}
+	res, err := SingleStep(p, run.Escapes[0].From, esc.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.EFS > 0.25 || res.EFS < 0.2 {
+		t.Errorf("EFS = %v, NOTES 0.22–0.24", res.EFS)
+	}
+}

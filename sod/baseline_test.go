@@ -1,0 +1,123 @@
+package sod
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestSGDFullBatchIsGD compares full-batch SGD with the package's
+// GradientDescent and with the test's own GD loop.
+func TestSGDFullBatchIsGD(t *testing.T) {
+	p := RealWorld()
+	op, b, _, _, _ := msRealWorld()
+	x0 := mat.NewDense(3, 1, []float64{0.3, -0.2, 0.5})
+	sgd, err := SGD(p, x0, SGDOptions{Step: 0.1, MaxIter: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd, err := GradientDescent(p, x0, GDOptions{Step: 0.1, MaxIter: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := msGD(op, b, x0, 0.1, 300)
+	if !mat.EqualApprox(sgd.X, gd.X, 1e-12) || !mat.EqualApprox(sgd.X, own, 1e-12) {
+		t.Errorf("full-batch SGD %v, GD %v, own GD %v", sgd.X.RawMatrix().Data, gd.X.RawMatrix().Data, own.RawMatrix().Data)
+	}
+	if len(sgd.Trace.H) != 301 || sgd.Iter != 300 {
+		t.Errorf("trace length %d, iter %d", len(sgd.Trace.H), sgd.Iter)
+	}
+}
+
+// TestSGDUnbiased checks that the minibatch gradient averages to ∇h:
+// with batch size 1 the mean of many seeded draws approaches the full
+// gradient (m = 6, 60000 draws, tolerance ~5 standard errors).
+func TestSGDUnbiased(t *testing.T) {
+	p := RealWorld()
+	x := RealWorldXHat()
+	x.Set(0, 0, 0.7)
+	st, err := msNewStoch(p, 1, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := mat.NewDense(3, 1, nil)
+	p.Grad(full, x)
+	mean := mat.NewDense(3, 1, nil)
+	const draws = 60000
+	var sq float64
+	for i := 0; i < draws; i++ {
+		st.grad(x)
+		mean.Add(mean, st.g)
+		sq += mat.Dot(st.g.ColView(0), st.g.ColView(0))
+	}
+	mean.Scale(1.0/draws, mean)
+	var d mat.Dense
+	d.Sub(mean, full)
+	se := math.Sqrt(sq/draws) / math.Sqrt(draws)
+	if mat.Norm(&d, 2) > 5*se {
+		t.Errorf("mean minibatch gradient %v, full %v (se %v)", mean.RawMatrix().Data, full.RawMatrix().Data, se)
+	}
+}
+
+// TestAdamAgainstReference compares Adam with a plain reference
+// implementation on the test's own gradient.
+func TestAdamAgainstReference(t *testing.T) {
+	p := RealWorld()
+	op, b, _, _, _ := msRealWorld()
+	x0 := mat.NewDense(3, 1, []float64{0.3, -0.2, 0.5})
+	const iters = 200
+	res, err := Adam(p, x0, AdamOptions{Step: 0.01, MaxIter: iters})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mat.DenseCopyOf(x0)
+	m := make([]float64, 3)
+	v := make([]float64, 3)
+	for k := 1; k <= iters; k++ {
+		var xx, g mat.Dense
+		xx.Mul(x, x.T())
+		g.Mul(msGradF(op, b, &xx), x)
+		for i := 0; i < 3; i++ {
+			gi := 2 * g.At(i, 0)
+			m[i] = 0.9*m[i] + 0.1*gi
+			v[i] = 0.999*v[i] + 0.001*gi*gi
+			mh := m[i] / (1 - math.Pow(0.9, float64(k)))
+			vh := v[i] / (1 - math.Pow(0.999, float64(k)))
+			x.Set(i, 0, x.At(i, 0)-0.01*mh/(math.Sqrt(vh)+1e-8))
+		}
+	}
+	if !mat.EqualApprox(res.X, x, 1e-12) {
+		t.Errorf("Adam %v, reference %v", res.X.RawMatrix().Data, x.RawMatrix().Data)
+	}
+}
+
+func TestBaselineSeededAndErrors(t *testing.T) {
+	p := RealWorld()
+	x0 := mat.NewDense(3, 1, []float64{0.3, -0.2, 0.5})
+	a, _ := SGD(p, x0, SGDOptions{Step: 0.05, MaxIter: 50, BatchSize: 2, Seed: 9})
+	b, _ := SGD(p, x0, SGDOptions{Step: 0.05, MaxIter: 50, BatchSize: 2, Seed: 9})
+	c, _ := SGD(p, x0, SGDOptions{Step: 0.05, MaxIter: 50, BatchSize: 2, Seed: 10})
+	if !mat.Equal(a.X, b.X) || mat.Equal(a.X, c.X) {
+		t.Errorf("SGD seeding: same seed equal %v, different seeds equal %v", mat.Equal(a.X, b.X), mat.Equal(a.X, c.X))
+	}
+	// A huge step diverges: reported, last finite iterate returned.
+	d, err := SGD(p, x0, SGDOptions{Step: 1e3, MaxIter: 100})
+	if err != nil || !d.Diverged || !isFinite(d.H) {
+		t.Errorf("divergence: %v diverged=%v h=%v", err, d != nil && d.Diverged, d)
+	}
+	for _, o := range []SGDOptions{{Step: 0, MaxIter: 1}, {Step: -1}, {Step: 0.1, MaxIter: -1}, {Step: 0.1, BatchSize: 7}, {Step: math.Inf(1)}} {
+		if _, err := SGD(p, x0, o); !errors.Is(err, ErrBadParameter) {
+			t.Errorf("SGD %+v: %v", o, err)
+		}
+	}
+	for _, o := range []AdamOptions{{Step: 0}, {Step: 0.1, Beta1: 1, Beta2: 0.9}, {Step: 0.1, Beta1: 0.9, Beta2: 1.2}, {Step: 0.1, Eps: -1}, {Step: 0.1, BatchSize: -1}} {
+		if _, err := Adam(p, x0, o); !errors.Is(err, ErrBadParameter) {
+			t.Errorf("Adam %+v: %v", o, err)
+		}
+	}
+	if _, err := SGD(p, mat.NewDense(2, 1, nil), SGDOptions{Step: 0.1}); !errors.Is(err, ErrShape) {
+		t.Errorf("bad x0: %v", err)
+	}
+}
