@@ -145,3 +145,77 @@ func (p *SubspacePGD) Run(coef0 []float64, steps, every int) (*SubspaceTrace, er
 		}
 	}
 }
+
+// NewPaperSubspace returns the lifted objective of order l on the paper's
+// subspace S = span{a, b, c} (eq. tensor_subspace) at the analysed point
+// cp: directions X̂, u_n q_rᵀ and E X̂, in that order.
+func NewPaperSubspace(p *Problem, cp *CriticalPoint, l int) (*LiftedSubspace, error) {
+	if p == nil || cp == nil {
+		return nil, fmt.Errorf("%w: nil Problem or CriticalPoint", ErrBadParameter)
+	}
+	n, r := cp.X.Dims()
+	b := mat.NewDense(n, r, nil)
+	b.Outer(1, cp.Un, cp.Qr)
+	return NewLiftedSubspace(p.Op, p.B, l, cp.X, b, cp.EX)
+}
+
+// TPGDComparison sets the paper's closed-form TPGD beside the exact PGD in
+// S = span{a, b, c}, both started at w_escape = a + ρ b, at the recorded
+// steps T (the data of the paper's panels (d) and (e), computed both ways).
+type TPGDComparison struct {
+	T []int
+	// Exact is the exact subspace PGD trace (coefficients, h^l, term norms).
+	Exact *SubspaceTrace
+	// ClosedCoef are (α̃, β̃, γ̃)(t) of the closed form, log domain.
+	ClosedCoef [][3]LogScalar
+	// ClosedHL is h^l(w̃(t)) of the closed-form iterate, log domain (it
+	// overflows float64 for large t, NOTES.md section 8).
+	ClosedHL []LogScalar
+	// ClosedTermNorms are the natural logs of ‖α̃ a‖, ‖β̃ b‖, ‖γ̃ c‖.
+	ClosedTermNorms [][3]float64
+	// HLHat is h^l(ŵ), ŵ = vec(X̂)^{⊗l}: the level the paper's criterion
+	// h^l(w̃(t)) < h^l(ŵ) compares with.
+	HLHat float64
+}
+
+// CompareTPGD runs exact subspace PGD for steps steps (recording every
+// every-th) with step η from w_escape = a + ρ b at the analysed point cp and
+// evaluates the paper's closed form at the same t.
+func CompareTPGD(p *Problem, cp *CriticalPoint, l int, rho, eta float64, steps, every int) (*TPGDComparison, error) {
+	cf, err := NewTPGDFromCritical(cp, l, rho, eta)
+	if err != nil {
+		return nil, err
+	}
+	s, err := NewPaperSubspace(p, cp, l)
+	if err != nil {
+		return nil, err
+	}
+	pgd, err := NewSubspacePGD(s, eta)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := pgd.Run([]float64{1, rho, 0}, steps, every)
+	if err != nil {
+		return nil, err
+	}
+	out := &TPGDComparison{Exact: tr}
+	if out.HLHat, err = s.Objective([]float64{1, 0, 0}); err != nil {
+		return nil, err
+	}
+	for _, t := range tr.T {
+		a, b, g, err := cf.Coefficients(int64(t))
+		if err != nil {
+			return nil, err
+		}
+		hl, err := s.LogObjective([]LogScalar{a, b, g})
+		if err != nil {
+			return nil, err
+		}
+		na, nb, nc, _ := cf.TermNorms(int64(t))
+		out.T = append(out.T, t)
+		out.ClosedCoef = append(out.ClosedCoef, [3]LogScalar{a, b, g})
+		out.ClosedHL = append(out.ClosedHL, hl)
+		out.ClosedTermNorms = append(out.ClosedTermNorms, [3]float64{na, nb, nc})
+	}
+	return out, nil
+}
