@@ -61,11 +61,45 @@
 // PaleyZygmund the case of a given point, SampleS and MonteCarloEFS seeded
 // Monte Carlo estimates to set beside the closed forms.
 //
-// # Section 5: multi-step SOD (placeholder)
+// # Section 5: multi-step SOD
 //
-// SECTION 5 — to be completed by the multi-step engineer: TPGD and its
-// closed-form coefficient dynamics, the intervals U_β and U_γ, the lifted
-// objective h^l evaluated without lifting, and the escape driver.
+// The paper's closed form and the exact dynamics differ (NOTES §9); the
+// package offers both, named apart.
+//
+// TPGDClosedForm (NewTPGDClosedForm, NewTPGDFromCritical) is the paper's
+// Lemma "Closed-Form Coefficient Dynamics": α̃ = 1, β̃(t) = ρQ^t,
+// γ̃(t) = −(ρη/2^{l−1}) S_t σ_r^l with Q = 1 − ηλ_n^l, all in the log domain
+// (LogScalar), so no int64 t gives Inf or NaN. It gives ρ_min
+// (eq. u_beta_validity), U_β and U_γ (eqs. u_beta, u_gamma) with the edge
+// cases K_l ≥ 1 (U_γ = ∅, U_β unbounded) and ρ_min ≥ 1 (U_β = ∅), the
+// selection rule that reproduces the ablation table (Select: β-type in U_β,
+// else γ-type in U_γ, else none), the escape points of eqs. x_check_beta and
+// x_check_gamma (EscapePoint, BetaScale, GammaScale; ErrScaleOverflow rather
+// than Inf) and EscapeDistances (eq. escape_ratio). TPGDConditions reports
+// the strict-saddle band (eq. strict_saddle_condition) and the bounds on l
+// (eqs. l_condition, u_beta_validality_l) as holds/fails with their numbers.
+//
+// LiftedSubspace evaluates the lifted objective h^l of eq.
+// tensor_objfunc_h (no ½) and its gradient projected on rank-1 directions
+// for w in S = span{vec(Y_j)^{⊗l}}, with m-vectors only; LogObjective never
+// overflows. SubspacePGD is the exact projected gradient descent inside S
+// (Algorithm TPGD without truncation), the dynamics panels (d) and (e)
+// describe; NewPaperSubspace builds S = span{a, b, c} (eq. tensor_subspace)
+// and CompareTPGD sets it beside the closed form. ExplicitLifting does the
+// lifting with dense (nr)^l tensors (refused above ExplicitMaxBytes); it
+// exists to check the closed forms and to measure what simulation saves.
+//
+// # Section 6: the escape loop and baselines
+//
+// RunEscape runs GD → stall → escape → GD with any Escaper, verifies that
+// an accepted candidate lowers h (a candidate that does not is reported in
+// the EscapeRecord, and used only with AllowAscent, flagged) and records the
+// global trace, the GD phases and every candidate. Built-in variants:
+// SingleStepSOD, MultiStepSOD (β/γ point at given l, t), SODLineSearch
+// (SOD as a deterministic line search over the β and γ directions),
+// PerturbedGD (Jin et al.), RandomLineSearch and NegGradLineSearch;
+// EscapeFunc turns a function into a variant in a few lines. SGD (seeded
+// minibatch over measurements) and Adam are the baselines.
 //
 // # Errors
 //
