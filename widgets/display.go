@@ -102,10 +102,42 @@ func HTML(c Chart) (string, error) {
 // WritePage writes a standalone offline HTML page showing the charts one
 // below the other, with the libraries inlined once.
 func WritePage(w io.Writer, title string, cs ...Chart) error {
+	p := Page{Title: title}
+	for _, c := range cs {
+		p.Add(c)
+	}
+	return p.Write(w)
+}
+
+// Page collects charts and HTML blocks for a standalone offline HTML page.
+type Page struct {
+	Title string
+	Head  string // extra HTML for <head> (e.g. test scripts)
+	items []pageItem
+}
+
+type pageItem struct {
+	chart Chart
+	html  string
+}
+
+// Add appends a chart to the page.
+func (p *Page) Add(c Chart) { p.items = append(p.items, pageItem{chart: c}) }
+
+// AddHTML appends an HTML block (e.g. Table.HTML) to the page.
+func (p *Page) AddHTML(html string) { p.items = append(p.items, pageItem{html: html}) }
+
+// Write writes the page, with the libraries the charts need inlined once.
+func (p *Page) Write(w io.Writer) error {
 	var body strings.Builder
 	needGL := false
-	for _, c := range cs {
-		frag, gl, err := fragment(c)
+	for _, it := range p.items {
+		if it.chart == nil {
+			body.WriteString(it.html)
+			body.WriteString("\n")
+			continue
+		}
+		frag, gl, err := fragment(it.chart)
 		if err != nil {
 			return err
 		}
@@ -117,8 +149,8 @@ func WritePage(w io.Writer, title string, cs ...Chart) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n</head>\n<body>\n%s\n%s</body>\n</html>\n",
-		htmlEscape(title), libs, body.String())
+	_, err = fmt.Fprintf(w, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n%s</head>\n<body>\n%s\n%s</body>\n</html>\n",
+		htmlEscape(p.Title), p.Head, libs, body.String())
 	return err
 }
 
@@ -208,7 +240,8 @@ func fragment(c Chart) (html string, needGL bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	return snip.Element + "\n" + fmt.Sprintf(chartScriptTmpl, id, needGL, body, id, id), needGL, nil
+	return `<div class="sodw" style="margin:4px 0 18px 0;">` + snip.Element + "\n" +
+		fmt.Sprintf(chartScriptTmpl, id, needGL, body, id, id) + "</div>", needGL, nil
 }
 
 // renderSnippet calls c.RenderSnippet, turning go-echarts' template panics

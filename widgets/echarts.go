@@ -1,0 +1,164 @@
+package widgets
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+
+// patch is a go-echarts ConfigurationVisitor that edits the final ECharts
+// option, for the parts go-echarts has no typed option for (custom series
+// with a renderItem, several grids, visual maps with a zero bound).
+type patch struct {
+	charts.BaseConfigurationVisitor
+	series []any
+	set    map[string]any
+	axes   func(map[string]any) // optional last edit of the option
+}
+
+func newPatch() *patch { return &patch{set: map[string]any{}} }
+
+// Visit appends the raw series and overrides the top-level keys.
+func (p *patch) Visit(m map[string]any) {
+	if len(p.series) > 0 {
+		var all []any
+		if ms, ok := m["series"].(charts.MultiSeries); ok {
+			for _, s := range ms {
+				all = append(all, s)
+			}
+		}
+		m["series"] = append(all, p.series...)
+	}
+	for k, v := range p.set {
+		m[k] = v
+	}
+	if p.axes != nil {
+		p.axes(m)
+	}
+}
+
+// setAxisRange fixes the range of the first x or y axis of an option.
+func setAxisRange(m map[string]any, key string, lo, hi float64) {
+	switch a := m[key].(type) {
+	case []opts.XAxis:
+		if len(a) > 0 {
+			a[0].Min, a[0].Max = lo, hi
+		}
+	case []opts.YAxis:
+		if len(a) > 0 {
+			a[0].Min, a[0].Max = lo, hi
+		}
+	}
+}
+
+// offAxisLine draws the axis line at the edge of the grid instead of
+// through zero.
+func offAxisLine(m map[string]any, key string) {
+	line := &opts.AxisLine{OnZero: opts.Bool(false), Show: opts.Bool(true)}
+	switch a := m[key].(type) {
+	case []opts.XAxis:
+		if len(a) > 0 {
+			a[0].AxisLine = line
+		}
+	case []opts.YAxis:
+		if len(a) > 0 {
+			a[0].AxisLine = line
+		}
+	}
+}
+
+// jsFunc embeds a JavaScript function in an option. go-echarts strips
+// newlines and JSON-escapes the text, so the code must use single quotes
+// and no // comments (checked by the tests).
+func jsFunc(js string) any { return opts.FuncOpts(js) }
+
+// newRect returns an empty 2-D chart with the common options and a patch
+// attached to it. Series are added as raw ECharts maps through the patch.
+func newRect(title string, cfg config, skipped int) (*charts.Line, *patch) {
+	c := charts.NewLine()
+	c.SetGlobalOptions(cfg.globalOpts(title, skipped)...)
+	c.SetGlobalOptions(cfg.xyAxes()...)
+	p := newPatch()
+	c.Accept(p)
+	return c, p
+}
+
+// xyData pairs x and y into ECharts [x, y] items; undrawable points become
+// [x, null] (a gap). It returns the number of such points.
+func xyData(x, y []float64, logX, logY bool) ([][]any, int) {
+	data := make([][]any, len(x))
+	skipped := 0
+	for i := range x {
+		switch {
+		case !drawable(x[i], logX):
+			data[i] = []any{nil, nil}
+			skipped++
+		case !drawable(y[i], logY):
+			data[i] = []any{x[i], nil}
+			skipped++
+		default:
+			data[i] = []any{x[i], y[i]}
+		}
+	}
+	return data, skipped
+}
+
+// lineSeries is a raw ECharts line series.
+func lineSeries(name string, data [][]any, showSymbol bool) map[string]any {
+	return map[string]any{"name": name, "type": "line", "data": data, "showSymbol": showSymbol,
+		"symbolSize": 5, "emphasis": map[string]any{"focus": "series"}}
+}
+
+// vLine returns a markLine item for a vertical line at x with a label.
+func vLine(x float64, label string) map[string]any {
+	return map[string]any{"xAxis": x, "name": label, "label": map[string]any{"formatter": label, "position": "end"}}
+}
+
+// hLine returns a markLine item for a horizontal line at y with a label.
+func hLine(y float64, label string) map[string]any {
+	return map[string]any{"yAxis": y, "name": label, "label": map[string]any{"formatter": label, "position": "insideEndTop"}}
+}
+
+// markLines wraps markLine items with a dashed style and no end symbols.
+func markLines(color string, items ...map[string]any) map[string]any {
+	data := make([]any, len(items))
+	for i, it := range items {
+		data[i] = it
+	}
+	return map[string]any{"symbol": []string{"none", "none"}, "silent": true, "data": data,
+		"lineStyle": map[string]any{"type": "dashed", "color": color, "width": 1.5}}
+}
+
+// finiteRange returns the smallest and largest drawable values of the
+// slices, and ok=false if there is none.
+func finiteRange(log bool, vs ...[]float64) (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range vs {
+		for _, x := range v {
+			if drawable(x, log) {
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+				ok = true
+			}
+		}
+	}
+	return lo, hi, ok
+}
+
+// checkLen reports an error when a slice does not have n elements.
+func checkLen(chart, what string, got, n int) error {
+	if got != n {
+		return fmt.Errorf("widgets: %s: %s has %d values, want %d", chart, what, got, n)
+	}
+	return nil
+}
+
+// palette is ECharts' default colour cycle (also used by the static plots).
+var palette = []string{"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de",
+	"#3ba272", "#fc8452", "#9a60b4", "#ea7ccc"}
+
+// viridis is a perceptually uniform colour ramp for landscapes.
+var viridis = []string{"#440154", "#482878", "#3e4989", "#31688e", "#26828e",
+	"#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"}
+

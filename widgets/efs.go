@@ -1,0 +1,188 @@
+package widgets
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+)
+
+// Radial is an instance placed at distance R from the centre of the EFS
+// zones chart (R in the same units as the radii r₁, r₂).
+type Radial struct {
+	Name string
+	R    float64
+}
+
+// EFSZones is the paper's figure "r1_r2": concentric circles of radii r₁
+// (definition r_1) and r₂ (definition r_2) that split the space around M*
+// into three zones of single-step SOD escape under a Gaussian ensemble:
+// inside r₁ escape is impossible, between r₁ and r₂ it happens with some
+// probability P(EFS > 1), outside r₂ the paper claims it is guaranteed.
+// Instances are drawn at their distance R (for example the strict-saddle
+// quantity ‖X̂X̂ᵀ − M*‖²_F, NOTES §5), spread over angles.
+type EFSZones struct {
+	Title      string
+	R1, R2     float64
+	RadiusName string // what R measures; default "‖X̂X̂ᵀ − M*‖²_F"
+	Instances  []Radial
+}
+
+// zoneRenderItem draws a disc of radius api.value(2) around the origin.
+const zoneRenderItem = `function (params, api) {
+  var c = api.coord([0, 0]);
+  var r = api.size([api.value(2), 0])[0];
+  return {type: 'circle', shape: {cx: c[0], cy: c[1], r: r},
+    style: {fill: api.visual('color'), stroke: '#333', lineWidth: 1}};
+}`
+
+// EFSZonesChart draws the zones as nested discs (green outside r₂, amber
+// between r₁ and r₂, red inside r₁) on equal axes, and each instance as a
+// labelled point at its distance. It needs 0 < r₁ < r₂.
+func EFSZonesChart(z EFSZones, options ...Option) (*charts.Line, error) {
+	if !(z.R1 > 0 && z.R2 > z.R1 && !math.IsInf(z.R2, 0)) {
+		return nil, fmt.Errorf("widgets: EFSZonesChart: need 0 < r₁ < r₂ < ∞, got r₁ = %g, r₂ = %g", z.R1, z.R2)
+	}
+	rname := z.RadiusName
+	if rname == "" {
+		rname = "‖X̂X̂ᵀ − M*‖²_F"
+	}
+	ext := 1.35 * z.R2
+	skipped := 0
+	for _, in := range z.Instances {
+		if err := checkName("EFSZonesChart instance", in.Name); err != nil {
+			return nil, err
+		}
+		if !drawable(in.R, false) || in.R < 0 {
+			skipped++
+			continue
+		}
+		ext = math.Max(ext, 1.15*in.R)
+	}
+	cfg := newConfig(append([]Option{Size("560px", "640px")}, options...))
+	zones := []struct {
+		name, color string
+		r           float64
+	}{
+		{fmt.Sprintf("outside r₂ = %.4g: escape claimed certain", z.R2), "#b2f2bb", ext * 1.5},
+		{"r₁ < R < r₂: P(EFS > 1) ∈ (0, 1)", "#ffe066", z.R2},
+		{fmt.Sprintf("inside r₁ = %.4g: no escape", z.R1), "#ffa8a8", z.R1},
+	}
+	var series []any
+	for _, zn := range zones {
+		series = append(series, map[string]any{"name": zn.name, "type": "custom", "renderItem": jsFunc(zoneRenderItem),
+			"data": [][]float64{{0, 0, zn.r}}, "color": zn.color, "silent": true, "clip": true, "z": 1,
+			"encode": map[string]any{"x": 0, "y": 1}})
+	}
+	var pts [][]any
+	n := 0
+	for _, in := range z.Instances {
+		if !drawable(in.R, false) || in.R < 0 {
+			continue
+		}
+		th := math.Pi/4 + 2*math.Pi*float64(n)/float64(max(len(z.Instances), 1))
+		pts = append(pts, []any{in.R * math.Cos(th), in.R * math.Sin(th), in.Name, fmt.Sprintf("%s: R = %.4g", in.Name, in.R)})
+		n++
+	}
+	series = append(series, map[string]any{"name": "instances", "type": "scatter", "data": pts, "z": 5,
+		"symbolSize": 11, "color": "#1c3d5a", "encode": map[string]any{"x": 0, "y": 1, "tooltip": 3},
+		"label": map[string]any{"show": true, "formatter": jsFunc(`function (p) { return p.value[2]; }`), "position": "right"}})
+	ch, p := newRect(z.Title, cfg, skipped)
+	p.series = series
+	p.set["tooltip"] = map[string]any{"show": true, "trigger": "item"}
+	p.set["grid"] = []any{map[string]any{"left": 70, "top": 70, "width": 420, "height": 420}}
+	p.set["legend"] = map[string]any{"show": true, "orient": "vertical", "left": 60, "bottom": 0,
+		"data": []string{zones[0].name, zones[1].name, zones[2].name}}
+	axis := func(name string) []any {
+		return []any{map[string]any{"type": "value", "min": -ext, "max": ext, "name": name, "nameLocation": "middle",
+			"nameGap": 28, "axisLabel": map[string]any{"formatter": jsFunc(`function (v) { return Math.abs(v).toPrecision(2); }`)}}}
+	}
+	p.set["xAxis"], p.set["yAxis"] = axis("R = "+rname+" (radial)"), axis("")
+	return ch, nil
+}
+
+// ProbabilityCurve compares a probability bound with a Monte Carlo
+// estimate as a function of one parameter, for the Paley–Zygmund bound
+// on P(EFS > 1) of the paper's probabilistic escape analysis. StdErr, if
+// not nil, gives the Monte Carlo standard errors (drawn as a ±2 SE band).
+// R1 and R2, if finite and positive, are drawn as vertical lines.
+type ProbabilityCurve struct {
+	Title      string
+	XName      string
+	X          []float64
+	Bound      []float64
+	BoundName  string // default "Paley–Zygmund bound"
+	MonteCarlo []float64
+	StdErr     []float64 // optional
+	Samples    int       // Monte Carlo samples per point, shown in the legend
+	R1, R2     float64
+}
+
+// ProbabilityChart draws the bound (dashed), the Monte Carlo estimate
+// (solid, with markers) and its ±2 SE band on a [0, 1] probability axis.
+func ProbabilityChart(pc ProbabilityCurve, options ...Option) (*charts.Line, error) {
+	if len(pc.X) == 0 {
+		return nil, fmt.Errorf("widgets: ProbabilityChart %q: no x values", pc.Title)
+	}
+	for _, v := range []struct {
+		n string
+		y []float64
+	}{{"Bound", pc.Bound}, {"MonteCarlo", pc.MonteCarlo}} {
+		if err := checkLen("ProbabilityChart", v.n, len(v.y), len(pc.X)); err != nil {
+			return nil, err
+		}
+	}
+	if pc.StdErr != nil {
+		if err := checkLen("ProbabilityChart", "StdErr", len(pc.StdErr), len(pc.X)); err != nil {
+			return nil, err
+		}
+	}
+	cfg := newConfig(append([]Option{AxisNames(pc.XName, "probability")}, options...))
+	bname := pc.BoundName
+	if bname == "" {
+		bname = "Paley–Zygmund bound"
+	}
+	mname := "Monte Carlo"
+	if pc.Samples > 0 {
+		mname = fmt.Sprintf("Monte Carlo (%d samples)", pc.Samples)
+	}
+	bd, s1 := xyData(pc.X, pc.Bound, cfg.logX, false)
+	md, s2 := xyData(pc.X, pc.MonteCarlo, cfg.logX, false)
+	b := lineSeries(bname, bd, false)
+	b["lineStyle"] = map[string]any{"type": "dashed", "width": 2}
+	b["color"] = palette[3]
+	m := lineSeries(mname, md, true)
+	m["color"] = palette[0]
+	var marks []map[string]any
+	for _, r := range []struct {
+		v float64
+		n string
+	}{{pc.R1, "r₁"}, {pc.R2, "r₂"}} {
+		if drawable(r.v, cfg.logX) && r.v > 0 {
+			marks = append(marks, vLine(r.v, r.n))
+		}
+	}
+	if len(marks) > 0 {
+		m["markLine"] = markLines("#495057", marks...)
+	}
+	series := []any{b, m}
+	if pc.StdErr != nil {
+		lo, hi := make([]float64, len(pc.X)), make([]float64, len(pc.X))
+		for i := range pc.X {
+			lo[i] = math.Max(0, pc.MonteCarlo[i]-2*pc.StdErr[i])
+			hi[i] = math.Min(1, pc.MonteCarlo[i]+2*pc.StdErr[i])
+		}
+		for _, y := range [][]float64{lo, hi} {
+			d, _ := xyData(pc.X, y, cfg.logX, false)
+			s := lineSeries(mname, d, false)
+			s["color"] = palette[0]
+			s["lineStyle"] = map[string]any{"type": "dotted", "width": 1}
+			s["tooltip"] = map[string]any{"show": false}
+			series = append(series, s)
+		}
+	}
+	ch, p := newRect(pc.Title, cfg, s1+s2)
+	p.series = series
+	p.axes = func(m map[string]any) { setAxisRange(m, "yAxis", 0, 1) }
+	return ch, nil
+}

@@ -1,0 +1,213 @@
+package widgets
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// GalleryItem is one chart of the gallery, with the paper's figure it
+// serves.
+type GalleryItem struct {
+	Name   string // a short identifier, e.g. "curves"
+	Figure string // the paper's figure (label) the chart serves
+	Chart  Chart  // nil for HTML-only items
+	HTML   string // for HTML-only items (the ablation table)
+}
+
+// Gallery returns one chart of every kind this package draws, filled with
+// small SYNTHETIC data (smooth made-up curves and a made-up double-well
+// landscape, seeded with seed), not with results of the paper's
+// experiments. It exists to test that every chart renders (the browser
+// tests load it in Chromium) and to preview the charts.
+func Gallery(seed uint64) ([]GalleryItem, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x50d))
+	var items []GalleryItem
+	add := func(name, fig string, c Chart, err error) error {
+		if err != nil {
+			return err
+		}
+		items = append(items, GalleryItem{Name: name, Figure: fig, Chart: c})
+		return nil
+	}
+
+	// Curves: a run stuck at a spurious minimum, escaping at iteration 100.
+	n := 200
+	it := make([]float64, n)
+	h, g, d := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range it {
+		it[i] = float64(i)
+		if i < 100 {
+			h[i] = 0.33 + 2*math.Exp(-float64(i)/10)
+			g[i] = 3 * math.Exp(-float64(i)/8)
+			d[i] = 1.1 + math.Exp(-float64(i)/10)
+		} else {
+			s := float64(i - 100)
+			h[i] = 0.8 * math.Exp(-s/9)
+			g[i] = 1.5 * math.Exp(-s/10)
+			d[i] = 1.3 * math.Exp(-s/18)
+		}
+	}
+	c, err := CurvesChart(Curves{Title: "Loss, gradient norm and distance (synthetic)", XName: "iteration", YName: "value",
+		X: it, Series: []Series{{"h(X)", h}, {"‖∇h(X)‖_F", g}, {"‖XXᵀ − M*‖_F", d}}, EscapeAt: []int{100}, LogY: true})
+	if err := add("curves", "exp2/exp3 (a)–(c), basic_example (left), quadratic_nn", c, err); err != nil {
+		return nil, err
+	}
+
+	// Landscape: a made-up double well with a path trapped in one well and
+	// a path that jumps to the other one.
+	m := 61
+	gx := make([]float64, m)
+	for i := range gx {
+		gx[i] = -1.5 + 3*float64(i)/float64(m-1)
+	}
+	z := make([][]float64, m)
+	for j := range z {
+		z[j] = make([]float64, m)
+		for i := range gx {
+			x, y := gx[i], gx[j]
+			z[j][i] = math.Pow(x*x+y*y-1, 2) + 0.5*y*y*(1-0.9*math.Exp(-(x*x+(y-1)*(y-1))/0.1)) + 1e-3
+		}
+	}
+	var px, py, qx, qy []float64
+	x, y := 0.6, 1.2
+	for k := 0; k < 30; k++ {
+		px, py = append(px, x), append(py, y)
+		x, y = 0.8*x+0.02*rng.NormFloat64(), y+0.3*(1-y)*0.5
+	}
+	for k := 0; k < 30; k++ {
+		t := float64(k) / 29
+		qx, qy = append(qx, -1.2+1.2*t*(2-t)), append(qy, 0.2*math.Sin(3*t))
+	}
+	l, err := LandscapeChart(Landscape{Title: "log landscape with trajectories (synthetic)", XName: "x₁", YName: "x₂",
+		Grid: Grid{X: gx, Y: gx, Z: z}, LogZ: true,
+		Paths:  []Path{{"GD (trapped)", px, py}, {"GD + SOD", qx, qy}},
+		Points: []Point{{"x̂", 0, 1}, {"z", 1, 0}, {"−z", -1, 0}}})
+	if err := add("landscape", "basic_example (right)", l, err); err != nil {
+		return nil, err
+	}
+	// 3-D trajectory.
+	var tx, ty, tz []float64
+	for k := 0; k <= 120; k++ {
+		s := float64(k) / 120
+		if k <= 60 {
+			tx, ty, tz = append(tx, 0.01+0.9*s*2*(1-s)), append(ty, 0.3*s), append(tz, -0.9*s*2*(1-s))
+		} else {
+			u := (s - 0.5) * 2
+			tx, ty, tz = append(tx, 0.45+0.55*u), append(ty, 0.15*(1-u)), append(tz, -0.45+1.45*u)
+		}
+	}
+	t3, err := Trajectory3DChart(Trajectory3D{Title: "trajectory for n = 3 (synthetic)",
+		Paths:  []Path3D{{"GD + SOD", tx, ty, tz}},
+		Points: []Point3D{{"z", 1, 0, 1}, {"−z", -1, 0, -1}, {"x̂", 0.45, 0.15, -0.45}}})
+	if err := add("trajectory3d", "exp2/exp3 (f)", t3, err); err != nil {
+		return nil, err
+	}
+
+	// Lifted objective and term norms against t.
+	nt := 40
+	ts := make([]float64, nt)
+	obj, ex := make([]float64, nt), make([]float64, nt)
+	ta, tb, tc := make([]float64, nt), make([]float64, nt), make([]float64, nt)
+	eb, ec := make([]float64, nt), make([]float64, nt)
+	for i := range ts {
+		ts[i] = math.Pow(10, 1+5*float64(i)/float64(nt-1))
+		q := math.Log1p(2e-5 * ts[i])
+		obj[i] = 0.5 - 0.1*math.Tanh(ts[i]/1e4) + 1e-6*math.Exp(q*8)
+		ex[i] = 0.5 - 0.05*math.Tanh(ts[i]/3e4)
+		ta[i] = 0.02
+		tb[i] = 0.1 * math.Exp(q)
+		tc[i] = 1e-4 * ts[i] / (1 + ts[i]/1e5)
+		eb[i], ec[i] = 0.8*tb[i], 1.3*tc[i]
+	}
+	lo, err := LiftedObjectiveChart(LiftedObjective{Title: "lifted objective along TPGD (synthetic)", T: ts,
+		ClosedForm: obj, Exact: ex, Reference: 0.5, L: 5})
+	if err := add("lifted-objective", "exp2/exp3 (d), simulation (a)", lo, err); err != nil {
+		return nil, err
+	}
+	tn, err := TermNormsChart(TermNorms{Title: "a-, b-, c-term norms (synthetic)", T: ts,
+		ClosedForm: Terms{A: ta, B: tb, C: tc}, Exact: &Terms{A: ta, B: eb, C: ec}})
+	if err := add("term-norms", "exp2/exp3 (e), simulation (b)", tn, err); err != nil {
+		return nil, err
+	}
+
+	// Escape windows: shapes like the ablation table's (made-up numbers).
+	ew, err := EscapeWindowsChart(EscapeWindows{Title: "escape windows U_β, U_γ (synthetic)",
+		Rows: []WindowRow{
+			{"l = 3", Interval{math.NaN(), math.NaN()}, Interval{2000, math.Inf(1)}},
+			{"l = 5", Interval{20000, 40000}, Interval{40000, math.Inf(1)}},
+			{"l = 7", Interval{0, 1e6}, Interval{1e6, math.Inf(1)}},
+		}, Marks: []float64{1000, 5000, 33500, 1e5, 5e5, 2e6}})
+	if err := add("escape-windows", "u_beta_gamma, ablation table (interval column)", ew, err); err != nil {
+		return nil, err
+	}
+
+	// EFS zones and a probability curve.
+	ez, err := EFSZonesChart(EFSZones{Title: "EFS zones (synthetic radii)", R1: 2, R2: 4,
+		Instances: []Radial{{"instance A", 1.07}, {"instance B", 3}, {"instance C", 5}}})
+	if err := add("efs-zones", "r1_r2", ez, err); err != nil {
+		return nil, err
+	}
+	px2 := make([]float64, 12)
+	bound, mc, se := make([]float64, 12), make([]float64, 12), make([]float64, 12)
+	for i := range px2 {
+		px2[i] = 0.5 * float64(i+1)
+		bound[i] = math.Max(0, 1-2/px2[i]) * 0.3
+		hits := 0
+		for k := 0; k < 400; k++ {
+			if rng.Float64() < 0.33*(1-math.Exp(-(px2[i]-1)/2)) {
+				hits++
+			}
+		}
+		mc[i] = float64(hits) / 400
+		se[i] = math.Sqrt(mc[i] * (1 - mc[i]) / 400)
+	}
+	pz, err := ProbabilityChart(ProbabilityCurve{Title: "P(EFS > 1): bound vs Monte Carlo (synthetic)", XName: "R",
+		X: px2, Bound: bound, MonteCarlo: mc, StdErr: se, Samples: 400, R1: 2, R2: 4})
+	if err := add("paley-zygmund", "probabilistic escape analysis (Paley–Zygmund bound)", pz, err); err != nil {
+		return nil, err
+	}
+
+	// Success rates and trajectory bundles.
+	sr, err := SuccessRatesChart(SuccessRates{Title: "success rates, ε = 0.15 (synthetic)", GroupName: "n",
+		Groups: []string{"40", "50", "60", "70", "80"}, Methods: []string{"GD", "GD + SOD"},
+		Successes: [][]int{{31, 29, 30, 27, 26}, {50, 49, 50, 48, 49}}, Trials: 50})
+	if err := add("success-rates", "numerical_study (a), (b)", sr, err); err != nil {
+		return nil, err
+	}
+	bx := make([]float64, 150)
+	for i := range bx {
+		bx[i] = float64(i)
+	}
+	groups := []RunGroup{{Name: "GD"}, {Name: "GD + SOD"}}
+	for gi := range groups {
+		for r := 0; r < 50; r++ {
+			y := make([]float64, len(bx))
+			stuck := rng.Float64() < 0.4
+			rate := 0.03 + 0.03*rng.Float64()
+			for i := range bx {
+				y[i] = 2 * math.Exp(-rate*bx[i])
+				if stuck && !(gi == 1 && i > 80) {
+					y[i] = math.Max(y[i], 0.5+0.2*float64(r%5)/5)
+				}
+			}
+			groups[gi].Runs = append(groups[gi].Runs, y)
+		}
+	}
+	bu, err := BundleChart(Bundle{Title: "50 trajectories per method (synthetic)", XName: "iteration",
+		YName: "‖XXᵀ − ZZᵀ‖_F", X: bx, Groups: groups, Threshold: 0.02, LogY: true})
+	if err := add("bundles", "numerical_study (c), (d)", bu, err); err != nil {
+		return nil, err
+	}
+
+	// Ablation table.
+	tab, err := AblationTable("ablation table (synthetic numbers)", []AblationRow{
+		{L: 3, T: 1000, Interval: "U_γ", Defined: true, DHat: 1.234, DStar: 0.5, Ratio: 2.468, Final: "+Z",
+			Paper: AblationPaper{Interval: "U_γ", DHat: "1.23", DStar: "0.50", Ratio: "2.47", Final: "+Z"}},
+		{L: 5, T: 33500, Interval: "✗", Defined: false, DHat: math.NaN(), DStar: math.NaN(), Ratio: math.NaN(), Final: "—"},
+	}).HTML()
+	if err != nil {
+		return nil, err
+	}
+	items = append(items, GalleryItem{Name: "ablation-table", Figure: "ablation table (Appendix)", HTML: tab})
+	return items, nil
+}

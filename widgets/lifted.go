@@ -1,0 +1,162 @@
+package widgets
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+)
+
+// LiftedObjective is the lifted objective h^l(w̃(t)) along TPGD against the
+// number of steps t: panel (d) of the paper's figures "exp2" and "exp3",
+// and panel (a) of figure "simulation". ClosedForm is the value at the
+// paper's closed-form coefficients (Lemma "Closed-Form Coefficient
+// Dynamics"); Exact, if not nil, is exact projected gradient descent inside
+// S = span{a, b, c} (NOTES §6, §9), drawn next to it so the two can be
+// compared. Reference, if finite, is h^l(ŵ) at the spurious minimum, drawn
+// as a horizontal line: the paper's practical criterion asks for values
+// below it.
+type LiftedObjective struct {
+	Title      string
+	T          []float64
+	ClosedForm []float64
+	Exact      []float64 // optional
+	Reference  float64   // h^l(ŵ); NaN for none
+	L          int       // the lifting order l, shown in the legend (0 to omit)
+}
+
+// LiftedObjectiveChart draws the lifted objective against t on log–log
+// axes (the LogX/LogY options are implied). Values that cannot be drawn
+// (≤ 0 or non-finite, e.g. the float64 overflow of h^l for l = 3 at
+// t = 2·10⁶ noted in NOTES §8) are gaps counted in the subtitle.
+func LiftedObjectiveChart(o LiftedObjective, options ...Option) (*charts.Line, error) {
+	if len(o.T) == 0 {
+		return nil, fmt.Errorf("widgets: LiftedObjectiveChart %q: no t values", o.Title)
+	}
+	if err := checkLen("LiftedObjectiveChart", "ClosedForm", len(o.ClosedForm), len(o.T)); err != nil {
+		return nil, err
+	}
+	series := []Series{{Name: "closed-form TPGD" + lSuffix(o.L), Y: o.ClosedForm}}
+	if o.Exact != nil {
+		if err := checkLen("LiftedObjectiveChart", "Exact", len(o.Exact), len(o.T)); err != nil {
+			return nil, err
+		}
+		series = append(series, Series{Name: "exact PGD in S" + lSuffix(o.L), Y: o.Exact})
+	}
+	cfg := newConfig(append([]Option{LogX(), LogY(), AxisNames("TPGD steps t", "h^l(w̃(t))")}, options...))
+	var list []any
+	skipped := 0
+	for k, s := range series {
+		data, sk := xyData(o.T, s.Y, cfg.logX, cfg.logY)
+		skipped += sk
+		ls := lineSeries(s.Name, data, len(o.T) <= 60)
+		ls["color"] = palette[k%len(palette)]
+		if k == 1 {
+			ls["lineStyle"] = map[string]any{"type": "dashed", "width": 2}
+		}
+		if k == 0 && drawable(o.Reference, cfg.logY) {
+			ls["markLine"] = markLines("#c92a2a", hLine(o.Reference, fmt.Sprintf("h^l(ŵ) = %.4g", o.Reference)))
+		}
+		list = append(list, ls)
+	}
+	ch, p := newRect(o.Title, cfg, skipped)
+	p.series = list
+	return ch, nil
+}
+
+func lSuffix(l int) string {
+	if l <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (l = %d)", l)
+}
+
+// Terms are the Frobenius norms of the three terms of w̃(t) = α̃a + β̃b + γ̃c
+// against t: ‖α̃ a‖ = ‖X̂‖_F^l, ‖β̃ b‖ = |β̃(t)| and ‖γ̃ c‖ = |γ̃(t)| ‖EX̂‖_F^l
+// (NOTES §5).
+type Terms struct {
+	A, B, C []float64
+}
+
+// TermNorms is panel (e) of the paper's figures "exp2" and "exp3" and panel
+// (b) of figure "simulation": the a-, b- and c-term norms against t, from
+// the closed form and, if Exact is not nil, from exact PGD in S, side by
+// side on the same axes.
+type TermNorms struct {
+	Title      string
+	T          []float64
+	ClosedForm Terms
+	Exact      *Terms // optional
+}
+
+// TermNormsChart draws the term norms on log–log axes: one panel for the
+// closed form and, when Exact is given, a second panel to its right with
+// the same y range, so the dominance of the b- or c-term can be compared.
+func TermNormsChart(tn TermNorms, options ...Option) (*charts.Line, error) {
+	if len(tn.T) == 0 {
+		return nil, fmt.Errorf("widgets: TermNormsChart %q: no t values", tn.Title)
+	}
+	panels := []struct {
+		name  string
+		terms Terms
+	}{{"closed form", tn.ClosedForm}}
+	if tn.Exact != nil {
+		panels = append(panels, struct {
+			name  string
+			terms Terms
+		}{"exact PGD in S", *tn.Exact})
+	}
+	for _, pn := range panels {
+		for _, v := range []struct {
+			n string
+			y []float64
+		}{{"A", pn.terms.A}, {"B", pn.terms.B}, {"C", pn.terms.C}} {
+			if err := checkLen("TermNormsChart", pn.name+" "+v.n, len(v.y), len(tn.T)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	cfg := newConfig(append([]Option{LogX(), LogY()}, options...))
+	termNames := []string{"‖α̃ a‖ (a-term)", "‖β̃ b‖ (b-term)", "‖γ̃ c‖ (c-term)"}
+	var list []any
+	skipped := 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for k, pn := range panels {
+		for j, y := range [][]float64{pn.terms.A, pn.terms.B, pn.terms.C} {
+			data, sk := xyData(tn.T, y, true, true)
+			skipped += sk
+			if a, b, ok := finiteRange(true, y); ok {
+				lo, hi = math.Min(lo, a), math.Max(hi, b)
+			}
+			ls := lineSeries(termNames[j], data, len(tn.T) <= 60)
+			ls["color"] = palette[j]
+			ls["xAxisIndex"], ls["yAxisIndex"] = k, k
+			if k == 1 {
+				ls["lineStyle"] = map[string]any{"type": "dashed", "width": 2}
+			}
+			list = append(list, ls)
+		}
+	}
+	ch, p := newRect(tn.Title, cfg, skipped)
+	p.series = list
+	if len(panels) == 2 {
+		p.set["grid"] = []any{
+			map[string]any{"left": "7%", "width": "38%", "top": 80, "bottom": 80, "containLabel": true},
+			map[string]any{"left": "55%", "width": "38%", "top": 80, "bottom": 80, "containLabel": true},
+		}
+	}
+	var xs, ys []any
+	for k, pn := range panels {
+		xs = append(xs, map[string]any{"type": "log", "gridIndex": k, "name": "t  (" + pn.name + ")",
+			"nameLocation": "middle", "nameGap": 30, "splitLine": map[string]any{"show": true}})
+		y := map[string]any{"type": "log", "gridIndex": k, "name": "Frobenius norm", "nameLocation": "middle",
+			"nameGap": 55, "splitLine": map[string]any{"show": true}}
+		if lo < hi {
+			y["min"], y["max"] = math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
+		}
+		ys = append(ys, y)
+	}
+	p.set["xAxis"], p.set["yAxis"] = xs, ys
+	p.set["legend"] = map[string]any{"show": true, "bottom": 0, "data": termNames}
+	return ch, nil
+}

@@ -1,0 +1,145 @@
+package widgets
+
+import (
+	"fmt"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+)
+
+// SuccessRates are the success counts of several methods over groups of
+// trials: panels (a) and (b) of the paper's figure "numerical_study" (PMC,
+// n ∈ {40, …, 80}, ε ∈ {0.15, 0.10}, 50 trials each, success iff
+// ‖XXᵀ − M*‖_F < 0.02, GD vs GD+SOD). Successes[m][g] is the number of
+// successful trials of method m in group g, out of Trials.
+type SuccessRates struct {
+	Title     string
+	GroupName string   // e.g. "n"
+	Groups    []string // e.g. "40", "50", …
+	Methods   []string // e.g. "GD", "GD + SOD"
+	Successes [][]int
+	Trials    int
+}
+
+func (s SuccessRates) validate() error {
+	if s.Trials <= 0 {
+		return fmt.Errorf("widgets: SuccessRatesChart %q: Trials = %d, want > 0", s.Title, s.Trials)
+	}
+	if len(s.Groups) == 0 || len(s.Methods) == 0 {
+		return fmt.Errorf("widgets: SuccessRatesChart %q: no groups or no methods", s.Title)
+	}
+	if len(s.Successes) != len(s.Methods) {
+		return fmt.Errorf("widgets: SuccessRatesChart %q: %d rows of successes for %d methods", s.Title, len(s.Successes), len(s.Methods))
+	}
+	for m, row := range s.Successes {
+		if err := checkName("SuccessRatesChart method", s.Methods[m]); err != nil {
+			return err
+		}
+		if len(row) != len(s.Groups) {
+			return fmt.Errorf("widgets: SuccessRatesChart: method %q has %d counts for %d groups", s.Methods[m], len(row), len(s.Groups))
+		}
+		for g, k := range row {
+			if k < 0 || k > s.Trials {
+				return fmt.Errorf("widgets: SuccessRatesChart: method %q, group %q: %d successes out of %d trials", s.Methods[m], s.Groups[g], k, s.Trials)
+			}
+		}
+	}
+	return nil
+}
+
+// SuccessRatesChart draws grouped bars of the success rate in percent,
+// each labelled with its count ("37/50").
+func SuccessRatesChart(s SuccessRates, options ...Option) (*charts.Bar, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	cfg := newConfig(options)
+	bar := charts.NewBar()
+	p := newPatch()
+	bar.Accept(p)
+	bar.SetGlobalOptions(cfg.globalOpts(s.Title, 0)...)
+	var series []any
+	for m, name := range s.Methods {
+		data := make([]any, len(s.Groups))
+		for g, k := range s.Successes[m] {
+			data[g] = map[string]any{"value": 100 * float64(k) / float64(s.Trials),
+				"label": map[string]any{"show": true, "position": "top", "formatter": fmt.Sprintf("%d/%d", k, s.Trials)}}
+		}
+		series = append(series, map[string]any{"name": name, "type": "bar", "data": data, "color": palette[m%len(palette)],
+			"barGap": "10%"})
+	}
+	p.series = series
+	p.set["tooltip"] = map[string]any{"show": true, "trigger": "axis", "valueFormatter": jsFunc(`function (v) { return v.toFixed(0) + ' %'; }`)}
+	p.set["xAxis"] = []any{map[string]any{"type": "category", "data": s.Groups, "name": s.GroupName, "nameLocation": "middle", "nameGap": 30}}
+	p.set["yAxis"] = []any{map[string]any{"type": "value", "min": 0, "max": 100, "name": fmt.Sprintf("success rate (%%, %d trials)", s.Trials),
+		"nameLocation": "middle", "nameGap": 45}}
+	return bar, nil
+}
+
+// RunGroup is the set of runs of one method (e.g. the 50 trials of GD).
+type RunGroup struct {
+	Name string
+	Runs [][]float64 // each of len(X) values
+}
+
+// Bundle is panels (c) and (d) of the paper's figure "numerical_study": the
+// trajectories of ‖XXᵀ − ZZᵀ‖_F of every trial, one thin line per run and
+// one colour per method, with the success threshold (0.02 in the paper) as
+// a horizontal line.
+type Bundle struct {
+	Title        string
+	XName, YName string
+	X            []float64
+	Groups       []RunGroup
+	Threshold    float64 // success threshold; 0 or NaN for none
+	LogY         bool
+}
+
+// BundleChart draws the runs as translucent lines without symbols; the
+// legend toggles a whole method at once.
+func BundleChart(b Bundle, options ...Option) (*charts.Line, error) {
+	if len(b.X) == 0 || len(b.Groups) == 0 {
+		return nil, fmt.Errorf("widgets: BundleChart %q: no x values or no groups", b.Title)
+	}
+	cfg := newConfig(options)
+	cfg.logY = cfg.logY || b.LogY
+	if cfg.xName == "" && cfg.yName == "" {
+		cfg.xName, cfg.yName = b.XName, b.YName
+	}
+	var series []any
+	skipped := 0
+	for k, g := range b.Groups {
+		if err := checkName("BundleChart group", g.Name); err != nil {
+			return nil, err
+		}
+		if len(g.Runs) == 0 {
+			return nil, fmt.Errorf("widgets: BundleChart: group %q has no runs", g.Name)
+		}
+		for r, y := range g.Runs {
+			if err := checkLen("BundleChart", fmt.Sprintf("group %q run %d", g.Name, r), len(y), len(b.X)); err != nil {
+				return nil, err
+			}
+			data, sk := xyData(b.X, y, cfg.logX, cfg.logY)
+			skipped += sk
+			s := lineSeries(bundleName(g), data, false)
+			s["color"] = palette[k%len(palette)]
+			s["lineStyle"] = map[string]any{"width": 1, "opacity": 0.45}
+			s["emphasis"] = map[string]any{"disabled": true}
+			s["animation"] = false
+			if k == 0 && r == 0 && drawable(b.Threshold, cfg.logY) && b.Threshold != 0 {
+				s["markLine"] = markLines("#c92a2a", hLine(b.Threshold, fmt.Sprintf("success threshold %g", b.Threshold)))
+			}
+			series = append(series, s)
+		}
+	}
+	ch, p := newRect(b.Title, cfg, skipped)
+	p.series = series
+	p.set["tooltip"] = map[string]any{"show": false}
+	names := make([]string, len(b.Groups))
+	for i, g := range b.Groups {
+		names[i] = bundleName(g)
+	}
+	p.set["legend"] = map[string]any{"show": true, "bottom": 0, "data": names}
+	return ch, nil
+}
+
+func bundleName(g RunGroup) string { return fmt.Sprintf("%s (%d runs)", g.Name, len(g.Runs)) }
