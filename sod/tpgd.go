@@ -428,8 +428,8 @@ func (c Condition) String() string {
 	return out
 }
 
-// R2 returns r_2 = 2(1+δ)/(1−δ) σ_r² Tr(M*) (definition r_2).
-func R2(delta, sigmaR, traceMStar float64) float64 {
+// msR2 returns r_2 = 2(1+δ)/(1−δ) σ_r² Tr(M*) (definition r_2).
+func msR2(delta, sigmaR, traceMStar float64) float64 {
 	return 2 * (1 + delta) / (1 - delta) * sigmaR * sigmaR * traceMStar
 }
 
@@ -450,7 +450,7 @@ func TPGDConditions(in TPGDConditionInputs) ([]Condition, error) {
 	if in.L < 1 || !(in.SigmaR > 0) || !(in.DistSq > 0) || !(in.TraceMStar > 0) || in.M < 1 || !(in.Xi > 0) || !(in.SumSigmaSq > 0) || !(in.LambdaN < 0) {
 		return nil, fmt.Errorf("%w: TPGDConditions needs l ≥ 1, σ_r, ‖X̂X̂ᵀ−M*‖², Tr M*, m, Ξ, Σσ² > 0 and λ_n < 0; got %+v", ErrBadParameter, in)
 	}
-	r2 := R2(in.Delta, in.SigmaR, in.TraceMStar)
+	r2 := msR2(in.Delta, in.SigmaR, in.TraceMStar)
 	fl := float64(in.L)
 	var out []Condition
 	out = append(out, Condition{
@@ -480,4 +480,31 @@ func TPGDConditions(in TPGDConditionInputs) ([]Condition, error) {
 		Note: fmt.Sprintf("log argument = %.6g (the bound is negative when it is < 1)", arg),
 	})
 	return out, nil
+}
+
+// TPGDConditionsAt evaluates TPGDConditions at an analysed point of a
+// problem with known ground truth, with the RIP constant delta (the paper
+// does not say which δ_p; NOTES.md section 3). It needs cp.Xi2, so cp must
+// not have been computed with CriticalOptions.SkipXi.
+func TPGDConditionsAt(p *Problem, cp *CriticalPoint, l int, delta float64) ([]Condition, error) {
+	if p == nil || cp == nil {
+		return nil, fmt.Errorf("%w: nil Problem or CriticalPoint", ErrBadParameter)
+	}
+	if p.MStar == nil {
+		return nil, ErrNoGroundTruth
+	}
+	if !(cp.Xi2 > 0) {
+		return nil, fmt.Errorf("%w: Ξ² missing (CriticalOptions.SkipXi?)", ErrBadParameter)
+	}
+	ss := 0.0
+	for _, s := range cp.Sigma {
+		ss += s * s
+	}
+	n, _ := p.MStar.Dims()
+	tr := 0.0
+	for i := 0; i < n; i++ {
+		tr += p.MStar.At(i, i)
+	}
+	return TPGDConditions(TPGDConditionInputs{L: l, Delta: delta, LambdaN: cp.LambdaN, SigmaR: cp.SigmaR,
+		SumSigmaSq: ss, TraceMStar: tr, DistSq: cp.Dist * cp.Dist, M: cp.M, Xi: math.Sqrt(cp.Xi2)})
 }

@@ -621,3 +621,74 @@ func ExampleTPGDClosedForm() {
 	// t=33500: β-type, β̃ = 0.1151, γ̃ = -2.517
 	// t=100000: γ-type, β̃ = 0.1522, γ̃ = -8.697
 }
+
+// TestTPGDConditionsAt checks the CriticalPoint convenience against the
+// plain-number version on the real-world case.
+func TestTPGDConditionsAt(t *testing.T) {
+	p := RealWorld()
+	cp, err := AnalyzeCritical(p, RealWorldXHat(), CriticalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := TPGDConditionsAt(p, cp, 5, 0.81106)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The band's lower side and the U_β premise fail; the two l bounds are
+	// negative (meaningless); only the band's upper side holds.
+	if cs[0].Holds || !cs[1].Holds || cs[2].Meaningful || cs[3].Holds || cs[4].Meaningful {
+		t.Errorf("real-world conditions: %v", cs)
+	}
+	if math.Abs(cs[0].Lhs-3.99) > 0.005 || math.Abs(cs[3].Rhs-1.48) > 0.005 {
+		t.Errorf("r₂/2 = %v (NOTES 3.99), premise rhs = %v (NOTES 1.48)", cs[0].Lhs, cs[3].Rhs)
+	}
+}
+
+// TestTPGDDescentWindows reproduces NOTES.md section 9 on the real-world
+// case: in the ablation grid only the cell l=7, t=2e6 lowers h; scanning t,
+// the β-type point never lowers h, and the γ-type point lowers h only in a
+// bounded window of t for each l.
+func TestTPGDDescentWindows(t *testing.T) {
+	op, b, xh, _, cr := msRealWorld()
+	hHat := msH(op, b, xh)
+	in := TPGDInputs{LambdaN: cr.lambdaN, SigmaR: cr.sigma, NormX: mat.Norm(xh, 2), NormEX: mat.Norm(cr.ex, 2)}
+	var lower []string
+	for _, l := range []int{3, 5, 7} {
+		cf, _ := NewTPGDClosedForm(in, l, 0.1, 0.1)
+		for _, tt := range []int64{1000, 5000, 33500, 100000, 500000, 2000000} {
+			x, _, err := cf.EscapePoint(tt, cr.un, cr.qr, cr.ex)
+			if err == nil && x != nil && msH(op, b, x) < hHat {
+				lower = append(lower, fmt.Sprintf("l=%d t=%d", l, tt))
+			}
+		}
+		// Scan t over 10^0 … 10^9.
+		first, last := int64(-1), int64(-1)
+		for k := 0; k <= 90; k++ {
+			tt := int64(math.Pow(10, float64(k)/10))
+			if s, err := cf.BetaScale(tt); err == nil {
+				x := mat.NewDense(3, 1, nil)
+				x.Outer(s, cr.un, cr.qr)
+				if msH(op, b, x) < hHat {
+					t.Errorf("l=%d t=%d: β-type point lowers h", l, tt)
+				}
+			}
+			if s, err := cf.GammaScale(tt); err == nil {
+				var x mat.Dense
+				x.Scale(s, cr.ex)
+				if msH(op, b, &x) < hHat {
+					if first < 0 {
+						first = tt
+					}
+					last = tt
+				}
+			}
+		}
+		if first < 0 || last >= int64(math.Pow(10, 9)) {
+			t.Errorf("l=%d: γ descent window [%d, %d], want a bounded non-empty window", l, first, last)
+		}
+		t.Logf("l=%d: γ-type point lowers h for t in about [%d, %d]", l, first, last)
+	}
+	if len(lower) != 1 || lower[0] != "l=7 t=2000000" {
+		t.Errorf("ablation cells lowering h: %v, NOTES: only l=7 t=2000000", lower)
+	}
+}
