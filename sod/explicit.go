@@ -27,7 +27,8 @@ var ErrTooLarge = fmt.Errorf("sod: explicit lifting exceeds the memory limit of 
 // for entry (i, k) of an n×r matrix (row-major vec), first mode most
 // significant; 𝓜(w) = W Wᵀ where W (n^l × r^l) is w with every r-index
 // moved to the column side (P(w) in the paper); and
-// h^l(w) = ‖(𝒜 ⊗ … ⊗ 𝒜)(𝓜(w)) − b^{⊗l}‖² with no ½.
+// h^l(w) = ‖(𝒜 ⊗ … ⊗ 𝒜)(𝓜(w)) − b^{⊗l}‖² with no ½. It holds large
+// workspaces and is not safe for concurrent use.
 type ExplicitLifting struct {
 	L          int
 	n, r, m    int

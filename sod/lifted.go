@@ -29,6 +29,9 @@ import (
 // Internally each direction is normalised to ‖Ŷ_j‖_F = 1 and its norm is
 // folded into the coefficient (ĉ_j = c_j ‖Y_j‖^l), so that inner products
 // stay O(1); the log-domain methods accept coefficients of any magnitude.
+//
+// A LiftedSubspace (and a SubspacePGD built on it) holds workspaces and is
+// not safe for concurrent use; build one per goroutine.
 type LiftedSubspace struct {
 	// L is the lifting order (odd, ≥ 3).
 	L int
