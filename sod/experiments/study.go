@@ -1,0 +1,267 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+
+	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod"
+)
+
+// StudyConfig configures the success-rate study of the paper's Fig.
+// "numerical_study" (section 6.2): perturbed matrix completion (Appendix case
+// 1) for several sizes n and perturbations ε, many random starts, GD against
+// GD+SOD, success iff ‖XXᵀ − M*‖_F < SuccessTol.
+//
+// The paper does not state the rank, the ground truth, the initialisation or
+// the step sizes of this study. Our choices (the defaults of
+// DefaultStudyConfig), and why:
+//
+//   - r = 1 and z = (1, 0, 1, 0, …)ᵀ (entries 1 at the 1-based odd indices):
+//     the n-dimensional version of the case study's z = (1, 0, 1). With the
+//     paper's Ω the entries between two odd indices are exactly the
+//     unobserved ones, so every sign pattern ±a on the odd entries that is not
+//     constant gives a spurious solution (2^{⌈n/2⌉−1}−1 of them), the mechanism
+//     the case study shows for n = 3.
+//   - x₀ = InitScale·N(0, I) with InitScale = 0.01, the small random start of
+//     the PMC case study (NOTES §10).
+//   - GD step η = StepScale/n with StepScale = 0.5: near M* the curvature of
+//     h along the even coordinates is ≈ ‖z‖² ≈ n, so a step ∝ 1/n is the
+//     largest safe choice at every n. The case study's 0.001 (n = 3) would be
+//     about 10× slower at n = 40 for no difference in the outcome.
+//   - GD stops at ‖∇h‖_F ≤ GradTol = 1e-6 or after MaxIter = 20000 steps.
+//   - SOD: the paper's closed-form escape (sod.MultiStepSOD) with the PMC
+//     case study's l = 11, ρ = η = 0.1; t is chosen per stalled point by
+//     AutoT(1.1) (t must lie in U_β ∪ U_γ, which moves with λ_n; a fixed t
+//     such as the case study's 59000 lies outside both intervals for many
+//     of these instances). As in the paper the escape point is used even
+//     when it does not lower h (sod.EscapeOptions.AllowAscent); every
+//     escape records whether h(X̌) < h(X̂). After an escape GD runs again;
+//     at most MaxEscapes = 3 escapes per trial (sod.RunEscape).
+type StudyConfig struct {
+	Sizes      []int     // n values (default 40, 50, 60, 70, 80)
+	Epsilons   []float64 // ε values (default 0.15, 0.10)
+	Trials     int       // random starts per (n, ε) cell (default 50)
+	Seed       uint64    // master seed
+	InitScale  float64   // x₀ = InitScale·N(0, I)
+	StepScale  float64   // GD step η = StepScale/n
+	MaxIter    int       // GD steps per phase (before and after each escape)
+	GradTol    float64   // GD stops when ‖∇h‖_F ≤ GradTol
+	SuccessTol float64   // success iff ‖XXᵀ − M*‖_F < SuccessTol (paper: 0.02)
+	MaxEscapes int       // SOD escapes per trial
+	Escaper    sod.Escaper // escape variant (default MultiStepAutoT(11, 0.1, 0.1, AutoT(1.1)))
+	TraceEvery int       // trajectory sampling (every TraceEvery GD steps)
+	// Workers is the number of goroutines (default runtime.GOMAXPROCS(0)).
+	// The result does not depend on it: every trial has its own seed.
+	Workers  int
+	Progress ProgressFunc
+}
+
+// DefaultStudyConfig returns the paper's grid (n ∈ {40, …, 80}, ε ∈ {0.15,
+// 0.10}, 50 trials) with the choices documented on StudyConfig.
+func DefaultStudyConfig() StudyConfig {
+	return StudyConfig{
+		Sizes: []int{40, 50, 60, 70, 80}, Epsilons: []float64{0.15, 0.10}, Trials: 50, Seed: 1,
+		InitScale: 0.01, StepScale: 0.5, MaxIter: 20000, GradTol: 1e-6, SuccessTol: 0.02,
+		MaxEscapes: 3, TraceEvery: 10,
+	}
+}
+
+// Trajectory is ‖X_kX_kᵀ − M*‖_F sampled along a run; for GD+SOD the
+// iteration count continues through the escapes and EscapeAt lists the
+// indices into Iter at which an escape point was inserted.
+type Trajectory struct {
+	Iter     []int     `json:"iter"`
+	Dist     []float64 `json:"dist"`
+	EscapeAt []int     `json:"escape_at,omitempty"`
+}
+
+// StudyTrial is one random start of one (n, ε) cell.
+type StudyTrial struct {
+	Index      int             `json:"index"`
+	GDDist     float64         `json:"gd_dist"` // final ‖XXᵀ − M*‖_F of GD
+	GDSuccess  bool            `json:"gd_success"`
+	GDIter     int             `json:"gd_iter"`
+	GDX        []float64       `json:"gd_x"` // GD's final point X (n×r, row-major)
+	SODDist    float64         `json:"sod_dist"` // final distance of GD+SOD
+	SODSuccess bool            `json:"sod_success"`
+	SODIter    int             `json:"sod_iter"` // total GD steps of GD+SOD
+	Outcome    string          `json:"outcome"`  // sod.EscapeRun.Outcome
+	Escapes    []EscapeSummary `json:"escapes"`
+	GD         Trajectory      `json:"gd"`
+	SOD        Trajectory      `json:"sod"`
+}
+
+// StudyCell is one (n, ε) cell of the study.
+type StudyCell struct {
+	N             int          `json:"n"`
+	Eps           float64      `json:"eps"`
+	GDSuccesses   int          `json:"gd_successes"`
+	SODSuccesses  int          `json:"sod_successes"`
+	Escapes       int          `json:"escapes"`        // escape rounds over all trials
+	EscapeDescent int          `json:"escape_descent"` // rounds whose point lowered h
+	Trials        []StudyTrial `json:"trials"`
+}
+
+// StudyResult is the outcome of RunStudy, cells in the order Sizes × Epsilons
+// (ε varying fastest).
+type StudyResult struct {
+	Config StudyConfig `json:"-"`
+	Cells  []StudyCell `json:"cells"`
+}
+
+// PMCStudyProblem returns the study's instance: the PMC operator of size n
+// and perturbation ε, z = (1, 0, 1, 0, …)ᵀ, rank 1 (see StudyConfig).
+func PMCStudyProblem(n int, eps float64) (*sod.Problem, error) {
+	op, err := sod.NewPMC(n, eps)
+	if err != nil {
+		return nil, err
+	}
+	z := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i += 2 {
+		z.Set(i, 0, 1)
+	}
+	return sod.NewProblem(op, z, 1)
+}
+
+func (c *StudyConfig) validate() error {
+	if c.Escaper == nil {
+		c.Escaper = MultiStepAutoT(11, 0.1, 0.1, AutoT(1.1))
+	}
+	if c.TraceEvery <= 0 {
+		c.TraceEvery = 10
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	if len(c.Sizes) == 0 || len(c.Epsilons) == 0 || c.Trials < 1 {
+		return fmt.Errorf("%w: study needs sizes, epsilons and ≥ 1 trial", sod.ErrBadParameter)
+	}
+	for _, n := range c.Sizes {
+		if n < 2 {
+			return fmt.Errorf("%w: n = %d < 2", sod.ErrBadParameter, n)
+		}
+	}
+	for _, e := range c.Epsilons {
+		if !(e > 0) || math.IsInf(e, 0) {
+			return fmt.Errorf("%w: ε = %v", sod.ErrBadParameter, e)
+		}
+	}
+	if !(c.InitScale > 0) || !(c.StepScale > 0) || c.MaxIter < 1 || !(c.GradTol >= 0) || !(c.SuccessTol > 0) || c.MaxEscapes < 0 {
+		return fmt.Errorf("%w: InitScale, StepScale, SuccessTol must be > 0, MaxIter ≥ 1, GradTol, MaxEscapes ≥ 0", sod.ErrBadParameter)
+	}
+	return nil
+}
+
+// trialRNG gives every trial its own PCG stream, so the outcome of a trial
+// depends only on (Seed, cell, trial) and not on scheduling.
+func trialRNG(seed uint64, cell, trial int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, uint64(cell)<<32|uint64(trial)))
+}
+
+// RunStudy runs the success-rate study. Trials run in parallel on
+// cfg.Workers goroutines; the result is bit-identical to a serial run
+// (Workers = 1) with the same seed, because each trial draws from its own
+// seeded stream and writes only its own slot. Progress is reported after
+// every finished trial, from the calling goroutine. Cancelling ctx stops the
+// study early with ctx's error.
+func RunStudy(ctx context.Context, cfg StudyConfig) (*StudyResult, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	ncell := len(cfg.Sizes) * len(cfg.Epsilons)
+	probs := make([]*sod.Problem, ncell)
+	res := &StudyResult{Config: cfg, Cells: make([]StudyCell, ncell)}
+	for i, n := range cfg.Sizes {
+		for j, e := range cfg.Epsilons {
+			k := i*len(cfg.Epsilons) + j
+			p, err := PMCStudyProblem(n, e)
+			if err != nil {
+				return nil, err
+			}
+			probs[k] = p
+			res.Cells[k] = StudyCell{N: n, Eps: e, Trials: make([]StudyTrial, cfg.Trials)}
+		}
+	}
+	err := parallelFor(ctx, ncell*cfg.Trials, cfg.Workers, cfg.Progress, "success-rate study", func(j int) error {
+		c, t := j/cfg.Trials, j%cfg.Trials
+		tr, err := runTrial(probs[c], &cfg, c, t)
+		if err != nil {
+			return fmt.Errorf("experiments: study n=%d ε=%v trial %d: %w", res.Cells[c].N, res.Cells[c].Eps, t, err)
+		}
+		res.Cells[c].Trials[t] = *tr
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for k := range res.Cells {
+		c := &res.Cells[k]
+		for _, tr := range c.Trials {
+			if tr.GDSuccess {
+				c.GDSuccesses++
+			}
+			if tr.SODSuccess {
+				c.SODSuccesses++
+			}
+			for _, e := range tr.Escapes {
+				c.Escapes++
+				if e.Descent {
+					c.EscapeDescent++
+				}
+			}
+		}
+	}
+	return res, nil
+}
+
+// runTrial runs sod.RunEscape from a seeded start. GD and GD+SOD share
+// the first GD phase: the GD baseline is that phase (GD has converged to a
+// critical point or used its budget), GD+SOD continues with escapes.
+func runTrial(p *sod.Problem, cfg *StudyConfig, cell, trial int) (*StudyTrial, error) {
+	n, r := p.Dims()
+	rng := trialRNG(cfg.Seed, cell, trial)
+	x0 := mat.NewDense(n, r, nil)
+	for i := 0; i < n; i++ {
+		for k := 0; k < r; k++ {
+			x0.Set(i, k, cfg.InitScale*rng.NormFloat64())
+		}
+	}
+	opt := sod.EscapeOptions{
+		GD:         sod.GDOptions{Step: cfg.StepScale / float64(n), MaxIter: cfg.MaxIter, GradTol: cfg.GradTol, TraceEvery: cfg.TraceEvery},
+		MaxEscapes: cfg.MaxEscapes, TargetDist: cfg.SuccessTol, AllowAscent: true,
+	}
+	var run *sod.EscapeRun
+	var err error
+	if cfg.MaxEscapes == 0 {
+		g, err := sod.GradientDescent(p, x0, opt.GD)
+		if err != nil {
+			return nil, err
+		}
+		run = &sod.EscapeRun{X: g.X, H: g.H, Outcome: "max-escapes", Trace: g.Trace, PhaseStart: []int{0}, Phases: []*sod.GDResult{g}}
+	} else if run, err = sod.RunEscape(p, x0, cfg.Escaper, opt); err != nil {
+		return nil, err
+	}
+	g := run.Phases[0]
+	tr := &StudyTrial{Index: trial, GDIter: g.Iter, GDDist: p.DistStar(g.X), Outcome: run.Outcome}
+	tr.GDSuccess = !g.Diverged && tr.GDDist < cfg.SuccessTol
+	tr.GDX = append([]float64(nil), g.X.RawMatrix().Data...)
+	tr.GD = Trajectory{Iter: g.Trace.Iter, Dist: g.Trace.Dist}
+	tr.SOD = Trajectory{Iter: run.Trace.Iter, Dist: run.Trace.Dist}
+	at := 0
+	for k, ph := range run.Phases {
+		if k > 0 {
+			tr.SOD.EscapeAt = append(tr.SOD.EscapeAt, at)
+		}
+		at += len(ph.Trace.Iter)
+	}
+	last := run.Phases[len(run.Phases)-1]
+	tr.SODIter = run.PhaseStart[len(run.PhaseStart)-1] + last.Iter
+	tr.SODDist = p.DistStar(run.X)
+	tr.SODSuccess = !last.Diverged && tr.SODDist < cfg.SuccessTol
+	tr.Escapes = summarizeEscapes(run.Escapes)
+	return tr, nil
+}

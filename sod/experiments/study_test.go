@@ -1,0 +1,165 @@
+package experiments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod"
+)
+
+func smallStudy() StudyConfig {
+	cfg := DefaultStudyConfig()
+	cfg.Sizes = []int{10, 16}
+	cfg.Epsilons = []float64{0.15, 0.10}
+	cfg.Trials = 10
+	cfg.Seed = 7
+	return cfg
+}
+
+// TestStudyParallelEqualsSerial: the result does not depend on the number of
+// workers, and a second run with the same seed is bit-identical.
+func TestStudyParallelEqualsSerial(t *testing.T) {
+	var runs []*StudyResult
+	for _, w := range []int{1, 4, 3} {
+		cfg := smallStudy()
+		cfg.Workers = w
+		res, err := RunStudy(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, res)
+	}
+	for k := 1; k < len(runs); k++ {
+		if !reflect.DeepEqual(runs[0].Cells, runs[k].Cells) {
+			t.Errorf("run %d differs from the serial run", k)
+		}
+	}
+	other := smallStudy()
+	other.Seed = 8
+	res, err := RunStudy(context.Background(), other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(res.Cells, runs[0].Cells) {
+		t.Error("a different seed gives the same trials")
+	}
+}
+
+// TestStudyOutcomes pins the qualitative outcome of the paper's Fig.
+// numerical_study on small instances: GD fails at spurious local minima
+// (checked independently: ∇h ≈ 0, λ_n(∇f) < 0, Hessian PSD, far from M*),
+// and GD+SOD succeeds more often than GD.
+func TestStudyOutcomes(t *testing.T) {
+	cfg := smallStudy()
+	res, err := RunStudy(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	totalGD, totalSOD := 0, 0
+	for _, c := range res.Cells {
+		p, err := PMCStudyProblem(c.N, c.Eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range c.Trials {
+			if tr.GDSuccess != (tr.GDDist < 0.02) || tr.SODSuccess != (tr.SODDist < 0.02) {
+				t.Errorf("n=%d ε=%v trial %d: success flags disagree with the distances", c.N, c.Eps, tr.Index)
+			}
+			if tr.GDSuccess && (len(tr.Escapes) != 0 || !tr.SODSuccess) {
+				t.Errorf("trial %d: GD succeeded but SOD escaped", tr.Index)
+			}
+			if tr.GDSuccess {
+				continue
+			}
+			x := mat.NewDense(c.N, 1, tr.GDX)
+			cp, err := sod.AnalyzeCritical(p, x, sod.CriticalOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cp.GradNorm > 1e-6 || !(cp.LambdaN < 0) || cp.HessMin < -1e-8 || cp.Dist < 1 {
+				t.Errorf("n=%d ε=%v trial %d: GD failure is not a spurious local minimum: ‖∇h‖=%.3g λ_n=%.3g Hess_min=%.3g dist=%.3g",
+					c.N, c.Eps, tr.Index, cp.GradNorm, cp.LambdaN, cp.HessMin, cp.Dist)
+			}
+		}
+		if c.SODSuccesses < c.GDSuccesses {
+			t.Errorf("n=%d ε=%v: GD+SOD %d < GD %d successes", c.N, c.Eps, c.SODSuccesses, c.GDSuccesses)
+		}
+		totalGD += c.GDSuccesses
+		totalSOD += c.SODSuccesses
+	}
+	if totalGD > len(res.Cells)*cfg.Trials/2 || totalSOD <= totalGD {
+		t.Errorf("GD %d, GD+SOD %d successes of %d: expected GD to fail mostly and SOD to help", totalGD, totalSOD, len(res.Cells)*cfg.Trials)
+	}
+}
+
+func TestStudyProgress(t *testing.T) {
+	cfg := smallStudy()
+	cfg.Sizes = []int{10}
+	var got []int
+	cfg.Progress = func(p Progress) {
+		if p.Total != 20 {
+			t.Errorf("Total = %d, want 20", p.Total)
+		}
+		got = append(got, p.Done)
+	}
+	if _, err := RunStudy(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 20 {
+		t.Fatalf("%d progress reports, want 20", len(got))
+	}
+	for i, d := range got {
+		if d != i+1 {
+			t.Fatalf("progress %v is not 1..20", got)
+		}
+	}
+}
+
+func TestStudyErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		mod  func(*StudyConfig)
+		want error
+	}{
+		{"no sizes", func(c *StudyConfig) { c.Sizes = nil }, sod.ErrBadParameter},
+		{"n=1", func(c *StudyConfig) { c.Sizes = []int{1} }, sod.ErrBadParameter},
+		{"ε=0", func(c *StudyConfig) { c.Epsilons = []float64{0} }, sod.ErrBadParameter},
+		{"no trials", func(c *StudyConfig) { c.Trials = 0 }, sod.ErrBadParameter},
+		{"step 0", func(c *StudyConfig) { c.StepScale = 0 }, sod.ErrBadParameter},
+		{"negative escapes", func(c *StudyConfig) { c.MaxEscapes = -1 }, sod.ErrBadParameter},
+	}
+	for _, tc := range tests {
+		cfg := smallStudy()
+		tc.mod(&cfg)
+		if _, err := RunStudy(context.Background(), cfg); !errors.Is(err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := RunStudy(ctx, smallStudy()); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled study: err = %v", err)
+	}
+}
+
+// A small version of the study (the full one is DefaultStudyConfig).
+func ExampleRunStudy() {
+	cfg := DefaultStudyConfig()
+	cfg.Sizes = []int{16}
+	cfg.Epsilons = []float64{0.10}
+	cfg.Trials = 10
+	res, err := RunStudy(context.Background(), cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range res.Cells {
+		fmt.Printf("n=%d ε=%.2f: GD %d/%d, GD+SOD %d/%d\n", c.N, c.Eps, c.GDSuccesses, len(c.Trials), c.SODSuccesses, len(c.Trials))
+	}
+	// Output:
+	// n=16 ε=0.10: GD 0/10, GD+SOD 10/10
+}
