@@ -306,3 +306,67 @@ func BenchmarkSubspacePGDStep(b *testing.B) {
 		pgd.Step(c)
 	}
 }
+
+// TestRunEscapeAcceptRules checks AcceptFirst and AcceptBest on a variant
+// whose candidates are X̂·3 (worse), then two points on the way to Z.
+func TestRunEscapeAcceptRules(t *testing.T) {
+	p := RealWorld()
+	esc := EscapeFunc("fixed", func(ctx *EscapeContext) ([]Candidate, error) {
+		var w mat.Dense
+		w.Scale(3, ctx.X)
+		return []Candidate{
+			{X: &w, Label: "worse"},
+			{X: mat.NewDense(3, 1, []float64{0.8, 0, 0}), Label: "good"},
+			{X: mat.NewDense(3, 1, []float64{0.99, 0, 0}), Label: "better"},
+		}, nil
+	})
+	for _, tc := range []struct {
+		rule AcceptRule
+		want int
+	}{{AcceptFirst, 1}, {AcceptBest, 2}} {
+		run, err := RunEscape(p, RealWorldXHat(), esc, EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 50}, Accept: tc.rule, MaxEscapes: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := run.Escapes[0].Accepted; got != tc.want {
+			t.Errorf("rule %v: accepted %d, want %d", tc.rule, got, tc.want)
+		}
+		if c := run.Escapes[0].Candidates[0]; c.Accepted || c.Reason != "does not lower h" {
+			t.Errorf("rule %v: worse candidate %+v", tc.rule, c.Reason)
+		}
+	}
+}
+
+// ExampleEscapeFunc writes a new escape variant in a few lines: here, the
+// points c·E X̂ for a few scales c (a hand-made γ-direction line search).
+func ExampleEscapeFunc() {
+	p := RealWorld()
+	esc := EscapeFunc("E X̂ line", func(ctx *EscapeContext) ([]Candidate, error) {
+		cp, err := ctx.Critical()
+		if err != nil {
+			return nil, err
+		}
+		var out []Candidate
+		for _, c := range []float64{0.5, 1.2, 1.4, 1.6} {
+			var x mat.Dense
+			x.Scale(c, cp.EX)
+			out = append(out, Candidate{X: &x, Label: fmt.Sprintf("c=%g", c)})
+		}
+		return out, nil
+	})
+	run, err := RunEscape(p, RealWorldXHat(), esc, EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 2000, GradTol: 1e-10}, TargetH: 1e-16})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range run.Escapes[0].Candidates {
+		fmt.Printf("%-5s h = %.4f  lowers h: %v\n", c.Label, c.H, c.Descent)
+	}
+	fmt.Println("outcome:", run.Outcome)
+	// Output:
+	// c=0.5 h = 0.0836  lowers h: false
+	// c=1.2 h = 0.0537  lowers h: true
+	// c=1.4 h = 0.0533  lowers h: true
+	// c=1.6 h = 0.0624  lowers h: false
+	// outcome: solved
+}
