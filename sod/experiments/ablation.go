@@ -1,0 +1,180 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod"
+)
+
+// AblationConfig configures the ablation table of the paper's appendix
+// (table "ablation": real-world case, ρ = η = 0.1, l ∈ {3, 5, 7},
+// t ∈ {1000, 5000, 33500, 10⁵, 5·10⁵, 2·10⁶}), for any grid of l and t.
+type AblationConfig struct {
+	Problem  *sod.Problem // default sod.RealWorld()
+	XHat     *mat.Dense   // spurious point X̂ (default sod.RealWorldXHat(), as printed: NOTES §8)
+	Ls       []int        // odd lifting orders ≥ 3
+	Ts       []int64      // TPGD step counts
+	Rho, Eta float64      // ρ, η ∈ (0, 1)
+	GDStep   float64      // step of the GD run from X̌ that gives the "X_final" column (0.1)
+	GDIter   int          // its length (5000)
+	// Critical chooses the sign convention of u_n and (v_r, q_r); the
+	// default reproduces the paper's X_final column (NOTES §2).
+	Critical sod.CriticalOptions
+}
+
+// DefaultAblationConfig returns the paper's table settings (NOTES §8, §10).
+func DefaultAblationConfig() AblationConfig {
+	return AblationConfig{
+		Problem: sod.RealWorld(), XHat: sod.RealWorldXHat(),
+		Ls: []int{3, 5, 7}, Ts: []int64{1000, 5000, 33500, 100000, 500000, 2000000},
+		Rho: 0.1, Eta: 0.1, GDStep: 0.1, GDIter: 5000,
+	}
+}
+
+// AblationCell is one (l, t) cell: the paper's columns (which interval t is
+// in, X̌ defined?, ‖X̂X̂ᵀ−X̌X̌ᵀ‖_F, ‖X̌X̌ᵀ−M*‖_F, their ratio, where GD from
+// X̌ ends) plus the descent check h(X̌) < h(X̂) that the paper leaves out.
+type AblationCell struct {
+	T       int64   `json:"t"`
+	Kind    string  `json:"kind"` // "β", "γ" or "none" (the paper's ✗¹)
+	Defined bool    `json:"defined"`
+	DHat    float64 `json:"d_hat"`  // ‖X̂X̂ᵀ − X̌X̌ᵀ‖_F
+	DStar   float64 `json:"d_star"` // ‖X̌X̌ᵀ − M*‖_F
+	Ratio   float64 `json:"ratio"`
+	HHat    float64 `json:"h_hat"`
+	HCheck  float64 `json:"h_check"` // h(X̌), −1 if it overflows float64
+	Descent bool    `json:"descent"` // h(X̌) < h(X̂)
+	// Final is where GD from X̌ ends: "+" (→ +Z), "-" (→ −Z), "nan"
+	// (diverged or overflowed), "other"; "" when X̌ is undefined. It is
+	// defined up to the global sign s = sign(u_n)·sign(q_r).
+	Final     string    `json:"final"`
+	FinalDist float64   `json:"final_dist"` // ‖XXᵀ − M*‖_F at the end of that GD (−1 if diverged)
+	XCheck    []float64 `json:"x_check,omitempty"`
+}
+
+// AblationRow is one lifting order l with its intervals.
+type AblationRow struct {
+	L      int            `json:"l"`
+	RhoMin float64        `json:"rho_min"`
+	K      float64        `json:"K_l"`
+	UBeta  sod.Interval   `json:"-"`
+	UGamma sod.Interval   `json:"-"`
+	UBetaS string         `json:"u_beta"`
+	UGamS  string         `json:"u_gamma"`
+	Cells  []AblationCell `json:"cells"`
+}
+
+// AblationResult is the table, with the point's quantities.
+type AblationResult struct {
+	HHat    float64       `json:"h_hat"`
+	LambdaN float64       `json:"lambda_n"`
+	SigmaR  float64       `json:"sigma_r"`
+	Un      []float64     `json:"u_n"`
+	Rows    []AblationRow `json:"rows"`
+	// DescentCells counts the defined cells with h(X̌) < h(X̂) (NOTES §9:
+	// one cell of the paper's table).
+	DescentCells int `json:"descent_cells"`
+}
+
+// Ablation computes the ablation table: for every l the interval U_β, U_γ
+// and ρ_min of the closed-form TPGD (sod.TPGDClosedForm), and for every t the
+// escape point chosen by the paper's selection rule with its distances, the
+// descent check and the end point of GD from it. Progress is reported per
+// cell.
+func Ablation(cfg AblationConfig, prog ProgressFunc) (*AblationResult, error) {
+	d := DefaultAblationConfig()
+	if cfg.Problem == nil {
+		cfg.Problem, cfg.XHat = d.Problem, d.XHat
+	}
+	if cfg.XHat == nil {
+		return nil, fmt.Errorf("%w: ablation needs X̂", sod.ErrBadParameter)
+	}
+	if len(cfg.Ls) == 0 || len(cfg.Ts) == 0 {
+		return nil, fmt.Errorf("%w: empty l or t grid", sod.ErrBadParameter)
+	}
+	if !(cfg.GDStep > 0) || cfg.GDIter < 0 {
+		return nil, fmt.Errorf("%w: GD step %v, iterations %d", sod.ErrBadParameter, cfg.GDStep, cfg.GDIter)
+	}
+	p := cfg.Problem
+	if !p.HasTruth() {
+		return nil, fmt.Errorf("ablation: %w", sod.ErrNoGroundTruth)
+	}
+	cp, err := sod.AnalyzeCritical(p, cfg.XHat, cfg.Critical)
+	if err != nil {
+		return nil, err
+	}
+	res := &AblationResult{HHat: cp.H, LambdaN: cp.LambdaN, SigmaR: cp.SigmaR, Un: append([]float64(nil), cp.Un.RawVector().Data...)}
+	total, done := len(cfg.Ls)*len(cfg.Ts), 0
+	for _, l := range cfg.Ls {
+		cf, err := sod.NewTPGDFromCritical(cp, l, cfg.Rho, cfg.Eta)
+		if err != nil {
+			return nil, err
+		}
+		row := AblationRow{L: l, RhoMin: cf.RhoMin(), K: cf.K(), UBeta: cf.UBeta(), UGamma: cf.UGamma()}
+		row.UBetaS, row.UGamS = row.UBeta.String(), row.UGamma.String()
+		for _, t := range cfg.Ts {
+			c, err := ablationCell(p, cp, cf, t, cfg)
+			if err != nil {
+				return nil, fmt.Errorf("ablation l=%d t=%d: %w", l, t, err)
+			}
+			if c.Descent {
+				res.DescentCells++
+			}
+			row.Cells = append(row.Cells, *c)
+			done++
+			prog.report("ablation table", done, total)
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res, nil
+}
+
+func ablationCell(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm, t int64, cfg AblationConfig) (*AblationCell, error) {
+	x, kind, err := cf.EscapePoint(t, cp.Un, cp.Qr, cp.EX)
+	if err != nil {
+		return nil, err
+	}
+	c := &AblationCell{T: t, Kind: kind.String(), HHat: cp.H, HCheck: -1, FinalDist: -1}
+	if x == nil {
+		return c, nil
+	}
+	c.Defined = true
+	c.XCheck = append([]float64(nil), x.RawMatrix().Data...)
+	c.DHat, c.DStar, c.Ratio = sod.EscapeDistances(cp.X, x, p.MStar)
+	if h := p.H(x); !math.IsInf(h, 0) && !math.IsNaN(h) {
+		c.HCheck = h
+		c.Descent = h < cp.H
+	}
+	c.Final, c.FinalDist = gdEndpoint(p, x, cfg.GDStep, cfg.GDIter)
+	return c, nil
+}
+
+// gdEndpoint runs GD from x and classifies its end point against ±Z (rank 1:
+// the first column of Z; NOTES §1: "+", "−", "nan", "other").
+func gdEndpoint(p *sod.Problem, x *mat.Dense, step float64, iters int) (string, float64) {
+	g, err := sod.GradientDescent(p, x, sod.GDOptions{Step: step, MaxIter: iters, TraceEvery: iters + 1})
+	if err != nil || g.Diverged {
+		return "nan", -1
+	}
+	dist := p.DistStar(g.X)
+	if p.Z == nil {
+		return "other", dist
+	}
+	xf := g.X.RawMatrix().Data
+	z := mat.Col(nil, 0, p.Z)
+	if len(xf) != len(z) {
+		return "other", dist
+	}
+	const tol = 1e-6
+	if floats.Distance(xf, z, 2) < tol {
+		return "+", dist
+	}
+	floats.Scale(-1, z)
+	if floats.Distance(xf, z, 2) < tol {
+		return "-", dist
+	}
+	return "other", dist
+}
