@@ -370,3 +370,40 @@ func ExampleEscapeFunc() {
 	// c=1.6 h = 0.0624  lowers h: false
 	// outcome: solved
 }
+
+// TestExactSubspaceSOD: the exact subspace dynamics, collapsed term by
+// term, escape PMC (l = 11, t = 59000, via the b-term) and the real-world
+// case at l = 7 (via the c-term), but not the real-world case at l = 5,
+// where exact PGD returns to ŵ (NOTES.md section 9).
+func TestExactSubspaceSOD(t *testing.T) {
+	pmc, _ := PMCCaseStudy(0.3)
+	rw := RealWorld()
+	for _, tc := range []struct {
+		name    string
+		p       *Problem
+		x0      *mat.Dense
+		esc     *ExactSubspaceSOD
+		opt     EscapeOptions
+		outcome string
+		label   string
+	}{
+		{"PMC l=11", pmc, msPMCSpuriousStart(), &ExactSubspaceSOD{L: 11, T: 59000, Rho: 0.1, Eta: 0.1},
+			EscapeOptions{GD: GDOptions{Step: 0.001, MaxIter: 1000}, FirstPhaseIter: 6000, TargetDist: 0.02}, "solved", "exact b-term t=59000"},
+		{"real-world l=7", rw, RealWorldXHat(), &ExactSubspaceSOD{L: 7, T: 150000, Rho: 0.1, Eta: 0.1},
+			EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 2000, GradTol: 1e-10}, TargetH: 1e-16}, "solved", "exact c-term t=150000"},
+		{"real-world l=5", rw, RealWorldXHat(), &ExactSubspaceSOD{L: 5, T: 150000, Rho: 0.1, Eta: 0.1},
+			EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 2000, GradTol: 1e-10}, TargetH: 1e-16}, "no-descent", ""},
+	} {
+		run, err := RunEscape(tc.p, tc.x0, tc.esc, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Outcome != tc.outcome {
+			t.Errorf("%s: outcome %q, want %q", tc.name, run.Outcome, tc.outcome)
+			continue
+		}
+		if e := run.Escapes[0]; tc.label != "" && e.Candidates[e.Accepted].Label != tc.label {
+			t.Errorf("%s: accepted %q, want %q", tc.name, e.Candidates[e.Accepted].Label, tc.label)
+		}
+	}
+}

@@ -393,3 +393,86 @@ func (s *SingleStepSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	}
 	return out, nil
 }
+
+// ExactSubspaceSOD is the workbench's counterpart of MultiStepSOD built on
+// the exact dynamics instead of the paper's closed form (NOTES.md section
+// 9): it runs SubspacePGD for T steps with step η inside
+// S = span{a, b, c} from w_escape = a + ρ b, and proposes the matrix points
+// of the b- and c-terms of w(T) = α a + β b + γ c, i.e. the real l-th root
+// of the coefficient times its direction: β^{1/l} u_n q_rᵀ and γ^{1/l} E X̂
+// (l is odd, so negative coefficients have real roots). The a-term's point
+// α^{1/l} X̂ stays on the ray of X̂ and is not proposed. This is not the
+// paper's method; it shows what the simulated tensor dynamics produce when
+// they are not truncated. On the real-world case with l = 3, 5 the exact
+// dynamics return to ŵ (a lifted local minimum) and nothing lowers h.
+type ExactSubspaceSOD struct {
+	L        int
+	T        int
+	Rho, Eta float64
+	// BothSigns also proposes the mirrored points (see MultiStepSOD).
+	BothSigns bool
+}
+
+// ExactSubspaceInfo is the Candidate.Data of ExactSubspaceSOD.
+type ExactSubspaceInfo struct {
+	Critical *CriticalPoint
+	Trace    *SubspaceTrace // first and last step only
+	Term     int            // 1: b, 2: c
+}
+
+// Name implements Escaper.
+func (e *ExactSubspaceSOD) Name() string {
+	return fmt.Sprintf("exact subspace SOD (l=%d, t=%d, ρ=%g, η=%g)", e.L, e.T, e.Rho, e.Eta)
+}
+
+// Propose implements Escaper.
+func (e *ExactSubspaceSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
+	if err := msCheckLRhoEta(e.L, e.Rho, e.Eta); err != nil {
+		return nil, err
+	}
+	if e.T < 0 {
+		return nil, msErrNegativeT
+	}
+	cp, err := ctx.Critical()
+	if err != nil {
+		return nil, err
+	}
+	if !(cp.LambdaN < 0) || cp.EXNorm == 0 {
+		return nil, nil
+	}
+	s, err := NewPaperSubspace(ctx.P, cp, e.L)
+	if err != nil {
+		return nil, err
+	}
+	pgd, err := NewSubspacePGD(s, e.Eta)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := pgd.Run([]float64{1, e.Rho, 0}, e.T, e.T+1)
+	if err != nil {
+		return nil, err
+	}
+	last := tr.Coef[len(tr.Coef)-1]
+	n, r := cp.X.Dims()
+	bdir := mat.NewDense(n, r, nil)
+	bdir.Outer(1, cp.Un, cp.Qr)
+	dirs := []mat.Matrix{cp.X, bdir, cp.EX}
+	names := []string{"a", "b", "c"}
+	var out []Candidate
+	for j, c := range last {
+		if j == 0 || c == 0 {
+			continue
+		}
+		root := math.Copysign(math.Pow(math.Abs(c), 1/float64(e.L)), c)
+		var x mat.Dense
+		x.Scale(root, dirs[j])
+		info := &ExactSubspaceInfo{Critical: cp, Trace: tr, Term: j}
+		out = append(out, Candidate{X: &x, Label: fmt.Sprintf("exact %s-term t=%d", names[j], tr.T[len(tr.T)-1]), Data: info})
+		if e.BothSigns {
+			var nx mat.Dense
+			nx.Scale(-1, &x)
+			out = append(out, Candidate{X: &nx, Label: fmt.Sprintf("−exact %s-term t=%d", names[j], tr.T[len(tr.T)-1]), Data: info})
+		}
+	}
+	return out, nil
+}
