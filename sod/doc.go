@@ -95,8 +95,10 @@
 // an accepted candidate lowers h (a candidate that does not is reported in
 // the EscapeRecord, and used only with AllowAscent, flagged) and records the
 // global trace, the GD phases and every candidate. Built-in variants:
-// SingleStepSOD, MultiStepSOD (β/γ point at given l, t), SODLineSearch
-// (SOD as a deterministic line search over the β and γ directions),
+// SingleStepSOD, MultiStepSOD (the paper's β/γ point at given l, t),
+// ExactSubspaceSOD (the same idea on the exact subspace dynamics; not the
+// paper's method), SODLineSearch (SOD as a deterministic line search over
+// the β and γ directions),
 // PerturbedGD (Jin et al.), RandomLineSearch and NegGradLineSearch;
 // EscapeFunc turns a function into a variant in a few lines. SGD (seeded
 // minibatch over measurements) and Adam are the baselines.
