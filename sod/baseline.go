@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -88,7 +90,8 @@ func msNewStoch(p *Problem, batch int, seed uint64) (*msStoch, error) {
 // residual, so a step costs as much as a GD step: the point of the baseline
 // is its stochastic dynamics, not its speed.
 func (s *msStoch) grad(x *mat.Dense) {
-	s.xx.Mul(x, x.T())
+	xr := x.RawMatrix()
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, xr, xr, 0, s.xx.RawMatrix())
 	s.p.Op.Apply(s.y, s.xx)
 	for i := range s.y {
 		s.y[i] -= s.p.B[i]
@@ -116,8 +119,7 @@ func (s *msStoch) grad(x *mat.Dense) {
 		}
 	}
 	s.p.Op.Adjoint(s.gf, s.y)
-	s.g.Mul(s.gf, x)
-	s.g.Scale(2, s.g)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 2, s.gf.RawMatrix(), xr, 0, s.g.RawMatrix())
 }
 
 // msBaselineLoop runs a first-order method whose update is done by step,

@@ -121,3 +121,17 @@ func TestBaselineSeededAndErrors(t *testing.T) {
 		t.Errorf("bad x0: %v", err)
 	}
 }
+
+// TestBaselineGradNoAlloc checks that the minibatch gradient does not
+// allocate per iteration.
+func TestBaselineGradNoAlloc(t *testing.T) {
+	p := RealWorld()
+	st, err := msNewStoch(p, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := RealWorldXHat()
+	if a := testing.AllocsPerRun(100, func() { st.grad(x) }); a != 0 {
+		t.Errorf("minibatch gradient allocates %v times per call", a)
+	}
+}

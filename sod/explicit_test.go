@@ -123,6 +123,10 @@ func TestExplicitErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
+	// The limit as documented on ExplicitMaxBytes.
+	if ExplicitBytes(5, 1, 15, 5) > ExplicitMaxBytes || ExplicitBytes(6, 1, 2, 5) <= ExplicitMaxBytes {
+		t.Errorf("ExplicitBytes: n=5,l=5,m=15 %g; n=6,l=5 %g; limit %d", ExplicitBytes(5, 1, 15, 5), ExplicitBytes(6, 1, 2, 5), ExplicitMaxBytes)
+	}
 	if _, err := NewExplicitLifting(op, b[:3], 1, 3); !errors.Is(err, ErrShape) {
 		t.Errorf("short b: %v", err)
 	}

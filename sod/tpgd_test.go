@@ -642,6 +642,16 @@ func TestTPGDConditionsAt(t *testing.T) {
 	if math.Abs(cs[0].Lhs-3.99) > 0.005 || math.Abs(cs[3].Rhs-1.48) > 0.005 {
 		t.Errorf("r₂/2 = %v (NOTES 3.99), premise rhs = %v (NOTES 1.48)", cs[0].Lhs, cs[3].Rhs)
 	}
+	// The package's critical-point analysis feeds the closed form the same
+	// numbers as the test's own computation: the l = 5 intervals of the
+	// ablation table.
+	cf, err := NewTPGDFromCritical(cp, 5, 0.1, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ub, ug := cf.UBeta(), cf.UGamma(); math.Abs(ub.Lo-26948.72) > 0.005 || math.Abs(ub.Hi-33974.73) > 0.005 || math.Abs(ug.Lo-33974.73) > 0.005 {
+		t.Errorf("from AnalyzeCritical: U_β = %v, U_γ = %v", ub, ug)
+	}
 }
 
 // TestTPGDDescentWindows reproduces NOTES.md section 9 on the real-world
