@@ -438,3 +438,41 @@ func (e *ExactSubspaceSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	}
 	return out, nil
 }
+
+// SingleStepSOD is the single-step SOD escape of the paper's section 4
+// (Theorem single-step-sod-formal) as an Escaper: it runs SingleStep and
+// proposes X̌ = X̂ + ρ̂ u_n q_rᵀ when EFS > 1. At a point that is not a
+// spurious minimum (ErrNotSpuriousMinimum) it proposes nothing.
+type SingleStepSOD struct {
+	// Options are passed to SingleStep (Delta is required: the paper does
+	// not say which RIP constant to use).
+	Options SingleStepOptions
+	// ExactLine also proposes X̂ + ρ u_n q_rᵀ at the exact minimiser of h
+	// along that line when it lowers h. This is not the paper's method; it
+	// shows whether the line holds a descent point at all.
+	ExactLine bool
+}
+
+// Name implements Escaper.
+func (s *SingleStepSOD) Name() string {
+	return fmt.Sprintf("single-step SOD (δ=%g)", s.Options.Delta)
+}
+
+// Propose implements Escaper.
+func (s *SingleStepSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
+	res, err := SingleStep(ctx.P, ctx.X, s.Options)
+	if errors.Is(err, ErrNotSpuriousMinimum) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Candidate
+	if res.Candidate != nil {
+		out = append(out, Candidate{X: res.Candidate, Label: fmt.Sprintf("single-step ρ̂=%.4g (EFS=%.3g)", res.Rho, res.EFS), Data: res})
+	}
+	if s.ExactLine && res.ExactCandidate != nil {
+		out = append(out, Candidate{X: res.ExactCandidate, Label: fmt.Sprintf("exact line ρ=%.4g (not the paper's)", res.Exact.BestRho), Data: res})
+	}
+	return out, nil
+}
