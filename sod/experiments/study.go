@@ -42,18 +42,18 @@ import (
 //     escape records whether h(X̌) < h(X̂). After an escape GD runs again;
 //     at most MaxEscapes = 3 escapes per trial (sod.RunEscape).
 type StudyConfig struct {
-	Sizes      []int     // n values (default 40, 50, 60, 70, 80)
-	Epsilons   []float64 // ε values (default 0.15, 0.10)
-	Trials     int       // random starts per (n, ε) cell (default 50)
-	Seed       uint64    // master seed
-	InitScale  float64   // x₀ = InitScale·N(0, I)
-	StepScale  float64   // GD step η = StepScale/n
-	MaxIter    int       // GD steps per phase (before and after each escape)
-	GradTol    float64   // GD stops when ‖∇h‖_F ≤ GradTol
-	SuccessTol float64   // success iff ‖XXᵀ − M*‖_F < SuccessTol (paper: 0.02)
-	MaxEscapes int       // SOD escapes per trial
+	Sizes      []int       // n values (default 40, 50, 60, 70, 80)
+	Epsilons   []float64   // ε values (default 0.15, 0.10)
+	Trials     int         // random starts per (n, ε) cell (default 50)
+	Seed       uint64      // master seed
+	InitScale  float64     // x₀ = InitScale·N(0, I)
+	StepScale  float64     // GD step η = StepScale/n
+	MaxIter    int         // GD steps per phase (before and after each escape)
+	GradTol    float64     // GD stops when ‖∇h‖_F ≤ GradTol
+	SuccessTol float64     // success iff ‖XXᵀ − M*‖_F < SuccessTol (paper: 0.02)
+	MaxEscapes int         // SOD escapes per trial
 	Escaper    sod.Escaper // escape variant (default MultiStepAutoT(11, 0.1, 0.1, AutoT(1.1)))
-	TraceEvery int       // trajectory sampling (every TraceEvery GD steps)
+	TraceEvery int         // trajectory sampling (every TraceEvery GD steps)
 	// Workers is the number of goroutines (default runtime.GOMAXPROCS(0)).
 	// The result does not depend on it: every trial has its own seed.
 	Workers  int
@@ -85,7 +85,7 @@ type StudyTrial struct {
 	GDDist     float64         `json:"gd_dist"` // final ‖XXᵀ − M*‖_F of GD
 	GDSuccess  bool            `json:"gd_success"`
 	GDIter     int             `json:"gd_iter"`
-	GDX        []float64       `json:"gd_x"` // GD's final point X (n×r, row-major)
+	GDX        []float64       `json:"gd_x"`     // GD's final point X (n×r, row-major)
 	SODDist    float64         `json:"sod_dist"` // final distance of GD+SOD
 	SODSuccess bool            `json:"sod_success"`
 	SODIter    int             `json:"sod_iter"` // total GD steps of GD+SOD
