@@ -207,3 +207,30 @@ func TestCompareTPGDRealWorld(t *testing.T) {
 		t.Errorf("last recorded t = %d", last)
 	}
 }
+
+// TestClosedFormGapFirstOrder checks NOTES.md section 9: after one step
+// from w_escape = a + ρ b, the exact PGD coefficients differ from the
+// paper's closed form by a gap proportional to ρ (first order in ρ, not a
+// higher-order truncation residual): gap/ρ tends to a non-zero constant.
+func TestClosedFormGapFirstOrder(t *testing.T) {
+	p := RealWorld()
+	cp, err := AnalyzeCritical(p, RealWorldXHat(), CriticalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap := func(rho float64) float64 {
+		s, _ := NewPaperSubspace(p, cp, 5)
+		pg, _ := NewSubspacePGD(s, 0.1)
+		c := []float64{1, rho, 0}
+		if _, err := pg.Step(c); err != nil {
+			t.Fatal(err)
+		}
+		cf, _ := NewTPGDFromCritical(cp, 5, rho, 0.1)
+		_, _, g, _ := cf.Coefficients(1)
+		return (c[2] - g.Float()) / rho // γ coefficient gap over ρ
+	}
+	g3, g4, g5 := gap(1e-3), gap(1e-4), gap(1e-5)
+	if math.Abs(g4) < 1e-3 || math.Abs(g4-g5) > 0.05*math.Abs(g5) || math.Abs(g3-g5) > 0.1*math.Abs(g5) {
+		t.Errorf("γ gap/ρ = %g, %g, %g for ρ = 1e-3, 1e-4, 1e-5: not a non-zero first-order gap", g3, g4, g5)
+	}
+}
