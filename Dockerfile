@@ -71,11 +71,12 @@ COPY --chown=${NB_UID}:${NB_GID} docker/install.sh docker/build-env.sh docker/
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
     docker/build-env.sh docker/install.sh --user
 
-# ---- the module and its notebooks, then a warm Go build cache: every package is compiled once
-# and the smoke notebook runs once through the kernel, so the first cell a user runs is fast.
+# ---- the module and its notebooks, then a warm Go build cache: every module of go.mod is
+# downloaded (notebooks work without network), every package is compiled once and the smoke
+# notebook runs once through the kernel, so the first cell a user runs is fast.
 COPY --chown=${NB_UID}:${NB_GID} . ./
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
-    docker/build-env.sh sh -c 'go build ./... && \
+    docker/build-env.sh sh -c 'go mod download all && go build ./... && \
       cd docker && jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=900 \
         --output-dir /tmp/sod-warm smoke.ipynb && \
       grep -q SOD_SMOKE_OK /tmp/sod-warm/smoke.ipynb && rm -rf /tmp/sod-warm /tmp/gonb_*'

@@ -19,8 +19,9 @@
 #   SOD_ENGINE=docker|podman   container engine (default: docker if `docker info` works, else podman)
 #   SOD_IMAGE=sod-workbench    image name
 #   SOD_BASE_IMAGE=docker.io/library/debian:bookworm-slim
-#   SOD_BUILD_CA=FILE          PEM bundle for HTTPS build steps (e.g. /etc/ssl/certs/ca-certificates.crt
-#                              behind a TLS-inspecting proxy); passed as a build secret
+#   SOD_BUILD_CA=FILE          PEM bundle trusted by the HTTPS build steps, passed as a build secret
+#                              (default: the host's /etc/ssl/certs/ca-certificates.crt if present, so a
+#                              TLS-inspecting proxy the host trusts works; SOD_BUILD_CA=none: no bundle)
 #   SOD_APT_MIRROR=URL         Debian mirror root replacing http://deb.debian.org (build and mmdebstrap)
 #   SOD_GOPROXY, SOD_GOSUMDB   Go module proxy / checksum database for the build
 #   SOD_NPM_REGISTRY=URL       npm registry for the build
@@ -139,9 +140,11 @@ build() {
   [ "$engine" = podman ] && args+=(--format docker)
   args+=("${pull_flag[@]}")
   [ "${SOD_NO_CACHE:-0}" = 1 ] && args+=(--no-cache)
-  if [ -n "${SOD_BUILD_CA:-}" ]; then
-    [ -r "$SOD_BUILD_CA" ] || die "SOD_BUILD_CA=$SOD_BUILD_CA is not readable"
-    args+=(--secret "id=build_ca,src=$SOD_BUILD_CA")
+  local ca=${SOD_BUILD_CA:-}
+  if [ -z "$ca" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then ca=/etc/ssl/certs/ca-certificates.crt; fi
+  if [ -n "$ca" ] && [ "$ca" != none ]; then
+    [ -r "$ca" ] || die "SOD_BUILD_CA=$ca is not readable"
+    args+=(--secret "id=build_ca,src=$ca")
   fi
   [ -n "${SOD_APT_MIRROR:-}" ] && args+=(--build-arg "APT_MIRROR=$SOD_APT_MIRROR")
   [ -n "${SOD_GOPROXY:-}" ] && args+=(--build-arg "GOPROXY=$SOD_GOPROXY")
