@@ -193,17 +193,21 @@ func librariesHTML(needGL bool, already [numLibraries]bool) (string, error) {
 
 // chartScriptTmpl runs go-echarts' own chart script (init, setOption, event
 // listeners, JS functions) inside a function once the libraries are
-// present, registers the instance in window.sodWidgets.charts[id], resizes
-// it with the window and, if the libraries never arrive, writes an
+// present, registers the instance in window.sodWidgets.charts[id] (and
+// sets window.sodWidgets.finished[id] once ECharts has finished drawing, for
+// the browser tests), resizes it with the window and, if the libraries never arrive, writes an
 // explanation into the chart's <div> instead of leaving it blank.
 const chartScriptTmpl = `<script type="text/javascript">
 (function () {
   var id = %q, needGL = %t;
   var draw = function () {
 %s
+    var inst = goecharts_%s;
     var w = window.sodWidgets = window.sodWidgets || {charts: {}};
-    w.charts[id] = goecharts_%s;
-    window.addEventListener("resize", function () { goecharts_%s.resize(); });
+    w.finished = w.finished || {};
+    w.charts[id] = inst;
+    inst.on("finished", function () { w.finished[id] = true; });
+    window.addEventListener("resize", function () { inst.resize(); });
   };
   var tries = 0;
   var wait = function () {
@@ -241,7 +245,7 @@ func fragment(c Chart) (html string, needGL bool, err error) {
 		return "", false, err
 	}
 	return `<div class="sodw" style="margin:4px 0 18px 0;">` + snip.Element + "\n" +
-		fmt.Sprintf(chartScriptTmpl, id, needGL, body, id, id) + "</div>", needGL, nil
+		fmt.Sprintf(chartScriptTmpl, id, needGL, body, id) + "</div>", needGL, nil
 }
 
 // renderSnippet calls c.RenderSnippet, turning go-echarts' template panics
