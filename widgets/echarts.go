@@ -161,4 +161,3 @@ var palette = []string{"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de",
 // viridis is a perceptually uniform colour ramp for landscapes.
 var viridis = []string{"#440154", "#482878", "#3e4989", "#31688e", "#26828e",
 	"#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"}
-

@@ -121,7 +121,7 @@ func EscapeWindowsChart(w EscapeWindows, options ...Option) (*charts.Line, error
 	for k, name := range []string{"U_β (β-type point)", "U_γ (γ-type point)"} {
 		s := map[string]any{"name": name, "type": "custom", "renderItem": jsFunc(windowRenderItem),
 			"data": data[k], "color": palette[[]int{0, 3}[k]],
-			"encode": map[string]any{"x": []int{0, 1}, "y": 2, "tooltip": 5},
+			"encode":  map[string]any{"x": []int{0, 1}, "y": 2, "tooltip": 5},
 			"tooltip": map[string]any{"trigger": "item"}}
 		if k == 0 && len(w.Marks) > 0 {
 			items := make([]map[string]any, 0, len(w.Marks))
