@@ -1,0 +1,219 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod"
+)
+
+// BasicConfig configures the basic example of the paper's Fig. 2 (section
+// 1.1, eq. basic_example: n = 2, r = 1, z = e₁, spurious minima x̂ = (0,
+// ±1/√2)): GD, SGD and GD+SOD from random starts, and the loss landscape.
+//
+// The paper does not give the starts, SGD's batch, the iteration budget or
+// (l, t) for this figure. Defaults: Starts = 4 starts x₀ ~ N(0, I) drawn
+// from Seed, with only starts whose GD run stalls at a spurious point kept
+// (up to 100 seeds are tried), step 0.1 (NOTES §10) for GD, SGD (one
+// measurement per step, the unbiased m-scaled estimator of sod.SGD) and the
+// GD phases of GD+SOD, 300 steps each; GD stalls when h decreased by less
+// than a relative 1e-4 over 50 steps (the minimum is quartic along e₁, NOTES
+// §9, so ‖∇h‖ decays slowly); SOD is the multi-step escape with l = 3,
+// ρ = η = 0.1 and t from AutoT(1.1) (here K_l = 2^{l−1} ≥ 1, so U_β = (0, ∞),
+// U_γ = ∅ and the β-type point c_β e₁ is used).
+type BasicConfig struct {
+	Starts    int
+	Seed      uint64
+	Step      float64
+	Iters     int
+	SGDBatch  int
+	Escaper   sod.Escaper
+	GridMin   float64 // landscape window [GridMin, GridMax]² (−1.5, 1.5)
+	GridMax   float64
+	GridSize  int // points per axis (101)
+	OnlyStuck bool
+}
+
+// DefaultBasicConfig returns the documented defaults.
+func DefaultBasicConfig() BasicConfig {
+	return BasicConfig{Starts: 4, Seed: 1, Step: 0.1, Iters: 300, SGDBatch: 1,
+		GridMin: -1.5, GridMax: 1.5, GridSize: 101, OnlyStuck: true}
+}
+
+// Path2D is a trajectory in the plane (rank-1, n = 2 iterates).
+type Path2D struct {
+	Method   string    `json:"method"` // "GD", "SGD" or "GD+SOD"
+	Start    int       `json:"start"`
+	X        []float64 `json:"x"`
+	Y        []float64 `json:"y"`
+	H        Floats    `json:"h"`
+	Dist     Floats    `json:"dist"`                // ‖x xᵀ − M*‖_F
+	EscapeAt []int     `json:"escape_at,omitempty"` // index of the first point after an escape
+	Final    float64   `json:"final_dist"`
+}
+
+// BasicResult is Fig. 2's data: the paths and the landscape h on a grid
+// (H[j][i] = h(GridX[i], GridY[j]), to be drawn on a log scale as in the
+// paper), with the special points.
+type BasicResult struct {
+	Seeds  []uint64    `json:"seeds"` // the seed of each start
+	Paths  []Path2D    `json:"paths"`
+	GridX  []float64   `json:"grid_x"`
+	GridY  []float64   `json:"grid_y"`
+	H      [][]float64 `json:"h"`
+	Z      [2]float64  `json:"z"`
+	XHat   [2]float64  `json:"x_hat"`
+	XCheck [][]float64 `json:"x_check"` // escape points used, one per escape
+}
+
+// BasicExample runs Fig. 2's experiment on sod.BasicExample.
+func BasicExample(cfg BasicConfig, prog ProgressFunc) (*BasicResult, error) {
+	if cfg.Starts < 1 || !(cfg.Step > 0) || cfg.Iters < 1 || cfg.SGDBatch < 0 || cfg.GridSize < 2 || !(cfg.GridMax > cfg.GridMin) {
+		return nil, fmt.Errorf("%w: basic example config %+v", sod.ErrBadParameter, cfg)
+	}
+	if cfg.Escaper == nil {
+		cfg.Escaper = MultiStepAutoT(3, 0.1, 0.1, AutoT(1.1))
+	}
+	p := sod.BasicExample()
+	xh := sod.BasicExampleXHat()
+	res := &BasicResult{Z: [2]float64{1, 0}, XHat: [2]float64{xh.At(0, 0), xh.At(1, 0)}}
+	gdo := sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters, KeepIterates: true,
+		StagnationWindow: 50, StagnationTol: 1e-4, StopOnStagnation: true, GradTol: 1e-10}
+	total := cfg.Starts + 1
+	for seed := cfg.Seed; len(res.Seeds) < cfg.Starts && seed < cfg.Seed+100; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 0xba51c))
+		x0 := mat.NewDense(2, 1, []float64{rng.NormFloat64(), rng.NormFloat64()})
+		run, err := sod.RunEscape(p, x0, cfg.Escaper, sod.EscapeOptions{GD: gdo, MaxEscapes: 1, AllowAscent: true, TargetDist: 1e-3})
+		if err != nil {
+			return nil, err
+		}
+		stuck := len(run.Phases) > 1 || p.DistStar(run.Phases[0].X) > 0.1
+		if cfg.OnlyStuck && !stuck {
+			continue
+		}
+		k := len(res.Seeds)
+		res.Seeds = append(res.Seeds, seed)
+		gd := run.Phases[0]
+		res.Paths = append(res.Paths, path2D("GD", k, p, gd.Trace.Iterates, gd.Trace.H, nil))
+		var esc []int
+		at := 0
+		for i, ph := range run.Phases {
+			if i > 0 {
+				esc = append(esc, at)
+			}
+			at += len(ph.Trace.Iter)
+		}
+		res.Paths = append(res.Paths, path2D("GD+SOD", k, p, run.Trace.Iterates, run.Trace.H, esc))
+		for _, e := range run.Escapes {
+			if e.Accepted >= 0 {
+				x := e.Candidates[e.Accepted].X
+				res.XCheck = append(res.XCheck, []float64{x.At(0, 0), x.At(1, 0)})
+			}
+		}
+		sp, err := sgdPath(p, x0, cfg, seed)
+		if err != nil {
+			return nil, err
+		}
+		sp.Start = k
+		res.Paths = append(res.Paths, *sp)
+		prog.report("basic example", k+1, total)
+	}
+	if len(res.Seeds) < cfg.Starts {
+		return nil, fmt.Errorf("%w: only %d of %d starts stall at a spurious point in 100 seeds", sod.ErrBadParameter, len(res.Seeds), cfg.Starts)
+	}
+	res.GridX = linspace(cfg.GridMin, cfg.GridMax, cfg.GridSize)
+	res.GridY = linspace(cfg.GridMin, cfg.GridMax, cfg.GridSize)
+	res.H = make([][]float64, cfg.GridSize)
+	x := mat.NewDense(2, 1, nil)
+	for j, yv := range res.GridY {
+		row := make([]float64, cfg.GridSize)
+		for i, xv := range res.GridX {
+			x.Set(0, 0, xv)
+			x.Set(1, 0, yv)
+			row[i] = p.H(x)
+		}
+		res.H[j] = row
+	}
+	prog.report("basic example", total, total)
+	return res, nil
+}
+
+func linspace(lo, hi float64, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = lo + (hi-lo)*float64(i)/float64(n-1)
+	}
+	return v
+}
+
+func path2D(method string, start int, p *sod.Problem, its []*mat.Dense, h []float64, esc []int) Path2D {
+	pt := Path2D{Method: method, Start: start, EscapeAt: esc, H: append(Floats(nil), h...)}
+	for _, x := range its {
+		pt.X = append(pt.X, x.At(0, 0))
+		pt.Y = append(pt.Y, x.At(1, 0))
+		pt.Dist = append(pt.Dist, p.DistStar(x))
+	}
+	pt.Final = pt.Dist[len(pt.Dist)-1]
+	return pt
+}
+
+// sgdPath runs SGD from x0 recording every iterate (sod.SGD does not keep
+// iterates). It uses sod.SGD's estimator: a minibatch S of measurements
+// drawn without replacement, gradient 2 (m/|S|) Σ_{i∈S} (⟨A_i, XXᵀ⟩ − b_i)
+// A_i X. This is a plotting loop for n = 2; it allocates per step.
+func sgdPath(p *sod.Problem, x0 *mat.Dense, cfg BasicConfig, seed uint64) (*Path2D, error) {
+	n, m := p.Op.Dims()
+	batch := cfg.SGDBatch
+	if batch == 0 || batch > m {
+		batch = m
+	}
+	as := make([]*mat.SymDense, m)
+	for i := range as {
+		a, err := sod.SensingMatrix(p.Op, i)
+		if err != nil {
+			return nil, err
+		}
+		as[i] = a
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x59d))
+	perm := make([]int, m)
+	for i := range perm {
+		perm[i] = i
+	}
+	x := mat.DenseCopyOf(x0)
+	var xx, g, ax mat.Dense
+	g.ReuseAs(n, 1)
+	its := []*mat.Dense{mat.DenseCopyOf(x)}
+	hs := []float64{p.H(x)}
+	for k := 0; k < cfg.Iters; k++ {
+		for i := 0; i < batch; i++ {
+			j := i + rng.IntN(m-i)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		xx.Mul(x, x.T())
+		g.Zero()
+		for _, i := range perm[:batch] {
+			res := -p.B[i]
+			for a := 0; a < n; a++ {
+				for b := 0; b < n; b++ {
+					res += as[i].At(a, b) * xx.At(a, b)
+				}
+			}
+			ax.Mul(as[i], x)
+			ax.Scale(2*float64(m)/float64(batch)*res, &ax)
+			g.Add(&g, &ax)
+		}
+		g.Scale(-cfg.Step, &g)
+		x.Add(x, &g)
+		h := p.H(x)
+		if math.IsNaN(h) || math.IsInf(h, 0) || h > 1e150 {
+			break
+		}
+		its = append(its, mat.DenseCopyOf(x))
+		hs = append(hs, h)
+	}
+	pt := path2D("SGD", 0, p, its, hs, nil)
+	return &pt, nil
+}

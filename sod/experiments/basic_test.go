@@ -1,0 +1,99 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"sodworkbench.org/workbench/sod"
+)
+
+// basicH is the basic example's h written out by hand from eq.
+// basic_example: with x = (a, b), 𝒜(xxᵀ) = (a² + b²/2, √3ab, (√3/2)b²) and
+// b = 𝒜(e₁e₁ᵀ) = (1, 0, 0).
+func basicH(a, b float64) float64 {
+	r1 := a*a + b*b/2 - 1
+	return 0.5 * (r1*r1 + 3*a*a*b*b + 0.75*b*b*b*b)
+}
+
+// TestBasicExample pins Fig. 2's outcome: GD from the kept starts stalls
+// next to a spurious minimum (0, ±1/√2), where ‖x̂x̂ᵀ − M*‖_F = √(5)/2;
+// GD+SOD escapes with a point on the e₁ side and converges to ±z; the
+// landscape matches h written out by hand.
+func TestBasicExample(t *testing.T) {
+	r, err := BasicExample(DefaultBasicConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Paths) != 3*4 || len(r.XCheck) != 4 {
+		t.Fatalf("%d paths, %d escapes", len(r.Paths), len(r.XCheck))
+	}
+	for _, p := range r.Paths {
+		last := len(p.X) - 1
+		switch p.Method {
+		case "GD":
+			if math.Abs(math.Abs(p.Y[last])-1/math.Sqrt2) > 0.02 || math.Abs(p.X[last]) > 0.1 || math.Abs(p.Final-math.Sqrt(5)/2) > 0.02 {
+				t.Errorf("start %d: GD ends at (%.3f, %.3f), not next to x̂", p.Start, p.X[last], p.Y[last])
+			}
+		case "GD+SOD":
+			if p.Final > 1e-6 || len(p.EscapeAt) != 1 {
+				t.Errorf("start %d: GD+SOD ends at distance %.3g after %d escapes", p.Start, p.Final, len(p.EscapeAt))
+			}
+		case "SGD":
+			if len(p.X) != 301 {
+				t.Errorf("start %d: SGD path has %d points", p.Start, len(p.X))
+			}
+		}
+		for k := range p.H {
+			if want := basicH(p.X[k], p.Y[k]); math.Abs(p.H[k]-want) > 1e-12*math.Max(1, want) {
+				t.Fatalf("%s start %d: h = %v at step %d, by hand %v", p.Method, p.Start, p.H[k], k, want)
+			}
+		}
+	}
+	for _, x := range r.XCheck {
+		if math.Abs(x[0]) < 0.5 {
+			t.Errorf("escape point %v is not on the e₁ side", x)
+		}
+	}
+	for j, y := range r.GridY {
+		for i, x := range r.GridX {
+			if want := basicH(x, y); math.Abs(r.H[j][i]-want) > 1e-12*math.Max(1, want) {
+				t.Fatalf("landscape h(%v, %v) = %v, by hand %v", x, y, r.H[j][i], want)
+			}
+		}
+	}
+}
+
+func TestBasicExampleErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		mod  func(*BasicConfig)
+	}{
+		{"no starts", func(c *BasicConfig) { c.Starts = 0 }},
+		{"step 0", func(c *BasicConfig) { c.Step = 0 }},
+		{"grid", func(c *BasicConfig) { c.GridMax = c.GridMin }},
+	}
+	for _, tc := range tests {
+		cfg := DefaultBasicConfig()
+		tc.mod(&cfg)
+		if _, err := BasicExample(cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
+			t.Errorf("%s: err = %v", tc.name, err)
+		}
+	}
+}
+
+func ExampleBasicExample() {
+	r, err := BasicExample(DefaultBasicConfig(), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range r.Paths[:3] {
+		fmt.Printf("%-6s ends at (%.3f, %.3f)\n", p.Method, p.X[len(p.X)-1], p.Y[len(p.Y)-1])
+	}
+	// Output:
+	// GD     ends at (0.060, -0.702)
+	// GD+SOD ends at (1.000, 0.000)
+	// SGD    ends at (-0.009, -0.767)
+}
