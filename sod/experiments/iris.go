@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"sodworkbench.org/workbench/sod"
 )
 
 //go:embed data/iris.csv
@@ -82,7 +84,7 @@ func (ir *Iris) BinaryTask(pos, neg string) (x [][4]float64, y []float64, err er
 		}
 	}
 	if len(y) == 0 || pos == neg {
-		return nil, nil, fmt.Errorf("experiments: Iris task %q vs %q: no rows or identical species", pos, neg)
+		return nil, nil, fmt.Errorf("%w: Iris task %q vs %q: no rows or identical species", sod.ErrBadParameter, pos, neg)
 	}
 	return x, y, nil
 }
