@@ -42,11 +42,13 @@ RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
     /opt/sod-install/docker/build-env.sh /opt/sod-install/docker/install.sh --system
 
 # What only the image needs: JupyterHub's single-user server (for JupyterHub spawners and
-# Binder) and tini as PID 1 (reaps the go build processes the kernel starts).
+# Binder) and tini as PID 1 (reaps the go build processes the kernel starts). The bootstrap
+# golang-1.23 that install.sh used to fetch Go 1.26 into /usr/local/go is no longer needed.
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
     /opt/sod-install/docker/build-env.sh sh -c 'apt-get update -qq && \
       apt-get install -y -qq --no-install-recommends jupyterhub tini >/dev/null && \
-      rm -rf /var/lib/apt/lists/*'
+      if [ -x /usr/local/go/bin/go ]; then apt-get purge -y -qq golang-1.23-go golang-1.23-src >/dev/null; fi && \
+      apt-get autoremove -y -qq >/dev/null && rm -rf /var/lib/apt/lists/*'
 
 RUN useradd --create-home --uid "${NB_UID}" --gid "${NB_GID}" --shell /bin/bash "${NB_USER}"
 ENV NB_USER=${NB_USER} \
@@ -71,12 +73,12 @@ COPY --chown=${NB_UID}:${NB_GID} docker/install.sh docker/build-env.sh docker/
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
     docker/build-env.sh docker/install.sh --user
 
-# ---- the module and its notebooks, then a warm Go build cache: every module of go.mod is
+# ---- the module and its notebooks, then a warm Go build cache: every module go.mod lists is
 # downloaded (notebooks work without network), every package is compiled once and the smoke
 # notebook runs once through the kernel, so the first cell a user runs is fast.
 COPY --chown=${NB_UID}:${NB_GID} . ./
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
-    docker/build-env.sh sh -c 'go mod download all && go build ./... && \
+    docker/build-env.sh sh -c 'go mod download && go build ./... && \
       cd docker && jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=900 \
         --output-dir /tmp/sod-warm smoke.ipynb && \
       grep -q SOD_SMOKE_OK /tmp/sod-warm/smoke.ipynb && rm -rf /tmp/sod-warm /tmp/gonb_*'
