@@ -44,9 +44,10 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 script="$repo/docker/install.sh"
 t_all=$(date +%s)
 
-say() { printf '\033[1m[install]\033[0m %s\n' "$*"; }
+if [ -t 1 ]; then b=$'\033[1m' r=$'\033[31m' n=$'\033[0m'; else b= r= n=; fi
+say() { printf '%s[install]%s %s\n' "$b" "$n" "$*"; }
 die() {
-  printf '\033[31m[install] error:\033[0m %s\n' "$*" >&2
+  printf '%s[install] error:%s %s\n' "$r" "$n" "$*" >&2
   exit 1
 }
 step() { # step NAME CMD...: run a step and report its duration
@@ -229,8 +230,11 @@ PY
 
 self_check() {
   local bin=$1
-  PYDEVD_DISABLE_FILE_VALIDATION=1 jupyter kernelspec list 2>/dev/null | tee /dev/stderr | grep -qw gonb || die "self-check failed: 'jupyter kernelspec list' does not show gonb."
-  "$bin/gonb" --version 2>/dev/null | head -1 | sed 's/^/  gonb: /' || true
+  local specs
+  specs=$(PYDEVD_DISABLE_FILE_VALIDATION=1 jupyter kernelspec list 2>/dev/null || true)
+  echo "$specs" | sed 's/^/  /'
+  echo "$specs" | grep -qw gonb || die "self-check failed: 'jupyter kernelspec list' does not show gonb."
+  say "  gonb $("$bin/gonb" -V 2>/dev/null || echo '?') (module pin: $(cd "$repo" && go list -m -f '{{.Version}}' github.com/janpfeifer/gonb))"
   "$bin/goimports" -h >/dev/null 2>&1 || [ $? = 2 ] || die "goimports does not run"
   say "  $(go version); $(jupyter nbconvert --version 2>/dev/null | sed 's/^/nbconvert /')"
 }
