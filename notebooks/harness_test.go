@@ -217,9 +217,13 @@ func toolchain() error {
 }
 
 func init() {
-	// Where docker/install.sh puts gonb and goimports.
+	// Where docker/install.sh puts gonb and goimports (SOD_BIN, ~/.local/bin or /usr/local/bin).
 	home, _ := os.UserHomeDir()
-	os.Setenv("PATH", strings.Join([]string{filepath.Join(home, ".local/bin"), "/usr/local/bin", "/usr/local/go/bin", os.Getenv("PATH")}, string(os.PathListSeparator)))
+	dirs := []string{filepath.Join(home, ".local/bin"), "/usr/local/bin", "/usr/local/go/bin", os.Getenv("PATH")}
+	if bin := os.Getenv("SOD_BIN"); bin != "" {
+		dirs = append([]string{bin}, dirs...)
+	}
+	os.Setenv("PATH", strings.Join(dirs, string(os.PathListSeparator)))
 	os.Setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")
 }
 
