@@ -178,3 +178,75 @@ func gdEndpoint(p *sod.Problem, x *mat.Dense, step float64, iters int) (string, 
 	}
 	return "other", dist
 }
+
+// DescentScanResult is h at the β-type and γ-type points for one l over a
+// grid of t, whatever the dominance intervals (NOTES §9: on the real-world
+// case the β-type point never lowers h and the γ-type point lowers h only
+// inside a window of t).
+type DescentScanResult struct {
+	L      int     `json:"l"`
+	HHat   float64 `json:"h_hat"`
+	T      Floats  `json:"t"`
+	HBeta  Floats  `json:"h_beta"`  // h(c_β(t) u_n q_rᵀ); NaN where it overflows
+	HGamma Floats  `json:"h_gamma"` // h(c_γ(t) E X̂); NaN where it overflows
+}
+
+// DescentScan evaluates h at both escape points of the closed form for
+// lifting order l and every t in ts (cfg supplies the problem, X̂, ρ, η
+// and the sign convention).
+func DescentScan(cfg AblationConfig, l int, ts []int64) (*DescentScanResult, error) {
+	if cfg.Problem == nil {
+		d := DefaultAblationConfig()
+		cfg.Problem, cfg.XHat = d.Problem, d.XHat
+	}
+	if cfg.XHat == nil || len(ts) == 0 {
+		return nil, fmt.Errorf("%w: descent scan needs X̂ and a t grid", sod.ErrBadParameter)
+	}
+	p := cfg.Problem
+	cp, err := sod.AnalyzeCritical(p, cfg.XHat, cfg.Critical)
+	if err != nil {
+		return nil, err
+	}
+	cf, err := sod.NewTPGDFromCritical(cp, l, cfg.Rho, cfg.Eta)
+	if err != nil {
+		return nil, err
+	}
+	n, r := p.Dims()
+	res := &DescentScanResult{L: l, HHat: cp.H}
+	x := mat.NewDense(n, r, nil)
+	for _, t := range ts {
+		if t < 0 {
+			return nil, fmt.Errorf("%w: t = %d < 0", sod.ErrBadParameter, t)
+		}
+		hb, hg := math.NaN(), math.NaN()
+		if s, err := cf.BetaScale(t); err == nil {
+			x.Outer(s, cp.Un, cp.Qr)
+			hb = p.H(x)
+		}
+		if s, err := cf.GammaScale(t); err == nil {
+			x.Scale(s, cp.EX)
+			hg = p.H(x)
+		}
+		res.T = append(res.T, float64(t))
+		res.HBeta = append(res.HBeta, hb)
+		res.HGamma = append(res.HGamma, hg)
+	}
+	return res, nil
+}
+
+// LogGrid returns k integer step counts log-spaced from lo to hi (≥ 1),
+// without repeats.
+func LogGrid(lo, hi int64, k int) []int64 {
+	if lo < 1 {
+		lo = 1
+	}
+	var out []int64
+	for i := 0; i < k; i++ {
+		f := float64(i) / float64(max(k-1, 1))
+		t := int64(math.Round(math.Exp(math.Log(float64(lo)) + f*(math.Log(float64(hi))-math.Log(float64(lo))))))
+		if len(out) == 0 || t != out[len(out)-1] {
+			out = append(out, t)
+		}
+	}
+	return out
+}

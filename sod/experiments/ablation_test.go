@@ -117,3 +117,33 @@ func ExampleAblation() {
 	// t=5000 β d̂=0.665 d*=0.601 ratio=1.106 final=- descent=false
 	// t=2000000 γ d̂=0.754 d*=0.461 ratio=1.634 final=+ descent=true
 }
+
+// TestDescentScan checks NOTES §9 on the real-world case: over t = 1 … 10⁷
+// the β-type point never lowers h, and the γ-type point lowers h on one
+// window of t for each l = 3, 5, 7.
+func TestDescentScan(t *testing.T) {
+	ts := LogGrid(1, 10000000, 400)
+	for _, l := range []int{3, 5, 7} {
+		s, err := DescentScan(DefaultAblationConfig(), l, ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, inRun, count := 0, false, 0
+		for k := range s.T {
+			if s.HBeta[k] < s.HHat {
+				t.Errorf("l=%d t=%g: β-type point lowers h (%.6g < %.6g)", l, s.T[k], s.HBeta[k], s.HHat)
+			}
+			d := s.HGamma[k] < s.HHat
+			if d {
+				count++
+				if !inRun {
+					runs++
+				}
+			}
+			inRun = d
+		}
+		if runs != 1 || count < 2 {
+			t.Errorf("l=%d: γ-type descent on %d windows (%d grid points), NOTES §9: one window", l, runs, count)
+		}
+	}
+}

@@ -218,7 +218,23 @@ func runOne(ctx context.Context, name string, o *options) error {
 			}
 		}
 		fmt.Fprintf(o.stdout, "  cells with h(X̌) < h(X̂): %d\n", r.DescentCells)
-		return o.write(name, r, map[string][][]string{"table": rows})
+		scan := [][]string{{"l", "t", "h_hat", "h_beta", "h_gamma"}}
+		var scans []*experiments.DescentScanResult
+		for _, l := range cfg.Ls {
+			s, err := experiments.DescentScan(cfg, l, experiments.LogGrid(1, 10000000, 200))
+			if err != nil {
+				return err
+			}
+			scans = append(scans, s)
+			for k := range s.T {
+				scan = append(scan, []string{itoa(l), ftoa(s.T[k]), ftoa(s.HHat), ftoa(s.HBeta[k]), ftoa(s.HGamma[k])})
+			}
+		}
+		out := struct {
+			*experiments.AblationResult
+			DescentScans []*experiments.DescentScanResult `json:"descent_scans"`
+		}{r, scans}
+		return o.write(name, out, map[string][][]string{"table": rows, "descent_scan": scan})
 	case "study":
 		cfg := experiments.DefaultStudyConfig()
 		cfg.Seed, cfg.Trials, cfg.Sizes, cfg.Epsilons, cfg.Workers = o.seed, o.trials, o.sizes, o.eps, o.workers
