@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
 // Series is one named curve: Y[i] is drawn at the i-th x value of the
@@ -101,4 +103,34 @@ func CurvesChart(c Curves, options ...Option) (*charts.Line, error) {
 	ch, p := newRect(c.Title, cfg, skipped)
 	p.series = series
 	return ch, nil
+}
+
+// CurvesPlot is the static (gonum/plot) version of CurvesChart, for SVG,
+// PNG or PDF export with Save.
+func CurvesPlot(c Curves) (*plot.Plot, error) {
+	if err := c.validate("CurvesPlot"); err != nil {
+		return nil, err
+	}
+	p := newPlot(c.Title, c.XName, c.YName, false, c.LogY)
+	skipped := 0
+	ys := make([][]float64, len(c.Series))
+	for k, s := range c.Series {
+		ys[k] = s.Y
+		sk, err := addLine(p, s.Name, c.X, s.Y, false, c.LogY, lineStyle(palette[k%len(palette)], vg.Points(1.5), false), true)
+		if err != nil {
+			return nil, err
+		}
+		skipped += sk
+	}
+	lo, hi, ok := finiteRange(c.LogY, ys...)
+	if !ok {
+		return nil, fmt.Errorf("widgets: CurvesPlot %q: no drawable value", c.Title)
+	}
+	for _, i := range c.EscapeAt {
+		if err := addVLine(p, c.X[i], lo, hi, c.escapeLabel(), "#2f9e44"); err != nil {
+			return nil, err
+		}
+	}
+	p.Title.Text = tx(skippedNote(c.Title, skipped, c.LogY))
+	return p, nil
 }

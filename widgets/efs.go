@@ -2,9 +2,14 @@ package widgets
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Radial is an instance placed at distance R from the centre of the EFS
@@ -185,4 +190,146 @@ func ProbabilityChart(pc ProbabilityCurve, options ...Option) (*charts.Line, err
 	p.series = series
 	p.axes = func(m map[string]any) { setAxisRange(m, "yAxis", 0, 1) }
 	return ch, nil
+}
+
+// circle returns a polygon approximating the circle of radius r around 0.
+func circle(r float64) plotter.XYs {
+	const n = 180
+	xys := make(plotter.XYs, n)
+	for i := range xys {
+		th := 2 * math.Pi * float64(i) / n
+		xys[i] = plotter.XY{X: r * math.Cos(th), Y: r * math.Sin(th)}
+	}
+	return xys
+}
+
+// EFSZonesPlot is the static version of EFSZonesChart. Save it with equal
+// width and height so that the circles stay round.
+func EFSZonesPlot(z EFSZones) (*plot.Plot, error) {
+	if !(z.R1 > 0 && z.R2 > z.R1 && !math.IsInf(z.R2, 0)) {
+		return nil, fmt.Errorf("widgets: EFSZonesPlot: need 0 < r₁ < r₂ < ∞, got r₁ = %g, r₂ = %g", z.R1, z.R2)
+	}
+	rname := z.RadiusName
+	if rname == "" {
+		rname = "‖X̂X̂ᵀ − M*‖²_F"
+	}
+	ext := 1.35 * z.R2
+	skipped := 0
+	for _, in := range z.Instances {
+		if !drawable(in.R, false) || in.R < 0 {
+			skipped++
+			continue
+		}
+		ext = math.Max(ext, 1.15*in.R)
+	}
+	p := newPlot(skippedNote(z.Title, skipped, false), "R = "+rname+" (radial)", "", false, false)
+	bg, err := plotter.NewPolygon(plotter.XYs{{X: -ext, Y: -ext}, {X: ext, Y: -ext}, {X: ext, Y: ext}, {X: -ext, Y: ext}})
+	if err != nil {
+		return nil, err
+	}
+	bg.Color, bg.LineStyle.Width = hexColor("#b2f2bb"), 0
+	p.Add(bg)
+	p.Legend.Add(tx(fmt.Sprintf("outside r₂ = %.4g: escape claimed certain", z.R2)), bg)
+	for _, zn := range []struct {
+		r    float64
+		col  string
+		name string
+	}{{z.R2, "#ffe066", "r₁ < R < r₂: P(EFS > 1) ∈ (0, 1)"}, {z.R1, "#ffa8a8", fmt.Sprintf("inside r₁ = %.4g: no escape", z.R1)}} {
+		c, err := plotter.NewPolygon(circle(zn.r))
+		if err != nil {
+			return nil, err
+		}
+		c.Color = hexColor(zn.col)
+		c.LineStyle = draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(0.8)}
+		p.Add(c)
+		p.Legend.Add(tx(zn.name), c)
+	}
+	var pts []Point
+	k := 0
+	for _, in := range z.Instances {
+		if !drawable(in.R, false) || in.R < 0 {
+			continue
+		}
+		th := math.Pi/4 + 2*math.Pi*float64(k)/float64(max(len(z.Instances), 1))
+		pts = append(pts, Point{Name: fmt.Sprintf("%s (R = %.3g)", in.Name, in.R), X: in.R * math.Cos(th), Y: in.R * math.Sin(th)})
+		k++
+	}
+	if err := addPoints(p, pts, color.Black); err != nil {
+		return nil, err
+	}
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -ext, ext, -ext, ext
+	p.Legend.Top = false
+	p.Legend.Left = true
+	return p, nil
+}
+
+// ProbabilityPlot is the static version of ProbabilityChart.
+func ProbabilityPlot(pc ProbabilityCurve) (*plot.Plot, error) {
+	if len(pc.X) == 0 {
+		return nil, fmt.Errorf("widgets: ProbabilityPlot %q: no x values", pc.Title)
+	}
+	if err := checkLen("ProbabilityPlot", "Bound", len(pc.Bound), len(pc.X)); err != nil {
+		return nil, err
+	}
+	if err := checkLen("ProbabilityPlot", "MonteCarlo", len(pc.MonteCarlo), len(pc.X)); err != nil {
+		return nil, err
+	}
+	if pc.StdErr != nil {
+		if err := checkLen("ProbabilityPlot", "StdErr", len(pc.StdErr), len(pc.X)); err != nil {
+			return nil, err
+		}
+	}
+	p := newPlot(pc.Title, pc.XName, "probability", false, false)
+	bname := pc.BoundName
+	if bname == "" {
+		bname = "Paley–Zygmund bound"
+	}
+	mname := "Monte Carlo"
+	if pc.Samples > 0 {
+		mname = fmt.Sprintf("Monte Carlo (%d samples)", pc.Samples)
+	}
+	if pc.StdErr != nil {
+		var band plotter.XYs
+		for i := range pc.X {
+			if drawable(pc.X[i], false) && drawable(pc.MonteCarlo[i], false) && drawable(pc.StdErr[i], false) {
+				band = append(band, plotter.XY{X: pc.X[i], Y: math.Min(1, pc.MonteCarlo[i]+2*pc.StdErr[i])})
+			}
+		}
+		for i := len(pc.X) - 1; i >= 0; i-- {
+			if drawable(pc.X[i], false) && drawable(pc.MonteCarlo[i], false) && drawable(pc.StdErr[i], false) {
+				band = append(band, plotter.XY{X: pc.X[i], Y: math.Max(0, pc.MonteCarlo[i]-2*pc.StdErr[i])})
+			}
+		}
+		if len(band) >= 3 {
+			poly, err := plotter.NewPolygon(band)
+			if err != nil {
+				return nil, err
+			}
+			poly.Color = withAlpha(hexColor(palette[0]), 0.2)
+			poly.LineStyle.Width = 0
+			p.Add(poly)
+			p.Legend.Add(tx("Monte Carlo ± 2 SE"), poly)
+		}
+	}
+	s1, err := addLine(p, bname, pc.X, pc.Bound, false, false, lineStyle(palette[3], vg.Points(1.5), true), true)
+	if err != nil {
+		return nil, err
+	}
+	s2, err := addLine(p, mname, pc.X, pc.MonteCarlo, false, false, lineStyle(palette[0], vg.Points(1.5), false), true)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range []struct {
+		v float64
+		n string
+	}{{pc.R1, "r₁"}, {pc.R2, "r₂"}} {
+		if drawable(r.v, false) && r.v > 0 {
+			if err := addVLine(p, r.v, 0, 1, r.n, "#495057"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Title.Text = tx(skippedNote(pc.Title, s1+s2, false))
+	return p, nil
 }

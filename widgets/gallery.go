@@ -14,13 +14,29 @@ type GalleryItem struct {
 	HTML   string // for HTML-only items (the ablation table)
 }
 
+// galleryData holds the synthetic inputs of every chart.
+type galleryData struct {
+	curves      Curves
+	landscape   Landscape
+	trajectory  Trajectory3D
+	lifted      LiftedObjective
+	terms       TermNorms
+	windows     EscapeWindows
+	zones       EFSZones
+	probability ProbabilityCurve
+	success     SuccessRates
+	bundle      Bundle
+	ablation    Table
+}
+
 // Gallery returns one chart of every kind this package draws, filled with
 // small SYNTHETIC data (smooth made-up curves and a made-up double-well
 // landscape, seeded with seed), not with results of the paper's
 // experiments. It exists to test that every chart renders (the browser
-// tests load it in Chromium) and to preview the charts.
+// tests load it in Chromium) and to preview the charts. Each item names the
+// paper's figure the chart serves.
 func Gallery(seed uint64) ([]GalleryItem, error) {
-	rng := rand.New(rand.NewPCG(seed, 0x50d))
+	gd := newGalleryData(seed)
 	var items []GalleryItem
 	add := func(name, fig string, c Chart, err error) error {
 		if err != nil {
@@ -29,6 +45,133 @@ func Gallery(seed uint64) ([]GalleryItem, error) {
 		items = append(items, GalleryItem{Name: name, Figure: fig, Chart: c})
 		return nil
 	}
+	c1, err := CurvesChart(gd.curves)
+	if err := add("curves", figCurves, c1, err); err != nil {
+		return nil, err
+	}
+	c2, err := LandscapeChart(gd.landscape)
+	if err := add("landscape", figLandscape, c2, err); err != nil {
+		return nil, err
+	}
+	c3, err := Trajectory3DChart(gd.trajectory)
+	if err := add("trajectory3d", figTrajectory, c3, err); err != nil {
+		return nil, err
+	}
+	c4, err := LiftedObjectiveChart(gd.lifted)
+	if err := add("lifted-objective", figLifted, c4, err); err != nil {
+		return nil, err
+	}
+	c5, err := TermNormsChart(gd.terms)
+	if err := add("term-norms", figTerms, c5, err); err != nil {
+		return nil, err
+	}
+	c6, err := EscapeWindowsChart(gd.windows)
+	if err := add("escape-windows", figWindows, c6, err); err != nil {
+		return nil, err
+	}
+	c7, err := EFSZonesChart(gd.zones)
+	if err := add("efs-zones", figZones, c7, err); err != nil {
+		return nil, err
+	}
+	c8, err := ProbabilityChart(gd.probability)
+	if err := add("paley-zygmund", figProbability, c8, err); err != nil {
+		return nil, err
+	}
+	c9, err := SuccessRatesChart(gd.success)
+	if err := add("success-rates", figSuccess, c9, err); err != nil {
+		return nil, err
+	}
+	c10, err := BundleChart(gd.bundle)
+	if err := add("bundles", figBundle, c10, err); err != nil {
+		return nil, err
+	}
+	tab, err := gd.ablation.HTML()
+	if err != nil {
+		return nil, err
+	}
+	items = append(items, GalleryItem{Name: "ablation-table", Figure: figAblation, HTML: tab})
+	return items, nil
+}
+
+// The paper's figures (by LaTeX label) each chart serves.
+const (
+	figCurves      = "exp2/exp3 (a)–(c), basic_example (left), quadratic_nn"
+	figLandscape   = "basic_example (right)"
+	figTrajectory  = "exp2/exp3 (f)"
+	figLifted      = "exp2/exp3 (d), simulation (a)"
+	figTerms       = "exp2/exp3 (e), simulation (b)"
+	figWindows     = "u_beta_gamma, ablation table (interval column)"
+	figZones       = "r1_r2"
+	figProbability = "probabilistic escape analysis (Paley–Zygmund bound vs Monte Carlo)"
+	figSuccess     = "numerical_study (a), (b)"
+	figBundle      = "numerical_study (c), (d)"
+	figAblation    = "ablation table (Appendix, hyperparameter analysis of l and t)"
+)
+
+// StaticItem is one static (gonum/plot) figure of the static gallery.
+type StaticItem struct {
+	Name, Figure string
+	Static       Static
+}
+
+// StaticGallery is Gallery's static counterpart: every gonum/plot figure
+// of this package, on the same synthetic data.
+func StaticGallery(seed uint64) ([]StaticItem, error) {
+	gd := newGalleryData(seed)
+	var items []StaticItem
+	add := func(name, fig string, s Static, err error) error {
+		if err != nil {
+			return err
+		}
+		items = append(items, StaticItem{Name: name, Figure: fig, Static: s})
+		return nil
+	}
+	s1, err := CurvesPlot(gd.curves)
+	if err := add("curves", figCurves, s1, err); err != nil {
+		return nil, err
+	}
+	s2, err := LandscapePlot(gd.landscape)
+	if err := add("landscape", figLandscape, s2, err); err != nil {
+		return nil, err
+	}
+	s3, err := Trajectory3DPlot(gd.trajectory)
+	if err := add("trajectory3d", figTrajectory, s3, err); err != nil {
+		return nil, err
+	}
+	s4, err := LiftedObjectivePlot(gd.lifted)
+	if err := add("lifted-objective", figLifted, s4, err); err != nil {
+		return nil, err
+	}
+	s5, err := TermNormsPlot(gd.terms)
+	if err := add("term-norms", figTerms, s5, err); err != nil {
+		return nil, err
+	}
+	s6, err := EscapeWindowsPlot(gd.windows)
+	if err := add("escape-windows", figWindows, s6, err); err != nil {
+		return nil, err
+	}
+	s7, err := EFSZonesPlot(gd.zones)
+	if err := add("efs-zones", figZones, s7, err); err != nil {
+		return nil, err
+	}
+	s8, err := ProbabilityPlot(gd.probability)
+	if err := add("paley-zygmund", figProbability, s8, err); err != nil {
+		return nil, err
+	}
+	s9, err := SuccessRatesPlot(gd.success)
+	if err := add("success-rates", figSuccess, s9, err); err != nil {
+		return nil, err
+	}
+	s10, err := BundlePlot(gd.bundle)
+	if err := add("bundles", figBundle, s10, err); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+func newGalleryData(seed uint64) galleryData {
+	rng := rand.New(rand.NewPCG(seed, 0x50d))
+	var gd galleryData
 
 	// Curves: a run stuck at a spurious minimum, escaping at iteration 100.
 	n := 200
@@ -47,11 +190,8 @@ func Gallery(seed uint64) ([]GalleryItem, error) {
 			d[i] = 1.3 * math.Exp(-s/18)
 		}
 	}
-	c, err := CurvesChart(Curves{Title: "Loss, gradient norm and distance (synthetic)", XName: "iteration", YName: "value",
-		X: it, Series: []Series{{"h(X)", h}, {"‖∇h(X)‖_F", g}, {"‖XXᵀ − M*‖_F", d}}, EscapeAt: []int{100}, LogY: true})
-	if err := add("curves", "exp2/exp3 (a)–(c), basic_example (left), quadratic_nn", c, err); err != nil {
-		return nil, err
-	}
+	gd.curves = Curves{Title: "Loss, gradient norm and distance (synthetic)", XName: "iteration", YName: "value",
+		X: it, Series: []Series{{"h(X)", h}, {"‖∇h(X)‖_F", g}, {"‖XXᵀ − M*‖_F", d}}, EscapeAt: []int{100}, LogY: true}
 
 	// Landscape: a made-up double well with a path trapped in one well and
 	// a path that jumps to the other one.
@@ -78,13 +218,10 @@ func Gallery(seed uint64) ([]GalleryItem, error) {
 		t := float64(k) / 29
 		qx, qy = append(qx, -1.2+1.2*t*(2-t)), append(qy, 0.2*math.Sin(3*t))
 	}
-	l, err := LandscapeChart(Landscape{Title: "log landscape with trajectories (synthetic)", XName: "x₁", YName: "x₂",
+	gd.landscape = Landscape{Title: "log landscape with trajectories (synthetic)", XName: "x₁", YName: "x₂",
 		Grid: Grid{X: gx, Y: gx, Z: z}, LogZ: true,
 		Paths:  []Path{{"GD (trapped)", px, py}, {"GD + SOD", qx, qy}},
-		Points: []Point{{"x̂", 0, 1}, {"z", 1, 0}, {"−z", -1, 0}}})
-	if err := add("landscape", "basic_example (right)", l, err); err != nil {
-		return nil, err
-	}
+		Points: []Point{{"x̂", 0, 1}, {"z", 1, 0}, {"−z", -1, 0}}}
 	// 3-D trajectory.
 	var tx, ty, tz []float64
 	for k := 0; k <= 120; k++ {
@@ -96,12 +233,9 @@ func Gallery(seed uint64) ([]GalleryItem, error) {
 			tx, ty, tz = append(tx, 0.45+0.55*u), append(ty, 0.15*(1-u)), append(tz, -0.45+1.45*u)
 		}
 	}
-	t3, err := Trajectory3DChart(Trajectory3D{Title: "trajectory for n = 3 (synthetic)",
+	gd.trajectory = Trajectory3D{Title: "trajectory for n = 3 (synthetic)",
 		Paths:  []Path3D{{"GD + SOD", tx, ty, tz}},
-		Points: []Point3D{{"z", 1, 0, 1}, {"−z", -1, 0, -1}, {"x̂", 0.45, 0.15, -0.45}}})
-	if err := add("trajectory3d", "exp2/exp3 (f)", t3, err); err != nil {
-		return nil, err
-	}
+		Points: []Point3D{{"z", 1, 0, 1}, {"−z", -1, 0, -1}, {"x̂", 0.45, 0.15, -0.45}}}
 
 	// Lifted objective and term norms against t.
 	nt := 40
@@ -119,34 +253,22 @@ func Gallery(seed uint64) ([]GalleryItem, error) {
 		tc[i] = 1e-4 * ts[i] / (1 + ts[i]/1e5)
 		eb[i], ec[i] = 0.8*tb[i], 1.3*tc[i]
 	}
-	lo, err := LiftedObjectiveChart(LiftedObjective{Title: "lifted objective along TPGD (synthetic)", T: ts,
-		ClosedForm: obj, Exact: ex, Reference: 0.5, L: 5})
-	if err := add("lifted-objective", "exp2/exp3 (d), simulation (a)", lo, err); err != nil {
-		return nil, err
-	}
-	tn, err := TermNormsChart(TermNorms{Title: "a-, b-, c-term norms (synthetic)", T: ts,
-		ClosedForm: Terms{A: ta, B: tb, C: tc}, Exact: &Terms{A: ta, B: eb, C: ec}})
-	if err := add("term-norms", "exp2/exp3 (e), simulation (b)", tn, err); err != nil {
-		return nil, err
-	}
+	gd.lifted = LiftedObjective{Title: "lifted objective along TPGD (synthetic)", T: ts,
+		ClosedForm: obj, Exact: ex, Reference: 0.5, L: 5}
+	gd.terms = TermNorms{Title: "a-, b-, c-term norms (synthetic)", T: ts,
+		ClosedForm: Terms{A: ta, B: tb, C: tc}, Exact: &Terms{A: ta, B: eb, C: ec}}
 
 	// Escape windows: shapes like the ablation table's (made-up numbers).
-	ew, err := EscapeWindowsChart(EscapeWindows{Title: "escape windows U_β, U_γ (synthetic)",
+	gd.windows = EscapeWindows{Title: "escape windows U_β, U_γ (synthetic)",
 		Rows: []WindowRow{
 			{"l = 3", Interval{math.NaN(), math.NaN()}, Interval{2000, math.Inf(1)}},
 			{"l = 5", Interval{20000, 40000}, Interval{40000, math.Inf(1)}},
 			{"l = 7", Interval{0, 1e6}, Interval{1e6, math.Inf(1)}},
-		}, Marks: []float64{1000, 5000, 33500, 1e5, 5e5, 2e6}})
-	if err := add("escape-windows", "u_beta_gamma, ablation table (interval column)", ew, err); err != nil {
-		return nil, err
-	}
+		}, Marks: []float64{1000, 5000, 33500, 1e5, 5e5, 2e6}}
 
 	// EFS zones and a probability curve.
-	ez, err := EFSZonesChart(EFSZones{Title: "EFS zones (synthetic radii)", R1: 2, R2: 4,
-		Instances: []Radial{{"instance A", 1.07}, {"instance B", 3}, {"instance C", 5}}})
-	if err := add("efs-zones", "r1_r2", ez, err); err != nil {
-		return nil, err
-	}
+	gd.zones = EFSZones{Title: "EFS zones (synthetic radii)", R1: 2, R2: 4,
+		Instances: []Radial{{"instance A", 1.07}, {"instance B", 3}, {"instance C", 5}}}
 	px2 := make([]float64, 12)
 	bound, mc, se := make([]float64, 12), make([]float64, 12), make([]float64, 12)
 	for i := range px2 {
@@ -161,19 +283,13 @@ func Gallery(seed uint64) ([]GalleryItem, error) {
 		mc[i] = float64(hits) / 400
 		se[i] = math.Sqrt(mc[i] * (1 - mc[i]) / 400)
 	}
-	pz, err := ProbabilityChart(ProbabilityCurve{Title: "P(EFS > 1): bound vs Monte Carlo (synthetic)", XName: "R",
-		X: px2, Bound: bound, MonteCarlo: mc, StdErr: se, Samples: 400, R1: 2, R2: 4})
-	if err := add("paley-zygmund", "probabilistic escape analysis (Paley–Zygmund bound)", pz, err); err != nil {
-		return nil, err
-	}
+	gd.probability = ProbabilityCurve{Title: "P(EFS > 1): bound vs Monte Carlo (synthetic)", XName: "R",
+		X: px2, Bound: bound, MonteCarlo: mc, StdErr: se, Samples: 400, R1: 2, R2: 4}
 
 	// Success rates and trajectory bundles.
-	sr, err := SuccessRatesChart(SuccessRates{Title: "success rates, ε = 0.15 (synthetic)", GroupName: "n",
+	gd.success = SuccessRates{Title: "success rates, ε = 0.15 (synthetic)", GroupName: "n",
 		Groups: []string{"40", "50", "60", "70", "80"}, Methods: []string{"GD", "GD + SOD"},
-		Successes: [][]int{{31, 29, 30, 27, 26}, {50, 49, 50, 48, 49}}, Trials: 50})
-	if err := add("success-rates", "numerical_study (a), (b)", sr, err); err != nil {
-		return nil, err
-	}
+		Successes: [][]int{{31, 29, 30, 27, 26}, {50, 49, 50, 48, 49}}, Trials: 50}
 	bx := make([]float64, 150)
 	for i := range bx {
 		bx[i] = float64(i)
@@ -193,21 +309,14 @@ func Gallery(seed uint64) ([]GalleryItem, error) {
 			groups[gi].Runs = append(groups[gi].Runs, y)
 		}
 	}
-	bu, err := BundleChart(Bundle{Title: "50 trajectories per method (synthetic)", XName: "iteration",
-		YName: "‖XXᵀ − ZZᵀ‖_F", X: bx, Groups: groups, Threshold: 0.02, LogY: true})
-	if err := add("bundles", "numerical_study (c), (d)", bu, err); err != nil {
-		return nil, err
-	}
+	gd.bundle = Bundle{Title: "50 trajectories per method (synthetic)", XName: "iteration",
+		YName: "‖XXᵀ − ZZᵀ‖_F", X: bx, Groups: groups, Threshold: 0.02, LogY: true}
 
 	// Ablation table.
-	tab, err := AblationTable("ablation table (synthetic numbers)", []AblationRow{
+	gd.ablation = AblationTable("ablation table (synthetic numbers)", []AblationRow{
 		{L: 3, T: 1000, Interval: "U_γ", Defined: true, DHat: 1.234, DStar: 0.5, Ratio: 2.468, Final: "+Z",
 			Paper: AblationPaper{Interval: "U_γ", DHat: "1.23", DStar: "0.50", Ratio: "2.47", Final: "+Z"}},
 		{L: 5, T: 33500, Interval: "✗", Defined: false, DHat: math.NaN(), DStar: math.NaN(), Ratio: math.NaN(), Final: "—"},
-	}).HTML()
-	if err != nil {
-		return nil, err
-	}
-	items = append(items, GalleryItem{Name: "ablation-table", Figure: "ablation table (Appendix)", HTML: tab})
-	return items, nil
+	})
+	return gd
 }

@@ -5,6 +5,9 @@ import (
 	"math"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 )
 
 // Interval is an open interval (Lo, Hi) of TPGD steps t. Hi may be +Inf. An
@@ -143,4 +146,85 @@ func EscapeWindowsChart(w EscapeWindows, options ...Option) (*charts.Line, error
 	p.set["yAxis"] = []any{map[string]any{"type": "category", "data": labels, "inverse": true,
 		"axisTick": map[string]any{"show": false}, "splitLine": map[string]any{"show": true}}}
 	return ch, nil
+}
+
+// EscapeWindowsPlot is the static version of EscapeWindowsChart: U_β
+// (above) and U_γ (below) as bars per row on a log t axis; an unbounded
+// interval ends in "→ ∞" at the right edge.
+func EscapeWindowsPlot(w EscapeWindows) (*plot.Plot, error) {
+	if len(w.Rows) == 0 {
+		return nil, fmt.Errorf("widgets: EscapeWindowsPlot %q: no rows", w.Title)
+	}
+	var ends []float64
+	for _, r := range w.Rows {
+		for _, iv := range []Interval{r.Beta, r.Gamma} {
+			if iv.Lo < 0 && !iv.Empty() {
+				return nil, fmt.Errorf("widgets: EscapeWindowsPlot: row %q has an interval starting at t = %g < 0", r.Label, iv.Lo)
+			}
+			if !iv.Empty() {
+				ends = append(ends, iv.Lo, iv.Hi)
+			}
+		}
+	}
+	ends = append(ends, w.Marks...)
+	lo, hi, ok := finiteRange(true, ends)
+	if !ok {
+		lo, hi = 1, 10
+	}
+	axMin := math.Pow(10, math.Floor(math.Log10(lo)))
+	axMax := math.Pow(10, math.Ceil(math.Log10(hi))+1)
+	p := newPlot(w.Title, "TPGD steps t", "", true, false)
+	p.X.Min, p.X.Max = axMin, axMax
+	n := len(w.Rows)
+	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+	var ticks plot.ConstantTicks
+	colours := []string{palette[0], palette[3]}
+	legendDone := [2]bool{}
+	for i, r := range w.Rows {
+		y := float64(n - 1 - i) // first row on top
+		label := r.Label
+		for k, iv := range []Interval{r.Beta, r.Gamma} {
+			if iv.Empty() {
+				label += []string{" (U_β = ∅)", " (U_γ = ∅)"}[k]
+				continue
+			}
+			a, b, open := math.Max(iv.Lo, axMin), iv.Hi, false
+			if math.IsInf(b, 1) || b > axMax {
+				b, open = axMax, true
+			}
+			y0 := y + 0.05
+			if k == 1 {
+				y0 = y - 0.35
+			}
+			poly, err := plotter.NewPolygon(plotter.XYs{{X: a, Y: y0}, {X: b, Y: y0}, {X: b, Y: y0 + 0.3}, {X: a, Y: y0 + 0.3}})
+			if err != nil {
+				return nil, err
+			}
+			poly.Color = hexColor(colours[k])
+			poly.LineStyle.Width = 0
+			p.Add(poly)
+			if !legendDone[k] {
+				p.Legend.Add([]string{"U_β (β-type point)", "U_γ (γ-type point)"}[k], poly)
+				legendDone[k] = true
+			}
+			if open {
+				lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: b, Y: y0 + 0.15}}, Labels: []string{"→ ∞"}})
+				if err != nil {
+					return nil, err
+				}
+				lb.Offset = vg.Point{X: -vg.Points(22), Y: -vg.Points(4)}
+				p.Add(lb)
+			}
+		}
+		ticks = append(ticks, plot.Tick{Value: y, Label: tx(label)})
+	}
+	p.Y.Tick.Marker = ticks
+	for _, t := range w.Marks {
+		if drawable(t, true) {
+			if err := addVLine(p, t, -0.5, float64(n)-0.5, "", "#868e96"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return p, nil
 }

@@ -1,0 +1,271 @@
+package widgets
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/janpfeifer/gonb/gonbui"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	_ "gonum.org/v1/plot/vg/vgimg" // PNG
+	_ "gonum.org/v1/plot/vg/vgpdf" // PDF
+	_ "gonum.org/v1/plot/vg/vgsvg" // SVG
+)
+
+// Static is a figure drawn with gonum/plot for slides and papers: a
+// *plot.Plot or a *Figure (several aligned panels). Every chart of this
+// package has a static counterpart, e.g. CurvesPlot for CurvesChart.
+type Static interface {
+	Draw(c draw.Canvas)
+}
+
+// Figure is a grid of gonum/plot panels drawn aligned, e.g. the closed-form
+// and exact term norms side by side.
+type Figure struct {
+	Panels [][]*plot.Plot // rows of panels; nil panels are left empty
+}
+
+// Draw draws the panels aligned on c.
+func (f *Figure) Draw(c draw.Canvas) {
+	if len(f.Panels) == 0 {
+		return
+	}
+	cols := 0
+	for _, r := range f.Panels {
+		cols = max(cols, len(r))
+	}
+	grid := make([][]*plot.Plot, len(f.Panels))
+	for i, r := range f.Panels {
+		grid[i] = make([]*plot.Plot, cols)
+		copy(grid[i], r)
+	}
+	canvases := plot.Align(grid, draw.Tiles{Rows: len(grid), Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}, c)
+	for i := range grid {
+		for j, p := range grid[i] {
+			if p != nil {
+				p.Draw(canvases[i][j])
+			}
+		}
+	}
+}
+
+// Render draws s on a canvas of the given size and format ("svg", "png",
+// "pdf") and returns the encoded bytes.
+func Render(s Static, width, height vg.Length, format string) ([]byte, error) {
+	if s == nil {
+		return nil, fmt.Errorf("widgets: Render: nil figure")
+	}
+	if !(width > 0 && height > 0) {
+		return nil, fmt.Errorf("widgets: Render: size %v × %v must be positive", width, height)
+	}
+	c, err := draw.NewFormattedCanvas(width, height, strings.ToLower(format))
+	if err != nil {
+		return nil, fmt.Errorf("widgets: Render: %w (use svg, png or pdf)", err)
+	}
+	if err := drawSafely(s, draw.New(c)); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return nil, fmt.Errorf("widgets: Render: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// drawSafely turns a gonum/plot panic (e.g. a non-positive value reaching a
+// log axis) into an error.
+func drawSafely(s Static, c draw.Canvas) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("widgets: gonum/plot failed to draw the figure: %v", r)
+		}
+	}()
+	s.Draw(c)
+	return nil
+}
+
+// Save writes s to path in the format given by its extension (.svg, .png
+// or .pdf), at the given size (e.g. 16*vg.Centimeter × 10*vg.Centimeter).
+func Save(s Static, path string, width, height vg.Length) error {
+	ext := strings.TrimPrefix(filepath.Ext(path), ".")
+	b, err := Render(s, width, height, ext)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// DisplayStatic shows s as an SVG in the current GoNB cell (nothing outside
+// a notebook) and waits with gonbui.Sync.
+func DisplayStatic(s Static, width, height vg.Length) error {
+	b, err := Render(s, width, height, "svg")
+	if err != nil {
+		return err
+	}
+	if gonbui.IsNotebook {
+		gonbui.DisplaySVG(string(b))
+		gonbui.Sync()
+	}
+	return nil
+}
+
+// newPlot returns a plot with a title, axis labels and optional log axes.
+func newPlot(title, xName, yName string, logX, logY bool) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = tx(title)
+	p.X.Label.Text = tx(xName)
+	p.Y.Label.Text = tx(yName)
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	if logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if logY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	return p
+}
+
+// hexColor parses "#rrggbb".
+func hexColor(s string) color.Color {
+	var r, g, b uint8
+	if _, err := fmt.Sscanf(s, "#%02x%02x%02x", &r, &g, &b); err != nil {
+		return color.Black
+	}
+	return color.RGBA{R: r, G: g, B: b, A: 255}
+}
+
+func withAlpha(c color.Color, a float64) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: uint8(255 * a)}
+}
+
+// segments splits the points into runs of drawable points (gaps where a
+// point cannot be drawn), and counts the undrawable ones.
+func segments(x, y []float64, logX, logY bool) ([]plotter.XYs, int) {
+	var segs []plotter.XYs
+	var cur plotter.XYs
+	skipped := 0
+	for i := range x {
+		if drawable(x[i], logX) && drawable(y[i], logY) {
+			cur = append(cur, plotter.XY{X: x[i], Y: y[i]})
+			continue
+		}
+		skipped++
+		if len(cur) > 0 {
+			segs = append(segs, cur)
+			cur = nil
+		}
+	}
+	if len(cur) > 0 {
+		segs = append(segs, cur)
+	}
+	return segs, skipped
+}
+
+// addLine adds the drawable segments of (x, y) with one legend entry.
+func addLine(p *plot.Plot, name string, x, y []float64, logX, logY bool, style draw.LineStyle, legend bool) (int, error) {
+	segs, skipped := segments(x, y, logX, logY)
+	for k, s := range segs {
+		l, err := plotter.NewLine(s)
+		if err != nil {
+			return skipped, fmt.Errorf("widgets: %s: %w", name, err)
+		}
+		l.LineStyle = style
+		p.Add(l)
+		if k == 0 && legend && name != "" {
+			p.Legend.Add(tx(name), l)
+		}
+	}
+	return skipped, nil
+}
+
+func lineStyle(col string, width vg.Length, dashed bool) draw.LineStyle {
+	s := draw.LineStyle{Color: hexColor(col), Width: width}
+	if dashed {
+		s.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	}
+	return s
+}
+
+// addVLine draws a labelled vertical line at x from y0 to y1.
+func addVLine(p *plot.Plot, x, y0, y1 float64, label, col string) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}})
+	if err != nil {
+		return err
+	}
+	l.LineStyle = lineStyle(col, vg.Points(1), true)
+	p.Add(l)
+	if label != "" {
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: y1}}, Labels: []string{" " + tx(label)}})
+		if err != nil {
+			return err
+		}
+		p.Add(lb)
+	}
+	return nil
+}
+
+// addHLine draws a labelled horizontal line at y from x0 to x1.
+func addHLine(p *plot.Plot, y, x0, x1 float64, label, col string) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
+	if err != nil {
+		return err
+	}
+	l.LineStyle = lineStyle(col, vg.Points(1), true)
+	p.Add(l)
+	if label != "" {
+		p.Legend.Add(tx(label), l)
+	}
+	return nil
+}
+
+// skippedNote appends a note on undrawn values to a title.
+func skippedNote(title string, skipped int, log bool) string {
+	if skipped == 0 {
+		return title
+	}
+	what := "non-finite"
+	if log {
+		what = "non-finite or non-positive"
+	}
+	return fmt.Sprintf("%s\n(%d %s value(s) not drawn)", title, skipped, what)
+}
+
+// rampPalette interpolates a list of hex colours into n colours.
+type rampPalette struct {
+	stops []string
+	n     int
+}
+
+func (r rampPalette) Colors() []color.Color {
+	cs := make([]color.Color, r.n)
+	for i := range cs {
+		t := float64(i) / float64(r.n-1) * float64(len(r.stops)-1)
+		k := min(int(math.Floor(t)), len(r.stops)-2)
+		f := t - float64(k)
+		a, b := hexColor(r.stops[k]).(color.RGBA), hexColor(r.stops[k+1]).(color.RGBA)
+		mix := func(x, y uint8) uint8 { return uint8(math.Round(float64(x)*(1-f) + float64(y)*f)) }
+		cs[i] = color.RGBA{R: mix(a.R, b.R), G: mix(a.G, b.G), B: mix(a.B, b.B), A: 255}
+	}
+	return cs
+}
+
+// staticText replaces the characters that gonum/plot's default font
+// (Liberation) cannot draw.
+var staticText = strings.NewReplacer(
+	"∅", "empty", "∈", "in", "\u0302", "^", "\u0303", "~", "≻", ">", "✓", "yes", "✗", "no",
+)
+
+// tx makes a label drawable with gonum/plot's default font.
+func tx(s string) string { return staticText.Replace(s) }

@@ -1,0 +1,97 @@
+package widgets
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+)
+
+// Every static figure renders to SVG (well-formed XML with drawn paths) and
+// to a PNG that is not blank; both are kept in testdata/out/static.
+func TestStaticGallery(t *testing.T) {
+	items, err := StaticGallery(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 10 {
+		t.Errorf("StaticGallery has %d figures, want 10", len(items))
+	}
+	dir := filepath.Join(artefactDir(t), "static")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		t.Run(it.Name, func(t *testing.T) {
+			w, h := 16*vg.Centimeter, 10*vg.Centimeter
+			if it.Name == "efs-zones" || it.Name == "landscape" {
+				w = h
+			}
+			svg, err := Render(it.Static, w, h, "svg")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := xml.Unmarshal(svg, new(struct{})); err != nil {
+				t.Errorf("SVG is not well-formed XML: %v", err)
+			}
+			if n := strings.Count(string(svg), "<path"); n < 10 {
+				t.Errorf("SVG has only %d paths", n)
+			}
+			b, err := Render(it.Static, w, h, "png")
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f, c := ink(img); f < 0.01 || c < 4 {
+				t.Errorf("PNG looks blank: %.2f%% inked, %d colours", 100*f, c)
+			}
+			for ext, data := range map[string][]byte{"svg": svg, "png": b} {
+				if err := os.WriteFile(filepath.Join(dir, it.Name+"."+ext), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestStaticErrors(t *testing.T) {
+	p, err := CurvesPlot(Curves{X: []float64{1, 2}, Series: []Series{{"a", []float64{1, 2}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		f      func() error
+		substr string
+	}{
+		{"bad format", func() error { _, err := Render(p, vg.Centimeter, vg.Centimeter, "bmp"); return err }, "unsupported format"},
+		{"zero size", func() error { _, err := Render(p, 0, vg.Centimeter, "svg"); return err }, "must be positive"},
+		{"nil figure", func() error { _, err := Render(nil, vg.Centimeter, vg.Centimeter, "svg"); return err }, "nil figure"},
+		{"all NaN", func() error {
+			_, err := CurvesPlot(Curves{X: []float64{1, 2}, Series: []Series{{"a", []float64{math.NaN(), math.NaN()}}}})
+			return err
+		}, "no drawable value"},
+		{"non-positive only on log axis", func() error {
+			_, err := CurvesPlot(Curves{X: []float64{1, 2}, LogY: true, Series: []Series{{"a", []float64{0, -1}}}})
+			return err
+		}, "no drawable value"},
+		{"bad radii", func() error { _, err := EFSZonesPlot(EFSZones{R1: 3, R2: 2}); return err }, "0 < r₁ < r₂"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.f()
+			if err == nil || !strings.Contains(err.Error(), tc.substr) {
+				t.Fatalf("err = %v; want one containing %q", err, tc.substr)
+			}
+		})
+	}
+}
