@@ -1,0 +1,247 @@
+package widgets
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"math"
+	"strconv"
+
+	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/dom"
+	gw "github.com/janpfeifer/gonb/gonbui/widgets"
+)
+
+// LiveOnlyTag is the notebook cell tag for cells that need a live browser
+// (GoNB widgets wait for the front end, so they block under nbconvert).
+// The notebook harness skips cells with this tag in headless runs: tag
+// every cell that calls Explore.
+const LiveOnlyTag = "live-only"
+
+// Control is one input of Explore: a slider over a numeric range or over
+// a list of values, or a select over named options.
+type Control struct {
+	Name string // shown next to the control, and the key in Values
+	// A slider over [Min, Max] with Steps+1 positions, evenly spaced (or
+	// evenly spaced in log scale when Log is set; then Min must be > 0).
+	Min, Max float64
+	Steps    int
+	Log      bool
+	// A slider over these values instead (e.g. l ∈ {3, 5, 7, 9, 11}).
+	Values []float64
+	// A select over these options instead; its value is the option's index.
+	Options []string
+	// Initial is the initial value (snapped to the nearest position), or
+	// the initial option's index for a select.
+	Initial float64
+}
+
+// Values holds the current value of every control by name.
+type Values map[string]float64
+
+// positions returns the number of slider positions, or of options.
+func (c Control) positions() int {
+	switch {
+	case len(c.Options) > 0:
+		return len(c.Options)
+	case len(c.Values) > 0:
+		return len(c.Values)
+	}
+	return c.Steps + 1
+}
+
+// value returns the value at position k.
+func (c Control) value(k int) float64 {
+	switch {
+	case len(c.Options) > 0:
+		return float64(k)
+	case len(c.Values) > 0:
+		return c.Values[k]
+	case c.Log:
+		return math.Exp(math.Log(c.Min) + (math.Log(c.Max)-math.Log(c.Min))*float64(k)/float64(c.Steps))
+	}
+	return c.Min + (c.Max-c.Min)*float64(k)/float64(c.Steps)
+}
+
+// position returns the position whose value is nearest to v.
+func (c Control) position(v float64) int {
+	best, bestD := 0, math.Inf(1)
+	for k := 0; k < c.positions(); k++ {
+		d := math.Abs(c.value(k) - v)
+		if c.Log && v > 0 {
+			d = math.Abs(math.Log(c.value(k)) - math.Log(v))
+		}
+		if d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// format formats the value at position k for the label.
+func (c Control) format(k int) string {
+	if len(c.Options) > 0 {
+		return c.Options[k]
+	}
+	return strconv.FormatFloat(c.value(k), 'g', 4, 64)
+}
+
+func (c Control) validate() error {
+	if c.Name == "" {
+		return fmt.Errorf("widgets: Explore: a control has no name")
+	}
+	switch {
+	case len(c.Options) > 0:
+	case len(c.Values) > 0:
+		for _, v := range c.Values {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("widgets: Explore: control %q has a non-finite value", c.Name)
+			}
+		}
+	default:
+		if c.Steps < 1 {
+			return fmt.Errorf("widgets: Explore: control %q needs Steps ≥ 1, Values or Options", c.Name)
+		}
+		if !(c.Min < c.Max) || math.IsInf(c.Min, 0) || math.IsInf(c.Max, 0) {
+			return fmt.Errorf("widgets: Explore: control %q needs finite Min < Max, got [%g, %g]", c.Name, c.Min, c.Max)
+		}
+		if c.Log && !(c.Min > 0) {
+			return fmt.Errorf("widgets: Explore: control %q is logarithmic and needs Min > 0, got %g", c.Name, c.Min)
+		}
+	}
+	return nil
+}
+
+// Explore shows the controls and the chart draw(values) below them, and
+// redraws the chart whenever a control changes, for classroom exploration
+// (sliders for l, t, ρ, η; a select for the case). It returns when ctx is
+// done or draw fails; in a notebook, interrupt the cell to stop it.
+//
+// Explore needs a live browser: tag its cell with LiveOnlyTag ("live-only")
+// so that headless runs skip it. Outside a notebook it calls draw once with
+// the initial values and returns its error.
+func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, error)) error {
+	seen := map[string]bool{}
+	vals := Values{}
+	pos := make([]int, len(controls))
+	for i, c := range controls {
+		if err := c.validate(); err != nil {
+			return err
+		}
+		if seen[c.Name] {
+			return fmt.Errorf("widgets: Explore: two controls are named %q", c.Name)
+		}
+		seen[c.Name] = true
+		pos[i] = c.position(c.Initial)
+		if len(c.Options) > 0 {
+			pos[i] = min(max(int(c.Initial), 0), len(c.Options)-1)
+		}
+		vals[c.Name] = c.value(pos[i])
+	}
+	first, err := draw(vals)
+	if err != nil {
+		return err
+	}
+	if !gonbui.IsNotebook {
+		_, _, err := fragment(first)
+		return err
+	}
+
+	// The library goes into its own output, which is never replaced.
+	frag, needGL, err := fragment(first)
+	if err != nil {
+		return err
+	}
+	if err := emitLibraries(needGL); err != nil {
+		return err
+	}
+	root := dom.CreateTransientDiv()
+	type change struct{ i, k int }
+	changes := make(chan change, 64)
+	labelIDs := make([]string, len(controls))
+	for i, c := range controls {
+		labelIDs[i] = "sodw_label_" + freshID()
+		dom.Append(root, fmt.Sprintf(`<div class="sodw-control" style="margin:6px 0 0 0;"><b>%s</b> = <span id="%s">%s</span></div>`,
+			html.EscapeString(c.Name), labelIDs[i], html.EscapeString(c.format(pos[i]))))
+		var ch <-chan int
+		if len(c.Options) > 0 {
+			sel := gw.Select(c.Options).SetDefault(pos[i]).AppendTo(root).Done()
+			ch = sel.Listen().LatestOnly().C
+		} else {
+			sl := gw.Slider(0, c.positions()-1, pos[i]).AppendTo(root).Done()
+			ch = sl.Listen().LatestOnly().C
+		}
+		go func(i int, ch <-chan int) {
+			for k := range ch {
+				select {
+				case changes <- change{i, k}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}(i, ch)
+	}
+	displayID := "sodw_explore_" + freshID()
+	gonbui.UpdateHTML(displayID, frag)
+	gonbui.Sync()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ch := <-changes:
+			// Apply every pending change before redrawing once.
+			apply := func(ch change) {
+				c := controls[ch.i]
+				k := min(max(ch.k, 0), c.positions()-1)
+				vals[c.Name] = c.value(k)
+				dom.SetInnerText(labelIDs[ch.i], c.format(k))
+			}
+			apply(ch)
+		drain:
+			for {
+				select {
+				case ch := <-changes:
+					apply(ch)
+				default:
+					break drain
+				}
+			}
+			c, err := draw(vals)
+			if err != nil {
+				gonbui.UpdateHTML(displayID, fmt.Sprintf(`<pre style="color:#c92a2a">%s</pre>`, html.EscapeString(err.Error())))
+				continue
+			}
+			frag, gl, err := fragment(c)
+			if err != nil {
+				return err
+			}
+			if gl && !needGL {
+				if err := emitLibraries(true); err != nil {
+					return err
+				}
+				needGL = true
+			}
+			gonbui.UpdateHTML(displayID, frag)
+			gonbui.Sync()
+		}
+	}
+}
+
+// emitLibraries displays the libraries not yet emitted by this process in
+// an output of their own.
+func emitLibraries(needGL bool) error {
+	emitted.Lock()
+	defer emitted.Unlock()
+	libs, err := librariesHTML(needGL, emitted.lib)
+	if err != nil {
+		return err
+	}
+	if libs != "" {
+		gonbui.DisplayHTML(libs)
+	}
+	emitted.lib[libECharts] = true
+	if needGL {
+		emitted.lib[libEChartsGL] = true
+	}
+	return nil
+}
