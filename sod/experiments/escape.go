@@ -1,7 +1,11 @@
 package experiments
 
 import (
+	"errors"
+	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/mat"
 
 	"sodworkbench.org/workbench/sod"
 )
@@ -36,14 +40,24 @@ func AutoT(factor float64) TRule {
 	}
 }
 
-// MultiStepAutoT is the paper's multi-step SOD escape (sod.MultiStepSOD,
-// section 5) with t chosen per stalled point by rule. It proposes the same
-// candidate sod.MultiStepSOD{L: l, T: rule(·), Rho: rho, Eta: eta} would, or
-// none when rule returns t < 0 or the selection rule leaves the point
-// undefined.
+// MultiStepAutoT is the paper's multi-step SOD escape (section 5; the
+// point sod.MultiStepSOD{L: l, T: t, Rho: rho, Eta: eta} proposes) with t
+// chosen per stalled point by rule. It proposes nothing when rule returns
+// t < 0, when the selection rule leaves the point undefined, when λ_n ≥ 0 or
+// when the point overflows float64.
+//
+// Workaround for a gonum v0.17.0 bug: mat.EigenSym (LAPACK Dsteqr/Dsterf)
+// returns garbage (λ_n ≈ −1e121 for a matrix of norm 0.76) or panics when
+// the tridiagonal matrix splits off a block of norm below ≈ 1e-122 (its
+// rescaling calls Dlascl on a column with leading dimension n). GD on PMC
+// drives the even coordinates of X to ≈ 1e-159, which produces such
+// blocks in ∇f(X̂X̂ᵀ). Entries of X̂ below 1e-50·max|X̂| are therefore set to
+// zero before the analysis (a change far below float64 resolution of h and
+// ∇f), and the analysis is rejected (sod.ErrFactorization) if |λ_n| exceeds
+// ‖∇f(X̂X̂ᵀ)‖_F, which no true eigenvalue can.
 func MultiStepAutoT(l int, rho, eta float64, rule TRule) sod.Escaper {
 	return sod.EscapeFunc("multi-step SOD (auto t)", func(ctx *sod.EscapeContext) ([]sod.Candidate, error) {
-		cp, err := ctx.Critical()
+		cp, err := analyzeFlushed(ctx.P, ctx.X)
 		if err != nil {
 			return nil, err
 		}
@@ -58,8 +72,45 @@ func MultiStepAutoT(l int, rho, eta float64, rule TRule) sod.Escaper {
 		if t < 0 {
 			return nil, nil
 		}
-		return (&sod.MultiStepSOD{L: l, T: t, Rho: rho, Eta: eta}).Propose(ctx)
+		x, kind, err := cf.EscapePoint(t, cp.Un, cp.Qr, cp.EX)
+		if errors.Is(err, sod.ErrScaleOverflow) || (err == nil && x == nil) {
+			return nil, nil
+		} else if err != nil {
+			return nil, err
+		}
+		info := &sod.MultiStepInfo{ClosedForm: cf, Critical: cp, T: t, Kind: kind, InInterval: true}
+		return []sod.Candidate{{X: x, Label: fmt.Sprintf("%v-type l=%d t=%d", kind, l, t), Data: info}}, nil
 	})
+}
+
+// analyzeFlushed is sod.AnalyzeCritical (default sign convention, no
+// Hessian, no Ξ²) at X̂ with its negligible entries flushed to zero, with a
+// sanity check of λ_n (see MultiStepAutoT).
+func analyzeFlushed(p *sod.Problem, xhat *mat.Dense) (*sod.CriticalPoint, error) {
+	x := mat.DenseCopyOf(xhat)
+	raw := x.RawMatrix()
+	big := 0.0
+	for i := 0; i < raw.Rows; i++ {
+		for _, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			big = math.Max(big, math.Abs(v))
+		}
+	}
+	for i := 0; i < raw.Rows; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		for k, v := range row {
+			if math.Abs(v) < 1e-50*big {
+				row[k] = 0
+			}
+		}
+	}
+	cp, err := sod.AnalyzeCritical(p, x, sod.CriticalOptions{SkipHessian: true, SkipXi: true})
+	if err != nil {
+		return nil, err
+	}
+	if nf := mat.Norm(cp.GradF, 2); math.Abs(cp.LambdaN) > nf*(1+1e-8)+1e-300 {
+		return nil, fmt.Errorf("%w: λ_n = %g exceeds ‖∇f‖_F = %g (eigensolver failure)", sod.ErrFactorization, cp.LambdaN, nf)
+	}
+	return cp, nil
 }
 
 // EscapeSummary is the plain-data record of one escape round of a

@@ -1,0 +1,56 @@
+package experiments
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestAnalyzeFlushed uses the study trial (n = 40, ε = 0.10, seed 1, trial
+// 11) whose GD end point has coordinates of 1e-159, where gonum's
+// EigenSym fails (see MultiStepAutoT). λ_n from analyzeFlushed must agree
+// with an independent eigensolver (mat.Eigen, general, on ∇f(X̂X̂ᵀ) of the
+// unflushed point), and GD+SOD must succeed on that trial.
+func TestAnalyzeFlushed(t *testing.T) {
+	cfg := DefaultStudyConfig()
+	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{40}, []float64{0.15, 0.10}, 12
+	res, err := RunStudy(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := res.Cells[1].Trials[11]
+	p, _ := PMCStudyProblem(40, 0.10)
+	x := mat.NewDense(40, 1, tr.GDX)
+	tiny := math.Inf(1)
+	for _, v := range tr.GDX {
+		if v != 0 {
+			tiny = math.Min(tiny, math.Abs(v))
+		}
+	}
+	if tiny > 1e-100 {
+		t.Logf("smallest coordinate %g: the gonum failure case is not exercised", tiny)
+	}
+	cp, err := analyzeFlushed(p, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xx, gf mat.Dense
+	xx.Mul(x, x.T())
+	p.GradF(&gf, &xx)
+	var eig mat.Eigen
+	if !eig.Factorize(&gf, mat.EigenNone) {
+		t.Fatal("mat.Eigen failed")
+	}
+	want := math.Inf(1)
+	for _, v := range eig.Values(nil) {
+		want = math.Min(want, real(v))
+	}
+	if math.Abs(cp.LambdaN-want) > 1e-12 {
+		t.Errorf("λ_n = %.15g, general eigensolver %.15g", cp.LambdaN, want)
+	}
+	if tr.GDSuccess || !tr.SODSuccess {
+		t.Errorf("trial 11: GD success %v, GD+SOD success %v (outcome %s)", tr.GDSuccess, tr.SODSuccess, tr.Outcome)
+	}
+}
