@@ -48,6 +48,7 @@ type StudyConfig struct {
 	Seed       uint64      // master seed
 	InitScale  float64     // x₀ = InitScale·N(0, I)
 	StepScale  float64     // GD step η = StepScale/n
+	Step       float64     // if > 0, a fixed GD step for every n (e.g. the case study's 0.001), overriding StepScale
 	MaxIter    int         // GD steps per phase (before and after each escape)
 	GradTol    float64     // GD stops when ‖∇h‖_F ≤ GradTol
 	SuccessTol float64     // success iff ‖XXᵀ − M*‖_F < SuccessTol (paper: 0.02)
@@ -150,7 +151,10 @@ func (c *StudyConfig) validate() error {
 			return fmt.Errorf("%w: ε = %v", sod.ErrBadParameter, e)
 		}
 	}
-	if !(c.InitScale > 0) || !(c.StepScale > 0) || c.MaxIter < 1 || !(c.GradTol >= 0) || !(c.SuccessTol > 0) || c.MaxEscapes < 0 {
+	if c.Step < 0 || math.IsNaN(c.Step) || math.IsInf(c.Step, 0) {
+		return fmt.Errorf("%w: step %v", sod.ErrBadParameter, c.Step)
+	}
+	if !(c.InitScale > 0) || !(c.StepScale > 0 || c.Step > 0) || c.MaxIter < 1 || !(c.GradTol >= 0) || !(c.SuccessTol > 0) || c.MaxEscapes < 0 {
 		return fmt.Errorf("%w: InitScale, StepScale, SuccessTol must be > 0, MaxIter ≥ 1, GradTol, MaxEscapes ≥ 0", sod.ErrBadParameter)
 	}
 	return nil
@@ -230,8 +234,12 @@ func runTrial(p *sod.Problem, cfg *StudyConfig, cell, trial int) (*StudyTrial, e
 			x0.Set(i, k, cfg.InitScale*rng.NormFloat64())
 		}
 	}
+	step := cfg.StepScale / float64(n)
+	if cfg.Step > 0 {
+		step = cfg.Step
+	}
 	opt := sod.EscapeOptions{
-		GD:         sod.GDOptions{Step: cfg.StepScale / float64(n), MaxIter: cfg.MaxIter, GradTol: cfg.GradTol, TraceEvery: cfg.TraceEvery},
+		GD:         sod.GDOptions{Step: step, MaxIter: cfg.MaxIter, GradTol: cfg.GradTol, TraceEvery: cfg.TraceEvery},
 		MaxEscapes: cfg.MaxEscapes, TargetDist: cfg.SuccessTol, AllowAscent: true,
 	}
 	var run *sod.EscapeRun

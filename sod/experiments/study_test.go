@@ -130,6 +130,7 @@ func TestStudyErrors(t *testing.T) {
 		{"ε=0", func(c *StudyConfig) { c.Epsilons = []float64{0} }, sod.ErrBadParameter},
 		{"no trials", func(c *StudyConfig) { c.Trials = 0 }, sod.ErrBadParameter},
 		{"step 0", func(c *StudyConfig) { c.StepScale = 0 }, sod.ErrBadParameter},
+		{"negative step", func(c *StudyConfig) { c.Step = -1 }, sod.ErrBadParameter},
 		{"negative escapes", func(c *StudyConfig) { c.MaxEscapes = -1 }, sod.ErrBadParameter},
 	}
 	for _, tc := range tests {

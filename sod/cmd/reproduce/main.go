@@ -22,6 +22,7 @@
 //	-sizes list     study sizes n (default 40,50,60,70,80)
 //	-eps list       study perturbations ε (default 0.15,0.10)
 //	-workers w      goroutines for the study (default: all cores)
+//	-step η         fixed GD step of the study (default 0: η = 0.5/n)
 //	-ls list        ablation lifting orders (default 3,5,7)
 //	-ts list        ablation step counts (default 1000,5000,33500,100000,500000,2000000)
 //	-quiet          no progress bar
@@ -51,6 +52,7 @@ type options struct {
 	sizes       []int
 	eps         []float64
 	workers     int
+	step        float64
 	ls          []int
 	ts          []int64
 	quiet       bool
@@ -91,6 +93,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	sizes := fs.String("sizes", "40,50,60,70,80", "study sizes n")
 	eps := fs.String("eps", "0.15,0.10", "study perturbations ε")
 	fs.IntVar(&o.workers, "workers", 0, "study goroutines (0: all cores)")
+	fs.Float64Var(&o.step, "step", 0, "study: fixed GD step (0: 0.5/n)")
 	ls := fs.String("ls", "3,5,7", "ablation lifting orders")
 	ts := fs.String("ts", "1000,5000,33500,100000,500000,2000000", "ablation step counts")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
@@ -237,7 +240,7 @@ func runOne(ctx context.Context, name string, o *options) error {
 		return o.write(name, out, map[string][][]string{"table": rows, "descent_scan": scan})
 	case "study":
 		cfg := experiments.DefaultStudyConfig()
-		cfg.Seed, cfg.Trials, cfg.Sizes, cfg.Epsilons, cfg.Workers = o.seed, o.trials, o.sizes, o.eps, o.workers
+		cfg.Seed, cfg.Trials, cfg.Sizes, cfg.Epsilons, cfg.Workers, cfg.Step = o.seed, o.trials, o.sizes, o.eps, o.workers, o.step
 		cfg.Progress = o.progress()
 		start := time.Now()
 		r, err := experiments.RunStudy(ctx, cfg)
