@@ -96,23 +96,24 @@ type CaseResult struct {
 	Path   [][]float64  `json:"path"`
 }
 
-// LiftedPanels are panels (d) and (e). All values are log10 (the
-// quantities span hundreds of decades); NaN marks a value ≤ 0 after
-// cancellation (h^l is ≥ 0 exactly) or a zero term.
+// LiftedPanels are panels (d) and (e) on one log-spaced grid of t (0 and
+// CurvePoints values in [1, T]). All values are log10 (the quantities span
+// hundreds of decades); NaN (JSON null) marks a value ≤ 0 after
+// cancellation (h^l is ≥ 0 exactly), a zero term, or an exact-PGD point
+// after the iterate left float64.
 type LiftedPanels struct {
 	L       int     `json:"l"`
-	HLHat   float64 `json:"log10_hl_hat"` // log10 h^l(vec(X̂)^{⊗l})
-	CloseT  Floats  `json:"closed_t"`
+	HLHat   float64 `json:"log10_hl_hat"` // log10 h^l(vec(X̂)^{⊗l}), the paper's reference level
+	T       Floats  `json:"t"`
 	CloseHL Floats  `json:"closed_log10_hl"`
 	CloseA  Floats  `json:"closed_log10_a"`
 	CloseB  Floats  `json:"closed_log10_b"`
 	CloseC  Floats  `json:"closed_log10_c"`
-	ExactT  Floats  `json:"exact_t"`
 	ExactHL Floats  `json:"exact_log10_hl"`
 	ExactA  Floats  `json:"exact_log10_a"`
 	ExactB  Floats  `json:"exact_log10_b"`
 	ExactC  Floats  `json:"exact_log10_c"`
-	// ExactDiverged: exact PGD left float64 before T steps; the curves stop there.
+	// ExactDiverged: exact PGD left float64 before T steps.
 	ExactDiverged bool `json:"exact_diverged"`
 }
 
@@ -232,7 +233,8 @@ func log10Scalar(s sod.LogScalar) float64 {
 }
 
 // liftedPanels computes panels (d) and (e) with the directions a = X̂,
-// b = u_n q_rᵀ, c = E X̂.
+// b = u_n q_rᵀ, c = E X̂: the closed form at every grid t, and the exact
+// PGD (sod.SubspacePGD, every step) recorded at the same t.
 func liftedPanels(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm, cfg CaseConfig) (LiftedPanels, error) {
 	out := LiftedPanels{L: cfg.L}
 	n, r := p.Dims()
@@ -248,18 +250,16 @@ func liftedPanels(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm,
 		return out, err
 	}
 	out.HLHat = log10Scalar(h0)
-	ln10 := math.Ln10
-	prev := int64(-1)
-	for k := 0; k < cfg.CurvePoints; k++ {
-		t := int64(math.Round(math.Pow(float64(cfg.T), float64(k)/float64(cfg.CurvePoints-1))))
-		if k == 0 {
-			t = 0
-		}
-		if t == prev {
-			continue
-		}
-		prev = t
-		al, be, ga, err := cf.Coefficients(t)
+	grid := append([]int64{0}, LogGrid(1, cfg.T, cfg.CurvePoints)...)
+	pgd, err := sod.NewSubspacePGD(ls, cfg.Eta)
+	if err != nil {
+		return out, err
+	}
+	coef := []float64{1, cfg.Rho, 0}
+	norms := make([]float64, 3)
+	t := int64(0)
+	for _, tg := range grid {
+		al, be, ga, err := cf.Coefficients(tg)
 		if err != nil {
 			return out, err
 		}
@@ -267,32 +267,34 @@ func liftedPanels(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm,
 		if err != nil {
 			return out, err
 		}
-		la, lb, lc, err := cf.TermNorms(t)
+		la, lb, lc, err := cf.TermNorms(tg)
 		if err != nil {
 			return out, err
 		}
-		out.CloseT = append(out.CloseT, float64(t))
+		out.T = append(out.T, float64(tg))
 		out.CloseHL = append(out.CloseHL, log10Scalar(hl))
-		out.CloseA = append(out.CloseA, la/ln10)
-		out.CloseB = append(out.CloseB, lb/ln10)
-		out.CloseC = append(out.CloseC, nanIfInf(lc/ln10))
-	}
-	pgd, err := sod.NewSubspacePGD(ls, cfg.Eta)
-	if err != nil {
-		return out, err
-	}
-	every := int(cfg.T) / cfg.CurvePoints
-	tr, err := pgd.Run([]float64{1, cfg.Rho, 0}, int(cfg.T), every)
-	if err != nil {
-		return out, err
-	}
-	out.ExactDiverged = tr.Diverged
-	for k, t := range tr.T {
-		out.ExactT = append(out.ExactT, float64(t))
-		out.ExactHL = append(out.ExactHL, log10Pos(tr.HL[k]))
-		out.ExactA = append(out.ExactA, log10Pos(tr.TermNorms[k][0]))
-		out.ExactB = append(out.ExactB, log10Pos(tr.TermNorms[k][1]))
-		out.ExactC = append(out.ExactC, log10Pos(tr.TermNorms[k][2]))
+		out.CloseA = append(out.CloseA, la/math.Ln10)
+		out.CloseB = append(out.CloseB, lb/math.Ln10)
+		out.CloseC = append(out.CloseC, nanIfInf(lc/math.Ln10))
+		for ; t < tg && !out.ExactDiverged; t++ {
+			if _, err := pgd.Step(coef); err != nil {
+				out.ExactDiverged = true
+			}
+		}
+		if out.ExactDiverged {
+			nan := math.NaN()
+			out.ExactHL, out.ExactA, out.ExactB, out.ExactC = append(out.ExactHL, nan), append(out.ExactA, nan), append(out.ExactB, nan), append(out.ExactC, nan)
+			continue
+		}
+		he, err := ls.Objective(coef)
+		if err != nil {
+			he = math.NaN()
+		}
+		ls.TermNorms(norms, coef)
+		out.ExactHL = append(out.ExactHL, log10Pos(he))
+		out.ExactA = append(out.ExactA, log10Pos(norms[0]))
+		out.ExactB = append(out.ExactB, log10Pos(norms[1]))
+		out.ExactC = append(out.ExactC, log10Pos(norms[2]))
 	}
 	return out, nil
 }

@@ -81,12 +81,12 @@ func checkLiftedPanels(t *testing.T, cfg CaseConfig, r *CaseResult) {
 	if got := math.Pow(10, L.HLHat); math.Abs(got-want) > 1e-9*want {
 		t.Errorf("%s: h^l(ŵ) = %.12g, independent %.12g", cfg.Name, got, want)
 	}
-	if L.CloseT[0] != 0 || L.ExactT[0] != 0 || math.Abs(L.CloseHL[0]-L.ExactHL[0]) > 1e-12 {
+	if L.T[0] != 0 || math.Abs(L.CloseHL[0]-L.ExactHL[0]) > 1e-12 {
 		t.Errorf("%s: curves do not start at the same w: %v %v", cfg.Name, L.CloseHL[0], L.ExactHL[0])
 	}
 	last := func(f Floats) float64 { return f[len(f)-1] }
-	if L.CloseT[len(L.CloseT)-1] != float64(cfg.T) || L.ExactDiverged || last(L.ExactT) != float64(cfg.T) {
-		t.Errorf("%s: curves end at %v / %v (diverged %v), want t = %d", cfg.Name, last(L.CloseT), last(L.ExactT), L.ExactDiverged, cfg.T)
+	if last(L.T) != float64(cfg.T) || L.ExactDiverged || len(L.ExactHL) != len(L.T) || len(L.CloseC) != len(L.T) {
+		t.Errorf("%s: curves end at t = %v (diverged %v), want %d", cfg.Name, last(L.T), L.ExactDiverged, cfg.T)
 	}
 	if gap := math.Abs(last(L.CloseHL) - last(L.ExactHL)); gap < 0.1 {
 		t.Errorf("%s: closed form and exact PGD agree to %.3g decades at t = T; NOTES §9 says they part", cfg.Name, gap)

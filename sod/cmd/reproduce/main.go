@@ -196,12 +196,10 @@ func runOne(ctx context.Context, name string, o *options) error {
 			curves = append(curves, []string{itoa(r.Iter[k]), ftoa(r.H[k]), ftoa(r.GradNorm[k]), ftoa(r.Dist[k]), joinF(r.Path[k])})
 		}
 		L := r.Lifted
-		lifted := [][]string{{"form", "t", "log10_hl", "log10_a", "log10_b", "log10_c"}}
-		for k := range L.CloseT {
-			lifted = append(lifted, []string{"closed", ftoa(L.CloseT[k]), ftoa(L.CloseHL[k]), ftoa(L.CloseA[k]), ftoa(L.CloseB[k]), ftoa(L.CloseC[k])})
-		}
-		for k := range L.ExactT {
-			lifted = append(lifted, []string{"exact", ftoa(L.ExactT[k]), ftoa(L.ExactHL[k]), ftoa(L.ExactA[k]), ftoa(L.ExactB[k]), ftoa(L.ExactC[k])})
+		lifted := [][]string{{"t", "closed_log10_hl", "closed_log10_a", "closed_log10_b", "closed_log10_c", "exact_log10_hl", "exact_log10_a", "exact_log10_b", "exact_log10_c"}}
+		for k := range L.T {
+			lifted = append(lifted, []string{ftoa(L.T[k]), ftoa(L.CloseHL[k]), ftoa(L.CloseA[k]), ftoa(L.CloseB[k]), ftoa(L.CloseC[k]),
+				ftoa(L.ExactHL[k]), ftoa(L.ExactA[k]), ftoa(L.ExactB[k]), ftoa(L.ExactC[k])})
 		}
 		return o.write(name, r, map[string][][]string{"curves": curves, "lifted": lifted})
 	case "ablation":
