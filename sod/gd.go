@@ -149,7 +149,7 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 		return !isFinite(h) || !isFinite(gn) || h > limit || gn > limit
 	}
 
-	h := p.evalGrad(ws, g, x)
+	h := p.gradFast(ws, g, x)
 	gn := mat.Norm(g, 2)
 	if bad(h, gn) {
 		return nil, fmt.Errorf("%w: h(x0) = %v, ‖∇h(x0)‖ = %v overflow", ErrNotFinite, h, gn)
@@ -187,11 +187,11 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 		// Step, keeping the previous iterate in case of overflow.
 		prev.Copy(x)
 		axpyDense(-opt.Step, g, x)
-		nh := p.evalGrad(ws, g, x)
+		nh := p.gradFast(ws, g, x)
 		ngn := mat.Norm(g, 2)
 		if bad(nh, ngn) {
 			x.Copy(prev)
-			h = p.evalGrad(ws, g, x)
+			h = p.gradFast(ws, g, x)
 			gn = mat.Norm(g, 2)
 			res.Diverged = true
 			if lastRecorded != k {

@@ -186,3 +186,76 @@ func (p *PMC) XiSquared() float64 {
 	}
 	return best
 }
+
+// gradH computes h(X) = ½‖𝒜(XXᵀ) − b‖² and ∇h(X) = 2𝒜*(𝒜(XXᵀ) − b)X into
+// dst in a single pass over the upper triangle, without forming XXᵀ. It is
+// the fast path used by GradientDescent (O(n² r), allocation-free).
+func (p *PMC) gradH(dst, X *mat.Dense, b []float64) float64 {
+	n := p.n
+	xr, gr := X.RawMatrix(), dst.RawMatrix()
+	r := xr.Cols
+	for i := 0; i < n; i++ {
+		row := gr.Data[i*gr.Stride : i*gr.Stride+r]
+		for k := range row {
+			row[k] = 0
+		}
+	}
+	h := 0.0
+	idx := 0
+	if r == 1 {
+		xs, xst := xr.Data, xr.Stride
+		gs, gst := gr.Data, gr.Stride
+		for i := 0; i < n; i++ {
+			xi := xs[i*xst]
+			w := p.w[i*n : i*n+n]
+			res := w[i]*xi*xi - b[idx]
+			idx++
+			h += res * res
+			gi := 2 * w[i] * res * xi
+			for j := i + 1; j < n; j++ {
+				xj := xs[j*xst]
+				res := w[j]*math.Sqrt2*xi*xj - b[idx]
+				idx++
+				h += res * res
+				g := math.Sqrt2 * w[j] * res // 2·G_ij with G_ij = W_ij res/√2
+				gi += g * xj
+				gs[j*gst] += g * xi
+			}
+			gs[i*gst] += gi
+		}
+		return 0.5 * h
+	}
+	for i := 0; i < n; i++ {
+		xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
+		gi := gr.Data[i*gr.Stride : i*gr.Stride+r]
+		w := p.w[i*n : i*n+n]
+		mii := 0.0
+		for _, v := range xi {
+			mii += v * v
+		}
+		res := w[i]*mii - b[idx]
+		idx++
+		h += res * res
+		g := 2 * w[i] * res
+		for k, v := range xi {
+			gi[k] += g * v
+		}
+		for j := i + 1; j < n; j++ {
+			xj := xr.Data[j*xr.Stride : j*xr.Stride+r]
+			gj := gr.Data[j*gr.Stride : j*gr.Stride+r]
+			mij := 0.0
+			for k, v := range xi {
+				mij += v * xj[k]
+			}
+			res := w[j]*math.Sqrt2*mij - b[idx]
+			idx++
+			h += res * res
+			g := math.Sqrt2 * w[j] * res
+			for k := range xi {
+				gi[k] += g * xj[k]
+				gj[k] += g * xi[k]
+			}
+		}
+	}
+	return 0.5 * h
+}

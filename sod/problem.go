@@ -182,8 +182,7 @@ func (ws *workspace) asDense(X mat.Matrix) *mat.Dense {
 // dst (which must not alias X). It leaves XXᵀ in ws.M, the residual
 // 𝒜(XXᵀ) − b in ws.res and ∇f(XXᵀ) in ws.G. It does not allocate.
 func (p *Problem) evalGrad(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 {
-	xr := X.RawMatrix()
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, xr, xr, 0, ws.M.RawMatrix())
+	outerSelf(ws.M, X)
 	p.Op.Apply(ws.res, ws.M)
 	h := 0.0
 	for i, v := range ws.res {
@@ -193,9 +192,82 @@ func (p *Problem) evalGrad(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 
 	}
 	if dst != nil {
 		p.Op.Adjoint(ws.G, ws.res)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 2, ws.G.RawMatrix(), xr, 0, dst.RawMatrix())
+		mulInto(dst, 2, ws.G, X)
 	}
 	return 0.5 * h
+}
+
+// gradFast is evalGrad without the side results (ws.M, ws.res and ws.G may
+// not be set), using an operator's fused single-pass path when it has one.
+// It is the evaluation used inside GradientDescent.
+func (p *Problem) gradFast(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 {
+	if f, ok := p.Op.(fusedGrader); ok {
+		return f.gradH(dst, X, p.B)
+	}
+	return p.evalGrad(ws, dst, X)
+}
+
+// fusedGrader is implemented by operators with a single-pass h/∇h
+// (currently PMC).
+type fusedGrader interface {
+	gradH(dst, X *mat.Dense, b []float64) float64
+}
+
+// smallRank is the largest r for which the XXᵀ and GX products use plain
+// loops; larger r use BLAS (whose parallel Gemm allocates).
+const smallRank = 16
+
+// outerSelf stores X Xᵀ (n×n) in dst without allocating.
+func outerSelf(dst, X *mat.Dense) {
+	xr := X.RawMatrix()
+	if xr.Cols > smallRank {
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, xr, xr, 0, dst.RawMatrix())
+		return
+	}
+	n, r := xr.Rows, xr.Cols
+	dr := dst.RawMatrix()
+	for i := 0; i < n; i++ {
+		xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
+		for j := i; j < n; j++ {
+			xj := xr.Data[j*xr.Stride : j*xr.Stride+r]
+			s := 0.0
+			for k, v := range xi {
+				s += v * xj[k]
+			}
+			dr.Data[i*dr.Stride+j] = s
+			dr.Data[j*dr.Stride+i] = s
+		}
+	}
+}
+
+// mulInto stores alpha·A·X in dst (A n×n, X n×r) without allocating.
+func mulInto(dst *mat.Dense, alpha float64, A, X *mat.Dense) {
+	xr := X.RawMatrix()
+	if xr.Cols > smallRank {
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, alpha, A.RawMatrix(), xr, 0, dst.RawMatrix())
+		return
+	}
+	n, r := xr.Rows, xr.Cols
+	ar, dr := A.RawMatrix(), dst.RawMatrix()
+	for i := 0; i < n; i++ {
+		d := dr.Data[i*dr.Stride : i*dr.Stride+r]
+		for k := range d {
+			d[k] = 0
+		}
+		arow := ar.Data[i*ar.Stride : i*ar.Stride+ar.Cols]
+		for j, a := range arow {
+			if a == 0 {
+				continue
+			}
+			xj := xr.Data[j*xr.Stride : j*xr.Stride+r]
+			for k, v := range xj {
+				d[k] += a * v
+			}
+		}
+		for k := range d {
+			d[k] *= alpha
+		}
+	}
 }
 
 // H returns h(X) = ½‖𝒜(XXᵀ) − b‖² (eq. P1). X must be n×r.
@@ -280,24 +352,28 @@ func (p *Problem) DistStar(X mat.Matrix) float64 {
 	return p.distStar(ws, ws.asDense(X))
 }
 
-// distStar computes ‖XXᵀ − M*‖_F using ws.M, without allocating.
+// distStar computes ‖XXᵀ − M*‖_F over the upper triangle, without
+// forming XXᵀ or allocating.
 func (p *Problem) distStar(ws *workspace, X *mat.Dense) float64 {
 	xr := X.RawMatrix()
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, xr, xr, 0, ws.M.RawMatrix())
-	n := ws.n
+	n, r := xr.Rows, xr.Cols
 	ms := p.MStar.RawSymmetric()
 	s := 0.0
 	for i := 0; i < n; i++ {
-		row := ws.M.RawRowView(i)
-		for j := 0; j < n; j++ {
-			var mij float64
-			if i <= j {
-				mij = ms.Data[i*ms.Stride+j]
-			} else {
-				mij = ms.Data[j*ms.Stride+i]
+		xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
+		mrow := ms.Data[i*ms.Stride:]
+		for j := i; j < n; j++ {
+			xj := xr.Data[j*xr.Stride : j*xr.Stride+r]
+			m := 0.0
+			for k, v := range xi {
+				m += v * xj[k]
 			}
-			d := row[j] - mij
-			s += d * d
+			d := m - mrow[j]
+			if j == i {
+				s += d * d
+			} else {
+				s += 2 * d * d
+			}
 		}
 	}
 	return math.Sqrt(s)

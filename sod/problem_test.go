@@ -163,10 +163,37 @@ func TestProblemErrors(t *testing.T) {
 	}
 }
 
+// TestFusedGradPMC compares the single-pass PMC h/∇h (used by GD) with the
+// generic Apply/Adjoint path, for r = 1 and r = 3, and distStar with a
+// dense computation of ‖XXᵀ − M*‖_F.
+func TestFusedGradPMC(t *testing.T) {
+	for _, r := range []int{1, 3} {
+		op, _ := NewPMC(9, 0.15)
+		p, err := NewProblem(op, randDense(9, 2, 3), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		X := randDense(9, r, 4)
+		ws := p.getWorkspace()
+		g1, g2 := mat.NewDense(9, r, nil), mat.NewDense(9, r, nil)
+		h1 := p.evalGrad(ws, g1, X)
+		h2 := p.gradFast(ws, g2, X)
+		if math.Abs(h1-h2) > 1e-12*h1 || relDiff(g2, g1) > 1e-13 {
+			t.Errorf("r=%d: fused h = %v (generic %v), ∇h differs by %v", r, h2, h1, relDiff(g2, g1))
+		}
+		var d mat.Dense
+		d.Mul(X, X.T())
+		d.Sub(&d, p.MStar)
+		if got, want := p.DistStar(X), mat.Norm(&d, 2); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("r=%d: DistStar = %v, want %v", r, got, want)
+		}
+	}
+}
+
 // TestEvalGradNoAlloc checks that the h/∇h evaluation used by GD does not
 // allocate for the PMC and dense operators.
 func TestEvalGradNoAlloc(t *testing.T) {
-	pmc, _ := NewPMC(40, 0.1)
+	pmc, _ := NewPMC(80, 0.1)
 	g, _ := NewGaussian(10, 50, 1)
 	for name, op := range map[string]Operator{"pmc": pmc, "gaussian": g} {
 		n, _ := op.Dims()
@@ -179,6 +206,12 @@ func TestEvalGradNoAlloc(t *testing.T) {
 		G := mat.NewDense(n, 2, nil)
 		if a := testing.AllocsPerRun(20, func() { p.evalGrad(ws, G, X) }); a != 0 {
 			t.Errorf("%s: evalGrad allocates %v times per call", name, a)
+		}
+		if a := testing.AllocsPerRun(20, func() { p.gradFast(ws, G, X) }); a != 0 {
+			t.Errorf("%s: gradFast allocates %v times per call", name, a)
+		}
+		if a := testing.AllocsPerRun(20, func() { p.distStar(ws, X) }); a != 0 {
+			t.Errorf("%s: distStar allocates %v times per call", name, a)
 		}
 	}
 }

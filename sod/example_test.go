@@ -1,0 +1,129 @@
+package sod_test
+
+import (
+	"fmt"
+	"log"
+
+	"gonum.org/v1/gonum/mat"
+
+	"sodworkbench.org/workbench/sod"
+)
+
+// Gradient descent on the paper's real-world case from the printed x̂
+// converges to the nearby spurious minimum.
+func ExampleGradientDescent() {
+	p := sod.RealWorld()
+	res, err := sod.GradientDescent(p, sod.RealWorldXHat(), sod.GDOptions{Step: 0.1, MaxIter: 5000, GradTol: 1e-12})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("converged=%v x=(%.6f, %.6f, %.6f) h=%.6f ‖XXᵀ−M*‖=%.4f\n",
+		res.Converged, res.X.At(0, 0), res.X.At(1, 0), res.X.At(2, 0), res.H, p.DistStar(res.X))
+	// Output:
+	// converged=true x=(0.223471, 0.091832, 0.598578) h=0.058289 ‖XXᵀ−M*‖=1.0362
+}
+
+// The quantities of section 3 at the printed real-world x̂, with the
+// documented sign convention for u_n.
+func ExampleAnalyzeCritical() {
+	cp, err := sod.AnalyzeCritical(sod.RealWorld(), sod.RealWorldXHat(), sod.CriticalOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	u := cp.Un.RawVector().Data
+	fmt.Printf("λ_n = %.5f, u_n = (%.5f, %.5f, %.5f)\n", cp.LambdaN, u[0], u[1], u[2])
+	fmt.Printf("σ_r = %.5f, Euu = %.5f, Ξ² = %.5f, m = %d\n", cp.SigmaR, cp.Euu, cp.Xi2, cp.M)
+	fmt.Printf("spurious: %v, local minimum: %v\n", cp.CheckSpurious(1e-3) == nil, cp.IsLocalMinimum(0))
+	// Output:
+	// λ_n = -0.13323, u_n = (-0.93577, 0.12392, 0.33013)
+	// σ_r = 0.64540, Euu = 0.63338, Ξ² = 0.96423, m = 6
+	// spurious: true, local minimum: true
+}
+
+// Single-step SOD on the real-world case: EFS is far below 1, so no escape
+// is certified (NOTES §9).
+func ExampleSingleStep() {
+	s, err := sod.SingleStep(sod.RealWorld(), sod.RealWorldXHat(), sod.SingleStepOptions{Delta: 0.81106})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("NCM = %.4f, AIC = %.4f, EFS = %.4f, feasible = %v\n", s.NCM, s.AIC, s.EFS, s.Feasible)
+	fmt.Println(s.Verdict)
+	// Output:
+	// NCM = 0.1766, AIC = 0.0612, EFS = 0.2378, feasible = false
+	// no escape: EFS = 0.2378 ≤ 1 and h does not decrease anywhere on X̂ + ρ u_n q_rᵀ
+}
+
+// RIP constants of the real-world operator: exact over all symmetric
+// matrices, and optimised over rank-1 matrices.
+func ExampleRIPExact() {
+	op := sod.RealWorldOperator()
+	full, err := sod.RIPExact(op)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r1, err := sod.RIPOptimize(op, 1, 10, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("all symmetric: [%.5f, %.5f] δ = %.5f\n", full.MinRatio, full.MaxRatio, full.Delta)
+	fmt.Printf("rank 1:        [%.5f, %.5f] δ = %.5f\n", r1.MinRatio, r1.MaxRatio, r1.Delta)
+	// Output:
+	// all symmetric: [0.10172, 1.89835] δ = 0.89835
+	// rank 1:        [0.18894, 1.77207] δ = 0.81106
+}
+
+// The PMC operator of Appendix case 1 is elementwise; for n = 3 and
+// ε = 0.3 the spurious minimum is ±√((1−ε²)/(1+ε²))(1, 0, −1).
+func ExampleNewPMC() {
+	p, err := sod.PMCCaseStudy(0.3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := sod.GradientDescent(p, mat.NewDense(3, 1, []float64{1, 0, -1}), sod.GDOptions{Step: 0.01, MaxIter: 20000, GradTol: 1e-12})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("x = (%.6f, %.6f, %.6f), h = %.6f\n", res.X.At(0, 0), res.X.At(1, 0)+0, res.X.At(2, 0), res.H)
+	// Output:
+	// x = (0.913708, 0.000000, -0.913708), h = 0.330275
+}
+
+// An operator from explicit symmetric sensing matrices; invalid input is an
+// error, not a panic.
+func ExampleNewDenseOperator() {
+	_, err := sod.NewDenseOperator([]*mat.Dense{mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
+	fmt.Println(err)
+	op, err := sod.NewDenseOperator([]*mat.Dense{mat.NewDense(2, 2, []float64{1, 2, 2, 4})})
+	if err != nil {
+		log.Fatal(err)
+	}
+	y := make([]float64, 1)
+	op.Apply(y, mat.NewDense(2, 2, []float64{1, 1, 1, 1}))
+	fmt.Println(y)
+	// Output:
+	// sod: sensing matrix is not symmetric: A_0[0,1] = 2 but A_0[1,0] = 3
+	// [9]
+}
+
+// The Paley–Zygmund bound of section 4.3 next to a seeded Monte Carlo
+// estimate of the same event, P(AIC ≥ θ E[AIC]), written as P(EFS > 1)
+// with NCM = 1 − θ E[AIC].
+func ExamplePZBound() {
+	const m, delta, theta = 10, 0.3, 0.5
+	eAIC, _, err := sod.AICMoments(m, delta)
+	if err != nil {
+		log.Fatal(err)
+	}
+	bound, err := sod.PZBound(theta, m)
+	if err != nil {
+		log.Fatal(err)
+	}
+	mc, err := sod.MonteCarloEFS(3, m, delta, 1-theta*eAIC, 20000, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("PZ bound %.4f ≤ Monte Carlo %.3f ± %.3f\n", bound, mc.P, mc.StdErr)
+	// Output:
+	// PZ bound 0.0694 ≤ Monte Carlo 0.451 ± 0.004
+}
