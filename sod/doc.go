@@ -54,6 +54,9 @@
 // the candidate X̌ = X̂ + ρ̂ u_n q_rᵀ and an exact, RIP-free check of
 // h(X̌) < h(X̂). The paper's Case 1 (−X̂ + ρ̂u_nq_rᵀ) is the mirror point
 // and is not used (NOTES §4); no escape is reported when EFS ≤ 1.
+// SingleStep's doc proves (and a test checks) that EFS ≤ 1 at every local
+// minimum when δ is a valid RIP constant for rank ≤ 2, so a certified
+// single-step escape needs a saddle or an invalid δ.
 //
 // Section 4.3 (probabilistic escape analysis): SMoments gives the moments
 // of S_𝒜(P, Q) under the Gaussian ensemble, PZBound the Paley–Zygmund

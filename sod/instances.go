@@ -27,7 +27,12 @@ func BasicExampleOperator() *DenseOperator {
 // n = 2, ground truth z = e_1 (M* = e_1e_1ᵀ), search rank r = 1.
 // It has the spurious local minima x̂ = (0, ±1/√2) (BasicExampleXHat),
 // where h = 3/8, ∇f(x̂x̂ᵀ) = diag(−¾, 0) and h(x̂ + ρe_1) = (ρ⁴ + ¾)/2, so
-// the minimum is quartic along u_n = e_1 (NOTES §9).
+// h is quartic along u_n = e_1 (NOTES §9) and the Hessian is singular.
+//
+// Contrary to the paper, x̂ is not a local minimum but a degenerate saddle:
+// h is a quadratic in (u, w) = (x_1², x_2²), and along
+// x = (√u, √(½ − 2u)) one has h − 3/8 = −3u²/2 exactly. Gradient descent
+// started next to x̂ (off the x_2 axis) leaves it and reaches z.
 func BasicExample() *Problem {
 	p, err := NewProblem(BasicExampleOperator(), mat.NewDense(2, 1, []float64{1, 0}), 1)
 	if err != nil {
