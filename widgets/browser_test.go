@@ -92,7 +92,6 @@ func browser(t *testing.T) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1100, 900),
 		chromedp.ProxyServer("http://127.0.0.1:9"),
-		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
 		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
 	)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -157,33 +156,57 @@ type pageReport struct {
 	full     []byte // full-page PNG screenshot
 }
 
-// loadPage opens url in a new tab, waits until every chart has finished
-// drawing (or wait has passed) and collects the chart states, the console
-// messages (exceptions, errors, blocked network requests) and screenshots.
-func loadPage(t *testing.T, bctx context.Context, url string, wait time.Duration) pageReport {
+// tab is a browser tab whose console messages are collected from its
+// creation on.
+type tab struct {
+	ctx context.Context
+	// elementShots takes one screenshot per chart, scrolled into view,
+	// for pages that scroll inside a container (Jupyter Notebook).
+	elementShots bool
+	mu           sync.Mutex
+	messages     []chromedp.ConsoleMessage
+}
+
+// openTab opens a new tab; it is closed at the end of the test.
+func openTab(t *testing.T, bctx context.Context) *tab {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(bctx)
-	defer cancel()
-	var mu sync.Mutex
-	var rep pageReport
+	t.Cleanup(cancel)
+	tb := &tab{ctx: ctx}
 	msgs := chromedp.Console(ctx)
 	go func() {
 		for m, err := range msgs {
 			if err != nil {
 				return
 			}
-			mu.Lock()
-			rep.messages = append(rep.messages, m)
-			mu.Unlock()
+			tb.mu.Lock()
+			tb.messages = append(tb.messages, m)
+			tb.mu.Unlock()
 		}
 	}()
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-		t.Fatalf("navigate %s: %v", url, err)
-	}
-	// Wait for every chart to report "finished"; charts that never do are
-	// reported by the checks below.
+	return tb
+}
+
+// loadPage opens url in a new tab and inspects it (see inspect).
+func loadPage(t *testing.T, bctx context.Context, url string, wait time.Duration) pageReport {
+	t.Helper()
+	tb := openTab(t, bctx)
 	t0 := time.Now()
 	defer func() { t.Logf("loadPage %s: %v", filepath.Base(url), time.Since(t0)) }()
+	if err := chromedp.Do(tb.ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("navigate %s: %v", url, err)
+	}
+	return tb.inspect(t, wait)
+}
+
+// inspect waits until every chart has finished drawing (or wait has
+// passed) and collects the chart states, the console messages so far
+// (exceptions, errors, blocked network requests) and screenshots.
+func (tb *tab) inspect(t *testing.T, wait time.Duration) pageReport {
+	t.Helper()
+	ctx := tb.ctx
+	var rep pageReport
+	t0 := time.Now()
 	_, _ = chromedp.Run(ctx, chromedp.Poll[bool](`(function () {
 	  var els = document.querySelectorAll('div.sodw div.item');
 	  var w = window.sodWidgets;
@@ -196,23 +219,23 @@ func loadPage(t *testing.T, bctx context.Context, url string, wait time.Duration
 	    return false;
 	  }
 	  return true; })()`, chromedp.WithPollingTimeout(wait), chromedp.WithPollingInterval(100*time.Millisecond)))
-	t.Logf("waited %v for the charts", time.Since(t0))
+	t.Logf("waited %v for the charts", time.Since(t0).Round(time.Millisecond))
 	// GL charts keep refining (progressive rendering); give them a moment.
 	_ = chromedp.Do(ctx, chromedp.Sleep(500*time.Millisecond))
 	states, err := chromedp.Run(ctx, chromedp.Evaluate[[]chartState](checkJS))
 	if err != nil {
-		t.Fatalf("evaluating the chart checks on %s: %v", url, err)
+		t.Fatalf("evaluating the chart checks: %v", err)
 	}
 	rep.charts = states
 	// One full-page screenshot, cut into one image per chart.
 	full, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
-		t.Fatalf("full-page screenshot of %s: %v", url, err)
+		t.Fatalf("full-page screenshot: %v", err)
 	}
 	rep.full = full
 	img, err := png.Decode(bytes.NewReader(full))
 	if err != nil {
-		t.Fatalf("decoding the screenshot of %s: %v", url, err)
+		t.Fatalf("decoding the screenshot: %v", err)
 	}
 	rep.shots = map[string]image.Image{}
 	sub, ok := img.(interface {
@@ -222,15 +245,41 @@ func loadPage(t *testing.T, bctx context.Context, url string, wait time.Duration
 		if s.Width == 0 || s.Height == 0 || !ok {
 			continue
 		}
-		r := image.Rect(s.Left, s.Top, s.Left+s.Width, s.Top+s.Height).Intersect(img.Bounds())
-		if !r.Empty() {
+		r := image.Rect(s.Left, s.Top, s.Left+s.Width, s.Top+s.Height)
+		if !tb.elementShots && r.In(img.Bounds()) {
 			rep.shots[s.ID] = sub.SubImage(r)
+			continue
+		}
+		// Not in the page screenshot (e.g. inside Jupyter's own scrolling
+		// container): scroll it into view and cut it from the viewport.
+		vr, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(function () {
+		  var el = document.getElementById(%q); el.scrollIntoView({block: 'center'});
+		  var r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`, s.ID)))
+		if err != nil || len(vr) != 4 {
+			t.Errorf("scrolling to chart %s: %v", s.ID, err)
+			continue
+		}
+		_ = chromedp.Do(ctx, chromedp.Sleep(150*time.Millisecond))
+		b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Errorf("screenshot of chart %s: %v", s.ID, err)
+			continue
+		}
+		vimg, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Errorf("decoding the screenshot of chart %s: %v", s.ID, err)
+			continue
+		}
+		cr := image.Rect(int(vr[0]), int(vr[1]), int(vr[0]+vr[2]), int(vr[1]+vr[3])).Intersect(vimg.Bounds())
+		if vs, ok := vimg.(interface {
+			SubImage(image.Rectangle) image.Image
+		}); ok && !cr.Empty() {
+			rep.shots[s.ID] = vs.SubImage(cr)
 		}
 	}
-	cancel()
-	mu.Lock()
-	defer mu.Unlock()
-	rep.messages = append([]chromedp.ConsoleMessage(nil), rep.messages...)
+	tb.mu.Lock()
+	rep.messages = append([]chromedp.ConsoleMessage(nil), tb.messages...)
+	tb.mu.Unlock()
 	return rep
 }
 

@@ -14,6 +14,14 @@ type GalleryItem struct {
 	HTML   string // for HTML-only items (the ablation table)
 }
 
+// DisplayGalleryItem shows one gallery item in the current GoNB cell.
+func DisplayGalleryItem(it GalleryItem) error {
+	if it.Chart != nil {
+		return Display(it.Chart)
+	}
+	return DisplayTable(Table{}.withHTML(it.HTML))
+}
+
 // galleryData holds the synthetic inputs of every chart.
 type galleryData struct {
 	curves      Curves

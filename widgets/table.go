@@ -25,11 +25,15 @@ type Table struct {
 	Header  []string
 	Rows    [][]Cell
 	Notes   []string // footnotes under the table
+	raw     string   // prebuilt HTML (DisplayGalleryItem)
 }
 
 // HTML returns the table as a self-contained HTML fragment (inline styles,
 // no script). All text is HTML-escaped.
 func (t Table) HTML() (string, error) {
+	if t.raw != "" {
+		return t.raw, nil
+	}
 	if len(t.Header) == 0 {
 		return "", fmt.Errorf("widgets: Table %q: no header", t.Caption)
 	}
@@ -70,6 +74,12 @@ func (t Table) HTML() (string, error) {
 		fmt.Fprintf(&b, `<div style="font-size:11px;color:#495057;">%s</div>`, html.EscapeString(n))
 	}
 	return b.String(), nil
+}
+
+// withHTML returns a table that displays as the given, already built HTML.
+func (t Table) withHTML(h string) Table {
+	t.raw = h
+	return t
 }
 
 // DisplayTable shows the table in the current GoNB cell (nothing outside a
