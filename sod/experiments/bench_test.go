@@ -94,8 +94,10 @@ func benchX(n int) *mat.Dense {
 }
 
 // BenchmarkPMCGradSod and BenchmarkPMCGradFused compare one ∇h of the
-// study's largest instance (n = 80, r = 1) through sod.Problem.Grad
-// (XXᵀ with BLAS Dgemm, 𝒜, 𝒜*, Dgemm) with the fused elementwise pass.
+// study's largest instance (n = 80, r = 1) through sod.Problem.Grad (the
+// general path: XXᵀ, 𝒜, 𝒜*, ·X) with the fused elementwise pass
+// (sod.GradientDescent has its own fused PMC path; BenchmarkGD1000PMC80
+// measures it).
 func BenchmarkPMCGradSod(b *testing.B) {
 	p, _ := PMCStudyProblem(80, 0.1)
 	x := benchX(80)
