@@ -26,7 +26,8 @@
 //     CaseStudy(RealWorldCaseConfig()).
 //   - Appendix table "ablation": Ablation with DefaultAblationConfig, for
 //     any grid of l and t, with the descent check h(X̌) < h(X̂) the paper
-//     leaves out.
+//     leaves out; DescentScan gives h at the β- and γ-type points over a t
+//     grid (the descent window of NOTES §9).
 //   - Fig. "numerical_study", success rates (section 6.2): RunStudy with
 //     DefaultStudyConfig — PMC, n ∈ {40, …, 80}, ε ∈ {0.15, 0.10}, 50 trials,
 //     GD vs GD+SOD, success iff ‖XXᵀ−M*‖_F < 0.02, per-trial trajectories.
