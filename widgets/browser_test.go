@@ -10,6 +10,10 @@ package widgets
 //	SOD_REQUIRE_BROWSER=1  fail (instead of skip) when Chromium, Jupyter or gonb is missing
 //	SOD_CHROMIUM=path      the Chromium/Chrome binary (default: chromium, chromium-browser, google-chrome on PATH)
 //	SOD_BROWSER_OUT=dir    where to keep the screenshot and HTML artefacts (default widgets/testdata/out, git-ignored)
+//
+// They take about a minute and a half on two cores (the two tests with the
+// gonb kernel most of it); `go test -short` skips them unless
+// SOD_REQUIRE_BROWSER=1.
 
 import (
 	"bytes"
@@ -41,6 +45,9 @@ func needTool(t *testing.T, format string, args ...any) {
 
 func chromiumPath(t *testing.T) string {
 	t.Helper()
+	if testing.Short() && os.Getenv("SOD_REQUIRE_BROWSER") != "1" {
+		t.Skip("browser test skipped in -short mode")
+	}
 	if p := os.Getenv("SOD_CHROMIUM"); p != "" {
 		if _, err := exec.LookPath(p); err != nil {
 			t.Fatalf("SOD_CHROMIUM=%q: %v", p, err)

@@ -237,6 +237,10 @@ func fragment(c Chart) (html string, needGL bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
+	if o := strings.TrimSpace(snip.Option); o == "" || o == "null" || o == ";" {
+		// go-echarts ignores JSON encoding errors and leaves the option empty.
+		return "", false, fmt.Errorf("widgets: the chart's option could not be encoded to JSON (NaN or ±Inf in its data?)")
+	}
 	if !strings.Contains(snip.Element, id) || !strings.Contains(snip.Script, "goecharts_"+id) {
 		return "", false, fmt.Errorf("widgets: go-echarts snippet does not use the chart id %q", id)
 	}

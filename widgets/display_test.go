@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/go-echarts/go-echarts/v2/render"
 )
 
@@ -183,3 +186,27 @@ func TestDisplayErrors(t *testing.T) {
 type fakeChart struct{}
 
 func (fakeChart) RenderSnippet() render.ChartSnippet { return render.ChartSnippet{} }
+
+// go-echarts drops the whole option when its data holds a NaN; Display must
+// report that rather than show an empty chart.
+func TestDisplayRejectsNaNOption(t *testing.T) {
+	fakeAssets(t)
+	line := charts.NewLine()
+	line.SetXAxis([]string{"a", "b"}).AddSeries("s", []opts.LineData{{Value: 1.0}, {Value: math.NaN()}})
+	_, err := HTML(line)
+	if err == nil || !strings.Contains(err.Error(), "NaN") {
+		t.Fatalf("HTML(chart with NaN) error = %v; want one about NaN", err)
+	}
+}
+
+// go-echarts strips newlines from embedded functions and JSON-escapes them:
+// the JavaScript must not use double quotes or // comments.
+func TestEmbeddedJavaScript(t *testing.T) {
+	for name, js := range map[string]string{
+		"heatmapRenderItem": heatmapRenderItem, "windowRenderItem": windowRenderItem, "zoneRenderItem": zoneRenderItem,
+	} {
+		if strings.Contains(js, `"`) || strings.Contains(js, "//") {
+			t.Errorf("%s uses a double quote or a // comment", name)
+		}
+	}
+}
