@@ -118,39 +118,59 @@ EOF
 done
 total=$(($(date +%s) - t0))
 
-# 4. the index: one line per notebook, titled by its first Markdown heading
+# 4. the index: one line per notebook, titled by its first Markdown heading, with the paper's
+#    figures and tables its opening cell names (e.g. Fig. `exp2`), and a figure-to-notebook map
 "$py" - "$repo/notebooks" "$status" "$total" >"$out/index.html" <<'EOF'
 import html, json, os, re, sys, datetime
 nbdir, status, total = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rows = []
+# The paper's figures (labels in sod-escape.tex) and its ablation table.
+figures = ["taxonomy", "basic_example", "matrix_tensor", "r1_r2", "simulation", "quadratic_funcs", "sod-escape",
+           "ablation", "exp2", "exp3", "numerical_study", "quadratic_nn"]
+rows, where = [], {}
 for line in open(status):
     nb, state, secs = line.rstrip("\n").split("\t")
-    title = nb
+    name = nb[:-len(".ipynb")]
+    title, intro = nb, ""
     try:
-        cells = json.load(open(os.path.join(nbdir, nb)))["cells"]
-        for c in cells:
-            if c["cell_type"] == "markdown":
-                m = re.search(r"(?m)^#\s+(.*)$", "".join(c["source"]))
-                if m:
-                    title = m.group(1).strip()
-                    break
+        cells = [c for c in json.load(open(os.path.join(nbdir, nb)))["cells"] if c["cell_type"] == "markdown"]
+        intro = "".join(cells[0]["source"]) if cells else ""
+        m = re.search(r"(?m)^#\s+(.*)$", intro)
+        if m:
+            title = m.group(1).strip()
     except Exception:
         pass
-    name = nb[:-len(".ipynb")]
-    rows.append('<tr><td><a href="%s.html">%s</a></td><td class="%s">%s</td><td>%s s</td><td><a href="ipynb/%s">ipynb</a></td></tr>'
-                % (html.escape(name), html.escape(title), "ok" if state == "ok" else "bad", state, secs, html.escape(nb)))
+    covers = []
+    for f in figures:
+        if re.search(r"Figs?\.[^.;\n]*?`%s`" % re.escape(f), intro):
+            covers.append("Fig. " + f)
+            where.setdefault("Fig. " + f, []).append(name)
+    if re.search(r"ablation table|table `ablation`", intro, re.I):
+        covers.append("table ablation")
+        where.setdefault("table ablation", []).append(name)
+    rows.append('<tr><td><a href="%s.html">%s</a></td><td>%s</td><td class="%s">%s</td><td>%s s</td><td><a href="ipynb/%s">ipynb</a></td></tr>'
+                % (html.escape(name), html.escape(title), html.escape(", ".join(covers)), "ok" if state == "ok" else "bad", state, secs, html.escape(nb)))
+figrows = []
+for f in ["Fig. " + x for x in figures] + ["table ablation"]:
+    links = ", ".join('<a href="%s.html">%s</a>' % (html.escape(n), html.escape(n)) for n in where.get(f, []))
+    figrows.append("<tr><td>%s</td><td>%s</td></tr>" % (html.escape(f), links or "—"))
 print("""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>SOD Workbench — the book</title>
-<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.5}
-td{padding:.2em 1em .2em 0}.ok{color:#2a7}.bad{color:#c22;font-weight:bold}</style></head><body>
+<style>body{font-family:sans-serif;max-width:64em;margin:2em auto;line-height:1.5}
+td,th{padding:.2em 1em .2em 0;vertical-align:top;text-align:left}.ok{color:#2a7}.bad{color:#c22;font-weight:bold}</style></head><body>
 <h1>SOD Workbench — the book</h1>
-<p>The notebooks of the SOD Workbench, executed from scratch and exported to HTML: every figure and table of
+<p>The notebooks of the SOD Workbench, executed from scratch and exported to HTML: the figures and tables of
 <em>Escaping Local Minima Provably in Non-convex Matrix Sensing: A Deterministic Framework via Simulated Lifting</em>
 as computed by the <code>sod</code> library, with the findings of the project's independent check shown where they arise.
 Charts and equations work offline.</p>
+<h2>Notebooks</h2>
+<table><tr><th>notebook</th><th>paper figures and tables</th><th>status</th><th>time</th><th></th></tr>
+%s</table>
+<h2>Where is each figure of the paper?</h2>
+<p>As named in each notebook's opening cell (figures that are schematics in the paper, like <code>taxonomy</code> and
+<code>sod-escape</code>, have no computed counterpart).</p>
 <table>%s</table>
 <p>Built %s UTC by <code>docker/book.sh</code> in %d s.</p>
-</body></html>""" % ("\n".join(rows), datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"), total))
+</body></html>""" % ("\n".join(rows), "\n".join(figrows), datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"), total))
 EOF
 rm -f "$status"
 echo "book: $out/index.html ($total s)"
