@@ -141,7 +141,7 @@ for line in open(status):
         pass
     covers = []
     for f in figures:
-        if re.search(r"Figs?\.[^.;\n]*?`%s`" % re.escape(f), intro):
+        if re.search(r"(Figs?\.|Figures?)[^.;\n]*?`%s`" % re.escape(f), intro):
             covers.append("Fig. " + f)
             where.setdefault("Fig. " + f, []).append(name)
     if re.search(r"ablation table|table `ablation`", intro, re.I):
