@@ -1,0 +1,277 @@
+package widgets
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// optionJSON renders a chart and returns its ECharts option decoded as
+// JSON (the embedded JavaScript functions are replaced by null first).
+func optionJSON(t *testing.T, c Chart) map[string]any {
+	t.Helper()
+	o := c.RenderSnippet().Option
+	o = strings.TrimSuffix(strings.TrimSpace(o), ";")
+	// Embedded functions are not JSON: blank them out.
+	for {
+		i := strings.Index(o, "function (")
+		if i < 0 {
+			break
+		}
+		depth, j := 0, i
+		for ; j < len(o); j++ {
+			if o[j] == '{' {
+				depth++
+			} else if o[j] == '}' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		o = o[:i] + "null" + o[j+1:]
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(o), &m); err != nil {
+		t.Fatalf("option is not JSON: %v\n%.400s", err, o)
+	}
+	return m
+}
+
+func seriesByType(m map[string]any, typ string) []map[string]any {
+	var out []map[string]any
+	for _, s := range m["series"].([]any) {
+		if sm := s.(map[string]any); sm["type"] == typ {
+			out = append(out, sm)
+		}
+	}
+	return out
+}
+
+func TestChartInputErrors(t *testing.T) {
+	x := []float64{1, 2, 3}
+	nan := math.NaN()
+	okGrid := Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{1, 2}, {3, 4}}}
+	tests := []struct {
+		name string
+		f    func() error
+		want string
+	}{
+		{"curves: escape index", func() error {
+			_, err := CurvesChart(Curves{X: x, Series: []Series{{"a", x}}, EscapeAt: []int{3}})
+			return err
+		}, "escape index 3 outside [0, 3)"},
+		{"curves: short series", func() error {
+			_, err := CurvesChart(Curves{X: x, Series: []Series{{"a", x[:2]}}})
+			return err
+		}, `series "a" has 2 values, want 3`},
+		{"landscape: decreasing grid", func() error {
+			_, err := LandscapeChart(Landscape{Grid: Grid{X: []float64{1, 0}, Y: []float64{0, 1}, Z: okGrid.Z}})
+			return err
+		}, "strictly increasing"},
+		{"landscape: ragged Z", func() error {
+			_, err := LandscapeChart(Landscape{Grid: Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{1, 2}, {3}}}})
+			return err
+		}, "row 1 has 1 values"},
+		{"landscape: nothing drawable", func() error {
+			_, err := LandscapeChart(Landscape{LogZ: true, Grid: Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{0, -1}, {nan, 0}}}})
+			return err
+		}, "no cell has a drawable value"},
+		{"landscape: path lengths", func() error {
+			_, err := LandscapeChart(Landscape{Grid: okGrid, Paths: []Path{{"p", []float64{0}, []float64{0, 1}}}})
+			return err
+		}, `path "p" has 1 x and 2 y values`},
+		{"3-D: nothing", func() error { _, err := Trajectory3DChart(Trajectory3D{}); return err }, "nothing to draw"},
+		{"3-D: ragged path", func() error {
+			_, err := Trajectory3DChart(Trajectory3D{Paths: []Path3D{{"p", x, x, x[:1]}}})
+			return err
+		}, "has 3, 3, 1 coordinates"},
+		{"lifted: exact length", func() error {
+			_, err := LiftedObjectiveChart(LiftedObjective{T: x, ClosedForm: x, Exact: x[:1]})
+			return err
+		}, "Exact has 1 values, want 3"},
+		{"terms: length", func() error {
+			_, err := TermNormsChart(TermNorms{T: x, ClosedForm: Terms{A: x, B: x, C: x[:2]}})
+			return err
+		}, "closed form C has 2 values"},
+		{"windows: negative start", func() error {
+			_, err := EscapeWindowsChart(EscapeWindows{Rows: []WindowRow{{"l = 3", Interval{-1, 5}, Interval{}}}})
+			return err
+		}, "starting at t = -1 < 0"},
+		{"windows: no rows", func() error { _, err := EscapeWindowsChart(EscapeWindows{}); return err }, "no rows"},
+		{"zones: radii", func() error { _, err := EFSZonesChart(EFSZones{R1: 2, R2: 2}); return err }, "0 < r₁ < r₂"},
+		{"probability: lengths", func() error {
+			_, err := ProbabilityChart(ProbabilityCurve{X: x, Bound: x, MonteCarlo: x[:2]})
+			return err
+		}, "MonteCarlo has 2 values"},
+		{"success: too many", func() error {
+			_, err := SuccessRatesChart(SuccessRates{Groups: []string{"40"}, Methods: []string{"GD"}, Successes: [][]int{{51}}, Trials: 50})
+			return err
+		}, "51 successes out of 50 trials"},
+		{"success: no trials", func() error {
+			_, err := SuccessRatesChart(SuccessRates{Groups: []string{"40"}, Methods: []string{"GD"}, Successes: [][]int{{1}}})
+			return err
+		}, "Trials = 0"},
+		{"bundle: empty group", func() error {
+			_, err := BundleChart(Bundle{X: x, Groups: []RunGroup{{Name: "GD"}}})
+			return err
+		}, `group "GD" has no runs`},
+		{"table: ragged", func() error {
+			_, err := Table{Header: []string{"a", "b"}, Rows: [][]Cell{{{Text: "1"}}}}.HTML()
+			return err
+		}, "row 0 has 1 cells, header has 2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.f()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v; want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestCellEdges(t *testing.T) {
+	got := cellEdges([]float64{0, 1, 3})
+	want := []float64{-0.5, 0.5, 2, 4}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("cellEdges = %v, want %v", got, want)
+		}
+	}
+}
+
+// The landscape's cells are coloured by log₁₀ z, cover the grid without
+// gaps, and leave out (and count) the cells that cannot be coloured.
+func TestLandscapeCells(t *testing.T) {
+	l := Landscape{Title: "t", LogZ: true, Grid: Grid{X: []float64{0, 1}, Y: []float64{0, 2},
+		Z: [][]float64{{1, 100}, {0, 10}}}}
+	m := optionJSON(t, must(LandscapeChart(l)))
+	cells := seriesByType(m, "custom")[0]["data"].([]any)
+	want := [][]float64{{-0.5, 0.5, -1, 1, 0}, {0.5, 1.5, -1, 1, 2}, {0.5, 1.5, 1, 3, 1}}
+	if len(cells) != len(want) {
+		t.Fatalf("%d cells, want %d (the z = 0 cell left out)", len(cells), len(want))
+	}
+	for i, c := range cells {
+		for j, v := range c.([]any) {
+			if math.Abs(v.(float64)-want[i][j]) > 1e-12 {
+				t.Errorf("cell %d = %v, want %v", i, c, want[i])
+				break
+			}
+		}
+	}
+	if sub := m["title"].(map[string]any)["subtext"]; !strings.Contains(fmt.Sprint(sub), "1 non-finite") {
+		t.Errorf("subtitle %q does not count the undrawable cell", sub)
+	}
+}
+
+// Success rates are drawn in percent of the trials, labelled with counts.
+func TestSuccessRatesValues(t *testing.T) {
+	m := optionJSON(t, must(SuccessRatesChart(SuccessRates{Groups: []string{"40", "50"}, Methods: []string{"GD", "GD + SOD"},
+		Successes: [][]int{{37, 0}, {50, 49}}, Trials: 50})))
+	bars := seriesByType(m, "bar")
+	want := [][]float64{{74, 0}, {100, 98}}
+	for k, b := range bars {
+		for g, d := range b["data"].([]any) {
+			v := d.(map[string]any)["value"].(float64)
+			if v != want[k][g] {
+				t.Errorf("method %d group %d: %g%%, want %g%%", k, g, v, want[k][g])
+			}
+		}
+	}
+}
+
+// The escape windows are clipped to the axis: a window from 0 starts at the
+// left edge, an unbounded one ends at the right edge with the "open" flag,
+// and an empty one is named in the row label.
+func TestEscapeWindowsData(t *testing.T) {
+	m := optionJSON(t, must(EscapeWindowsChart(EscapeWindows{Rows: []WindowRow{
+		{"l = 3", Interval{math.NaN(), math.NaN()}, Interval{2000, math.Inf(1)}},
+		{"l = 7", Interval{0, 1e6}, Interval{1e6, math.Inf(1)}},
+	}, Marks: []float64{1000, 2e6}})))
+	x := m["xAxis"].([]any)[0].(map[string]any)
+	if x["min"] != 1000.0 || x["max"] != 1e8 {
+		t.Errorf("t axis [%v, %v], want [1000, 1e8]", x["min"], x["max"])
+	}
+	labels := m["yAxis"].([]any)[0].(map[string]any)["data"].([]any)
+	if labels[0] != "l = 3 (U_β = ∅)" || labels[1] != "l = 7" {
+		t.Errorf("row labels %v", labels)
+	}
+	cs := seriesByType(m, "custom")
+	beta, gamma := cs[0]["data"].([]any), cs[1]["data"].([]any)
+	if len(beta) != 1 || len(gamma) != 2 {
+		t.Fatalf("%d β and %d γ bars, want 1 and 2", len(beta), len(gamma))
+	}
+	if b := beta[0].([]any); b[0] != 1000.0 || b[1] != 1e6 || b[4] != 0.0 || b[5] != "(0.00, 1000000.00)" {
+		t.Errorf("U_β bar %v", b)
+	}
+	if g := gamma[0].([]any); g[0] != 2000.0 || g[1] != 1e8 || g[4] != 1.0 || g[5] != "(2000.00, ∞)" {
+		t.Errorf("U_γ bar %v", g)
+	}
+}
+
+func TestIntervalString(t *testing.T) {
+	tests := []struct {
+		iv   Interval
+		want string
+	}{
+		{Interval{26948.72, 33974.73}, "(26948.72, 33974.73)"},
+		{Interval{0, math.Inf(1)}, "(0.00, ∞)"},
+		{Interval{5, 5}, "∅"},
+		{Interval{math.NaN(), 1}, "∅"},
+	}
+	for _, tc := range tests {
+		if got := tc.iv.String(); got != tc.want {
+			t.Errorf("%v.String() = %q, want %q", tc.iv, got, tc.want)
+		}
+	}
+}
+
+// A value matches the paper when it rounds to the printed digits (NOTES §8:
+// l = 3, t = 33500 gives 114.198 where the paper prints 114.22).
+func TestAblationMismatch(t *testing.T) {
+	tab := AblationTable("t", []AblationRow{
+		{L: 3, T: 33500, Interval: "U_β", Defined: true, DHat: 114.198, DStar: 113.269, Ratio: 1.00820, Final: "+Z",
+			Paper: AblationPaper{Interval: "U_β", DHat: "114.22", DStar: "113.29", Ratio: "1.01", Final: "+Z"}},
+		{L: 5, T: 1000, Interval: "U_γ", Defined: true, DHat: 2.004, DStar: 1.2996, Ratio: 1.542, Final: "−Z",
+			Paper: AblationPaper{Interval: "U_γ", DHat: "2.00", DStar: "1.30", Ratio: "1.54", Final: "+Z"}},
+	})
+	want := [][]bool{ // mismatch flags of interval, d̂, d*, ratio, final
+		{false, true, true, false, false},
+		{false, false, false, false, true},
+	}
+	cols := []int{2, 4, 5, 6, 7}
+	for r, row := range tab.Rows {
+		for k, c := range cols {
+			if row[c].Mismatch != want[r][k] {
+				t.Errorf("row %d column %q: mismatch = %v, want %v (%q vs paper %q)", r, tab.Header[c], row[c].Mismatch, want[r][k], row[c].Text, row[c].Paper)
+			}
+		}
+	}
+	h, err := tab.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(h, "background:#fff3bf") != 3 {
+		t.Errorf("want 3 highlighted cells in the HTML")
+	}
+}
+
+func TestTableEscapes(t *testing.T) {
+	h, err := Table{Caption: "<script>", Header: []string{"a&b"}, Rows: [][]Cell{{{Text: `"x"<y>`}}}}.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(h, "<script>") || !strings.Contains(h, "a&amp;b") || !strings.Contains(h, "&lt;y&gt;") {
+		t.Errorf("table HTML is not escaped: %s", h)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
