@@ -1,16 +1,59 @@
 // Package widgets draws the experiments of the paper "Escaping Local Minima
 // Provably in Non-convex Matrix Sensing: A Deterministic Framework via
-// Simulated Lifting" in GoNB notebooks, with one call per figure.
+// Simulated Lifting" in GoNB notebooks, with one call per figure, and
+// exports the same figures as static SVG, PNG or PDF files.
+//
+// # Charts and the paper's figures
+//
+// Every chart is a function of plain input structs defined here (float64
+// slices, intervals, grids, trajectories), so the experiments can fill them
+// without this package importing the library. Each has an interactive
+// ECharts version (…Chart, shown with [Display]) and a static gonum/plot
+// version (…Plot, written with [Save] or shown with [DisplayStatic]):
+//
+//	paper figure (LaTeX label)                  input               interactive              static
+//	exp2/exp3 (a)–(c): h, ‖∇h‖_F, ‖XXᵀ−M*‖_F      Curves              CurvesChart              CurvesPlot
+//	basic_example (left): distance to M*        Curves              CurvesChart              CurvesPlot
+//	basic_example (right): log landscape        Landscape           LandscapeChart           LandscapePlot
+//	exp2/exp3 (f): 3-D trajectory, n = 3        Trajectory3D        Trajectory3DChart (GL)   Trajectory3DPlot
+//	exp2/exp3 (d), simulation (a): h^l(w̃(t))    LiftedObjective     LiftedObjectiveChart     LiftedObjectivePlot
+//	exp2/exp3 (e), simulation (b): term norms   TermNorms           TermNormsChart           TermNormsPlot
+//	u_beta_gamma: U_β, U_γ on a t axis          EscapeWindows       EscapeWindowsChart       EscapeWindowsPlot
+//	r1_r2: EFS zones (r₁, r₂ circles)           EFSZones            EFSZonesChart            EFSZonesPlot
+//	P(EFS > 1): Paley–Zygmund vs Monte Carlo    ProbabilityCurve    ProbabilityChart         ProbabilityPlot
+//	numerical_study (a), (b): success rates     SuccessRates        SuccessRatesChart        SuccessRatesPlot
+//	numerical_study (c), (d): 50 trajectories   Bundle              BundleChart              BundlePlot
+//	quadratic_nn: QNN training losses           Curves              CurvesChart              CurvesPlot
+//	ablation table (Appendix)                   []AblationRow       AblationTable → Table.HTML, DisplayTable
+//
+// The closed-form TPGD curves and exact projected gradient descent in
+// S = span{a, b, c} are drawn side by side (LiftedObjective.Exact,
+// TermNorms.Exact) because they differ (NOTES §9); the ablation table shows
+// the paper's printed value under ours and highlights a cell when the two
+// differ at the printed digits.
+//
+// Values that cannot be drawn (NaN, ±Inf, and values ≤ 0 on a log axis) are
+// left out as gaps and counted in the chart's subtitle (title for static
+// plots) rather than dropped silently; bad input (mismatched lengths,
+// empty data, impossible radii or counts) is an error, never a panic.
+// [Gallery] and [StaticGallery] build every chart on small synthetic data.
 //
 // # Display plumbing
 //
-// Every chart is a go-echarts chart shown with [Display]: it is rendered as
-// an HTML snippet (never a full page) into the cell output, with ECharts and,
-// for 3-D charts, ECharts-GL inlined from the local npm assets in
-// widgets/assets (pinned by its package-lock.json; see [AssetsDir]). No CDN
-// is used, so notebooks and their nbconvert HTML exports work offline, with
-// or without require.js on the page. [HTML] and [WritePage] give the same
-// output as a string or as a standalone page.
+// [Display] renders a go-echarts chart (any of the above, or any chart built
+// with go-echarts directly) as an HTML snippet — a <div> and a script, never
+// a full page — into the GoNB cell output and calls gonbui.Sync. ECharts
+// 5.6.0, and ECharts-GL 2.1.0 for 3-D charts only, are inlined from the
+// local npm assets in widgets/assets (pinned by its package-lock.json and
+// found by [AssetsDir]); no CDN is used, so notebooks and their nbconvert
+// HTML exports work offline. Because GoNB runs each cell as a new program,
+// the library is inlined in the first chart output of each cell (about
+// 1.0 MB, plus 0.64 MB when the cell has a 3-D chart) and the browser
+// evaluates it only if window.echarts is not yet defined. While it
+// evaluates, define, exports, module and require are hidden, so require.js
+// (Jupyter Notebook 6, nbconvert's HTML) cannot capture it. Every display
+// gets a fresh DOM id, so re-running a cell works. [HTML] and [Page] give
+// the same output as a string or a standalone page.
 //
 // If the assets are missing, Display returns an error wrapping
 // [ErrAssetsMissing] that says how to install them:
@@ -18,13 +61,23 @@
 //	docker/install.sh --user            # or
 //	npm ci --prefix widgets/assets
 //
-// # Charts
+// # Live controls and progress
 //
-// Every chart is a function of plain input structs defined here (series of
-// float64 slices, intervals, grids, trajectories), so experiments can fill
-// them without this package importing the library. Values that cannot be
-// drawn (NaN, ±Inf, non-positive values on a log axis) are left out as gaps
-// and counted in the chart's subtitle rather than dropped silently.
+// [Explore] shows GoNB sliders and selects (for l, t, ρ, η, the case) and
+// redraws a chart when they move. GoNB widgets need a live browser and block
+// under nbconvert: tag such cells with [LiveOnlyTag] ("live-only"); the
+// notebook harness skips them in headless runs. [NewProgress] shows a
+// progress bar for long cells, updated in place in one output.
 //
-//   - [LineChart]: several named series against a shared x axis.
+// # Tests
+//
+// The browser tests load every chart in headless Chromium with the network
+// disabled: as a standalone page (plain, under a fake AMD loader and under
+// require.js, plus a control page that must fail), in nbconvert's HTML
+// export, in a notebook executed by the gonb kernel, and in a live Jupyter
+// Notebook 6 where a slider is moved and the chart must change. They check
+// from the DOM and from screenshots that every chart drew and that no
+// script failed, and keep a PNG screenshot in testdata/out (git-ignored).
+// They skip when Chromium, Jupyter or gonb is missing, or under -short, and
+// fail instead when SOD_REQUIRE_BROWSER=1.
 package widgets

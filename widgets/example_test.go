@@ -1,0 +1,142 @@
+package widgets_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+	"sodworkbench.org/workbench/widgets"
+)
+
+// In a GoNB cell, build a chart from plain slices and display it. The chart
+// carries ECharts from widgets/assets; no network is needed.
+func ExampleDisplay() {
+	iter := []float64{0, 1, 2, 3, 4}
+	c, err := widgets.CurvesChart(widgets.Curves{
+		Title: "GD then SOD", XName: "iteration", YName: "h(X)", LogY: true,
+		X:        iter,
+		Series:   []widgets.Series{{Name: "h(X)", Y: []float64{0.5, 0.4, 0.38, 0.1, 0.01}}},
+		EscapeAt: []int{2},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := widgets.Display(c); err != nil {
+		fmt.Println(err) // e.g. the assets are missing, with how to install them
+	}
+}
+
+// An escape is marked by a vertical line at its iteration and a marker on
+// every series.
+func ExampleCurvesChart() {
+	c, err := widgets.CurvesChart(widgets.Curves{
+		X:        []float64{0, 10, 20, 30},
+		Series:   []widgets.Series{{Name: "h(X)", Y: []float64{1, 0.33, 0.33, 0.01}}, {Name: "‖∇h‖", Y: []float64{2, 1e-6, 1e-6, 1e-3}}},
+		EscapeAt: []int{2},
+		LogY:     true,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	opt := c.RenderSnippet().Option
+	fmt.Println(strings.Contains(opt, `"xAxis":20`), strings.Count(opt, `"symbol":"diamond"`))
+	// Output:
+	// true 2
+}
+
+func ExampleInterval_String() {
+	fmt.Println(widgets.Interval{Lo: 26948.72, Hi: 33974.73})
+	fmt.Println(widgets.Interval{Lo: 0, Hi: math.Inf(1)})
+	fmt.Println(widgets.Interval{Lo: 5, Hi: 5})
+	// Output:
+	// (26948.72, 33974.73)
+	// (0.00, ∞)
+	// ∅
+}
+
+// Numbers are compared with the paper at the digits it prints.
+func ExampleAblationTable() {
+	t := widgets.AblationTable("real-world case, ρ = η = 0.1", []widgets.AblationRow{{
+		L: 3, T: 33500, Interval: "U_β", Defined: true, DHat: 114.198, DStar: 113.269, Ratio: 1.0082, Final: "+Z",
+		Paper: widgets.AblationPaper{Interval: "U_β", DHat: "114.22", DStar: "113.29", Ratio: "1.01", Final: "+Z"},
+	}})
+	for i, c := range t.Rows[0] {
+		if c.Paper != "" {
+			fmt.Printf("%s: %s (paper %s, mismatch %v)\n", t.Header[i], c.Text, c.Paper, c.Mismatch)
+		}
+	}
+	// Output:
+	// interval: U_β (paper U_β, mismatch false)
+	// ‖X̂X̂ᵀ − X̌X̌ᵀ‖_F: 114.20 (paper 114.22, mismatch true)
+	// ‖X̌X̌ᵀ − ZZᵀ‖_F: 113.27 (paper 113.29, mismatch true)
+	// ratio: 1.01 (paper 1.01, mismatch false)
+	// GD from X̌ ends at: +Z (paper +Z, mismatch false)
+}
+
+// Every chart has a static gonum/plot twin for slides and papers.
+func ExampleSave() {
+	p, err := widgets.CurvesPlot(widgets.Curves{Title: "h(X)", X: []float64{0, 1, 2}, LogY: true,
+		Series: []widgets.Series{{Name: "GD", Y: []float64{1, 0.1, 0.01}}}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dir, err := os.MkdirTemp("", "widgets")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	for _, name := range []string{"curves.svg", "curves.png"} {
+		if err := widgets.Save(p, filepath.Join(dir, name), 12*vg.Centimeter, 8*vg.Centimeter); err != nil {
+			fmt.Println(err)
+			return
+		}
+		st, _ := os.Stat(filepath.Join(dir, name))
+		fmt.Println(name, st.Size() > 1000)
+	}
+	// Output:
+	// curves.svg true
+	// curves.png true
+}
+
+// Sliders for the classroom: tag the cell "live-only" (widgets.LiveOnlyTag),
+// since GoNB widgets need a live browser.
+func ExampleExplore() {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err := widgets.Explore(ctx, []widgets.Control{
+		{Name: "l", Values: []float64{3, 5, 7, 9, 11}, Initial: 5},
+		{Name: "η", Min: 1e-3, Max: 1, Steps: 30, Log: true, Initial: 0.1},
+	}, func(v widgets.Values) (widgets.Chart, error) {
+		t := []float64{1, 10, 100, 1000}
+		y := make([]float64, len(t))
+		for i := range t {
+			y[i] = math.Pow(1+v["η"], t[i]/v["l"])
+		}
+		return widgets.LineChart(fmt.Sprintf("l = %g, η = %.3g", v["l"], v["η"]), t, map[string][]float64{"growth": y}, widgets.LogX(), widgets.LogY())
+	})
+	fmt.Println(err) // outside a notebook: drawn once, nothing shown
+	// Output:
+	// <nil>
+}
+
+func ExampleNewProgress() {
+	p, err := widgets.NewProgress("Monte Carlo", 1000)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i := 1; i <= 1000; i++ {
+		// ... one trial ...
+		p.Update(i, "")
+	}
+	p.Done("1000 trials")
+	// Output:
+}
