@@ -18,13 +18,14 @@
 //	exp2/exp3 (f): 3-D trajectory, n = 3        Trajectory3D        Trajectory3DChart (GL)   Trajectory3DPlot
 //	exp2/exp3 (d), simulation (a): h^l(w̃(t))    LiftedObjective     LiftedObjectiveChart     LiftedObjectivePlot
 //	exp2/exp3 (e), simulation (b): term norms   TermNorms           TermNormsChart           TermNormsPlot
-//	u_beta_gamma: U_β, U_γ on a t axis          EscapeWindows       EscapeWindowsChart       EscapeWindowsPlot
+//	ablation (figure): U_β, U_γ on t axis       EscapeWindows       EscapeWindowsChart       EscapeWindowsPlot
 //	r1_r2: EFS zones (r₁, r₂ circles)           EFSZones            EFSZonesChart            EFSZonesPlot
-//	P(EFS > 1): Paley–Zygmund vs Monte Carlo    ProbabilityCurve    ProbabilityChart         ProbabilityPlot
+//	§ probabilistic escape: Paley–Zygmund vs MC ProbabilityCurve    ProbabilityChart         ProbabilityPlot
 //	numerical_study (a), (b): success rates     SuccessRates        SuccessRatesChart        SuccessRatesPlot
 //	numerical_study (c), (d): 50 trajectories   Bundle              BundleChart              BundlePlot
 //	quadratic_nn: QNN training losses           Curves              CurvesChart              CurvesPlot
-//	ablation table (Appendix)                   []AblationRow       AblationTable → Table.HTML, DisplayTable
+//	quadratic_funcs: the quadratic in ρ̂         Curves (LogY off)   CurvesChart              CurvesPlot
+//	table:ablation (Appendix)                   []AblationRow       AblationTable → Table.HTML, DisplayTable
 //
 // The closed-form TPGD curves and exact projected gradient descent in
 // S = span{a, b, c} are drawn side by side (LiftedObjective.Exact,

@@ -108,7 +108,7 @@ const (
 	figTrajectory  = "exp2/exp3 (f)"
 	figLifted      = "exp2/exp3 (d), simulation (a)"
 	figTerms       = "exp2/exp3 (e), simulation (b)"
-	figWindows     = "u_beta_gamma, ablation table (interval column)"
+	figWindows     = "figure ablation (requirements on l and t: U_β, U_γ), ablation table (interval column)"
 	figZones       = "r1_r2"
 	figProbability = "probabilistic escape analysis (Paley–Zygmund bound vs Monte Carlo)"
 	figSuccess     = "numerical_study (a), (b)"

@@ -43,7 +43,7 @@ type WindowRow struct {
 }
 
 // EscapeWindows draws U_β and U_γ on a t axis for several l: the paper's
-// figure "u_beta_gamma" (requirements on l and t) and the "interval"
+// figure "ablation" (requirements on l and t) and the "interval"
 // column of its ablation table. Marks are t values to highlight, e.g. the
 // table's t ∈ {1000, 5000, 33500, 1e5, 5e5, 2e6}.
 type EscapeWindows struct {
