@@ -12,7 +12,8 @@
 #             from a host folder mounted at ~/notebooks/work (the README's "own notebooks" route)
 # 5. server:  <engine> run -p ...:8888 -e JUPYTER_TOKEN=... sod-workbench; /api/kernelspecs answers
 #             with the gonb kernel given the token, and refuses requests without it or with a
-#             wrong one; the health check passes; without JUPYTER_TOKEN a random token is printed
+#             wrong one; a gonb kernel started through the API gets idle; the health check
+#             passes; without JUPYTER_TOKEN a random token is made and printed
 # 6. jupyterhub-singleuser runs in the image
 #
 # Parameters (environment):
@@ -29,7 +30,8 @@
 #   SOD_FRESH_BASE=1           remake the base image even if it exists
 #   SOD_SOURCE=worktree|HEAD   build the working tree (default) or a clean `git archive HEAD`
 #   SOD_PORT=18888             host port for the server test
-#   SOD_NOTEBOOKS="a.ipynb .." more notebooks (paths in the repository) to execute in the image
+#   SOD_NOTEBOOKS="a.ipynb .." more notebooks (paths in the repository, or "all" for notebooks/*.ipynb)
+#                              to execute in the image, without network, as the notebook harness does
 #   SOD_KEEP=1                 keep the test containers (for debugging)
 #   CONTAINERS_CONF            podman: if unset, a containers.conf of the script's own is used
 #                              (runtime runc when installed, raised nofile/nproc ulimits)
@@ -162,25 +164,32 @@ build() {
 
 nbconvert_args=(jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 --output-dir /tmp/out)
 
-check_smoke() { # check_smoke FILE: the executed smoke notebook printed the expected lines
-  python3 - "$1" <<'PY'
-import json, sys
+check_notebook() { # check_notebook FILE [WANT...]: no error output, no failed ! line, WANTs printed
+  python3 - "$@" <<'PY'
+import json, re, sys
 nb = json.load(open(sys.argv[1]))
 text, errors = "", []
 for c in nb["cells"]:
     for o in c.get("outputs", []):
         if o.get("output_type") == "error":
-            errors.append(o.get("ename", "") + ": " + o.get("evalue", ""))
+            errors.append(o.get("ename", "") + ": " + o.get("evalue", "")[:300])
         t = o.get("text", "")
-        text += "".join(t) if isinstance(t, list) else t
-print("  cell output: " + " | ".join(text.strip().splitlines()))
+        t = "".join(t) if isinstance(t, list) else t
+        m = re.search(r"(?m)^exit status ([1-9][0-9]*)\s*$", t)
+        if m:
+            errors.append("a ! command failed: " + t.strip()[-300:])
+        text += t
+if len(sys.argv) > 2:
+    print("  cell output: " + " | ".join(text.strip().splitlines()))
 if errors:
     sys.exit("notebook errors: " + "; ".join(errors))
-for want in ("eigenvalues: [1.000000 3.000000]", "go1.26", "SOD_SMOKE_OK"):
+for want in sys.argv[2:]:
     if want not in text:
         sys.exit("missing in the notebook's output: " + want)
 PY
 }
+
+check_smoke() { check_notebook "$1" "eigenvalues: [1.000000 3.000000]" go1.26 SOD_SMOKE_OK; }
 
 run_smoke() {
   local name=sod-test-nb-$$ t0
@@ -208,13 +217,23 @@ run_own_notebooks() {
 }
 
 run_more_notebooks() {
-  local nb name i=0
-  for nb in ${SOD_NOTEBOOKS:-}; do
+  local list=${SOD_NOTEBOOKS:-} nb name i=0 t0
+  if [ "$list" = all ]; then
+    list=$(cd "$repo" && git ls-files 'notebooks/*.ipynb' | grep -v /testdata/ | tr '\n' ' ')
+  fi
+  for nb in $list; do
     i=$((i + 1))
     name=sod-test-more-$$-$i
     containers+=("$name")
-    show $engine run --name "$name" -w "/home/jovyan/$(dirname "$nb")" "$image" \
-      "${nbconvert_args[@]}" "$(basename "$nb")"
+    t0=$(date +%s)
+    # As the notebook harness does: cells tagged live-only need a browser and are left out.
+    show $engine run --name "$name" --network none -w "/home/jovyan/$(dirname "$nb")" "$image" \
+      "${nbconvert_args[@]}" --TagRemovePreprocessor.enabled=True \
+      --TagRemovePreprocessor.remove_cell_tags=live-only "$(basename "$nb")" ||
+      die "$nb failed in the image"
+    $engine cp "$name:/tmp/out/$(basename "$nb")" "$tmp/more.ipynb"
+    check_notebook "$tmp/more.ipynb" || die "$nb: errors in the executed notebook"
+    say "  $nb: ok in $(($(date +%s) - t0)) s"
   done
 }
 
@@ -269,6 +288,26 @@ PY
   code=$(http_code "http://127.0.0.1:$port/tree")
   say "  /tree without a token: HTTP $code ($(grep -o 'login[^"]*' "$tmp/body" | head -1 || true))"
   [ "$code" = 302 ] || [ "$code" = 403 ] || [ "$code" = 401 ] || die "/tree without the token answered HTTP $code"
+
+  # A gonb kernel started through the server's REST API reaches "idle".
+  code=$(http_code "http://127.0.0.1:$port/api/kernels" -X POST -H "Authorization: token $token" \
+    -H 'Content-Type: application/json' -d '{"name": "gonb"}')
+  [ "$code" = 201 ] || die "POST /api/kernels (gonb): HTTP $code"
+  local kid state= i
+  kid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$tmp/body")
+  for i in $(seq 1 60); do
+    http_code "http://127.0.0.1:$port/api/kernels/$kid" -H "Authorization: token $token" >/dev/null
+    state=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("execution_state", ""))' "$tmp/body" 2>/dev/null || true)
+    [ "$state" = idle ] && break
+    sleep 1
+  done
+  say "  gonb kernel started through the server: $state after $i s"
+  [ "$state" = idle ] || die "the gonb kernel did not become idle (state: $state)"
+  code=$(http_code "http://127.0.0.1:$port/api/kernels/$kid" -X DELETE -H "Authorization: token $token")
+  [ "$code" = 204 ] || die "DELETE /api/kernels: HTTP $code"
+  code=$(http_code "http://127.0.0.1:$port/api/kernels" -X POST -H 'Content-Type: application/json' -d '{"name": "gonb"}')
+  say "  starting a kernel without a token: HTTP $code"
+  [ "$code" = 403 ] || [ "$code" = 401 ] || die "POST /api/kernels without the token answered HTTP $code"
 
   # The health check.
   if [ "$engine" = podman ]; then
