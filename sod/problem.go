@@ -289,11 +289,11 @@ func (p *Problem) Grad(dst *mat.Dense, X mat.Matrix) {
 	x := ws.asDense(X)
 	if dst == x {
 		tmp := mat.NewDense(n, r, nil)
-		p.evalGrad(ws, tmp, x)
+		p.gradFast(ws, tmp, x)
 		dst.Copy(tmp)
 		return
 	}
-	p.evalGrad(ws, dst, x)
+	p.gradFast(ws, dst, x)
 }
 
 // GradF stores ∇f(M) = 𝒜*(𝒜(M) − b) in dst (n×n, or empty).
