@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
@@ -20,7 +21,8 @@ import (
 // the step sizes of this study. Our choices (the defaults of
 // DefaultStudyConfig), and why:
 //
-//   - r = 1 and z = (1, 0, 1, 0, …)ᵀ (entries 1 at the 1-based odd indices):
+//   - r = 1 and z = (1, 0, 1, 0, …)ᵀ (entries 1 at the 1-based odd indices;
+//     fields Rank and Truth, AlternatingTruth):
 //     the n-dimensional version of the case study's z = (1, 0, 1). With the
 //     paper's Ω the entries between two odd indices are exactly the
 //     unobserved ones, so every sign pattern ±a on the odd entries that is not
@@ -42,9 +44,13 @@ import (
 //     escape records whether h(X̌) < h(X̂). After an escape GD runs again;
 //     at most MaxEscapes = 3 escapes per trial (sod.RunEscape).
 type StudyConfig struct {
-	Sizes      []int       // n values (default 40, 50, 60, 70, 80)
-	Epsilons   []float64   // ε values (default 0.15, 0.10)
-	Trials     int         // random starts per (n, ε) cell (default 50)
+	Sizes    []int     // n values (default 40, 50, 60, 70, 80)
+	Epsilons []float64 // ε values (default 0.15, 0.10)
+	Trials   int       // random starts per (n, ε) cell (default 50)
+	// Rank is the search rank r (columns of X; default 1) and Truth the
+	// ground-truth factor Z (n×k) for size n (default AlternatingTruth).
+	Rank       int
+	Truth      func(n int) (*mat.Dense, error)
 	Seed       uint64      // master seed
 	InitScale  float64     // x₀ = InitScale·N(0, I)
 	StepScale  float64     // GD step η = StepScale/n
@@ -66,7 +72,7 @@ type StudyConfig struct {
 func DefaultStudyConfig() StudyConfig {
 	return StudyConfig{
 		Sizes: []int{40, 50, 60, 70, 80}, Epsilons: []float64{0.15, 0.10}, Trials: 50, Seed: 1,
-		InitScale: 0.01, StepScale: 0.5, MaxIter: 20000, GradTol: 1e-6, SuccessTol: 0.02,
+		Rank: 1, Truth: AlternatingTruth, InitScale: 0.01, StepScale: 0.5, MaxIter: 20000, GradTol: 1e-6, SuccessTol: 0.02,
 		MaxEscapes: 3, TraceEvery: 10,
 	}
 }
@@ -90,7 +96,7 @@ type StudyTrial struct {
 	SODDist    float64         `json:"sod_dist"` // final distance of GD+SOD
 	SODSuccess bool            `json:"sod_success"`
 	SODIter    int             `json:"sod_iter"` // total GD steps of GD+SOD
-	Outcome    string          `json:"outcome"`  // sod.EscapeRun.Outcome
+	Outcome    string          `json:"outcome"`  // sod.EscapeRun.Outcome, or "escape error: …" when the escape variant failed
 	Escapes    []EscapeSummary `json:"escapes"`
 	GD         Trajectory      `json:"gd"`
 	SOD        Trajectory      `json:"sod"`
@@ -104,6 +110,7 @@ type StudyCell struct {
 	SODSuccesses  int          `json:"sod_successes"`
 	Escapes       int          `json:"escapes"`        // escape rounds over all trials
 	EscapeDescent int          `json:"escape_descent"` // rounds whose point lowered h
+	EscapeErrors  int          `json:"escape_errors"`  // trials whose escape variant failed (see StudyTrial.Outcome)
 	Trials        []StudyTrial `json:"trials"`
 }
 
@@ -114,18 +121,37 @@ type StudyResult struct {
 	Cells  []StudyCell `json:"cells"`
 }
 
-// PMCStudyProblem returns the study's instance: the PMC operator of size n
-// and perturbation ε, z = (1, 0, 1, 0, …)ᵀ, rank 1 (see StudyConfig).
+// PMCStudyProblem returns the study's default instance: the PMC operator
+// of size n and perturbation ε, z = AlternatingTruth(n), search rank 1 (see
+// StudyConfig).
 func PMCStudyProblem(n int, eps float64) (*sod.Problem, error) {
-	op, err := sod.NewPMC(n, eps)
-	if err != nil {
-		return nil, err
-	}
+	return pmcProblem(n, eps, 1, AlternatingTruth)
+}
+
+// AlternatingTruth is the study's default ground truth z = (1, 0, 1, 0, …)ᵀ
+// (n×1): entries 1 at the 1-based odd indices, the n-dimensional version of
+// the PMC case study's z = (1, 0, 1).
+func AlternatingTruth(n int) (*mat.Dense, error) {
 	z := mat.NewDense(n, 1, nil)
 	for i := 0; i < n; i += 2 {
 		z.Set(i, 0, 1)
 	}
-	return sod.NewProblem(op, z, 1)
+	return z, nil
+}
+
+func pmcProblem(n int, eps float64, rank int, truth func(int) (*mat.Dense, error)) (*sod.Problem, error) {
+	op, err := sod.NewPMC(n, eps)
+	if err != nil {
+		return nil, err
+	}
+	z, err := truth(n)
+	if err != nil {
+		return nil, err
+	}
+	if z == nil {
+		return nil, fmt.Errorf("%w: Truth returned no matrix", sod.ErrBadParameter)
+	}
+	return sod.NewProblem(op, z, rank)
 }
 
 func (c *StudyConfig) validate() error {
@@ -134,6 +160,15 @@ func (c *StudyConfig) validate() error {
 	}
 	if c.TraceEvery <= 0 {
 		c.TraceEvery = 10
+	}
+	if c.Truth == nil {
+		c.Truth = AlternatingTruth
+	}
+	if c.Rank == 0 {
+		c.Rank = 1
+	}
+	if c.Rank < 0 {
+		return fmt.Errorf("%w: rank %d", sod.ErrBadParameter, c.Rank)
 	}
 	if c.Workers <= 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
@@ -182,7 +217,7 @@ func RunStudy(ctx context.Context, cfg StudyConfig) (*StudyResult, error) {
 	for i, n := range cfg.Sizes {
 		for j, e := range cfg.Epsilons {
 			k := i*len(cfg.Epsilons) + j
-			p, err := PMCStudyProblem(n, e)
+			p, err := pmcProblem(n, e, cfg.Rank, cfg.Truth)
 			if err != nil {
 				return nil, err
 			}
@@ -210,6 +245,9 @@ func RunStudy(ctx context.Context, cfg StudyConfig) (*StudyResult, error) {
 			}
 			if tr.SODSuccess {
 				c.SODSuccesses++
+			}
+			if strings.HasPrefix(tr.Outcome, "escape error") {
+				c.EscapeErrors++
 			}
 			for _, e := range tr.Escapes {
 				c.Escapes++
@@ -243,15 +281,22 @@ func runTrial(p *sod.Problem, cfg *StudyConfig, cell, trial int) (*StudyTrial, e
 		MaxEscapes: cfg.MaxEscapes, TargetDist: cfg.SuccessTol, AllowAscent: true,
 	}
 	var run *sod.EscapeRun
-	var err error
-	if cfg.MaxEscapes == 0 {
+	var escErr error
+	if cfg.MaxEscapes > 0 {
+		run, escErr = sod.RunEscape(p, x0, cfg.Escaper, opt)
+	}
+	if run == nil {
+		// No escapes requested, or the escape variant failed: the trial
+		// reports plain GD (the same deterministic first phase) and the
+		// error in Outcome.
 		g, err := sod.GradientDescent(p, x0, opt.GD)
 		if err != nil {
 			return nil, err
 		}
 		run = &sod.EscapeRun{X: g.X, H: g.H, Outcome: "max-escapes", Trace: g.Trace, PhaseStart: []int{0}, Phases: []*sod.GDResult{g}}
-	} else if run, err = sod.RunEscape(p, x0, cfg.Escaper, opt); err != nil {
-		return nil, err
+		if escErr != nil {
+			run.Outcome = "escape error: " + escErr.Error()
+		}
 	}
 	g := run.Phases[0]
 	tr := &StudyTrial{Index: trial, GDIter: g.Iter, GDDist: p.DistStar(g.X), Outcome: run.Outcome}

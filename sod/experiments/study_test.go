@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -131,6 +132,10 @@ func TestStudyErrors(t *testing.T) {
 		{"no trials", func(c *StudyConfig) { c.Trials = 0 }, sod.ErrBadParameter},
 		{"step 0", func(c *StudyConfig) { c.StepScale = 0 }, sod.ErrBadParameter},
 		{"negative step", func(c *StudyConfig) { c.Step = -1 }, sod.ErrBadParameter},
+		{"negative rank", func(c *StudyConfig) { c.Rank = -1 }, sod.ErrBadParameter},
+		{"wrong truth size", func(c *StudyConfig) {
+			c.Truth = func(n int) (*mat.Dense, error) { return mat.NewDense(n+1, 1, nil), nil }
+		}, sod.ErrShape},
 		{"negative escapes", func(c *StudyConfig) { c.MaxEscapes = -1 }, sod.ErrBadParameter},
 	}
 	for _, tc := range tests {
@@ -163,4 +168,31 @@ func ExampleRunStudy() {
 	}
 	// Output:
 	// n=16 ε=0.10: GD 0/10, GD+SOD 10/10
+}
+
+// TestStudyRankAndTruth runs the study with a search rank 2 and a rank-2
+// ground truth of the caller's choice.
+func TestStudyRankAndTruth(t *testing.T) {
+	cfg := smallStudy()
+	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{8}, []float64{0.1}, 4
+	cfg.Rank = 2
+	cfg.Truth = func(n int) (*mat.Dense, error) {
+		z := mat.NewDense(n, 2, nil)
+		for i := 0; i < n; i++ {
+			z.Set(i, i%2, 1)
+		}
+		return z, nil
+	}
+	res, err := RunStudy(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range res.Cells[0].Trials {
+		if strings.HasPrefix(tr.Outcome, "escape error") {
+			t.Errorf("trial %d: %s", tr.Index, tr.Outcome)
+		}
+		if len(tr.GDX) != 16 || tr.GDSuccess != (tr.GDDist < cfg.SuccessTol) || tr.SODSuccess != (tr.SODDist < cfg.SuccessTol) {
+			t.Errorf("trial %d: %d entries in X, GD %v (%.3g), GD+SOD %v (%.3g)", tr.Index, len(tr.GDX), tr.GDSuccess, tr.GDDist, tr.SODSuccess, tr.SODDist)
+		}
+	}
 }

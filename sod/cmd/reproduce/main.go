@@ -23,6 +23,7 @@
 //	-eps list       study perturbations ε (default 0.15,0.10)
 //	-workers w      goroutines for the study (default: all cores)
 //	-step η         fixed GD step of the study (default 0: η = 0.5/n)
+//	-rank r         search rank of the study (default 1; z = (1,0,1,0,…))
 //	-ls list        ablation lifting orders (default 3,5,7)
 //	-ts list        ablation step counts (default 1000,5000,33500,100000,500000,2000000)
 //	-quiet          no progress bar
@@ -53,6 +54,7 @@ type options struct {
 	eps         []float64
 	workers     int
 	step        float64
+	rank        int
 	ls          []int
 	ts          []int64
 	quiet       bool
@@ -94,6 +96,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	eps := fs.String("eps", "0.15,0.10", "study perturbations ε")
 	fs.IntVar(&o.workers, "workers", 0, "study goroutines (0: all cores)")
 	fs.Float64Var(&o.step, "step", 0, "study: fixed GD step (0: 0.5/n)")
+	fs.IntVar(&o.rank, "rank", 1, "study: search rank r")
 	ls := fs.String("ls", "3,5,7", "ablation lifting orders")
 	ts := fs.String("ts", "1000,5000,33500,100000,500000,2000000", "ablation step counts")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
@@ -238,7 +241,7 @@ func runOne(ctx context.Context, name string, o *options) error {
 		return o.write(name, out, map[string][][]string{"table": rows, "descent_scan": scan})
 	case "study":
 		cfg := experiments.DefaultStudyConfig()
-		cfg.Seed, cfg.Trials, cfg.Sizes, cfg.Epsilons, cfg.Workers, cfg.Step = o.seed, o.trials, o.sizes, o.eps, o.workers, o.step
+		cfg.Seed, cfg.Trials, cfg.Sizes, cfg.Epsilons, cfg.Workers, cfg.Step, cfg.Rank = o.seed, o.trials, o.sizes, o.eps, o.workers, o.step, o.rank
 		cfg.Progress = o.progress()
 		start := time.Now()
 		r, err := experiments.RunStudy(ctx, cfg)
@@ -246,13 +249,13 @@ func runOne(ctx context.Context, name string, o *options) error {
 			return err
 		}
 		fmt.Fprintf(o.stdout, "  wall time %.2f s (%d trials)\n", time.Since(start).Seconds(), len(r.Cells)*cfg.Trials)
-		summary := [][]string{{"n", "eps", "trials", "gd_successes", "sod_successes", "escapes", "escape_descent"}}
+		summary := [][]string{{"n", "eps", "trials", "gd_successes", "sod_successes", "escapes", "escape_descent", "escape_errors"}}
 		trials := [][]string{{"n", "eps", "trial", "gd_dist", "gd_success", "gd_iter", "sod_dist", "sod_success", "sod_iter", "outcome", "escapes"}}
 		traj := [][]string{{"n", "eps", "trial", "method", "iter", "dist"}}
 		for _, c := range r.Cells {
-			fmt.Fprintf(o.stdout, "  n=%d ε=%.2f: GD %d/%d, GD+SOD %d/%d (escapes %d, of which lowering h %d)\n",
-				c.N, c.Eps, c.GDSuccesses, len(c.Trials), c.SODSuccesses, len(c.Trials), c.Escapes, c.EscapeDescent)
-			summary = append(summary, []string{itoa(c.N), ftoa(c.Eps), itoa(len(c.Trials)), itoa(c.GDSuccesses), itoa(c.SODSuccesses), itoa(c.Escapes), itoa(c.EscapeDescent)})
+			fmt.Fprintf(o.stdout, "  n=%d ε=%.2f: GD %d/%d, GD+SOD %d/%d (escapes %d, of which lowering h %d; escape errors %d)\n",
+				c.N, c.Eps, c.GDSuccesses, len(c.Trials), c.SODSuccesses, len(c.Trials), c.Escapes, c.EscapeDescent, c.EscapeErrors)
+			summary = append(summary, []string{itoa(c.N), ftoa(c.Eps), itoa(len(c.Trials)), itoa(c.GDSuccesses), itoa(c.SODSuccesses), itoa(c.Escapes), itoa(c.EscapeDescent), itoa(c.EscapeErrors)})
 			for _, t := range c.Trials {
 				trials = append(trials, []string{itoa(c.N), ftoa(c.Eps), itoa(t.Index), ftoa(t.GDDist), strconv.FormatBool(t.GDSuccess), itoa(t.GDIter),
 					ftoa(t.SODDist), strconv.FormatBool(t.SODSuccess), itoa(t.SODIter), t.Outcome, itoa(len(t.Escapes))})
