@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -98,4 +99,26 @@ func TestQNNErrors(t *testing.T) {
 			t.Errorf("%s: err = %v", tc.name, err)
 		}
 	}
+}
+
+// The quadratic network with the documented defaults: GD slows down on a
+// plateau, where no SOD candidate lowers the loss.
+func ExampleQNN() {
+	res, err := QNN(DefaultQNNConfig(), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("GD stagnates at step %d, h = %.3f\n", res.StallIter, res.StallH)
+	for _, c := range res.Optimizers {
+		fmt.Printf("%-7s final h = %.3f, accuracy %.2f\n", c.Name, c.FinalH, c.Accuracy)
+	}
+	fmt.Println("SOD escape:", res.Searches[0].Outcome)
+	// Output:
+	// GD stagnates at step 1539, h = 3.308
+	// GD      final h = 3.152, accuracy 0.95
+	// SGD     final h = 3.561, accuracy 0.92
+	// Adam    final h = 3.151, accuracy 0.95
+	// GD+SOD  final h = 3.152, accuracy 0.95
+	// SOD escape: no-descent, GD continued
 }
