@@ -150,6 +150,19 @@ func TestStudyErrors(t *testing.T) {
 	if _, err := RunStudy(ctx, smallStudy()); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled study: err = %v", err)
 	}
+	// Cancelled while running (from the progress callback).
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	cfg := smallStudy()
+	reports := 0
+	cfg.Progress = func(Progress) {
+		if reports++; reports == 3 {
+			cancel()
+		}
+	}
+	if res, err := RunStudy(ctx, cfg); !errors.Is(err, context.Canceled) || res != nil || reports > 3+cfg.Workers+4 {
+		t.Errorf("study cancelled after 3 trials: err = %v, %d reports", err, reports)
+	}
 }
 
 // A small version of the study (the full one is DefaultStudyConfig).
