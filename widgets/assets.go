@@ -1,6 +1,9 @@
 package widgets
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"os"
@@ -102,10 +105,12 @@ func (l library) relPath() string {
 	return echartsRelPath
 }
 
-// libCache holds the library sources read from disk, once per process.
+// libCache holds the library sources read from disk, and their
+// gzip+base64 form, once per process.
 var libCache struct {
 	sync.Mutex
-	src [numLibraries]string
+	src    [numLibraries]string
+	packed [numLibraries]string
 }
 
 // librarySource returns the minified source of l, read from AssetsDir.
@@ -132,9 +137,39 @@ func librarySource(l library) (string, error) {
 	return s, nil
 }
 
+// libraryCompressed returns the source of l gzip-compressed (best
+// compression, no timestamp: the output is deterministic) and
+// base64-encoded.
+func libraryCompressed(l library) (string, error) {
+	src, err := librarySource(l)
+	if err != nil {
+		return "", err
+	}
+	libCache.Lock()
+	defer libCache.Unlock()
+	if p := libCache.packed[l]; p != "" {
+		return p, nil
+	}
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return "", err
+	}
+	if _, err := zw.Write([]byte(src)); err != nil {
+		return "", err
+	}
+	if err := zw.Close(); err != nil {
+		return "", err
+	}
+	p := base64.StdEncoding.EncodeToString(buf.Bytes())
+	libCache.packed[l] = p
+	return p, nil
+}
+
 // resetLibraryCache forgets the cached sources (tests only).
 func resetLibraryCache() {
 	libCache.Lock()
 	libCache.src = [numLibraries]string{}
+	libCache.packed = [numLibraries]string{}
 	libCache.Unlock()
 }

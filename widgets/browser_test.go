@@ -428,32 +428,36 @@ func TestBrowserGalleryPage(t *testing.T) {
 	out := artefactDir(t)
 	dir := t.TempDir()
 
-	variants := []struct {
-		name      string
-		head      string
-		breakLib  bool // inline the library without hiding define (control)
-		wantDrawn bool
-	}{
-		{name: "plain", wantDrawn: true},
-		{name: "fake-amd", head: fakeAMD, wantDrawn: true},
-		{name: "control-unshielded-fake-amd", head: fakeAMD, breakLib: true, wantDrawn: false},
+	type variant struct {
+		name       string
+		head       string
+		compressed bool
+		breakLib   bool // inline the library without hiding define (control)
+		wantDrawn  bool
+	}
+	variants := []variant{
+		{name: "plain", compressed: true, wantDrawn: true},
+		{name: "plain-uncompressed", wantDrawn: true},
+		{name: "fake-amd", head: fakeAMD, compressed: true, wantDrawn: true},
+		{name: "fake-amd-uncompressed", head: fakeAMD, wantDrawn: true},
+		{name: "control-unshielded-fake-amd", head: fakeAMD, compressed: true, breakLib: true, wantDrawn: false},
+		{name: "control-unshielded-fake-amd-uncompressed", head: fakeAMD, breakLib: true, wantDrawn: false},
 	}
 	if rj := requireJS(); rj != "" {
 		src, err := os.ReadFile(rj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		variants = append(variants, struct {
-			name      string
-			head      string
-			breakLib  bool
-			wantDrawn bool
-		}{name: "requirejs", head: "<script>" + string(src) + "</script>", wantDrawn: true})
+		variants = append(variants,
+			variant{name: "requirejs", head: "<script>" + string(src) + "</script>", compressed: true, wantDrawn: true},
+			variant{name: "requirejs-uncompressed", head: "<script>" + string(src) + "</script>", wantDrawn: true})
 	} else {
-		t.Log("no local require.js found: the require.js variant is not run (the fake-AMD one is)")
+		t.Log("no local require.js found: the require.js variants are not run (the fake-AMD ones are)")
 	}
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
+			defer func(c bool) { CompressLibrary = c }(CompressLibrary)
+			CompressLibrary = v.compressed
 			p, n := galleryPage(t, v.head)
 			var buf bytes.Buffer
 			if err := p.Write(&buf); err != nil {
@@ -462,6 +466,7 @@ func TestBrowserGalleryPage(t *testing.T) {
 			html := buf.String()
 			if v.breakLib {
 				html = strings.ReplaceAll(html, "(function (define, exports, module, require) {", "(function () {")
+				html = strings.ReplaceAll(html, `new Function("define", "exports", "module", "require", src)`, `new Function(src)`)
 			}
 			path := filepath.Join(dir, v.name+".html")
 			writeFile(t, path, []byte(html))

@@ -159,6 +159,14 @@ func htmlEscape(s string) string {
 	return r.Replace(s)
 }
 
+// CompressLibrary selects how the libraries are inlined. When true (the
+// default) they are inlined gzip-compressed and base64-encoded (0.45 MB for
+// ECharts instead of 1.03 MB, 0.23 MB instead of 0.64 MB for ECharts-GL)
+// and unpacked by the browser with DecompressionStream (Chrome/Edge 80,
+// Firefox 113, Safari 16.4 or newer); when false they are inlined as plain
+// JavaScript, which any browser runs. Set it at the start of a cell.
+var CompressLibrary = true
+
 // libraryLoaderTmpl wraps a UMD library so that it defines a browser
 // global even when an AMD loader is present: define, exports, module and
 // require are shadowed by undefined function parameters, and `this` is the
@@ -170,23 +178,61 @@ if (!(%s)) { (function (define, exports, module, require) {
 </script>
 `
 
+// compressedLoaderTmpl unpacks a gzip-compressed, base64-encoded library
+// and evaluates it with define, exports, module and require hidden, once
+// per page: window.sodWidgets.loading[name] holds the promise of the first
+// loader, later ones do nothing. ECharts-GL waits for ECharts. A failure is
+// kept in window.sodWidgets.loadError for the charts to show.
+const compressedLoaderTmpl = `<script type="text/javascript">
+(function () {
+  var w = window.sodWidgets = window.sodWidgets || {charts: {}, finished: {}};
+  w.loading = w.loading || {};
+  var name = %q, global = %q, after = %q;
+  if (window[global] || w.loading[name]) { return; }
+  var b64 = "%s";
+  w.loading[name] = (w.loading[after] || Promise.resolve()).then(function () {
+    if (typeof DecompressionStream === "undefined") {
+      throw new Error("this browser has no DecompressionStream (needed to unpack " + name + "); use a recent browser or set widgets.CompressLibrary = false");
+    }
+    var bin = atob(b64), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }).then(function (src) {
+    (new Function("define", "exports", "module", "require", src)).call(window);
+  }).catch(function (e) {
+    w.loadError = (w.loadError ? w.loadError + "; " : "") + name + ": " + e;
+    if (window.console) { console.error("widgets: loading " + name + " failed:", e); }
+  });
+})();
+</script>
+`
+
 // librariesHTML returns the <script> elements for the libraries needed and
 // not yet emitted.
 func librariesHTML(needGL bool, already [numLibraries]bool) (string, error) {
 	var b strings.Builder
-	if !already[libECharts] {
-		src, err := librarySource(libECharts)
+	for _, l := range []library{libECharts, libEChartsGL} {
+		if already[l] || (l == libEChartsGL && !needGL) {
+			continue
+		}
+		name, global, after := "echarts", "echarts", ""
+		if l == libEChartsGL {
+			name, global, after = "echarts-gl", "echarts-gl", "echarts"
+		}
+		if CompressLibrary {
+			packed, err := libraryCompressed(l)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(&b, compressedLoaderTmpl, name, global, after, packed)
+			continue
+		}
+		src, err := librarySource(l)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, libraryLoaderTmpl, "window.echarts", src)
-	}
-	if needGL && !already[libEChartsGL] {
-		src, err := librarySource(libEChartsGL)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&b, libraryLoaderTmpl, `window["echarts-gl"]`, src)
+		fmt.Fprintf(&b, libraryLoaderTmpl, fmt.Sprintf("window[%q]", global), src)
 	}
 	return b.String(), nil
 }
@@ -212,10 +258,12 @@ const chartScriptTmpl = `<script type="text/javascript">
   var tries = 0;
   var wait = function () {
     if (window.echarts && (!needGL || window["echarts-gl"])) { draw(); return; }
-    if (++tries < 200) { setTimeout(wait, 50); return; }
+    var sw = window.sodWidgets;
+    if (!(sw && sw.loadError) && ++tries < 200) { setTimeout(wait, 50); return; }
     var el = document.getElementById(id);
     if (el) { el.style.height = "auto"; el.textContent = "widgets: ECharts" + (needGL ? "-GL" : "") +
-      " is not loaded on this page; re-run the cell (the first chart of a cell carries the library)."; }
+      " is not loaded on this page" + (sw && sw.loadError ? " (" + sw.loadError + ")" : "") +
+      "; re-run the cell (the first chart of a cell carries the library)."; }
   };
   wait();
 })();

@@ -1,7 +1,12 @@
 package widgets
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -115,48 +120,87 @@ func TestAssetsDirFromSource(t *testing.T) {
 }
 
 func TestDisplayPlumbing(t *testing.T) {
-	fakeAssets(t)
-	resetEmitted()
-	t.Cleanup(resetEmitted)
-	s := &recSink{}
-	line := demoLine(t)
-	for i := 0; i < 2; i++ {
-		if err := displayTo(s, line); err != nil {
-			t.Fatal(err)
+	for _, compressed := range []bool{true, false} {
+		t.Run(fmt.Sprintf("compressed=%v", compressed), func(t *testing.T) {
+			defer func(c bool) { CompressLibrary = c }(CompressLibrary)
+			CompressLibrary = compressed
+			fakeAssets(t)
+			resetEmitted()
+			t.Cleanup(resetEmitted)
+			s := &recSink{}
+			line := demoLine(t)
+			for i := 0; i < 2; i++ {
+				if err := displayTo(s, line); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(s.outputs) != 2 || s.syncs != 2 {
+				t.Fatalf("got %d outputs and %d syncs; want 2 and 2", len(s.outputs), s.syncs)
+			}
+			// The library travels with the first chart of the process only,
+			// shielded from AMD loaders.
+			lib := [2]string{inlinedLibrary(t, s.outputs[0], compressed), inlinedLibrary(t, s.outputs[1], compressed)}
+			if !strings.Contains(lib[0], "FAKE-ECHARTS") || strings.Contains(lib[1], "FAKE-ECHARTS") {
+				t.Errorf("library should be in the first output only")
+			}
+			shield := "(function (define, exports, module, require) {"
+			if compressed {
+				shield = `new Function("define", "exports", "module", "require", src)`
+			}
+			if !strings.Contains(s.outputs[0], shield) {
+				t.Errorf("library is not shielded from require.js")
+			}
+			if strings.Contains(lib[0], "FAKE-GL") {
+				t.Errorf("ECharts-GL inlined for a 2-D chart")
+			}
+			if strings.Contains(strings.Join(s.outputs, ""), "http") {
+				t.Errorf("output references a remote URL")
+			}
+			// Each display gets a fresh DOM id.
+			var ids []string
+			for _, o := range s.outputs {
+				m := idRE.FindStringSubmatch(o)
+				if m == nil {
+					t.Fatalf("no chart id in output")
+				}
+				ids = append(ids, m[1])
+				if !strings.Contains(o, "goecharts_"+m[1]+".setOption") {
+					t.Errorf("chart script does not use id %s", m[1])
+				}
+			}
+			if ids[0] == ids[1] {
+				t.Errorf("two displays share the id %s", ids[0])
+			}
+		})
+	}
+}
+
+var b64RE = regexp.MustCompile(`var b64 = "([A-Za-z0-9+/=]*)"`)
+
+// inlinedLibrary returns the library sources inlined in an output: as
+// they are, or unpacked from every base64 gzip blob.
+func inlinedLibrary(t *testing.T, out string, compressed bool) string {
+	t.Helper()
+	if !compressed {
+		return out
+	}
+	var all strings.Builder
+	for _, m := range b64RE.FindAllStringSubmatch(out, -1) {
+		raw, err := base64.StdEncoding.DecodeString(m[1])
+		if err != nil {
+			t.Fatalf("bad base64: %v", err)
 		}
-	}
-	if len(s.outputs) != 2 || s.syncs != 2 {
-		t.Fatalf("got %d outputs and %d syncs; want 2 and 2", len(s.outputs), s.syncs)
-	}
-	// The library travels with the first chart of the process only, wrapped so
-	// that an AMD define cannot capture it.
-	if !strings.Contains(s.outputs[0], "FAKE-ECHARTS") || strings.Contains(s.outputs[1], "FAKE-ECHARTS") {
-		t.Errorf("library should be in the first output only")
-	}
-	if !strings.Contains(s.outputs[0], "(function (define, exports, module, require)") {
-		t.Errorf("library is not shielded from require.js")
-	}
-	if strings.Contains(s.outputs[0], "FAKE-GL") {
-		t.Errorf("ECharts-GL inlined for a 2-D chart")
-	}
-	if strings.Contains(strings.Join(s.outputs, ""), "http") {
-		t.Errorf("output references a remote URL")
-	}
-	// Each display gets a fresh DOM id.
-	var ids []string
-	for _, o := range s.outputs {
-		m := idRE.FindStringSubmatch(o)
-		if m == nil {
-			t.Fatalf("no chart id in output")
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatalf("bad gzip: %v", err)
 		}
-		ids = append(ids, m[1])
-		if !strings.Contains(o, "goecharts_"+m[1]+".setOption") {
-			t.Errorf("chart script does not use id %s", m[1])
+		b, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatalf("bad gzip: %v", err)
 		}
+		all.Write(b)
 	}
-	if ids[0] == ids[1] {
-		t.Errorf("two displays share the id %s", ids[0])
-	}
+	return all.String()
 }
 
 func TestDisplayErrors(t *testing.T) {
