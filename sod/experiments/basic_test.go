@@ -65,6 +65,28 @@ func TestBasicExample(t *testing.T) {
 	}
 }
 
+// TestBasicExampleAllStarts keeps every start (OnlyStuck false): the
+// first seeds' starts are then reported whether or not GD stalls, and
+// GD+SOD ends at ±z on each.
+func TestBasicExampleAllStarts(t *testing.T) {
+	cfg := DefaultBasicConfig()
+	cfg.OnlyStuck, cfg.Starts, cfg.GridSize = false, 6, 3
+	r, err := BasicExample(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, s := range r.Seeds {
+		if s != cfg.Seed+uint64(k) {
+			t.Errorf("start %d has seed %d, want %d", k, s, cfg.Seed+uint64(k))
+		}
+	}
+	for _, p := range r.Paths {
+		if p.Method == "GD+SOD" && p.Final > 1e-3 {
+			t.Errorf("start %d: GD+SOD ends at distance %.3g", p.Start, p.Final)
+		}
+	}
+}
+
 func TestBasicExampleErrors(t *testing.T) {
 	tests := []struct {
 		name string
