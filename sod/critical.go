@@ -119,8 +119,8 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 
 	// Spectral decomposition of ∇f(X̂X̂ᵀ); gonum returns ascending order.
 	var eig mat.EigenSym
-	if !eig.Factorize(cp.GradF, true) {
-		return nil, fmt.Errorf("%w: eigen-decomposition of ∇f(X̂X̂ᵀ)", ErrFactorization)
+	if err := symEigen(&eig, cp.GradF, true, "∇f(X̂X̂ᵀ)"); err != nil {
+		return nil, err
 	}
 	asc := eig.Values(nil)
 	cp.Lambda = make([]float64, n)
@@ -207,8 +207,8 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 			return nil, err
 		}
 		var he mat.EigenSym
-		if !he.Factorize(hs, false) {
-			return nil, fmt.Errorf("%w: eigenvalues of the Hessian", ErrFactorization)
+		if err := symEigen(&he, hs, false, "the Hessian"); err != nil {
+			return nil, err
 		}
 		cp.HessEig = he.Values(nil)
 		cp.HessMin = cp.HessEig[0]

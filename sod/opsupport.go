@@ -60,8 +60,8 @@ func XiSquared(op Operator) (float64, error) {
 
 // spectralNormSym returns max |eigenvalue| of a.
 func spectralNormSym(eig *mat.EigenSym, a mat.Symmetric) (float64, error) {
-	if !eig.Factorize(a, false) {
-		return 0, fmt.Errorf("%w: eigenvalues of a sensing matrix", ErrFactorization)
+	if err := symEigen(eig, a, false, "a sensing matrix"); err != nil {
+		return 0, err
 	}
 	s := 0.0
 	for _, v := range eig.RawValues() {

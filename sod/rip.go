@@ -69,8 +69,8 @@ func RIPExact(op Operator) (*RIPEstimate, error) {
 	var g mat.SymDense
 	g.SymOuterK(1, phi.T())
 	var eig mat.EigenSym
-	if !eig.Factorize(&g, false) {
-		return nil, fmt.Errorf("%w: eigenvalues of ΦᵀΦ", ErrFactorization)
+	if err := symEigen(&eig, &g, false, "ΦᵀΦ"); err != nil {
+		return nil, err
 	}
 	v := eig.RawValues()
 	return newRIPEstimate(n, math.Max(v[0], 0), v[len(v)-1], "exact", N), nil
