@@ -7,7 +7,8 @@
 # nbconvert and the gonb kernel, exactly as the test harness does (cells tagged "live-only" are
 # removed), and writes into DIR (default out/book/, git-ignored):
 #
-#   index.html          a table of contents linking every notebook, with its status and time
+#   index.html          a table of contents linking every notebook (status, time, the paper's
+#                       figures it covers) and a map from each figure of the paper to notebooks
 #   NN-name.html        the executed notebook as HTML
 #   ipynb/NN-name.ipynb the executed notebook
 #   mathjax/            a copy of Debian's MathJax 2 (libjs-mathjax), so equations render offline
