@@ -14,8 +14,9 @@
 #   mathjax/            a copy of Debian's MathJax 2 (libjs-mathjax), so equations render offline
 #
 # Charts work offline: the widgets inline ECharts into every notebook's output (no CDN).
-# A notebook with a cell error or a failed `!` line is still exported, marked FAILED in the
-# index, and makes the script exit 1. SOD_NOTEBOOK_TIMEOUT (seconds, default 600) limits a cell.
+# A notebook with a cell error, a failed `!` line or no output at all is still exported, marked
+# FAILED in the index, and makes the script exit 1. SOD_NOTEBOOK_TIMEOUT (seconds, default 600)
+# limits a cell; SOD_BOOK_NOTEBOOKS names another folder of notebooks (default notebooks/).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
   -o) out=$2; shift 2 ;;
   -o*) out=${1#-o}; shift ;;
-  -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) match=$1; shift ;;
   esac
 done
@@ -69,7 +70,8 @@ status=$out/.status.tsv
 : >"$status"
 failed=0
 t0=$(date +%s)
-cd "$repo/notebooks"
+nbdir=${SOD_BOOK_NOTEBOOKS:-$repo/notebooks}
+cd "$nbdir"
 for nb in [0-9]*.ipynb; do
   name=${nb%.ipynb}
   echo "$nb" | grep -Eq -- "$match" || continue
@@ -100,6 +102,8 @@ for i, c in enumerate(nb["cells"]):
             m = re.search(r"(?m)^exit status ([0-9]+)\s*$", text)
             if m and m.group(1) != "0":
                 bad.append("cell %d: a command failed (%s)" % (i, m.group(0).strip()))
+if not any(c.get("outputs") for c in nb["cells"]):
+    bad.append("the notebook produced no output at all")
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 EOF
@@ -121,7 +125,7 @@ total=$(($(date +%s) - t0))
 
 # 4. the index: one line per notebook, titled by its first Markdown heading, with the paper's
 #    figures and tables its opening cell names (e.g. Fig. `exp2`), and a figure-to-notebook map
-"$py" - "$repo/notebooks" "$status" "$total" >"$out/index.html" <<'EOF'
+"$py" - "$nbdir" "$status" "$total" >"$out/index.html" <<'EOF'
 import html, json, os, re, sys, datetime
 nbdir, status, total = sys.argv[1], sys.argv[2], int(sys.argv[3])
 # The paper's figures (labels in sod-escape.tex) and its ablation table.
