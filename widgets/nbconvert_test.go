@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sodworkbench.org/workbench/widgets/internal/browsercheck"
 )
 
 // galleryNotebook writes a notebook whose code cells hold, as outputs, what
@@ -69,10 +71,7 @@ func galleryNotebook(t *testing.T, path string) (charts int) {
 	return charts
 }
 
-// nbconvertAllowed are URL parts of the requests nbconvert's HTML template
-// makes on its own (require.js, MathJax and fonts from CDNs); the browser
-// has no network, so they fail. None of them is ours.
-var nbconvertAllowed = []string{"cdnjs.cloudflare.com", "cdn.jsdelivr.net", "unpkg.com", "fonts.googleapis.com", "mathjax", "MathJax"}
+var nbconvertAllowed = browsercheck.NbconvertAllowed
 
 // TestBrowserNbconvertExport exports a notebook holding every chart to HTML
 // with nbconvert (lab template), with require.js from a local file (as
@@ -109,10 +108,10 @@ func TestBrowserNbconvertExport(t *testing.T) {
 			}
 			html := filepath.Join(dir, "export"+string(rune('a'+i))+".html")
 			rep := loadPage(t, ctx, "file://"+html, 15*time.Second)
-			for _, p := range chartProblems(rep, n) {
+			for _, p := range rep.ChartProblems(n) {
 				t.Error(p)
 			}
-			for _, e := range pageErrors(rep, nbconvertAllowed) {
+			for _, e := range rep.Errors(nbconvertAllowed) {
 				t.Errorf("page error: %s", e)
 			}
 			if v.requireURL != "" {

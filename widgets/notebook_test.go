@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"sodworkbench.org/workbench/widgets/internal/browsercheck"
 )
 
 // testNotebook is the notebook the browser tests run with the gonb kernel:
@@ -79,10 +80,10 @@ func TestBrowserExecutedNotebook(t *testing.T) {
 		t.Errorf("the live-only cell was executed")
 	}
 	rep := loadPage(t, ctx, "file://"+html, 15*time.Second)
-	for _, p := range chartProblems(rep, galleryCharts) {
+	for _, p := range rep.ChartProblems(galleryCharts) {
 		t.Error(p)
 	}
-	for _, e := range pageErrors(rep, nbconvertAllowed) {
+	for _, e := range rep.Errors(nbconvertAllowed) {
 		t.Errorf("page error: %s", e)
 	}
 	keep := filepath.Join(artefactDir(t), "notebook-executed.html")
@@ -226,9 +227,10 @@ func TestBrowserLiveNotebook(t *testing.T) {
 	writeFile(t, filepath.Join(work, "widgets.ipynb"), src)
 	base, token := startNotebookServer(t, work)
 
-	tb := openTab(t, bctx)
-	tb.elementShots = true
-	ctx := tb.ctx
+	tb := browsercheck.OpenTab(bctx)
+	defer tb.Close()
+	tb.ElementShots = true
+	ctx := tb.Ctx
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/notebooks/widgets.ipynb?token="+token)); err != nil {
 		t.Fatal(err)
 	}
@@ -256,11 +258,14 @@ func TestBrowserLiveNotebook(t *testing.T) {
 	if errs := run[string](t, ctx, `Array.from(document.querySelectorAll('.output_stderr, .output_error')).map(function (e) { return e.textContent; }).join('\n')`); strings.TrimSpace(errs) != "" {
 		t.Errorf("cell errors:\n%s", errs)
 	}
-	rep := tb.inspect(t, 15*time.Second)
-	for _, p := range chartProblems(rep, galleryCharts) {
+	rep, err := tb.Inspect(15 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.ChartProblems(galleryCharts) {
 		t.Error(p)
 	}
-	for _, e := range pageErrors(rep, nil) {
+	for _, e := range rep.Errors(nil) {
 		t.Errorf("page error: %s", e)
 	}
 
