@@ -97,7 +97,10 @@
 // RunEscape runs GD → stall → escape → GD with any Escaper, verifies that
 // an accepted candidate lowers h (a candidate that does not is reported in
 // the EscapeRecord, and used only with AllowAscent, flagged) and records the
-// global trace, the GD phases and every candidate. Built-in variants:
+// global trace, the GD phases and every candidate. A variant that fails
+// (error or panic) does not lose the run: the failure is recorded in
+// EscapeRecord.Err and EscapeRun.Err and the run ends at GD's point with
+// Outcome "escape-error". Built-in variants:
 // SingleStepSOD, MultiStepSOD (the paper's β/γ point at given l, t),
 // ExactSubspaceSOD (the same idea on the exact subspace dynamics; not the
 // paper's method), SODLineSearch (SOD as a deterministic line search over

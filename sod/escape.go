@@ -62,7 +62,10 @@ func (c *EscapeContext) Critical() (*CriticalPoint, error) {
 // Escaper is an escape variant: given a stalled point, it proposes
 // candidate points. Propose may return zero candidates (the driver then
 // stops and reports it) and should return an error only for a failure, not
-// for "no escape found".
+// for "no escape found". RunEscape records such an error (or a panic of
+// Propose, turned into an error) in the round's EscapeRecord.Err and in
+// EscapeRun.Err and ends the run at the stalled point (Outcome
+// "escape-error"), so a failing variant never loses the GD run.
 type Escaper interface {
 	Name() string
 	Propose(ctx *EscapeContext) ([]Candidate, error)
@@ -147,6 +150,10 @@ type EscapeRecord struct {
 	// Ascent is set when AllowAscent made the driver use a candidate that
 	// does not lower h.
 	Ascent bool
+	// Err is the error the Escaper returned (or its panic, as an error) in
+	// this round; Candidates is then empty and the run ends here with
+	// Outcome "escape-error".
+	Err error
 }
 
 // EscapeRun records a RunEscape run for plotting: the concatenated GD trace
@@ -156,9 +163,14 @@ type EscapeRun struct {
 	X       *mat.Dense // final point
 	H       float64
 	// Outcome is "solved" (h ≤ TargetH or dist ≤ TargetDist), "no-descent" (no candidate lowered
-	// h), "no-candidates", "max-escapes", "diverged" or "stopped".
+	// h), "no-candidates", "max-escapes", "diverged", "stopped" or
+	// "escape-error" (the Escaper failed; see Err).
 	Outcome string
-	Trace   Trace // GD trace over all phases, Iter is global
+	// Err is the Escaper's failure when Outcome is "escape-error" (wrapped
+	// with the variant's name; errors.Is sees the variant's own error), nil
+	// otherwise. X and H are then the stalled point GD ended at.
+	Err   error
+	Trace Trace // GD trace over all phases, Iter is global
 	// PhaseStart[k] is the global iteration at which phase k starts.
 	PhaseStart []int
 	Phases     []*GDResult
@@ -174,6 +186,12 @@ func (r *EscapeRun) Solved() bool { return r.Outcome == "solved" }
 // candidates, evaluates h at each (after Probe GD steps if requested), and
 // continues from an accepted candidate. A candidate that does not lower h
 // is reported in the EscapeRecord and is not used unless AllowAscent.
+//
+// The returned error is for bad arguments and a failing first GD phase
+// only. When the Escaper fails (returns an error or panics), the failure is
+// recorded in that round's EscapeRecord.Err and in EscapeRun.Err, the
+// Outcome is "escape-error" and the run ends with GD's point: the phases
+// already run, and the trace, are kept.
 func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*EscapeRun, error) {
 	if esc == nil {
 		return nil, fmt.Errorf("%w: nil Escaper", ErrBadParameter)
@@ -238,11 +256,15 @@ func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*Esca
 			return run, nil
 		}
 		ctx := &EscapeContext{P: p, X: mat.DenseCopyOf(x), H: res.H, Iter: global, Round: len(run.Escapes), critOpt: opt.Critical}
-		cands, err := esc.Propose(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("sod: escape variant %q: %w", esc.Name(), err)
-		}
+		cands, err := msPropose(esc, ctx)
 		rec := EscapeRecord{Round: ctx.Round, Iter: global, From: ctx.X, HFrom: res.H, Accepted: -1}
+		if err != nil {
+			rec.Err = err
+			run.Escapes = append(run.Escapes, rec)
+			run.Err = fmt.Errorf("sod: escape variant %q: %w", run.Escaper, err)
+			run.Outcome = "escape-error"
+			return run, nil
+		}
 		if len(cands) == 0 {
 			run.Escapes = append(run.Escapes, rec)
 			run.Outcome = "no-candidates"
@@ -285,6 +307,17 @@ func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*Esca
 		run.Escapes = append(run.Escapes, rec)
 		x = mat.DenseCopyOf(rec.Candidates[best].X)
 	}
+}
+
+// msPropose calls esc.Propose, turning a panic into an error (a variant
+// written in a notebook cell should not take the run down with it).
+func msPropose(esc Escaper, ctx *EscapeContext) (cands []Candidate, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			cands, err = nil, fmt.Errorf("panic in Propose: %v", v)
+		}
+	}()
+	return esc.Propose(ctx)
 }
 
 // msJudge evaluates one candidate.

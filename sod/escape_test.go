@@ -176,8 +176,100 @@ func TestRunEscapeErrors(t *testing.T) {
 		&SODLineSearch{L: 3, Rho: 0.1, Eta: 0},
 		&PerturbedGD{Radius: 0},
 	} {
-		if _, err := RunEscape(p, x, esc, EscapeOptions{GD: gd}); !errors.Is(err, ErrBadParameter) {
-			t.Errorf("%s: %v, want ErrBadParameter", esc.Name(), err)
+		// A variant's bad parameters surface when it is asked to propose:
+		// the driver records the error and keeps the GD run.
+		run, err := RunEscape(p, x, esc, EscapeOptions{GD: gd})
+		if err != nil {
+			t.Errorf("%s: RunEscape error %v, want it recorded in the run", esc.Name(), err)
+			continue
+		}
+		if run.Outcome != "escape-error" || !errors.Is(run.Err, ErrBadParameter) || len(run.Escapes) != 1 || !errors.Is(run.Escapes[0].Err, ErrBadParameter) {
+			t.Errorf("%s: outcome %q, err %v, want escape-error wrapping ErrBadParameter", esc.Name(), run.Outcome, run.Err)
+		}
+	}
+}
+
+// TestRunEscapeFailingVariant: an Escaper that fails (error or panic) in
+// round k ends the run at the point GD reached in phase k, with the
+// error recorded in that round and in the run. The reference points are
+// computed by separate GradientDescent calls, and the first round's
+// candidate is checked to lower h with the test's own operator.
+func TestRunEscapeFailingVariant(t *testing.T) {
+	p := RealWorld()
+	op, b, _, _, _ := msRealWorld()
+	errBoom := errors.New("boom")
+	gd := GDOptions{Step: 0.1, MaxIter: 5}
+	// near is a point close to z = e₁, where h is far below h(X̂).
+	near := mat.NewDense(3, 1, []float64{0.9, 0.05, 0})
+	if hn, hx := msH(op, b, near), msH(op, b, RealWorldXHat()); !(hn < hx) {
+		t.Fatalf("test set-up: h(near) = %v not below h(X̂) = %v", hn, hx)
+	}
+	// failAt returns a variant that proposes near in the rounds before
+	// round k and then fails, by error or by panic.
+	failAt := func(k int, panics bool) Escaper {
+		return EscapeFunc("failing", func(ctx *EscapeContext) ([]Candidate, error) {
+			if ctx.Round < k {
+				return []Candidate{{X: near, Label: "near z"}}, nil
+			}
+			if panics {
+				var s []int
+				_ = s[ctx.Round] // index out of range
+			}
+			return nil, fmt.Errorf("round %d: %w", ctx.Round, errBoom)
+		})
+	}
+	phase0, err := GradientDescent(p, RealWorldXHat(), gd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phase1, err := GradientDescent(p, near, gd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		round  int
+		panics bool
+		want   *GDResult // GD phase whose point ends the run
+	}{
+		{"error in round 0", 0, false, phase0},
+		{"error in round 1", 1, false, phase1},
+		{"panic in round 0", 0, true, phase0},
+		{"panic in round 1", 1, true, phase1},
+	} {
+		run, err := RunEscape(p, RealWorldXHat(), failAt(tc.round, tc.panics), EscapeOptions{GD: gd, MaxEscapes: 3, TargetH: 1e-16})
+		if err != nil {
+			t.Errorf("%s: RunEscape error %v", tc.name, err)
+			continue
+		}
+		if run.Outcome != "escape-error" || run.Err == nil {
+			t.Errorf("%s: outcome %q err %v, want escape-error", tc.name, run.Outcome, run.Err)
+			continue
+		}
+		if !tc.panics && !errors.Is(run.Err, errBoom) {
+			t.Errorf("%s: run.Err = %v does not wrap the variant's error", tc.name, run.Err)
+		}
+		if len(run.Escapes) != tc.round+1 || len(run.Phases) != tc.round+1 {
+			t.Errorf("%s: %d rounds, %d phases, want %d each", tc.name, len(run.Escapes), len(run.Phases), tc.round+1)
+			continue
+		}
+		last := run.Escapes[tc.round]
+		if last.Err == nil || len(last.Candidates) != 0 || last.Accepted != -1 {
+			t.Errorf("%s: last round err %v, %d candidates, accepted %d", tc.name, last.Err, len(last.Candidates), last.Accepted)
+		}
+		for _, e := range run.Escapes[:tc.round] {
+			if e.Err != nil || e.Accepted != 0 {
+				t.Errorf("%s: earlier round %d: err %v accepted %d", tc.name, e.Round, e.Err, e.Accepted)
+			}
+		}
+		if !mat.Equal(run.X, tc.want.X) || !mat.Equal(last.From, tc.want.X) {
+			t.Errorf("%s: run ends at %v, GD reached %v", tc.name, mat.Formatted(run.X.T()), mat.Formatted(tc.want.X.T()))
+		}
+		if h := msH(op, b, run.X); math.Abs(run.H-h) > 1e-12*math.Max(h, 1) {
+			t.Errorf("%s: run.H = %v, h(run.X) = %v", tc.name, run.H, h)
+		}
+		if wantLen := len(phase0.Trace.Iter) + tc.round*len(phase1.Trace.Iter); len(run.Trace.Iter) != wantLen {
+			t.Errorf("%s: trace length %d, want %d", tc.name, len(run.Trace.Iter), wantLen)
 		}
 	}
 }

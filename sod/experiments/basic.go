@@ -86,6 +86,9 @@ func BasicExample(cfg BasicConfig, prog ProgressFunc) (*BasicResult, error) {
 		rng := rand.New(rand.NewPCG(seed, 0xba51c))
 		x0 := mat.NewDense(2, 1, []float64{rng.NormFloat64(), rng.NormFloat64()})
 		run, err := sod.RunEscape(p, x0, cfg.Escaper, sod.EscapeOptions{GD: gdo, MaxEscapes: 1, AllowAscent: true, TargetDist: 1e-3})
+		if err == nil {
+			err = run.Err // the figure needs the escape: a failing variant is an error here
+		}
 		if err != nil {
 			return nil, err
 		}

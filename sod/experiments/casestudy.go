@@ -178,6 +178,9 @@ func CaseStudy(cfg CaseConfig, prog ProgressFunc) (*CaseResult, error) {
 		GD:             sod.GDOptions{Step: cfg.Step, MaxIter: cfg.ItersAfter, KeepIterates: true},
 		FirstPhaseIter: cfg.ItersBefore, MaxEscapes: 1, AllowAscent: true, Critical: cfg.Critical,
 	})
+	if err == nil {
+		err = run.Err // the panels need the escape: a failing variant is an error here
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -130,12 +130,18 @@ type EscapeSummary struct {
 	T        int64   `json:"t,omitempty"`
 	L        int     `json:"l,omitempty"`
 	Kind     string  `json:"kind,omitempty"`
+	// Error is the escape variant's failure in this round (sod.EscapeRecord.Err),
+	// empty when it proposed candidates.
+	Error string `json:"error,omitempty"`
 }
 
 func summarizeEscapes(recs []sod.EscapeRecord) []EscapeSummary {
 	out := make([]EscapeSummary, 0, len(recs))
 	for _, r := range recs {
 		s := EscapeSummary{Round: r.Round, Iter: r.Iter, HHat: r.HFrom, Ascent: r.Ascent, HCheck: -1}
+		if r.Err != nil {
+			s.Error = r.Err.Error()
+		}
 		k := r.Accepted
 		if k < 0 {
 			for i, c := range r.Candidates {

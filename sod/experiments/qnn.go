@@ -212,6 +212,9 @@ func QNN(cfg QNNConfig, prog ProgressFunc) (*QNNResult, error) {
 	}
 	for k, e := range escapers {
 		run, err := sod.RunEscape(p, x0, e.esc, sod.EscapeOptions{GD: gdo, MaxEscapes: cfg.MaxEscapes})
+		if err == nil {
+			err = run.Err
+		}
 		if err != nil {
 			return nil, err
 		}

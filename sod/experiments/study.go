@@ -108,7 +108,7 @@ type StudyCell struct {
 	Eps           float64      `json:"eps"`
 	GDSuccesses   int          `json:"gd_successes"`
 	SODSuccesses  int          `json:"sod_successes"`
-	Escapes       int          `json:"escapes"`        // escape rounds over all trials
+	Escapes       int          `json:"escapes"`        // escape rounds over all trials (failed rounds excluded)
 	EscapeDescent int          `json:"escape_descent"` // rounds whose point lowered h
 	EscapeErrors  int          `json:"escape_errors"`  // trials whose escape variant failed (see StudyTrial.Outcome)
 	Trials        []StudyTrial `json:"trials"`
@@ -250,6 +250,9 @@ func RunStudy(ctx context.Context, cfg StudyConfig) (*StudyResult, error) {
 				c.EscapeErrors++
 			}
 			for _, e := range tr.Escapes {
+				if e.Error != "" {
+					continue // counted in EscapeErrors
+				}
 				c.Escapes++
 				if e.Descent {
 					c.EscapeDescent++
@@ -281,25 +284,25 @@ func runTrial(p *sod.Problem, cfg *StudyConfig, cell, trial int) (*StudyTrial, e
 		MaxEscapes: cfg.MaxEscapes, TargetDist: cfg.SuccessTol, AllowAscent: true,
 	}
 	var run *sod.EscapeRun
-	var escErr error
 	if cfg.MaxEscapes > 0 {
-		run, escErr = sod.RunEscape(p, x0, cfg.Escaper, opt)
-	}
-	if run == nil {
-		// No escapes requested, or the escape variant failed: the trial
-		// reports plain GD (the same deterministic first phase) and the
-		// error in Outcome.
+		// A failing escape variant does not lose the trial: sod.RunEscape
+		// records the error and ends at GD's point.
+		var err error
+		if run, err = sod.RunEscape(p, x0, cfg.Escaper, opt); err != nil {
+			return nil, err
+		}
+	} else {
 		g, err := sod.GradientDescent(p, x0, opt.GD)
 		if err != nil {
 			return nil, err
 		}
 		run = &sod.EscapeRun{X: g.X, H: g.H, Outcome: "max-escapes", Trace: g.Trace, PhaseStart: []int{0}, Phases: []*sod.GDResult{g}}
-		if escErr != nil {
-			run.Outcome = "escape error: " + escErr.Error()
-		}
 	}
 	g := run.Phases[0]
 	tr := &StudyTrial{Index: trial, GDIter: g.Iter, GDDist: p.DistStar(g.X), Outcome: run.Outcome}
+	if run.Err != nil {
+		tr.Outcome = "escape error: " + run.Err.Error()
+	}
 	tr.GDSuccess = !g.Diverged && tr.GDDist < cfg.SuccessTol
 	tr.GDX = append([]float64(nil), g.X.RawMatrix().Data...)
 	tr.GD = Trajectory{Iter: g.Trace.Iter, Dist: g.Trace.Dist}

@@ -209,3 +209,48 @@ func TestStudyRankAndTruth(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyFailingEscaper: a failing escape variant does not abort the
+// study; each trial that reaches an escape reports the error, and GD+SOD
+// ends where GD did. The GD side is compared with a study that runs no
+// escapes at all (plain sod.GradientDescent).
+func TestStudyFailingEscaper(t *testing.T) {
+	boom := errors.New("boom")
+	cfg := smallStudy()
+	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{10}, []float64{0.1}, 4
+	cfg.Escaper = sod.EscapeFunc("failing", func(*sod.EscapeContext) ([]sod.Candidate, error) { return nil, boom })
+	res, err := RunStudy(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := cfg
+	plain.MaxEscapes = 0
+	ref, err := RunStudy(context.Background(), plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, rc := res.Cells[0], ref.Cells[0]
+	failed := 0
+	for k, tr := range c.Trials {
+		if rt := rc.Trials[k]; tr.GDDist != rt.GDDist || !reflect.DeepEqual(tr.GDX, rt.GDX) || tr.GDIter != rt.GDIter {
+			t.Errorf("trial %d: GD differs from plain GD", k)
+		}
+		if tr.GDSuccess {
+			continue
+		}
+		failed++
+		if !strings.HasPrefix(tr.Outcome, "escape error") || !strings.Contains(tr.Outcome, "boom") {
+			t.Errorf("trial %d: outcome %q, want the escape error", k, tr.Outcome)
+		}
+		if tr.SODDist != tr.GDDist || tr.SODSuccess || len(tr.Escapes) != 1 || tr.Escapes[0].Error == "" {
+			t.Errorf("trial %d: GD+SOD %v (dist %v vs GD %v), escapes %+v", k, tr.SODSuccess, tr.SODDist, tr.GDDist, tr.Escapes)
+		}
+	}
+	if failed == 0 {
+		t.Fatal("test set-up: no trial stalled, the escape was never asked")
+	}
+	if c.EscapeErrors != failed || c.Escapes != 0 || c.SODSuccesses != c.GDSuccesses {
+		t.Errorf("cell: %d escape errors (want %d), %d escapes (want 0), GD+SOD %d vs GD %d successes",
+			c.EscapeErrors, failed, c.Escapes, c.SODSuccesses, c.GDSuccesses)
+	}
+}
