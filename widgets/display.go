@@ -241,7 +241,9 @@ func librariesHTML(needGL bool, already [numLibraries]bool) (string, error) {
 // listeners, JS functions) inside a function once the libraries are
 // present, registers the instance in window.sodWidgets.charts[id] (and
 // sets window.sodWidgets.finished[id] once ECharts has finished drawing, for
-// the browser tests), resizes it with the window and, if the libraries never arrive, writes an
+// the browser tests), disposes of the instances whose <div> has left the
+// page (a re-run cell, a redrawn Explore chart), resizes it with the window
+// and, if the libraries never arrive, writes an
 // explanation into the chart's <div> instead of leaving it blank.
 const chartScriptTmpl = `<script type="text/javascript">
 (function () {
@@ -251,9 +253,13 @@ const chartScriptTmpl = `<script type="text/javascript">
     var inst = goecharts_%s;
     var w = window.sodWidgets = window.sodWidgets || {charts: {}};
     w.finished = w.finished || {};
+    for (var k in w.charts) {
+      var old = w.charts[k];
+      if (old && !document.body.contains(old.getDom())) { old.dispose(); delete w.charts[k]; }
+    }
     w.charts[id] = inst;
     inst.on("finished", function () { w.finished[id] = true; });
-    window.addEventListener("resize", function () { inst.resize(); });
+    window.addEventListener("resize", function () { if (!inst.isDisposed()) { inst.resize(); } });
   };
   var tries = 0;
   var wait = function () {

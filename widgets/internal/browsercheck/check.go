@@ -185,7 +185,7 @@ func (tb *Tab) Inspect(wait time.Duration) (Report, error) {
 		chromedp.WithPollingInterval(100*time.Millisecond)))
 	rep.Waited = time.Since(t0)
 	// GL charts keep refining (progressive rendering); give them a moment.
-	_ = chromedp.Do(ctx, chromedp.Sleep(500*time.Millisecond))
+	_ = chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond))
 	states, err := chromedp.Run(ctx, chromedp.Evaluate[[]ChartState](checkJS))
 	if err != nil {
 		return rep, fmt.Errorf("evaluating the chart checks: %w", err)
