@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docker/book.sh — execute every notebook and export a static HTML "book" of the paper.
 #
-#   docker/book.sh [-o DIR] [REGEXP]
+#   docker/book.sh [-o DIR] [--check|--no-check] [REGEXP]
 #
 # Executes notebooks/[0-9]*.ipynb (or those whose file name matches REGEXP) from scratch with
 # nbconvert and the gonb kernel, exactly as the test harness does (cells tagged "live-only" are
@@ -13,7 +13,10 @@
 #   ipynb/NN-name.ipynb the executed notebook
 #   mathjax/            a copy of Debian's MathJax 2 (libjs-mathjax), so equations render offline
 #
-# Charts work offline: the widgets inline ECharts into every notebook's output (no CDN).
+# Charts work offline: the widgets inline ECharts into every notebook's output (no CDN). With
+# Chromium installed (--check, the default when it is found) every exported page is loaded in
+# headless Chromium with all network names unresolvable, and each chart must have been drawn
+# (ECharts initialised its container); the index shows "drawn/charts" per notebook.
 # A notebook with a cell error, a failed `!` line or no output at all is still exported, marked
 # FAILED in the index, and makes the script exit 1. SOD_NOTEBOOK_TIMEOUT (seconds, default 600)
 # limits a cell; SOD_BOOK_NOTEBOOKS names another folder of notebooks (default notebooks/).
@@ -22,11 +25,14 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$repo/out/book
 match=.
+check=auto
 while [ $# -gt 0 ]; do
   case "$1" in
+  --no-check) check=no; shift ;;
+  --check) check=yes; shift ;;
   -o) out=$2; shift 2 ;;
   -o*) out=${1#-o}; shift ;;
-  -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) match=$1; shift ;;
   esac
 done
@@ -46,6 +52,29 @@ grep -qw gonb <<<"$kernels" || {
 }
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3 # Debian's, next to its Jupyter
+
+browser=
+if [ "$check" != no ]; then
+  for b in chromium chromium-browser google-chrome; do
+    if command -v "$b" >/dev/null; then browser=$b; break; fi
+  done
+  if [ -z "$browser" ] && [ "$check" = yes ]; then
+    echo "book.sh: --check needs chromium (docker/install.sh --with-browser)" >&2
+    exit 1
+  fi
+fi
+
+# charts FILE prints "drawn/total" for an exported page: the charts (widgets' <div class="sodw">)
+# and how many of them ECharts initialised in headless Chromium, offline.
+charts() {
+  local dom profile
+  profile=$(mktemp -d)
+  dom=$("$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --host-resolver-rules="MAP * ~NOTFOUND" --user-data-dir="$profile" --window-size=1200,3000 \
+    --virtual-time-budget=15000 --dump-dom "file://$1" 2>/dev/null || true)
+  rm -rf "$profile"
+  printf '%d/%d' "$(grep -o '_echarts_instance_="' <<<"$dom" | wc -l)" "$(grep -o 'class="sodw"' <<<"$dom" | wc -l)"
+}
 
 mkdir -p "$out/ipynb"
 out=$(cd "$out" && pwd)
@@ -116,14 +145,23 @@ EOF
   else
     state=FAILED
   fi
+  # 4. every chart drawn in Chromium?
+  drawn=-
+  if [ -n "$browser" ] && [ -f "$out/$name.html" ]; then
+    drawn=$(charts "$out/$name.html")
+    if [ "${drawn%/*}" != "${drawn#*/}" ]; then
+      state=FAILED
+      echo "$nb: only $drawn charts drawn in $browser" >&2
+    fi
+  fi
   secs=$(($(date +%s) - start))
   [ "$state" = ok ] || failed=$((failed + 1))
-  printf '%-6s %-45s %4ds\n' "$state" "$nb" "$secs"
-  printf '%s\t%s\t%s\n' "$nb" "$state" "$secs" >>"$status"
+  printf '%-6s %-45s %4ds  charts %s\n' "$state" "$nb" "$secs" "$drawn"
+  printf '%s\t%s\t%s\t%s\n' "$nb" "$state" "$secs" "$drawn" >>"$status"
 done
 total=$(($(date +%s) - t0))
 
-# 4. the index: one line per notebook, titled by its first Markdown heading, with the paper's
+# 5. the index: one line per notebook, titled by its first Markdown heading, with the paper's
 #    figures and tables its opening cell names (e.g. Fig. `exp2`), and a figure-to-notebook map
 "$py" - "$nbdir" "$status" "$total" >"$out/index.html" <<'EOF'
 import html, json, os, re, sys, datetime
@@ -133,7 +171,7 @@ figures = ["taxonomy", "basic_example", "matrix_tensor", "r1_r2", "simulation", 
            "ablation", "exp2", "exp3", "numerical_study", "quadratic_nn"]
 rows, where = [], {}
 for line in open(status):
-    nb, state, secs = line.rstrip("\n").split("\t")
+    nb, state, secs, drawn = line.rstrip("\n").split("\t")
     name = nb[:-len(".ipynb")]
     title, intro = nb, ""
     try:
@@ -149,11 +187,11 @@ for line in open(status):
         if re.search(r"(Figs?\.|Figures?)[^.;\n]*?`%s`" % re.escape(f), intro):
             covers.append("Fig. " + f)
             where.setdefault("Fig. " + f, []).append(name)
-    if re.search(r"ablation table|table `ablation`", intro, re.I):
+    if re.search(r"Table `ablation`", intro, re.I):
         covers.append("table ablation")
         where.setdefault("table ablation", []).append(name)
-    rows.append('<tr><td><a href="%s.html">%s</a></td><td>%s</td><td class="%s">%s</td><td>%s s</td><td><a href="ipynb/%s">ipynb</a></td></tr>'
-                % (html.escape(name), html.escape(title), html.escape(", ".join(covers)), "ok" if state == "ok" else "bad", state, secs, html.escape(nb)))
+    rows.append('<tr><td><a href="%s.html">%s</a></td><td>%s</td><td class="%s">%s</td><td>%s s</td><td>%s</td><td><a href="ipynb/%s">ipynb</a></td></tr>'
+                % (html.escape(name), html.escape(title), html.escape(", ".join(covers)), "ok" if state == "ok" else "bad", state, secs, drawn, html.escape(nb)))
 figrows = []
 for f in ["Fig. " + x for x in figures] + ["table ablation"]:
     links = ", ".join('<a href="%s.html">%s</a>' % (html.escape(n), html.escape(n)) for n in where.get(f, []))
@@ -168,7 +206,7 @@ td,th{padding:.2em 1em .2em 0;vertical-align:top;text-align:left}.ok{color:#2a7}
 as computed by the <code>sod</code> library, with the findings of the project's independent check shown where they arise.
 Charts and equations work offline.</p>
 <h2>Notebooks</h2>
-<table><tr><th>notebook</th><th>paper figures and tables</th><th>status</th><th>time</th><th></th></tr>
+<table><tr><th>notebook</th><th>paper figures and tables</th><th>status</th><th>time</th><th>charts drawn (Chromium, offline)</th><th></th></tr>
 %s</table>
 <h2>Where is each figure of the paper?</h2>
 <p>As named in each notebook's opening cell (figures that are schematics in the paper, like <code>taxonomy</code> and
