@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
   --check) check=yes; shift ;;
   -o) out=$2; shift 2 ;;
   -o*) out=${1#-o}; shift ;;
-  -h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   *) match=$1; shift ;;
   esac
 done
