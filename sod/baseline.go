@@ -30,6 +30,11 @@ type SGDOptions struct {
 	TraceEvery int
 	// DivergenceLimit as in GDOptions (default 1e150).
 	DivergenceLimit float64
+	// KeepIterates records a copy of every traced iterate in
+	// Trace.Iterates, as GDOptions.KeepIterates does (one n×r matrix per
+	// traced step). It does not change the iterates: the same Seed gives
+	// the same path with or without it.
+	KeepIterates bool
 }
 
 // AdamOptions configures Adam.
@@ -41,13 +46,14 @@ type AdamOptions struct {
 	Beta1, Beta2 float64
 	// Eps > 0 is the denominator offset (default 1e-8).
 	Eps float64
-	// MaxIter, BatchSize, Seed, TraceEvery and DivergenceLimit are as in
-	// SGDOptions (BatchSize 0: full-gradient Adam).
+	// MaxIter, BatchSize, Seed, TraceEvery, DivergenceLimit and
+	// KeepIterates are as in SGDOptions (BatchSize 0: full-gradient Adam).
 	MaxIter         int
 	BatchSize       int
 	Seed            uint64
 	TraceEvery      int
 	DivergenceLimit float64
+	KeepIterates    bool
 }
 
 // msStoch holds the workspaces of a stochastic gradient.
@@ -123,8 +129,8 @@ func (s *msStoch) grad(x *mat.Dense) {
 }
 
 // msBaselineLoop runs a first-order method whose update is done by step,
-// recording the full h like GradientDescent.
-func msBaselineLoop(p *Problem, x0 mat.Matrix, iters, every int, limit float64, st *msStoch,
+// recording the full h (and, if keep, the iterate) like GradientDescent.
+func msBaselineLoop(p *Problem, x0 mat.Matrix, iters, every int, limit float64, keep bool, st *msStoch,
 	step func(x *mat.Dense, k int)) (*GDResult, error) {
 	if every == 0 {
 		every = 1
@@ -146,6 +152,9 @@ func msBaselineLoop(p *Problem, x0 mat.Matrix, iters, every int, limit float64, 
 		tr.GradNorm = append(tr.GradNorm, gn)
 		if p.MStar != nil {
 			tr.Dist = append(tr.Dist, p.DistStar(x))
+		}
+		if keep {
+			tr.Iterates = append(tr.Iterates, mat.DenseCopyOf(x))
 		}
 	}
 	h, gn := full()
@@ -200,7 +209,7 @@ func SGD(p *Problem, x0 mat.Matrix, opt SGDOptions) (*GDResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return msBaselineLoop(p, x0, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit, st, func(x *mat.Dense, _ int) {
+	return msBaselineLoop(p, x0, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit, opt.KeepIterates, st, func(x *mat.Dense, _ int) {
 		st.grad(x)
 		axpyDense(-opt.Step, st.g, x)
 	})
@@ -234,7 +243,7 @@ func Adam(p *Problem, x0 mat.Matrix, opt AdamOptions) (*GDResult, error) {
 	n, r := p.Dims()
 	mom := make([]float64, n*r)
 	vel := make([]float64, n*r)
-	return msBaselineLoop(p, x0, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit, st, func(x *mat.Dense, k int) {
+	return msBaselineLoop(p, x0, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit, opt.KeepIterates, st, func(x *mat.Dense, k int) {
 		st.grad(x)
 		t := float64(k + 1)
 		c1 := 1 - math.Pow(b1, t)

@@ -3,6 +3,7 @@ package sod
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -133,5 +134,89 @@ func TestBaselineGradNoAlloc(t *testing.T) {
 	x := RealWorldXHat()
 	if a := testing.AllocsPerRun(100, func() { st.grad(x) }); a != 0 {
 		t.Errorf("minibatch gradient allocates %v times per call", a)
+	}
+}
+
+// msRefSGD is the test's own minibatch SGD on explicit sensing matrices:
+// each step draws a batch without replacement by a partial Fisher–Yates
+// shuffle of a PCG(seed, 0x5d0b) stream and steps along
+// 2 (m/|S|) Σ_{i∈S} (⟨A_i, XXᵀ⟩ − b_i) A_i X. It returns every iterate.
+func msRefSGD(as []*mat.Dense, b []float64, x0 *mat.Dense, step float64, batch, iters int, seed uint64) []*mat.Dense {
+	m := len(as)
+	rng := rand.New(rand.NewPCG(seed, 0x5d0b))
+	perm := make([]int, m)
+	for i := range perm {
+		perm[i] = i
+	}
+	x := mat.DenseCopyOf(x0)
+	out := []*mat.Dense{mat.DenseCopyOf(x)}
+	for k := 0; k < iters; k++ {
+		for i := 0; i < batch; i++ {
+			j := i + rng.IntN(m-i)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		var xx, ax mat.Dense
+		xx.Mul(x, x.T())
+		g := mat.NewDense(x.RawMatrix().Rows, x.RawMatrix().Cols, nil)
+		for _, i := range perm[:batch] {
+			res := mat.Sum(elemMul(as[i], &xx)) - b[i]
+			ax.Mul(as[i], x)
+			ax.Scale(2*float64(m)/float64(batch)*res, &ax)
+			g.Add(g, &ax)
+		}
+		g.Scale(-step, g)
+		x.Add(x, g)
+		out = append(out, mat.DenseCopyOf(x))
+	}
+	return out
+}
+
+// TestBaselineKeepIterates: SGD's and Adam's KeepIterates record the
+// traced iterates without changing them. SGD's path is checked step by
+// step against the test's own loop on explicit matrices (same estimator,
+// same seed), each kept iterate against the traced h computed by hand.
+func TestBaselineKeepIterates(t *testing.T) {
+	p := RealWorld()
+	as := explicitSensing(p.Op)
+	x0 := mat.NewDense(3, 1, []float64{0.3, -0.2, 0.5})
+	const iters = 60
+	ref := msRefSGD(as, p.B, x0, 0.05, 2, iters, 9)
+	for _, every := range []int{1, 7} {
+		plain, err := SGD(p, x0, SGDOptions{Step: 0.05, MaxIter: iters, BatchSize: 2, Seed: 9, TraceEvery: every})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := SGD(p, x0, SGDOptions{Step: 0.05, MaxIter: iters, BatchSize: 2, Seed: 9, TraceEvery: every, KeepIterates: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain.Trace.Iterates != nil || !mat.Equal(plain.X, kept.X) || len(kept.Trace.Iterates) != len(kept.Trace.Iter) {
+			t.Fatalf("every %d: KeepIterates changed the run or the trace (%d iterates, %d entries)", every, len(kept.Trace.Iterates), len(kept.Trace.Iter))
+		}
+		for k, it := range kept.Trace.Iter {
+			x := kept.Trace.Iterates[k]
+			if d := relDiff(x, ref[it]); d > 1e-12 {
+				t.Errorf("every %d: SGD iterate %d differs from the reference loop by %g", every, it, d)
+			}
+			if h := naiveH(as, p.B, x); math.Abs(h-kept.Trace.H[k]) > 1e-12*math.Max(1, h) {
+				t.Errorf("every %d: traced h %v at step %d, h of the kept iterate %v", every, kept.Trace.H[k], it, h)
+			}
+		}
+	}
+	plain, err := Adam(p, x0, AdamOptions{Step: 0.01, MaxIter: iters, BatchSize: 3, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := Adam(p, x0, AdamOptions{Step: 0.01, MaxIter: iters, BatchSize: 3, Seed: 4, KeepIterates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(plain.X, kept.X) || len(kept.Trace.Iterates) != iters+1 || !mat.Equal(kept.Trace.Iterates[iters], kept.X) || !mat.Equal(kept.Trace.Iterates[0], x0) {
+		t.Fatalf("Adam KeepIterates: %d iterates, or the run changed", len(kept.Trace.Iterates))
+	}
+	for k, x := range kept.Trace.Iterates {
+		if h := naiveH(as, p.B, x); math.Abs(h-kept.Trace.H[k]) > 1e-12*math.Max(1, h) {
+			t.Errorf("Adam: traced h %v at step %d, h of the kept iterate %v", kept.Trace.H[k], k, h)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -17,7 +16,7 @@ import (
 // (l, t) for this figure. Defaults: Starts = 4 starts x₀ ~ N(0, I) drawn
 // from Seed, with only starts whose GD run stalls at a spurious point kept
 // (up to 100 seeds are tried), step 0.1 (NOTES §10) for GD, SGD (one
-// measurement per step, the unbiased m-scaled estimator of sod.SGD) and the
+// measurement per step: sod.SGD seeded with the start's seed) and the
 // GD phases of GD+SOD, 300 steps each; GD stalls when h decreased by less
 // than a relative 1e-4 over 50 steps (the minimum is quartic along e₁, NOTES
 // §9, so ‖∇h‖ decays slowly); SOD is the multi-step escape with l = 3,
@@ -162,61 +161,19 @@ func path2D(method string, start int, p *sod.Problem, its []*mat.Dense, h []floa
 	return pt
 }
 
-// sgdPath runs SGD from x0 recording every iterate (sod.SGD does not keep
-// iterates). It uses sod.SGD's estimator: a minibatch S of measurements
-// drawn without replacement, gradient 2 (m/|S|) Σ_{i∈S} (⟨A_i, XXᵀ⟩ − b_i)
-// A_i X. This is a plotting loop for n = 2; it allocates per step.
+// sgdPath runs sod.SGD from x0 with the start's seed, keeping every
+// iterate (sod.SGDOptions.KeepIterates); a batch larger than m means full
+// batch.
 func sgdPath(p *sod.Problem, x0 *mat.Dense, cfg BasicConfig, seed uint64) (*Path2D, error) {
-	n, m := p.Op.Dims()
+	_, m := p.Op.Dims()
 	batch := cfg.SGDBatch
-	if batch == 0 || batch > m {
+	if batch > m {
 		batch = m
 	}
-	as := make([]*mat.SymDense, m)
-	for i := range as {
-		a, err := sod.SensingMatrix(p.Op, i)
-		if err != nil {
-			return nil, err
-		}
-		as[i] = a
+	res, err := sod.SGD(p, x0, sod.SGDOptions{Step: cfg.Step, MaxIter: cfg.Iters, BatchSize: batch, Seed: seed, KeepIterates: true})
+	if err != nil {
+		return nil, err
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x59d))
-	perm := make([]int, m)
-	for i := range perm {
-		perm[i] = i
-	}
-	x := mat.DenseCopyOf(x0)
-	var xx, g, ax mat.Dense
-	g.ReuseAs(n, 1)
-	its := []*mat.Dense{mat.DenseCopyOf(x)}
-	hs := []float64{p.H(x)}
-	for k := 0; k < cfg.Iters; k++ {
-		for i := 0; i < batch; i++ {
-			j := i + rng.IntN(m-i)
-			perm[i], perm[j] = perm[j], perm[i]
-		}
-		xx.Mul(x, x.T())
-		g.Zero()
-		for _, i := range perm[:batch] {
-			res := -p.B[i]
-			for a := 0; a < n; a++ {
-				for b := 0; b < n; b++ {
-					res += as[i].At(a, b) * xx.At(a, b)
-				}
-			}
-			ax.Mul(as[i], x)
-			ax.Scale(2*float64(m)/float64(batch)*res, &ax)
-			g.Add(&g, &ax)
-		}
-		g.Scale(-cfg.Step, &g)
-		x.Add(x, &g)
-		h := p.H(x)
-		if math.IsNaN(h) || math.IsInf(h, 0) || h > 1e150 {
-			break
-		}
-		its = append(its, mat.DenseCopyOf(x))
-		hs = append(hs, h)
-	}
-	pt := path2D("SGD", 0, p, its, hs, nil)
+	pt := path2D("SGD", 0, p, res.Trace.Iterates, res.Trace.H, nil)
 	return &pt, nil
 }

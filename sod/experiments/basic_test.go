@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
 )
 
@@ -65,6 +67,46 @@ func TestBasicExample(t *testing.T) {
 	}
 }
 
+// TestBasicExampleSGDPath: the SGD path of each start is sod.SGD's path
+// with the start's seed. Its k-th point is checked against the end point
+// of a separate sod.SGD run of k steps (same seed, no KeepIterates: the
+// minibatch stream is drawn step by step, so a shorter run is a prefix),
+// and its first point against the start drawn from the seed.
+func TestBasicExampleSGDPath(t *testing.T) {
+	cfg := DefaultBasicConfig()
+	cfg.Starts, cfg.GridSize, cfg.Iters = 2, 2, 120
+	r, err := BasicExample(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sod.BasicExample()
+	checked := 0
+	for _, path := range r.Paths {
+		if path.Method != "SGD" {
+			continue
+		}
+		checked++
+		seed := r.Seeds[path.Start]
+		rng := rand.New(rand.NewPCG(seed, 0xba51c))
+		x0 := mat.NewDense(2, 1, []float64{rng.NormFloat64(), rng.NormFloat64()})
+		if len(path.X) != cfg.Iters+1 || path.X[0] != x0.At(0, 0) || path.Y[0] != x0.At(1, 0) {
+			t.Fatalf("start %d: %d points from (%v, %v), want %d from x₀ = %v", path.Start, len(path.X), path.X[0], path.Y[0], cfg.Iters+1, x0.RawMatrix().Data)
+		}
+		for k := 1; k <= cfg.Iters; k++ {
+			res, err := sod.SGD(p, x0, sod.SGDOptions{Step: cfg.Step, MaxIter: k, BatchSize: cfg.SGDBatch, Seed: seed, TraceEvery: k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.X.At(0, 0) != path.X[k] || res.X.At(1, 0) != path.Y[k] {
+				t.Fatalf("start %d step %d: path (%v, %v), sod.SGD %v", path.Start, k, path.X[k], path.Y[k], res.X.RawMatrix().Data)
+			}
+		}
+	}
+	if checked != cfg.Starts {
+		t.Errorf("%d SGD paths, want %d", checked, cfg.Starts)
+	}
+}
+
 // TestBasicExampleAllStarts keeps every start (OnlyStuck false): the
 // first seeds' starts are then reported whether or not GD stalls, and
 // GD+SOD ends at ±z on each.
@@ -117,5 +159,5 @@ func ExampleBasicExample() {
 	// Output:
 	// GD     ends at (0.060, -0.702)
 	// GD+SOD ends at (1.000, 0.000)
-	// SGD    ends at (-0.009, -0.767)
+	// SGD    ends at (0.000, -0.537)
 }
