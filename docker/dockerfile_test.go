@@ -212,7 +212,7 @@ func TestDockerignore(t *testing.T) {
 	}
 }
 
-// TestScriptsParse: the image's shell scripts are syntactically valid (sh -n / bash -n).
+// TestScriptsParse: the image's scripts are syntactically valid (sh -n, bash -n, Python's parser).
 func TestScriptsParse(t *testing.T) {
 	for _, s := range []struct{ shell, file string }{
 		{"sh", "build-env.sh"}, {"sh", "healthcheck.sh"}, {"sh", "sod-notebook"}, {"bash", "test-image.sh"},
@@ -223,5 +223,12 @@ func TestScriptsParse(t *testing.T) {
 		if out, err := exec.Command(s.shell, "-n", s.file).CombinedOutput(); err != nil {
 			t.Errorf("%s -n %s: %v\n%s", s.shell, s.file, err, out)
 		}
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found")
+	}
+	parse := "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])"
+	if out, err := exec.Command("python3", "-c", parse, "kernel_check.py").CombinedOutput(); err != nil {
+		t.Errorf("kernel_check.py does not parse: %v\n%s", err, out)
 	}
 }
