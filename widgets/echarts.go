@@ -53,6 +53,22 @@ func setAxisRange(m map[string]any, key string, lo, hi float64) {
 	}
 }
 
+// roundLabels formats the axis labels of a numeric axis with at most 4
+// significant digits (axis ends set to cell edges are long decimals).
+func roundLabels(m map[string]any, key string) {
+	lab := &opts.AxisLabel{Show: opts.Bool(true), Formatter: opts.FuncOpts(`function (v) { return String(+v.toPrecision(4)); }`)}
+	switch a := m[key].(type) {
+	case []opts.XAxis:
+		if len(a) > 0 {
+			a[0].AxisLabel = lab
+		}
+	case []opts.YAxis:
+		if len(a) > 0 {
+			a[0].AxisLabel = lab
+		}
+	}
+}
+
 // offAxisLine draws the axis line at the edge of the grid instead of
 // through zero.
 func offAxisLine(m map[string]any, key string) {

@@ -64,7 +64,7 @@ func EFSZonesChart(z EFSZones, options ...Option) (*charts.Line, error) {
 		}
 		ext = math.Max(ext, 1.15*in.R)
 	}
-	cfg := newConfig(append([]Option{Size("560px", "640px")}, options...))
+	cfg := newConfig(append([]Option{Size("760px", "520px")}, options...))
 	zones := []struct {
 		name, color string
 		r           float64
@@ -95,8 +95,15 @@ func EFSZonesChart(z EFSZones, options ...Option) (*charts.Line, error) {
 	ch, p := newRect(z.Title, cfg, skipped)
 	p.series = series
 	p.set["tooltip"] = map[string]any{"show": true, "trigger": "item"}
-	p.set["grid"] = []any{map[string]any{"left": 70, "top": 70, "width": 420, "height": 420}}
-	p.set["legend"] = map[string]any{"show": true, "orient": "vertical", "left": 60, "bottom": 0,
+	// A square plot area (circles stay round) as tall as the chart allows,
+	// with the legend to its right.
+	side := 330
+	var h int
+	if _, err := fmt.Sscanf(cfg.height, "%dpx", &h); err == nil {
+		side = max(h-140, 120)
+	}
+	p.set["grid"] = []any{map[string]any{"left": 70, "top": 60, "width": side, "height": side}}
+	p.set["legend"] = map[string]any{"show": true, "orient": "vertical", "left": 70 + side + 30, "top": 80,
 		"data": []string{zones[0].name, zones[1].name, zones[2].name}}
 	axis := func(name string) []any {
 		return []any{map[string]any{"type": "value", "min": -ext, "max": ext, "name": name, "nameLocation": "middle",

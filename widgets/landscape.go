@@ -227,6 +227,7 @@ func LandscapeChart(l Landscape, options ...Option) (*charts.Line, error) {
 			}
 			setAxisRange(m, k, e[0], e[len(e)-1])
 			offAxisLine(m, k)
+			roundLabels(m, k)
 		}
 	}
 	return ch, nil
@@ -234,7 +235,7 @@ func LandscapeChart(l Landscape, options ...Option) (*charts.Line, error) {
 
 // pathColors are high-contrast colours for trajectories drawn over the
 // viridis landscape.
-var pathColors = []string{"#ff4d4f", "#ffffff", "#ff9f1c", "#00e5ff", "#f72585", "#adff2f"}
+var pathColors = []string{"#ff4d4f", "#00e5ff", "#ff9f1c", "#f72585", "#adff2f", "#ffffff"}
 
 var pointSymbols = []string{"pin", "diamond", "triangle", "rect", "circle", "roundRect"}
 

@@ -14,6 +14,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,7 @@ import (
 
 func main() {
 	wait := flag.Duration("wait", 15*time.Second, "how long to wait for the charts of a page to finish drawing")
-	shots := flag.String("shots", "", "directory for a full-page PNG screenshot of each page")
+	shots := flag.String("shots", "", "directory for a full-page PNG screenshot of each page and one PNG per chart")
 	allow := flag.String("allow", "", "comma-separated URL parts of failing requests to ignore (besides nbconvert's CDNs)")
 	minCharts := flag.Int("min", 0, "fail a page with fewer charts than this")
 	flag.Parse()
@@ -76,7 +77,16 @@ func main() {
 			}
 			if *shots != "" && len(rep.Full) > 0 {
 				if err := os.MkdirAll(*shots, 0o755); err == nil {
-					_ = os.WriteFile(filepath.Join(*shots, strings.TrimSuffix(filepath.Base(page), filepath.Ext(page))+".png"), rep.Full, 0o644)
+					base := strings.TrimSuffix(filepath.Base(page), filepath.Ext(page))
+					_ = os.WriteFile(filepath.Join(*shots, base+".png"), rep.Full, 0o644)
+					for i, c := range rep.Charts {
+						if img, ok := rep.Shots[c.ID]; ok {
+							if f, err := os.Create(filepath.Join(*shots, fmt.Sprintf("%s-chart%02d.png", base, i+1))); err == nil {
+								_ = png.Encode(f, img)
+								f.Close()
+							}
+						}
+					}
 				}
 			}
 		}
