@@ -275,3 +275,14 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+func TestCompactNum(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{{1000, "1000"}, {5000, "5000"}, {33500, "3.35e4"}, {1e5, "1e5"}, {2e6, "2e6"}, {0.5, "0.5"}, {1.5e-5, "1.5e-5"}} {
+		if got := compactNum(tc.v); got != tc.want {
+			t.Errorf("compactNum(%g) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}

@@ -248,6 +248,7 @@ func TestDisplayRejectsNaNOption(t *testing.T) {
 func TestEmbeddedJavaScript(t *testing.T) {
 	for name, js := range map[string]string{
 		"heatmapRenderItem": heatmapRenderItem, "windowRenderItem": windowRenderItem, "zoneRenderItem": zoneRenderItem,
+		"logLabelJS": logLabelJS,
 	} {
 		if strings.Contains(js, `"`) || strings.Contains(js, "//") {
 			t.Errorf("%s uses a double quote or a // comment", name)

@@ -3,6 +3,8 @@ package widgets
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"gonum.org/v1/plot"
@@ -130,7 +132,9 @@ func EscapeWindowsChart(w EscapeWindows, options ...Option) (*charts.Line, error
 			items := make([]map[string]any, 0, len(w.Marks))
 			for _, t := range w.Marks {
 				if drawable(t, true) {
-					items = append(items, vLine(t, fmt.Sprintf("t = %g", t)))
+					it := vLine(t, "t = "+compactNum(t))
+					it["label"].(map[string]any)["position"] = "start"
+					items = append(items, it)
 				}
 			}
 			s["markLine"] = markLines("#868e96", items...)
@@ -142,7 +146,8 @@ func EscapeWindowsChart(w EscapeWindows, options ...Option) (*charts.Line, error
 	p.series = series
 	p.set["tooltip"] = map[string]any{"show": true, "trigger": "item"}
 	p.set["xAxis"] = []any{map[string]any{"type": "log", "min": axMin, "max": axMax, "name": "TPGD steps t",
-		"nameLocation": "middle", "nameGap": 30, "splitLine": map[string]any{"show": true}}}
+		"nameLocation": "middle", "nameGap": 30, "splitLine": map[string]any{"show": true},
+		"axisLabel": map[string]any{"formatter": jsFunc(logLabelJS)}}}
 	p.set["yAxis"] = []any{map[string]any{"type": "category", "data": labels, "inverse": true,
 		"axisTick": map[string]any{"show": false}, "splitLine": map[string]any{"show": true}}}
 	return ch, nil
@@ -227,4 +232,20 @@ func EscapeWindowsPlot(w EscapeWindows) (*plot.Plot, error) {
 		}
 	}
 	return p, nil
+}
+
+// compactNum formats t with a short exponent for large or small values
+// (3 significant digits): 1000, 3.35e4, 2e6.
+func compactNum(t float64) string {
+	if t != 0 && (math.Abs(t) >= 1e4 || math.Abs(t) < 1e-3) {
+		m := strconv.FormatFloat(t, 'e', 2, 64)
+		mant, exp, _ := strings.Cut(m, "e")
+		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		exp = strings.TrimLeft(strings.TrimPrefix(exp, "+"), "0")
+		if strings.HasPrefix(exp, "-") {
+			exp = "-" + strings.TrimLeft(exp[1:], "0")
+		}
+		return mant + "e" + exp
+	}
+	return strconv.FormatFloat(t, 'f', -1, 64)
 }

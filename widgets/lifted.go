@@ -150,9 +150,10 @@ func TermNormsChart(tn TermNorms, options ...Option) (*charts.Line, error) {
 	var xs, ys []any
 	for k, pn := range panels {
 		xs = append(xs, map[string]any{"type": "log", "gridIndex": k, "name": "t  (" + pn.name + ")",
-			"nameLocation": "middle", "nameGap": 30, "splitLine": map[string]any{"show": true}})
+			"nameLocation": "middle", "nameGap": 30, "splitLine": map[string]any{"show": true},
+			"axisLabel": map[string]any{"formatter": jsFunc(logLabelJS)}})
 		y := map[string]any{"type": "log", "gridIndex": k, "name": "Frobenius norm", "nameLocation": "middle",
-			"nameGap": 55, "splitLine": map[string]any{"show": true}}
+			"nameGap": 45, "splitLine": map[string]any{"show": true}, "axisLabel": map[string]any{"formatter": jsFunc(logLabelJS)}}
 		if lo < hi {
 			y["min"], y["max"] = math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
 		}

@@ -89,10 +89,22 @@ func axisType(log bool) string {
 func (c config) xyAxes() []charts.GlobalOpts {
 	return []charts.GlobalOpts{
 		charts.WithXAxisOpts(opts.XAxis{Type: axisType(c.logX), Name: c.xName, NameLocation: "middle", NameGap: 30,
-			Scale: opts.Bool(true), SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}),
+			Scale: opts.Bool(true), SplitLine: &opts.SplitLine{Show: opts.Bool(true)}, AxisLabel: axisLabel(c.logX)}),
 		charts.WithYAxisOpts(opts.YAxis{Type: axisType(c.logY), Name: c.yName, NameLocation: "middle", NameGap: 55,
-			Scale: opts.Bool(true), SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}),
+			Scale: opts.Bool(true), SplitLine: &opts.SplitLine{Show: opts.Bool(true)}, AxisLabel: axisLabel(c.logY)}),
 	}
+}
+
+// logLabelJS writes log-axis labels compactly: 0.001 … 10000 as they are,
+// other powers of ten as 1e-9, 1e7.
+const logLabelJS = `function (v) { return (v >= 1e-3 && v < 1e5) ? String(+v.toPrecision(6)) : v.toExponential(0).replace('e+', 'e'); }`
+
+// axisLabel returns the label options of a numeric axis.
+func axisLabel(log bool) *opts.AxisLabel {
+	if !log {
+		return nil
+	}
+	return &opts.AxisLabel{Show: opts.Bool(true), Formatter: opts.FuncOpts(logLabelJS)}
 }
 
 // drawable reports whether v can be drawn on an axis (finite, and positive
