@@ -71,6 +71,10 @@ func TestChartInputErrors(t *testing.T) {
 			_, err := LandscapeChart(Landscape{Grid: Grid{X: []float64{1, 0}, Y: []float64{0, 1}, Z: okGrid.Z}})
 			return err
 		}, "strictly increasing"},
+		{"landscape: infinite grid", func() error {
+			_, err := LandscapeChart(Landscape{Grid: Grid{X: []float64{0, math.Inf(1)}, Y: []float64{0, 1}, Z: okGrid.Z}})
+			return err
+		}, "finite and strictly increasing"},
 		{"landscape: ragged Z", func() error {
 			_, err := LandscapeChart(Landscape{Grid: Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{1, 2}, {3}}}})
 			return err

@@ -25,8 +25,8 @@ func (g Grid) validate(chart string) error {
 		return fmt.Errorf("widgets: %s: grid needs at least 2×2 points, got %d×%d", chart, len(g.X), len(g.Y))
 	}
 	for _, v := range [][]float64{g.X, g.Y} {
-		for i := 1; i < len(v); i++ {
-			if !(v[i] > v[i-1]) {
+		for i := range v {
+			if math.IsNaN(v[i]) || math.IsInf(v[i], 0) || (i > 0 && !(v[i] > v[i-1])) {
 				return fmt.Errorf("widgets: %s: grid coordinates must be finite and strictly increasing", chart)
 			}
 		}
