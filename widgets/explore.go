@@ -165,7 +165,11 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 			html.EscapeString(c.Name), labelIDs[i], html.EscapeString(c.format(pos[i]))))
 		var ch <-chan int
 		if len(c.Options) > 0 {
-			sel := gw.Select(c.Options).SetDefault(pos[i]).AppendTo(root).Done()
+			escaped := make([]string, len(c.Options)) // gonb inserts the options as HTML
+			for j, o := range c.Options {
+				escaped[j] = html.EscapeString(o)
+			}
+			sel := gw.Select(escaped).SetDefault(pos[i]).AppendTo(root).Done()
 			ch = sel.Listen().LatestOnly().C
 		} else {
 			sl := gw.Slider(0, c.positions()-1, pos[i]).AppendTo(root).Done()

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -280,19 +281,27 @@ func TestBrowserLiveNotebook(t *testing.T) {
 	out := fmt.Sprintf(`Jupyter.notebook.get_cell(%d).output_area.element[0]`, cell)
 	run[any](t, ctx, fmt.Sprintf(`Jupyter.notebook.execute_cells([%d]), null`, cell))
 	poll(t, ctx, "the slider and its chart", fmt.Sprintf(`(function () { var o = %s; var w = window.sodWidgets;
-	  var el = document.querySelector('input[type=range]'); var c = o.querySelector('div.sodw div.item');
-	  return !!(el && c && w && w.charts[c.id]); })()`, out), 3*time.Minute)
+	  var el = o.querySelector('input[type=range]'), sel = o.querySelector('select'); var c = o.querySelector('div.sodw div.item');
+	  return !!(el && sel && c && w && w.charts[c.id]); })()`, out), 3*time.Minute)
 	title := fmt.Sprintf(`(function () { var c = %s.querySelector('div.sodw div.item'); var i = c && window.sodWidgets.charts[c.id];
 	  return i ? i.getOption().title[0].text : ''; })()`, out)
 	before := run[string](t, ctx, title)
-	if before != "slope 1.00" {
-		t.Errorf("initial chart title %q, want %q", before, "slope 1.00")
+	if before != "slope 1.00 · linear" {
+		t.Errorf("initial chart title %q, want %q", before, "slope 1.00 · linear")
 	}
-	run[any](t, ctx, `(function () { var el = document.querySelector('input[type=range]'); el.value = 15;
-	  el.dispatchEvent(new Event('input')); el.dispatchEvent(new Event('change')); return null; })()`)
-	poll(t, ctx, "the chart to be redrawn", fmt.Sprintf(`%s === 'slope 1.50'`, title), 60*time.Second)
+	run[any](t, ctx, fmt.Sprintf(`(function () { var el = %s.querySelector('input[type=range]'); el.value = 15;
+	  el.dispatchEvent(new Event('input')); el.dispatchEvent(new Event('change')); return null; })()`, out))
+	poll(t, ctx, "the chart to be redrawn after the slider moved", fmt.Sprintf(`%s === 'slope 1.50 · linear'`, title), 60*time.Second)
+	run[any](t, ctx, fmt.Sprintf(`(function () { var el = %s.querySelector('select'); el.value = '1';
+	  el.dispatchEvent(new Event('input')); el.dispatchEvent(new Event('change')); return null; })()`, out))
+	poll(t, ctx, "the chart to be redrawn after the select changed", fmt.Sprintf(`%s === 'slope 1.50 · quadratic'`, title), 60*time.Second)
 	after := run[string](t, ctx, title)
-	t.Logf("slider moved: chart title %q → %q", before, after)
+	t.Logf("slider and select moved: chart title %q → %q", before, after)
+	// The redrawn chart holds the new data: y = 1.5·x² at x = 3.
+	if y := run[float64](t, ctx, fmt.Sprintf(`(function () { var c = %s.querySelector('div.sodw div.item');
+	  return window.sodWidgets.charts[c.id].getOption().series[0].data[3].value[1]; })()`, out)); math.Abs(y-13.5) > 1e-9 {
+		t.Errorf("redrawn chart has y(3) = %g, want 13.5", y)
+	}
 	if shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
 		p := filepath.Join(artefactDir(t), "live-notebook.png")
 		writeFile(t, p, shot)
