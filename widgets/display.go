@@ -298,11 +298,14 @@ func fragment(c Chart) (html string, needGL bool, err error) {
 	if !strings.Contains(snip.Element, id) || !strings.Contains(snip.Script, "goecharts_"+id) {
 		return "", false, fmt.Errorf("widgets: go-echarts snippet does not use the chart id %q", id)
 	}
+	// Bootstrap, which Jupyter Notebook 6 uses, gives class "container" a
+	// fixed width and padding: go-echarts' wrapper must not use it.
+	elem := strings.Replace(snip.Element, `<div class="container">`, `<div class="sodw-container">`, 1)
 	body, err := scriptBody(snip.Script)
 	if err != nil {
 		return "", false, err
 	}
-	return `<div class="sodw" style="margin:4px 0 18px 0;">` + snip.Element + "\n" +
+	return `<div class="sodw" style="margin:4px 0 18px 0;">` + elem + "\n" +
 		fmt.Sprintf(chartScriptTmpl, id, needGL, body, id) + "</div>", needGL, nil
 }
 

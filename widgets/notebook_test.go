@@ -302,7 +302,11 @@ func TestBrowserLiveNotebook(t *testing.T) {
 	  return window.sodWidgets.charts[c.id].getOption().series[0].data[3].value[1]; })()`, out)); math.Abs(y-13.5) > 1e-9 {
 		t.Errorf("redrawn chart has y(3) = %g, want 13.5", y)
 	}
-	if shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+	poll(t, ctx, "the redrawn chart's animation", fmt.Sprintf(`(function () { var c = %s.querySelector('div.sodw div.item');
+	  return window.sodWidgets.charts[c.id].getZr().animation.isFinished(); })()`, out), 10*time.Second)
+	run[any](t, ctx, fmt.Sprintf(`(%s.scrollIntoView({block: 'center'}), null)`, out))
+	_ = chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond))
+	if shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
 		p := filepath.Join(artefactDir(t), "live-notebook.png")
 		writeFile(t, p, shot)
 		t.Logf("screenshot of the live notebook: %s", p)
