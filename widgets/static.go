@@ -27,7 +27,8 @@ type Static interface {
 }
 
 // Figure is a grid of gonum/plot panels drawn aligned, e.g. the closed-form
-// and exact term norms side by side.
+// and exact term norms side by side, or the six panels (a)–(f) of the
+// paper's figures exp2 and exp3 taken from several …Plot functions.
 type Figure struct {
 	Panels [][]*plot.Plot // rows of panels; nil panels are left empty
 }
