@@ -183,27 +183,35 @@ func TestBrowserGalleryPage(t *testing.T) {
 		t.Log("no local require.js found: the require.js variants are not run (the fake-AMD ones are)")
 		variants = append(variants, variant{name: "fake-amd-uncompressed", head: fakeAMD, wantDrawn: true})
 	}
-	for _, v := range variants {
+	// Write every page first (CompressLibrary is a package variable), then
+	// load them in parallel tabs.
+	paths := make([]string, len(variants))
+	n := 0
+	defer func(c bool) { CompressLibrary = c }(CompressLibrary)
+	for k, v := range variants {
+		CompressLibrary = v.compressed
+		p, nc := galleryPage(t, v.head)
+		n = nc
+		var buf bytes.Buffer
+		if err := p.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		html := buf.String()
+		if v.breakLib {
+			html = strings.ReplaceAll(html, "(function (define, exports, module, require) {", "(function () {")
+			html = strings.ReplaceAll(html, `new Function("define", "exports", "module", "require", src)`, `new Function(src)`)
+		}
+		paths[k] = filepath.Join(dir, v.name+".html")
+		writeFile(t, paths[k], []byte(html))
+	}
+	for k, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
-			defer func(c bool) { CompressLibrary = c }(CompressLibrary)
-			CompressLibrary = v.compressed
-			p, n := galleryPage(t, v.head)
-			var buf bytes.Buffer
-			if err := p.Write(&buf); err != nil {
-				t.Fatal(err)
-			}
-			html := buf.String()
-			if v.breakLib {
-				html = strings.ReplaceAll(html, "(function (define, exports, module, require) {", "(function () {")
-				html = strings.ReplaceAll(html, `new Function("define", "exports", "module", "require", src)`, `new Function(src)`)
-			}
-			path := filepath.Join(dir, v.name+".html")
-			writeFile(t, path, []byte(html))
-			wait := 10 * time.Second
+			t.Parallel()
+			wait := 15 * time.Second
 			if !v.wantDrawn {
 				wait = 3 * time.Second
 			}
-			rep := loadPage(t, ctx, "file://"+path, wait)
+			rep := loadPage(t, ctx, "file://"+paths[k], wait)
 			probs := rep.ChartProblems(n)
 			errs := rep.Errors(nil)
 			if !v.wantDrawn {
@@ -224,7 +232,6 @@ func TestBrowserGalleryPage(t *testing.T) {
 				t.Logf("screenshot of the gallery: %s", shot)
 			}
 			t.Logf("%s: %d charts checked, %d console messages", v.name, len(rep.Charts), len(rep.Messages))
-
 		})
 	}
 }
