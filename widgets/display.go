@@ -27,10 +27,11 @@ type Chart interface {
 // ECharts (and ECharts-GL for 3-D charts) is inlined from the local npm
 // assets, never loaded from a CDN, so the saved notebook and its nbconvert
 // HTML export work offline. The library is inlined only in the first chart
-// output of a cell (each GoNB cell runs as a new program); the browser
-// evaluates it only if window.echarts is not defined yet. While it loads,
-// an AMD define (require.js in Jupyter Notebook 6 and in nbconvert's HTML)
-// is hidden so that ECharts registers itself as the global window.echarts.
+// output of a cell (each GoNB cell runs as a new program), gzip-compressed
+// unless CompressLibrary is false; the browser evaluates it only once per
+// page. While it loads, an AMD define (require.js in Jupyter Notebook 6 and
+// in nbconvert's HTML) is hidden so that ECharts registers itself as the
+// global window.echarts.
 //
 // Each call gives the chart a fresh DOM id, so re-running a cell works.
 // Outside a notebook (gonbui.IsNotebook is false) Display renders the chart,
