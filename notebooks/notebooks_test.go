@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +106,77 @@ func TestNotebooks(t *testing.T) {
 	for _, r := range results {
 		for _, p := range r.Problems {
 			t.Errorf("%s: %s", r.Name, p)
+		}
+	}
+	checkExportedCharts(t, outDir, results)
+}
+
+var chartLineRe = regexp.MustCompile(`(?m)^(ok  |FAIL) (\S+): (\d+) charts`)
+
+// checkExportedCharts exports every cleanly executed notebook to HTML (as the book does) and
+// loads the pages in headless Chromium without network (widgets/cmd/chartcheck): every chart
+// the notebook displayed must draw, with no script error. Skipped without Chromium, unless
+// SOD_REQUIRE_BROWSER=1.
+func checkExportedCharts(t *testing.T, outDir string, results []result) {
+	t.Helper()
+	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("SOD_CHROMIUM") == "" {
+		if os.Getenv("SOD_REQUIRE_BROWSER") == "1" {
+			t.Errorf("cannot check the exported HTML: chromium not found (SOD_REQUIRE_BROWSER=1): run docker/install.sh --with-browser")
+		} else {
+			t.Logf("exported HTML not checked: chromium not found (docker/install.sh --with-browser installs it)")
+		}
+		return
+	}
+	htmlDir := filepath.Join(outDir, "html")
+	want := map[string]int{}
+	var ipynbs []string
+	for _, r := range results {
+		if r.failed() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(outDir, r.Name))
+		if err != nil {
+			t.Errorf("%s: %v", r.Name, err)
+			continue
+		}
+		html := filepath.Join(htmlDir, strings.TrimSuffix(r.Name, ".ipynb")+".html")
+		want[html] = strings.Count(string(b), `class=\"sodw\"`)
+		ipynbs = append(ipynbs, filepath.Join(outDir, r.Name))
+	}
+	if len(ipynbs) == 0 {
+		return
+	}
+	start := time.Now()
+	args := append([]string{"nbconvert", "--to", "html", "--output-dir", htmlDir}, ipynbs...)
+	if out, err := exec.Command("jupyter", args...).CombinedOutput(); err != nil {
+		t.Errorf("nbconvert --to html: %v\n%s", err, tail(string(out), 20))
+		return
+	}
+	bin := filepath.Join(t.TempDir(), "chartcheck")
+	if out, err := exec.Command("go", "build", "-o", bin, "sodworkbench.org/workbench/widgets/cmd/chartcheck").CombinedOutput(); err != nil {
+		t.Errorf("building chartcheck: %v\n%s", err, out)
+		return
+	}
+	pages := make([]string, 0, len(want))
+	for p := range want {
+		pages = append(pages, p)
+	}
+	sort.Strings(pages)
+	out, err := exec.Command(bin, pages...).CombinedOutput()
+	t.Logf("exported HTML checked in Chromium (%.1fs):\n%s", time.Since(start).Seconds(), strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Errorf("chartcheck found problems in the exported HTML: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, m := range chartLineRe.FindAllStringSubmatch(string(out), -1) {
+		seen[m[2]] = true
+		if n, _ := strconv.Atoi(m[3]); n < want[m[2]] {
+			t.Errorf("%s: %d charts drawn, the notebook displayed %d", filepath.Base(m[2]), n, want[m[2]])
+		}
+	}
+	for _, p := range pages {
+		if !seen[p] {
+			t.Errorf("%s: not reported by chartcheck", filepath.Base(p))
 		}
 	}
 }
