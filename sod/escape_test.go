@@ -499,3 +499,47 @@ func BenchmarkSubspacePGDStep(b *testing.B) {
 		pgd.Step(c)
 	}
 }
+
+// TestSODLineSearchGrowthQ: with GrowthQ the β-type points are
+// (ρQ^t)^{1/l} u_n q_rᵀ with Q = GrowthQ whenever the derived η is below
+// Eta, so their norms are checked against (ρ·GrowthQ^t)^{1/l} without
+// using λ_n; when the derived η exceeds Eta, nothing changes; a growth
+// factor ≤ 1 is an error.
+func TestSODLineSearchGrowthQ(t *testing.T) {
+	p := RealWorld()
+	ctx := func() *EscapeContext { return &EscapeContext{P: p, X: RealWorldXHat(), H: p.H(RealWorldXHat())} }
+	ts := []int64{0, 1, 10, 1000, 100000}
+	const rho, l = 0.1, 3
+	// Real-world λ_n ≈ −0.13, so (Q − 1)/(−λ_n)³ ≈ 0.04 < η = 0.1 for Q = 1.0001.
+	for _, q := range []float64{1.0001, 1.00001} {
+		cands, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, Ts: ts, Kinds: []EscapeKind{KindBeta}, GrowthQ: q}).Propose(ctx())
+		if err != nil || len(cands) != len(ts) {
+			t.Fatalf("Q=%v: %d candidates, err %v", q, len(cands), err)
+		}
+		for i, c := range cands {
+			want := math.Pow(rho*math.Pow(q, float64(ts[i])), 1.0/l)
+			if got := mat.Norm(c.X, 2); math.Abs(got-want) > 1e-9*want {
+				t.Errorf("Q=%v t=%d: ‖X̌‖_F = %.15g, (ρQ^t)^{1/l} = %.15g", q, ts[i], got, want)
+			}
+		}
+	}
+	// Derived η = 0.5/(−λ_n)³ ≫ Eta: η stays Eta and the points are unchanged.
+	plain, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, Ts: ts}).Propose(ctx())
+	if err != nil {
+		t.Fatal(err)
+	}
+	capped, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, Ts: ts, GrowthQ: 1.5}).Propose(ctx())
+	if err != nil || len(capped) != len(plain) {
+		t.Fatalf("capped: %d candidates (want %d), err %v", len(capped), len(plain), err)
+	}
+	for i := range plain {
+		if !mat.Equal(plain[i].X, capped[i].X) {
+			t.Errorf("candidate %s changed although the derived η exceeds Eta", plain[i].Label)
+		}
+	}
+	for _, q := range []float64{0.5, 1, math.Inf(1), -2} {
+		if _, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, GrowthQ: q}).Propose(ctx()); !errors.Is(err, ErrBadParameter) {
+			t.Errorf("GrowthQ %v: err %v, want ErrBadParameter", q, err)
+		}
+	}
+}

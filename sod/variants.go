@@ -144,6 +144,18 @@ type SODLineSearch struct {
 	// Kinds are the directions searched; nil means both β and γ.
 	Kinds     []EscapeKind
 	BothSigns bool
+	// GrowthQ, if > 0 (it must then exceed 1), lowers η at each stalled
+	// point to η = min(Eta, (GrowthQ − 1)/(−λ_n)^l), so that the closed
+	// form's growth factor Q = 1 − ηλ_n^l is at most GrowthQ. The β
+	// coefficient c_β(t) = (ρQ^t)^{1/l} (eq. x_check_beta) then grows by at
+	// most GrowthQ^{1/l} from one t to the next, and the t grid is a line
+	// search with that resolution. With a fixed η and a strongly negative
+	// λ_n, Q = 1 + η(−λ_n)^l is huge (≈ 4000 for η = 0.1, λ_n = −34,
+	// l = 3: the quadratic network's spurious minimum) and already t = 1
+	// overshoots every useful scale. The paper fixes no η for its line
+	// search (section 6.3); this is the workbench's rule, like
+	// experiments.AutoT for t.
+	GrowthQ float64
 }
 
 // Name implements Escaper.
@@ -170,6 +182,9 @@ func (s *SODLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	if err := msCheckLRhoEta(s.L, s.Rho, s.Eta); err != nil {
 		return nil, err
 	}
+	if s.GrowthQ != 0 && !(s.GrowthQ > 1 && !math.IsInf(s.GrowthQ, 0)) {
+		return nil, fmt.Errorf("%w: SOD line search growth factor Q = %v, want finite > 1 (or 0: off)", ErrBadParameter, s.GrowthQ)
+	}
 	cp, err := ctx.Critical()
 	if err != nil {
 		return nil, err
@@ -177,7 +192,14 @@ func (s *SODLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	if !(cp.LambdaN < 0) {
 		return nil, nil
 	}
-	cf, err := NewTPGDFromCritical(cp, s.L, s.Rho, s.Eta)
+	eta := s.Eta
+	if s.GrowthQ > 0 {
+		// (Q − 1)/(−λ_n)^l in the log domain; it only ever lowers η.
+		if e := math.Exp(math.Log(s.GrowthQ-1) - float64(s.L)*math.Log(-cp.LambdaN)); e > 0 && e < eta {
+			eta = e
+		}
+	}
+	cf, err := NewTPGDFromCritical(cp, s.L, s.Rho, eta)
 	if err != nil {
 		return nil, err
 	}
