@@ -11,6 +11,8 @@
 # notebook user), so the image and a laptop cannot drift apart.
 #
 # Environment knobs:
+#   SOD_APT_MIRROR   Debian mirror root for bookworm-backports (default: the one the apt sources name)
+#   SOD_APT_CLEAN=1  remove apt's package lists at the end of the system part (smaller images)
 #   SOD_GO_VERSION   Go toolchain to install when the machine has none new enough (default go1.26.8)
 #   SOD_BIN          where gonb and goimports go (default /usr/local/bin for root, ~/.local/bin otherwise)
 #   SOD_LOG_DIR      where the gonb kernel writes its logs (default ~/.cache/sod-workbench/gonb-logs)
@@ -29,7 +31,7 @@ for arg in "$@"; do
   --user) do_user=1 ;;
   --with-browser) with_browser=1 ;;
   -h | --help)
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
@@ -114,8 +116,14 @@ install_go() {
   local bootstrap=""
   if [ "${VERSION_CODENAME:-}" = bookworm ]; then
     if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
-      say "  adding bookworm-backports to apt sources"
-      echo "deb http://deb.debian.org/debian bookworm-backports main" >/etc/apt/sources.list.d/sod-backports.list
+      local mirror=${SOD_APT_MIRROR:-}
+      if [ -z "$mirror" ]; then # reuse the mirror the system's sources already name
+        mirror=$(grep -rhoE 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
+          grep -v -- '-security' | head -1 | sed -E 's#/debian/? *$##')
+      fi
+      mirror=${mirror:-http://deb.debian.org}
+      say "  adding bookworm-backports ($mirror) to apt sources"
+      echo "deb ${mirror%/}/debian bookworm-backports main" >/etc/apt/sources.list.d/sod-backports.list
     fi
     apt_install_missing golang-1.23-go
     bootstrap=/usr/lib/go-1.23/bin/go
@@ -158,6 +166,9 @@ system_part() {
   step "apt: Jupyter (Notebook 6, nbconvert)" apt_install_missing "${JUPYTER_PKGS[@]}"
   [ $with_browser = 1 ] && step "apt: chromium (browser tests)" apt_install_missing chromium
   step "Go toolchain (go.mod needs go 1.26)" install_go
+  if [ "${SOD_APT_CLEAN:-0}" = 1 ]; then
+    step "apt: clean package lists (SOD_APT_CLEAN=1)" bash -c 'apt-get clean && rm -rf /var/lib/apt/lists/*'
+  fi
 }
 
 # ---------------------------------------------------------------- user part
