@@ -35,7 +35,13 @@
 //     documents the choices. Trials run on all cores and the result is
 //     bit-identical to a serial run.
 //   - Fig. "quadratic_nn", quadratic network on Iris (section 6.3): QNN with
-//     DefaultQNNConfig; the data ship as data/iris.csv (Fisher 1936, see
+//     DefaultQNNConfig — panel (a) in QNNResult.Optimizers (GD, SGD, Adam,
+//     GD+SOD), panel (b) in QNNResult.Searches (SOD, random and
+//     negative-gradient line searches); QNNProblem is the network as a
+//     sensing problem; QNNScan classifies where GD ends from many starts
+//     and bounds what any SOD escape point can reach there (the survey
+//     behind QNNConfig's choices); PlateauQNNConfig keeps the earlier
+//     defaults. The data ship as data/iris.csv (Fisher 1936, see
 //     data/PROVENANCE.md), loaded by LoadIris with a SHA-256 check.
 //
 // # What the data show (NOTES.md §9)
@@ -44,8 +50,13 @@
 // differs from the paper: in the ablation table h(X̌) < h(X̂) holds in one
 // cell only; on the real-world case study the escape point raises h and GD
 // still reaches +z from it; the closed-form lifted curves and the exact
-// subspace PGD part; in the quadratic network GD slows down on a plateau
-// where none of the SOD candidates lowers h.
+// subspace PGD part. In the quadratic network the paper's picture appears
+// only in a narrow setting (width 1, a start from which GD ends at the
+// spurious minimum, η capped so that the t grid is a real line search):
+// there one SOD step leaves the spurious minimum and GD reaches the global
+// one, while GD, Adam and the other line searches stay, but SGD does not
+// stagnate; at the spurious minima of the other settings tried no SOD
+// point lowers h (QNNConfig lists them).
 //
 // # Adapting to widgets
 //

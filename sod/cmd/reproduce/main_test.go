@@ -64,3 +64,25 @@ func TestRunErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRunQNNSeed: without -seed the QNN runs from DefaultQNNConfig's start
+// (GD stalls at the spurious minimum, h ≈ 12.35); -seed 1 overrides it
+// (GD then reaches the width-1 minimum, h ≈ 3.32, before it stagnates).
+func TestRunQNNSeed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "(h = 12.3458)"},
+		{[]string{"-seed", "1"}, "(h = 3.32"},
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"-out", t.TempDir(), "-quiet", "-format", "json"}, tc.args...), "qnn")
+		if err := run(args, &out, &errb); err != nil {
+			t.Fatalf("%v: %v\n%s", tc.args, err, errb.String())
+		}
+		if !strings.Contains(out.String(), "GD stagnates at step") || !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%v: output lacks %q:\n%s", tc.args, tc.want, out.String())
+		}
+	}
+}
