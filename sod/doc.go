@@ -4,6 +4,36 @@
 //	Escaping Local Minima Provably in Non-convex Matrix Sensing:
 //	A Deterministic Framework via Simulated Lifting.
 //
+// # Figures and tables → API
+//
+// Where the data of each figure and table of the paper come from (package
+// sod, or the sibling package sod/experiments for whole experiments):
+//
+//   - Fig. taxonomy, Fig. matrix_tensor: schematics, no data.
+//   - Fig. basic_example (Fig. 2): experiments.BasicExample on BasicExample
+//     (x̂ = BasicExampleXHat), with GradientDescent, SGD and RunEscape.
+//   - Fig. r1_r2 (escape zones): Radii (r₁, r₂), PaleyZygmund (which zone a
+//     point is in, PZCase), PZBound and MonteCarloEFS (P(EFS > 1)).
+//   - Fig. simulation (TPGD on the basic example): NewTPGDFromCritical,
+//     then TPGDClosedForm.Coefficients and TermNorms against t, the lifted
+//     objective with NewPaperSubspace and LiftedSubspace.LogObjective, and
+//     CompareTPGD beside the exact SubspacePGD.
+//   - Fig. quadratic_funcs (the quadratic inequality): SingleStep
+//     (C₁, C₂, C₃, Δ, ρ̂₁, ρ̂₂) and its exact counterpart
+//     SingleStepResult.Exact (ExactLine).
+//   - Fig. sod-escape (the escape along the SOD direction):
+//     TPGDClosedForm.EscapePoint (BetaScale, GammaScale) and MultiStepSOD.
+//   - Fig. ablation (U_β and U_γ against l and t): TPGDClosedForm.UBeta,
+//     UGamma, RhoMin, Thresholds; TPGDConditions for the conditions on l.
+//   - Table ablation: experiments.Ablation (TPGDClosedForm.Select,
+//     EscapePoint and EscapeDistances per cell, plus the descent check).
+//   - Fig. exp2 (PMC) and Fig. exp3 (real-world): experiments.CaseStudy on
+//     PMCCaseStudy and RealWorld, via RunEscape with MultiStepSOD.
+//   - Fig. numerical_study: experiments.RunStudy on NewPMC problems.
+//   - Fig. quadratic_nn: experiments.QNN on NewDataPoints, with SGD, Adam,
+//     SODLineSearch, RandomLineSearch and NegGradLineSearch;
+//     experiments.QNNScan for where GD stalls.
+//
 // The package follows the paper's notation. The conventions that reproduce
 // the paper's numbers, and the places where an independent check disagrees
 // with the paper, are summarised in the project's NOTES.md; where they
@@ -26,7 +56,8 @@
 //     (eq. gaussian_ensemble), seeded.
 //   - NewDataPoints: A_i = x_i x_iᵀ, the quadratic network of section 6.3.
 //
-// A Problem holds 𝒜, b, the search rank r and (when known) Z and M* = ZZᵀ.
+// A Problem holds 𝒜, b, the search rank r and (when known) Z and M* = ZZᵀ
+// (NewProblem from a ground truth Z, NewProblemFromMeasurements from b).
 // Problem.H is h(X) = ½‖𝒜(XXᵀ) − b‖² (eq. matrix_objfunc), Problem.Grad is
 // ∇h(X) = 2∇f(XXᵀ)X (eq. matrix_gradient), Problem.GradF is
 // ∇f(M) = 𝒜*(𝒜(M) − b), Problem.HessVec and Problem.Hessian give
@@ -58,8 +89,13 @@
 // minimum when δ is a valid RIP constant for rank ≤ 2, so a certified
 // single-step escape needs a saddle or an invalid δ.
 //
+// SingleStepResult.Exact (an ExactLine) is the RIP-free quartic of h along
+// the same line. DefaultSpuriousGradTol is the gradient tolerance of
+// CriticalPoint.CheckSpurious.
+//
 // Section 4.3 (probabilistic escape analysis): SMoments gives the moments
-// of S_𝒜(P, Q) under the Gaussian ensemble, PZBound the Paley–Zygmund
+// of S_𝒜(P, Q) under the Gaussian ensemble, AICMoments those of AIC,
+// PZBound the Paley–Zygmund
 // bound (1−θ)² m/(3(m+2)), Radii the radii r₁ and r₂ (defs. r_1, r_2),
 // PaleyZygmund the case of a given point, SampleS and MonteCarloEFS seeded
 // Monte Carlo estimates to set beside the closed forms.
@@ -78,19 +114,23 @@
 // selection rule that reproduces the ablation table (Select: β-type in U_β,
 // else γ-type in U_γ, else none), the escape points of eqs. x_check_beta and
 // x_check_gamma (EscapePoint, BetaScale, GammaScale; ErrScaleOverflow rather
-// than Inf) and EscapeDistances (eq. escape_ratio). TPGDConditions reports
+// than Inf) and EscapeDistances (eq. escape_ratio). TPGDConditions (or
+// TPGDConditionsAt, from a critical point) reports
 // the strict-saddle band (eq. strict_saddle_condition) and the bounds on l
 // (eqs. l_condition, u_beta_validality_l) as holds/fails with their numbers.
 //
-// LiftedSubspace evaluates the lifted objective h^l of eq.
+// LiftedSubspace (NewLiftedSubspace) evaluates the lifted objective h^l of eq.
 // tensor_objfunc_h (no ½) and its gradient projected on rank-1 directions
 // for w in S = span{vec(Y_j)^{⊗l}}, with m-vectors only; LogObjective never
-// overflows. SubspacePGD is the exact projected gradient descent inside S
+// overflows. SubspacePGD (NewSubspacePGD) is the exact projected gradient descent inside S
 // (Algorithm TPGD without truncation), the dynamics panels (d) and (e)
 // describe; NewPaperSubspace builds S = span{a, b, c} (eq. tensor_subspace)
-// and CompareTPGD sets it beside the closed form. ExplicitLifting does the
+// and CompareTPGD sets it beside the closed form. ExplicitLifting
+// (NewExplicitLifting) does the
 // lifting with dense (nr)^l tensors (refused above ExplicitMaxBytes); it
-// exists to check the closed forms and to measure what simulation saves.
+// exists to check the closed forms and to measure what simulation saves
+// (ExplicitBytes is the memory it would need; ErrTooLarge above
+// ExplicitMaxBytes).
 //
 // # Section 6: the escape loop and baselines
 //
@@ -104,17 +144,22 @@
 // SingleStepSOD, MultiStepSOD (the paper's β/γ point at given l, t),
 // ExactSubspaceSOD (the same idea on the exact subspace dynamics; not the
 // paper's method), SODLineSearch (SOD as a deterministic line search over
-// the β and γ directions),
-// PerturbedGD (Jin et al.), RandomLineSearch and NegGradLineSearch;
+// the β and γ directions, section 6.3; GrowthQ caps η so that the t grid
+// has a usable resolution), PerturbedGD (Jin et al.), RandomLineSearch and NegGradLineSearch;
 // EscapeFunc turns a function into a variant in a few lines. SGD (seeded
 // minibatch over measurements) and Adam are the baselines.
+//
+// Option and result types (…Options, …Result, Trace, Candidate,
+// EscapeContext, Interval, …) are documented with the function that takes
+// or returns them.
 //
 // # Errors
 //
 // Constructors and entry points return errors wrapping the sentinels
 // ErrShape, ErrNotSymmetric, ErrNotFinite, ErrNoMeasurements,
 // ErrBadParameter, ErrDelta, ErrRankDeficient, ErrNotSpuriousMinimum,
-// ErrNoGroundTruth and ErrFactorization; they never panic on bad input
+// ErrNoGroundTruth, ErrFactorization and ErrTooLarge (and ErrScaleOverflow
+// for escape points beyond float64); they never panic on bad input
 // and never return NaN. The low-level evaluation methods of Problem (H,
 // Grad, GradF, HessVec, DistStar) follow gonum/mat and panic on mismatched
 // dimensions; check untrusted input with Problem.CheckX.
@@ -123,4 +168,9 @@
 //
 // Every random function takes an explicit uint64 seed and uses
 // math/rand/v2's PCG generator, so results are reproducible.
+//
+// # Version
+//
+// Version, ModulePath and BuildInfo identify the library in notebook
+// outputs.
 package sod

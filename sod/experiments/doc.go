@@ -28,9 +28,17 @@
 //     any grid of l and t, with the descent check h(X̌) < h(X̂) the paper
 //     leaves out; DescentScan gives h at the β- and γ-type points over a t
 //     grid (the descent window of NOTES §9).
+//   - Fig. "ablation" (U_β and U_γ against t for several l): the intervals
+//     of each AblationRow (UBeta, UGamma, RhoMin, K) of Ablation.
+//   - Figs. "r1_r2", "simulation", "quadratic_funcs" and "sod-escape"
+//     illustrate the theory; their data come from package sod directly (its
+//     package doc maps them), not from an experiment here.
 //   - Fig. "numerical_study", success rates (section 6.2): RunStudy with
 //     DefaultStudyConfig — PMC, n ∈ {40, …, 80}, ε ∈ {0.15, 0.10}, 50 trials,
-//     GD vs GD+SOD, success iff ‖XXᵀ−M*‖_F < 0.02, per-trial trajectories.
+//     GD vs GD+SOD, success iff ‖XXᵀ−M*‖_F < 0.02, per-trial trajectories;
+//     panels (a), (b) from StudyResult.SuccessCounts, (c), (d) from
+//     StudyCell.Runs (MethodGD, MethodGDSOD). The instances are
+//     PMCStudyProblem (z = AlternatingTruth(n)).
 //     The paper omits r, z, the start and the step sizes; StudyConfig
 //     documents the choices. Trials run on all cores and the result is
 //     bit-identical to a serial run.
@@ -43,6 +51,17 @@
 //     behind QNNConfig's choices); PlateauQNNConfig keeps the earlier
 //     defaults. The data ship as data/iris.csv (Fisher 1936, see
 //     data/PROVENANCE.md), loaded by LoadIris with a SHA-256 check.
+//
+// Helpers: the escape variant of the basic example and the study is
+// MultiStepAutoT, the paper's multi-step point with t chosen per stalled
+// point by a TRule (AutoT, FixedT); LogGrid builds log-spaced t grids for
+// Ablation and DescentScan; LoadIris checks the embedded data against
+// IrisSHA256 (ErrChecksum); TextProgress is a ProgressFunc that draws a
+// text bar from Progress reports.
+//
+// Option and result types (…Config, …Options, …Result, LossCurve,
+// Path2D, Trajectory, EscapeSummary, …) are documented with the function
+// that takes or returns them.
 //
 // # What the data show (NOTES.md §9)
 //
