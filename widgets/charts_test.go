@@ -290,3 +290,134 @@ func TestCompactNum(t *testing.T) {
 		}
 	}
 }
+
+// The bundle's success threshold is always inside the y range, with a
+// margin, and so are the runs: ECharts does not widen an axis for a
+// markLine, so a threshold below every run used to fall outside the chart
+// (panel (c) of numerical_study).
+func TestBundleThresholdVisible(t *testing.T) {
+	tests := []struct {
+		name      string
+		runs      [][]float64
+		threshold float64
+		logY      bool
+	}{
+		{"log, runs far above the threshold", [][]float64{{1.2, 1.1, 1.05}, {1.3, 1.0, 0.9}}, 0.02, true},
+		{"log, runs cross the threshold", [][]float64{{1.2, 0.1, 1e-7}, {1.3, 1.0, 0.9}}, 0.02, true},
+		{"log, runs far below the threshold", [][]float64{{1e-9, 1e-10, 1e-12}}, 0.02, true},
+		{"log, threshold a power of ten", [][]float64{{0.5, 0.4, 0.3}}, 0.01, true},
+		{"linear, runs far above", [][]float64{{3.1, 3.2, 3.05}}, 0.02, false},
+		{"linear, runs below", [][]float64{{-1, -0.5, -0.7}}, 0.5, false},
+		{"linear, one constant run at the threshold", [][]float64{{0.02, 0.02, 0.02}}, 0.02, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := optionJSON(t, must(BundleChart(Bundle{Title: "b", X: []float64{0, 1, 2}, LogY: tc.logY,
+				Groups: []RunGroup{{Name: "GD", Runs: tc.runs}}, Threshold: tc.threshold})))
+			y := m["yAxis"].([]any)[0].(map[string]any)
+			lo, ok1 := y["min"].(float64)
+			hi, ok2 := y["max"].(float64)
+			if !ok1 || !ok2 {
+				t.Fatalf("y axis has no fixed range: min %v, max %v", y["min"], y["max"])
+			}
+			dlo, dhi, _ := finiteRange(tc.logY, tc.runs...)
+			if lo > dlo || hi < dhi {
+				t.Errorf("y range [%g, %g] cuts the runs [%g, %g]", lo, hi, dlo, dhi)
+			}
+			// The threshold is strictly inside, at least a factor 2 (log) or 5 % of the range (linear) from the ends.
+			if tc.logY {
+				if !(tc.threshold/lo >= 2-1e-12 && hi/tc.threshold >= 2-1e-12) {
+					t.Errorf("threshold %g too close to the log range [%g, %g]", tc.threshold, lo, hi)
+				}
+				if r := math.Log10(lo); r != math.Round(r) {
+					t.Errorf("log axis starts at %g, not a power of ten", lo)
+				}
+			} else if m := (hi - lo) / 20; !(tc.threshold-lo >= m*(1-1e-9) && hi-tc.threshold >= m*(1-1e-9)) {
+				t.Errorf("threshold %g too close to the range [%g, %g]", tc.threshold, lo, hi)
+			}
+			if s := fmt.Sprint(lo, hi); strings.Contains(s, "0000000") || strings.Contains(s, "9999999") {
+				t.Errorf("axis ends %s are not round", s)
+			}
+			line := m["series"].([]any)[0].(map[string]any)["markLine"].(map[string]any)["data"].([]any)[0].(map[string]any)
+			if line["yAxis"] != tc.threshold {
+				t.Errorf("threshold line at %v, want %g", line["yAxis"], tc.threshold)
+			}
+		})
+	}
+}
+
+// logLabel writes the labels logLabelJS writes in the browser.
+func TestLogLabel(t *testing.T) {
+	for e, want := range map[int]string{-12: "1e-12", -4: "1e-4", -3: "0.001", 0: "1", 4: "10000", 5: "1e5", 100: "1e100"} {
+		if got := logLabel(e); got != want {
+			t.Errorf("logLabel(%d) = %q, want %q", e, got, want)
+		}
+	}
+}
+
+// The term-norm chart's y-axis name stands clear of its longest tick label
+// (it overlapped "0.001" and "1e-12" at the fixed gap of 45 px).
+func TestTermNormsNameGap(t *testing.T) {
+	tests := []struct {
+		name    string
+		lo, hi  float64
+		longest string // longest label on the axis
+	}{
+		{"0.001 to 1", 0.002, 0.9, "0.001"},
+		{"1e-12 to 1", 3e-12, 0.5, "1e-12"},
+		{"1e-100 to 1e100", 2e-100, 1e99, "1e-100"},
+		{"1 to 10", 2, 3, "10"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			y := []float64{tc.lo, tc.hi}
+			terms := Terms{A: y, B: y, C: y}
+			m := optionJSON(t, must(TermNormsChart(TermNorms{T: []float64{1, 10}, ClosedForm: terms, Exact: &terms})))
+			for k, a := range m["yAxis"].([]any) {
+				ax := a.(map[string]any)
+				lo, hi := ax["min"].(float64), ax["max"].(float64)
+				if !(lo <= tc.lo && hi >= tc.hi) || lo <= 0 {
+					t.Errorf("panel %d: y range [%g, %g] does not hold [%g, %g]", k, lo, hi, tc.lo, tc.hi)
+				}
+				// 12 px sans-serif digits are at most 7 px wide; 8 px label margin, and 6 px for half the name.
+				need := 8 + 7*len(tc.longest) + 6
+				if gap := ax["nameGap"].(float64); gap < float64(need) {
+					t.Errorf("panel %d: nameGap %g px < %d px needed beside %q", k, gap, need, tc.longest)
+				}
+			}
+		})
+	}
+}
+
+// The ends of the term-norm chart's log y axis are labelled only when they
+// do not crowd one of ECharts' own ticks (the PMC panel of notebook 06, from
+// 1e-300 to 1000, printed "1000" over "1").
+func TestTermNormsEdgeLabels(t *testing.T) {
+	tests := []struct {
+		name             string
+		lo, hi           float64
+		showMin, showMax bool
+	}{
+		{"six decades: a tick every decade", 2e-6, 0.5, true, true},
+		{"1e-283 to 1000: ticks every 100 decades", 3e-283, 500, false, false},
+		{"1e-40 to 1: ticks every 10 decades, ends on them", 2e-40, 0.5, true, true},
+		{"1e-45 to 1: ticks every 10 decades", 2e-45, 0.5, true, true}, // −45 is half an interval from −40 and −50
+		{"1e-41 to 1e2", 2e-41, 50, false, false},
+		{"a subnormal term: clipped at 1e-300", 5e-324, 500, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			y := []float64{tc.lo, tc.hi}
+			m := optionJSON(t, must(TermNormsChart(TermNorms{T: []float64{1, 10}, ClosedForm: Terms{A: y, B: y, C: y}})))
+			ax := m["yAxis"].([]any)[0].(map[string]any)
+			if lo := ax["min"].(float64); !(lo > 0) {
+				t.Fatalf("log axis starts at %g", lo)
+			}
+			lab := ax["axisLabel"].(map[string]any)
+			if lab["showMinLabel"] != tc.showMin || lab["showMaxLabel"] != tc.showMax {
+				t.Errorf("axis [%g, %g]: showMinLabel %v, showMaxLabel %v, want %v, %v", ax["min"], ax["max"],
+					lab["showMinLabel"], lab["showMaxLabel"], tc.showMin, tc.showMax)
+			}
+		})
+	}
+}

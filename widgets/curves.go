@@ -127,7 +127,8 @@ func CurvesPlot(c Curves) (*plot.Plot, error) {
 		return nil, fmt.Errorf("widgets: CurvesPlot %q: no drawable value", c.Title)
 	}
 	for _, i := range c.EscapeAt {
-		if err := addVLine(p, c.X[i], lo, hi, c.escapeLabel(), "#2f9e44"); err != nil {
+		// Labelled at the bottom end: the legend sits at the top right.
+		if err := addVLine(p, c.X[i], hi, lo, c.escapeLabel(), "#2f9e44"); err != nil {
 			return nil, err
 		}
 	}

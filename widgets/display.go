@@ -246,10 +246,14 @@ func librariesHTML(needGL bool, already [numLibraries]bool) (string, error) {
 // page (a re-run cell, a redrawn Explore chart), resizes it with the window
 // and, if the libraries never arrive, writes an
 // explanation into the chart's <div> instead of leaving it blank.
+//
+// Before the first chart of a page it also patches ECharts 5's log scale
+// once (see fixLogTicksJS).
 const chartScriptTmpl = `<script type="text/javascript">
 (function () {
   var id = %q, needGL = %t;
   var draw = function () {
+` + fixLogTicksJS + `
 %s
     var inst = goecharts_%s;
     var w = window.sodWidgets = window.sodWidgets || {charts: {}};
@@ -276,6 +280,34 @@ const chartScriptTmpl = `<script type="text/javascript">
 })();
 </script>
 `
+
+// fixLogTicksJS makes the ticks of ECharts' log axes exact. ECharts 5.6
+// rounds every log tick to 10 decimals (LogScale.getTicks calls
+// numberUtil.round(10^e) with its default precision), so every tick below
+// 5e-11 became 0: its label vanished or read "0e0" (a distance to M* that
+// reaches 1e-16, a term norm that collapses to 1e-300). The patch, applied
+// once per page to the log scale's prototype (found through a small
+// off-page probe chart), computes 10^e without rounding. It is skipped,
+// with a console warning, if ECharts' internals differ.
+const fixLogTicksJS = `    (function () {
+      var sw = window.sodWidgets = window.sodWidgets || {charts: {}};
+      if (sw.logTicksFixed) { return; }
+      sw.logTicksFixed = true;
+      try {
+        var probe = echarts.init(document.createElement('div'), null, {width: 20, height: 20});
+        probe.setOption({animation: false, xAxis: {type: 'value'}, yAxis: {type: 'log'}, series: [{type: 'line', data: [[0, 1], [1, 10]]}]});
+        var scale = probe.getModel().getComponent('yAxis').axis.scale;
+        probe.dispose();
+        var P = Object.getPrototypeOf(scale), I = scale._originalScale && Object.getPrototypeOf(scale._originalScale);
+        if (!(I && typeof I.getTicks === 'function' && typeof scale.base === 'number' && scale._extent)) { throw new Error('unexpected ECharts log scale'); }
+        P.getTicks = function (expand) {
+          var base = this.base;
+          return I.getTicks.call(this, expand).map(function (t) { return {value: Math.pow(base, t.value)}; });
+        };
+      } catch (e) {
+        if (window.console) { console.warn('widgets: log-axis tick fix not applied:', e); }
+      }
+    })();`
 
 // fragment renders c with a fresh id into its <div> and script (without
 // the libraries) and reports whether it needs ECharts-GL.

@@ -82,8 +82,11 @@
 // from the DOM and from screenshots that every chart drew and that no
 // script failed, and keep a PNG screenshot in testdata/out (git-ignored).
 // They skip when Chromium, Jupyter or gonb is missing, or under -short, and
-// fail instead when SOD_REQUIRE_BROWSER=1. The same checks run on any
-// exported notebook with the chartcheck command:
+// fail instead when SOD_REQUIRE_BROWSER=1. With SOD_LIVE_NOTEBOOKS=1,
+// TestBrowserLiveExplorer also drives the live-only explorer of notebook 07
+// (case select, sliders for l, t, ρ, η) in a server started by
+// docker/notebook.sh. The same checks run on any exported notebook with the
+// chartcheck command:
 //
 //	go run ./widgets/cmd/chartcheck [-shots dir] out/book/*.html
 package widgets

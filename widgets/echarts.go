@@ -3,6 +3,7 @@ package widgets
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -160,6 +161,71 @@ func finiteRange(log bool, vs ...[]float64) (lo, hi float64, ok bool) {
 		}
 	}
 	return lo, hi, ok
+}
+
+// axisRangeWith returns axis bounds that hold the data range [lo, hi] and
+// the value v with a margin, so that a line drawn at v is never on or
+// outside the edge: whole decades on a log axis (v stays at least a factor
+// 2 inside), multiples of a 1-2-5 step on a linear one (v stays 5 % of the
+// span inside). lo ≤ hi must be drawable, and v too.
+func axisRangeWith(lo, hi, v float64, log bool) (float64, float64) {
+	if log {
+		a := math.Floor(math.Log10(math.Min(lo, v/2)))
+		b := math.Ceil(math.Log10(math.Max(hi, v*2)))
+		return math.Pow10(int(a)), math.Pow10(int(b))
+	}
+	span := math.Max(hi, v) - math.Min(lo, v)
+	if span == 0 {
+		span = math.Max(math.Abs(v), 1)
+	}
+	lo, hi = math.Min(lo, v-span/20), math.Max(hi, v+span/20)
+	step := niceStep((hi - lo) / 5)
+	return roundSig(math.Floor(lo/step) * step), roundSig(math.Ceil(hi/step) * step)
+}
+
+// roundSig rounds x to 12 significant digits (0.30000000000000004 → 0.3),
+// so that axis ends print as short numbers.
+func roundSig(x float64) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+	if err != nil {
+		return x
+	}
+	return r
+}
+
+// logEdgeLabels says whether ECharts should label the ends of a log axis
+// fixed to [10^a, 10^b]. ECharts 5 (LogScale.calcNiceTicks, splitNumber 5)
+// puts labelled ticks at the multiples of an interval of
+// 10^⌊log₁₀(b−a)⌋ decades (ten times that when it would give more than
+// about ten ticks) and adds both ends as ticks too; an end closer than 0.4
+// interval to such a multiple gets a label that overlaps its neighbour's
+// ("1000" over "1" on an axis from 1e-300 to 1000), so it is hidden.
+func logEdgeLabels(a, b int) (showMin, showMax bool) {
+	span := float64(b - a)
+	if span <= 0 {
+		return true, true
+	}
+	iv := math.Pow10(int(math.Floor(math.Log10(span))))
+	if 5/span*iv <= 0.5 {
+		iv *= 10
+	}
+	iv = math.Max(iv, 1)
+	clear := func(e float64) bool {
+		d := math.Abs(e - iv*math.Round(e/iv))
+		return d == 0 || d >= 0.4*iv
+	}
+	return clear(float64(a)), clear(float64(b))
+}
+
+// niceStep returns the 1-2-5 multiple of a power of ten nearest above x > 0.
+func niceStep(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= x*(1-1e-12) {
+			return m * p
+		}
+	}
+	return 10 * p
 }
 
 // checkLen reports an error when a slice does not have n elements.

@@ -154,8 +154,20 @@ func TermNormsChart(tn TermNorms, options ...Option) (*charts.Line, error) {
 			"axisLabel": map[string]any{"formatter": jsFunc(logLabelJS)}})
 		y := map[string]any{"type": "log", "gridIndex": k, "name": "Frobenius norm", "nameLocation": "middle",
 			"nameGap": 45, "splitLine": map[string]any{"show": true}, "axisLabel": map[string]any{"formatter": jsFunc(logLabelJS)}}
-		if lo < hi {
-			y["min"], y["max"] = math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
+		if lo <= hi {
+			// Values below 1e-300 (an exact-PGD term collapsing to subnormal
+			// numbers) are clipped at the axis end: 10^-324 is 0 in float64,
+			// which a log axis cannot start at.
+			ea, eb := max(int(math.Floor(math.Log10(lo))), -300), min(int(math.Ceil(math.Log10(hi))), 300)
+			if eb <= ea {
+				eb = ea + 1
+			}
+			a, b := math.Pow10(ea), math.Pow10(eb)
+			y["min"], y["max"] = a, b
+			// The name stands clear of the longest tick label (e.g. "0.001", "1e-12").
+			y["nameGap"] = logNameGap(a, b)
+			showMin, showMax := logEdgeLabels(ea, eb)
+			y["axisLabel"] = map[string]any{"formatter": jsFunc(logLabelJS), "showMinLabel": showMin, "showMaxLabel": showMax}
 		}
 		ys = append(ys, y)
 	}

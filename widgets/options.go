@@ -3,6 +3,7 @@ package widgets
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -98,6 +99,27 @@ func (c config) xyAxes() []charts.GlobalOpts {
 // logLabelJS writes log-axis labels compactly: 0.001 … 10000 as they are,
 // other powers of ten as 1e-9, 1e7.
 const logLabelJS = `function (v) { return (v >= 1e-3 && v < 1e5) ? String(+v.toPrecision(6)) : v.toExponential(0).replace('e+', 'e'); }`
+
+// logLabel is logLabelJS in Go, for the power of ten 10^e.
+func logLabel(e int) string {
+	if e >= -3 && e < 5 {
+		return strconv.FormatFloat(math.Pow10(e), 'g', 6, 64)
+	}
+	return fmt.Sprintf("1e%d", e)
+}
+
+// logNameGap returns the nameGap (in px) that keeps a vertical log axis's
+// name clear of its tick labels at the powers of ten in [lo, hi]: the
+// label margin (8 px) plus 7 px per character of the longest label (12 px
+// sans-serif digits are about 6.7 px wide) plus 12 px for half the name's
+// line, and at least 45 px.
+func logNameGap(lo, hi float64) int {
+	longest := 0
+	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
+		longest = max(longest, len(logLabel(e)))
+	}
+	return max(45, 8+7*longest+12)
+}
 
 // axisLabel returns the label options of a numeric axis.
 func axisLabel(log bool) *opts.AxisLabel {

@@ -128,13 +128,61 @@ func newPlot(title, xName, yName string, logX, logY bool) *plot.Plot {
 	p.Add(plotter.NewGrid())
 	if logX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = logTicks{}
 	}
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = logTicks{}
 	}
 	return p
+}
+
+// logTicks marks the powers of ten of a log axis with the labels of the
+// interactive charts (0.001 … 10000 as they are, else 1e-9, 1e7). The
+// values are exact (math.Pow10): gonum's LogTicks multiplies by ten
+// repeatedly and printed 9.999999999999999e-05. When the range spans more
+// than maxLogLabels decades only every k-th power is marked, so that the
+// labels do not overlap, and the minor ticks (2…9 × 10^e) are left out.
+// When fewer than two powers of ten fall inside the range, it falls back
+// to gonum's evenly spaced DefaultTicks, so that the axis keeps labels.
+type logTicks struct{}
+
+// maxLogLabels is the largest number of labelled powers of ten on a log axis.
+const maxLogLabels = 8
+
+// Ticks implements plot.Ticker.
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi >= lo) {
+		return nil
+	}
+	a := max(int(math.Floor(math.Log10(lo))), -323)
+	b := min(int(math.Ceil(math.Log10(hi))), 308)
+	inside := 0
+	for e := a; e <= b; e++ {
+		if v := math.Pow10(e); v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
+			inside++
+		}
+	}
+	if inside < 2 {
+		// Fewer than two powers of ten inside [lo, hi] (e.g. a lifted
+		// objective between 2.5e-4 and 6e-4): plain evenly spaced ticks.
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step := max(1, (b-a+maxLogLabels-1)/maxLogLabels)
+	var ticks []plot.Tick
+	for e := a; e <= b; e++ {
+		if step > 1 && e%step != 0 {
+			continue // an unlabelled tick per decade would blacken the axis over hundreds of decades
+		}
+		v := math.Pow10(e)
+		ticks = append(ticks, plot.Tick{Value: v, Label: logLabel(e)})
+		if step == 1 && e < b {
+			for i := 2; i <= 9; i++ {
+				ticks = append(ticks, plot.Tick{Value: float64(i) * v})
+			}
+		}
+	}
+	return ticks
 }
 
 // hexColor parses "#rrggbb".
@@ -266,6 +314,7 @@ func (r rampPalette) Colors() []color.Color {
 // (Liberation) cannot draw.
 var staticText = strings.NewReplacer(
 	"∅", "empty", "∈", "in", "\u0302", "^", "\u0303", "~", "≻", ">", "✓", "yes", "✗", "no",
+	"∇", "grad ", "ℝ", "R",
 )
 
 // tx makes a label drawable with gonum/plot's default font.

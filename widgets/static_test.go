@@ -96,3 +96,49 @@ func TestStaticErrors(t *testing.T) {
 		})
 	}
 }
+
+// Log axes of the static plots are labelled at exact, round powers of ten
+// (gonum's LogTicks printed 9.999999999999999e-05), at most maxLogLabels of
+// them however many decades the range spans, and always with at least two
+// labels inside the range (a range within one decade had none).
+func TestLogTicks(t *testing.T) {
+	tests := []struct {
+		lo, hi     float64
+		wantLabels []string // nil: not checked
+	}{
+		{3e-8, 2, []string{"1e-8", "1e-6", "1e-4", "0.01", "1"}}, // 10 decades: every other one
+		{0.05, 300, []string{"0.01", "0.1", "1", "10", "100", "1000"}},
+		{1e-300, 1e300, nil},
+		{2.459e-4, 5.94e-4, nil}, // the real-world lifted objective of notebook 07 (no power of ten inside)
+		{0.02, 0.5, nil},         // one power of ten inside
+	}
+	for _, tc := range tests {
+		ticks := logTicks{}.Ticks(tc.lo, tc.hi)
+		var labels []string
+		inRange := 0
+		for _, tk := range ticks {
+			if tk.Label == "" {
+				continue
+			}
+			labels = append(labels, tk.Label)
+			if tk.Value >= tc.lo && tk.Value <= tc.hi {
+				inRange++
+			}
+			if strings.Contains(tk.Label, "999") || strings.Contains(tk.Label, "000000") || strings.Contains(tk.Label, "e-0") {
+				t.Errorf("[%g, %g]: label %q is not short", tc.lo, tc.hi, tk.Label)
+			}
+			if tc.wantLabels != nil && tk.Value != math.Pow10(int(math.Round(math.Log10(tk.Value)))) {
+				t.Errorf("[%g, %g]: labelled tick at %v is not a power of ten", tc.lo, tc.hi, tk.Value)
+			}
+		}
+		if len(labels) > maxLogLabels+1 {
+			t.Errorf("[%g, %g]: %d labels, want at most %d", tc.lo, tc.hi, len(labels), maxLogLabels+1)
+		}
+		if inRange < 2 {
+			t.Errorf("[%g, %g]: %d labels inside the range (%q), want at least 2", tc.lo, tc.hi, inRange, labels)
+		}
+		if tc.wantLabels != nil && strings.Join(labels, " ") != strings.Join(tc.wantLabels, " ") {
+			t.Errorf("[%g, %g]: labels %q, want %q", tc.lo, tc.hi, labels, tc.wantLabels)
+		}
+	}
+}

@@ -137,6 +137,19 @@ func BundleChart(b Bundle, options ...Option) (*charts.Line, error) {
 	}
 	ch, p := newRect(b.Title, cfg, skipped)
 	p.series = series
+	if drawable(b.Threshold, cfg.logY) && b.Threshold != 0 {
+		// A markLine does not widen the axis: fix the y range so that it
+		// holds the runs and the threshold (e.g. runs that all stay near 1
+		// with the threshold 0.02 below them).
+		var all [][]float64
+		for _, g := range b.Groups {
+			all = append(all, g.Runs...)
+		}
+		if lo, hi, ok := finiteRange(cfg.logY, all...); ok {
+			lo, hi = axisRangeWith(lo, hi, b.Threshold, cfg.logY)
+			p.axes = func(m map[string]any) { setAxisRange(m, "yAxis", lo, hi) }
+		}
+	}
 	p.set["tooltip"] = map[string]any{"show": false}
 	names := make([]string, len(b.Groups))
 	for i, g := range b.Groups {
