@@ -27,6 +27,9 @@ type Control struct {
 	Min, Max float64
 	Steps    int
 	Log      bool
+	// Integer rounds the slider's values to whole numbers (e.g. a number
+	// of steps t on a log slider), in the label and in Values.
+	Integer bool
 	// A slider over these values instead (e.g. l ∈ {3, 5, 7, 9, 11}).
 	Values []float64
 	// A select over these options instead; its value is the option's index.
@@ -57,10 +60,17 @@ func (c Control) value(k int) float64 {
 		return float64(k)
 	case len(c.Values) > 0:
 		return c.Values[k]
-	case c.Log:
-		return math.Exp(math.Log(c.Min) + (math.Log(c.Max)-math.Log(c.Min))*float64(k)/float64(c.Steps))
 	}
-	return c.Min + (c.Max-c.Min)*float64(k)/float64(c.Steps)
+	var v float64
+	if c.Log {
+		v = math.Exp(math.Log(c.Min) + (math.Log(c.Max)-math.Log(c.Min))*float64(k)/float64(c.Steps))
+	} else {
+		v = c.Min + (c.Max-c.Min)*float64(k)/float64(c.Steps)
+	}
+	if c.Integer {
+		v = math.Round(v)
+	}
+	return v
 }
 
 // position returns the position whose value is nearest to v.
@@ -82,6 +92,9 @@ func (c Control) position(v float64) int {
 func (c Control) format(k int) string {
 	if len(c.Options) > 0 {
 		return c.Options[k]
+	}
+	if c.Integer && len(c.Values) == 0 {
+		return strconv.FormatFloat(c.value(k), 'f', 0, 64)
 	}
 	return strconv.FormatFloat(c.value(k), 'g', 4, 64)
 }

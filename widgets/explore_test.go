@@ -22,6 +22,9 @@ func TestControlPositions(t *testing.T) {
 		{"linear", Control{Name: "η", Min: 0, Max: 1, Steps: 4}, 5, []float64{0, 0.25, 0.5, 0.75, 1}, "1"},
 		{"log", Control{Name: "ρ", Min: 1e-3, Max: 1e-1, Steps: 2, Log: true}, 3, []float64{1e-3, 1e-2, 1e-1}, "0.1"},
 		{"values", Control{Name: "l", Values: []float64{3, 5, 7}}, 3, []float64{3, 5, 7}, "7"},
+		{"log integer", Control{Name: "t", Min: 1, Max: 1e6, Steps: 4, Log: true, Integer: true}, 5,
+			[]float64{1, 32, 1000, 31623, 1e6}, "1000000"}, // 10^{1.5k}, rounded
+		{"linear integer", Control{Name: "n", Min: 0, Max: 10, Steps: 4, Integer: true}, 5, []float64{0, 3, 5, 8, 10}, "10"},
 		{"options", Control{Name: "case", Options: []string{"basic", "PMC"}}, 2, []float64{0, 1}, "PMC"},
 	}
 	for _, tc := range tests {

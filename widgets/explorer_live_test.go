@@ -142,7 +142,7 @@ func TestBrowserLiveExplorer(t *testing.T) {
 		t.Errorf("ρ = 0.001: %d rows say U_β = ∅, want all 5 (ρ < ρ_min for l ≤ 11):\n%s", n, s)
 	}
 
-	// The case select to PMC, l = 11, t = 150·10^{2.6} ≈ 59716 (position 52), ρ = η = 0.1 (position 6):
+	// The case select to PMC, l = 11, t = round(150·10^{2.6}) = 59716 (position 52), ρ = η = 0.1 (position 6):
 	// near the paper's t = 59000, which is in U_γ for l = 11 (ρ_min = 16.77 > ρ, so U_β = ∅).
 	move(0, "1")
 	move(1, "4")
@@ -150,6 +150,9 @@ func TestBrowserLiveExplorer(t *testing.T) {
 	move(3, "6")
 	s = waitFor("the redraw for PMC", "PMC n = 3, ε = 0.3, ρ = 0.1, η = 0.1", "l = 11, t = 59716: γ-type X̌", "h(X̂) = 0.330275", "▶ l = 11 (ρ_min = 16.8) (U_β = ∅)")
 	t.Logf("PMC, l = 11, t = 59716:\n%s", s)
+	if label := run[string](t, ctx, fmt.Sprintf(`%s.innerText`, out)); !strings.Contains(label, "t = 59716") {
+		t.Errorf("the t slider's label does not read 59716 (an integer number of steps):\n%s", label)
+	}
 
 	run[any](t, ctx, fmt.Sprintf(`(%s.scrollIntoView({block: 'center'}), null)`, out))
 	_ = chromedp.Do(ctx, chromedp.Sleep(800*time.Millisecond))
