@@ -421,3 +421,58 @@ func TestTermNormsEdgeLabels(t *testing.T) {
 		})
 	}
 }
+
+// The landscape's axes end at cell edges (−1.515 for a grid from −1.5):
+// their end labels are hidden when they would print a non-round number next
+// to one of ECharts' round ticks, and kept when the edge is itself round.
+func TestLandscapeEdgeLabels(t *testing.T) {
+	tests := []struct {
+		name             string
+		x0, x1           float64 // grid from x0 to x1 in 100 points
+		showMin, showMax bool
+	}{
+		{"−1.5 to 1.5 (edges ±1.5152)", -1.5, 1.5, false, false},
+		{"−1.47 to 1.53 (edges −1.4852, 1.5452)", -1.47, 1.53, false, false},
+		{"−2.02 to 2.02 (edges ±2.0404: round 2 is 0.04 away)", -2.02, 2.02, false, false},
+		{"0.005 to 0.995 (edges 0 and 1)", 0.005, 0.995, true, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Grid{X: make([]float64, 100), Y: []float64{0, 1}, Z: [][]float64{make([]float64, 100), make([]float64, 100)}}
+			for i := range g.X {
+				g.X[i] = tc.x0 + (tc.x1-tc.x0)*float64(i)/99
+				g.Z[0][i], g.Z[1][i] = 1, 2
+			}
+			m := optionJSON(t, must(LandscapeChart(Landscape{Title: "l", Grid: g})))
+			x := m["xAxis"].([]any)[0].(map[string]any)
+			lab := x["axisLabel"].(map[string]any)
+			if lab["showMinLabel"] != tc.showMin || lab["showMaxLabel"] != tc.showMax {
+				t.Errorf("x axis [%v, %v]: showMinLabel %v, showMaxLabel %v, want %v, %v",
+					x["min"], x["max"], lab["showMinLabel"], lab["showMaxLabel"], tc.showMin, tc.showMax)
+			}
+		})
+	}
+}
+
+// echartsNice and valueEdgeLabels follow ECharts 5's tick rule.
+func TestValueEdgeLabels(t *testing.T) {
+	for v, want := range map[float64]float64{0.606: 0.5, 0.14: 0.1, 0.3: 0.3, 0.8: 1, 2.2: 2, 45: 50} {
+		if got := echartsNice(v); got != want {
+			t.Errorf("echartsNice(%g) = %g, want %g", v, got, want)
+		}
+	}
+	tests := []struct {
+		lo, hi           float64
+		showMin, showMax bool
+	}{
+		{0, 1, true, true},
+		{-1.515, 1.515, false, false}, // interval 0.5: ±1.5 are 0.015 away
+		{-1.25, 1.25, true, true},     // interval 0.5: half an interval from ±1 and ±1.5
+		{0.0, 97, true, false},        // interval 20: 97 is 3 from 100
+	}
+	for _, tc := range tests {
+		if a, b := valueEdgeLabels(tc.lo, tc.hi); a != tc.showMin || b != tc.showMax {
+			t.Errorf("valueEdgeLabels(%g, %g) = %v, %v, want %v, %v", tc.lo, tc.hi, a, b, tc.showMin, tc.showMax)
+		}
+	}
+}

@@ -54,10 +54,14 @@ func setAxisRange(m map[string]any, key string, lo, hi float64) {
 	}
 }
 
-// roundLabels formats the axis labels of a numeric axis with at most 4
-// significant digits (axis ends set to cell edges are long decimals).
-func roundLabels(m map[string]any, key string) {
-	lab := &opts.AxisLabel{Show: opts.Bool(true), Formatter: opts.FuncOpts(`function (v) { return String(+v.toPrecision(4)); }`)}
+// roundLabels formats the axis labels of a numeric axis fixed to [lo, hi]
+// with at most 4 significant digits, and hides an end label that would
+// crowd one of ECharts' own ticks (axis ends set to cell edges, such as
+// -1.515, are not round; valueEdgeLabels).
+func roundLabels(m map[string]any, key string, lo, hi float64) {
+	showMin, showMax := valueEdgeLabels(lo, hi)
+	lab := &opts.AxisLabel{Show: opts.Bool(true), Formatter: opts.FuncOpts(`function (v) { return String(+v.toPrecision(4)); }`),
+		ShowMinLabel: opts.Bool(showMin), ShowMaxLabel: opts.Bool(showMax)}
 	switch a := m[key].(type) {
 	case []opts.XAxis:
 		if len(a) > 0 {
@@ -68,6 +72,49 @@ func roundLabels(m map[string]any, key string) {
 			a[0].AxisLabel = lab
 		}
 	}
+}
+
+// echartsNice is ECharts 5's numberUtil.nice(v, true): 1, 2, 3, 5 or 10
+// times a power of ten.
+func echartsNice(v float64) float64 {
+	e := math.Floor(math.Log10(v))
+	p := math.Pow(10, e)
+	f := v / p
+	var nf float64
+	switch {
+	case f < 1.5:
+		nf = 1
+	case f < 2.5:
+		nf = 2
+	case f < 4:
+		nf = 3
+	case f < 7:
+		nf = 5
+	default:
+		nf = 10
+	}
+	return roundSig(nf * p)
+}
+
+// valueEdgeLabels says whether ECharts should label the ends of a value
+// axis fixed to [lo, hi]. ECharts 5 (intervalScaleNiceTicks, splitNumber
+// 5) labels the multiples of nice((hi−lo)/5) and adds both ends as ticks
+// too; an end that is not itself a multiple and lies closer than 0.4
+// interval to one gets a label crowding its neighbour's ("1.5" next to
+// "1.545"), so it is hidden.
+func valueEdgeLabels(lo, hi float64) (showMin, showMax bool) {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return true, true
+	}
+	iv := echartsNice((hi - lo) / 5)
+	return edgeClear(lo, iv), edgeClear(hi, iv)
+}
+
+// edgeClear reports whether x is a multiple of iv or at least 0.4·iv away
+// from every multiple.
+func edgeClear(x, iv float64) bool {
+	d := math.Abs(x - iv*math.Round(x/iv))
+	return d <= 1e-9*iv || d >= 0.4*iv
 }
 
 // offAxisLine draws the axis line at the edge of the grid instead of
@@ -210,11 +257,7 @@ func logEdgeLabels(a, b int) (showMin, showMax bool) {
 		iv *= 10
 	}
 	iv = math.Max(iv, 1)
-	clear := func(e float64) bool {
-		d := math.Abs(e - iv*math.Round(e/iv))
-		return d == 0 || d >= 0.4*iv
-	}
-	return clear(float64(a)), clear(float64(b))
+	return edgeClear(float64(a), iv), edgeClear(float64(b), iv)
 }
 
 // niceStep returns the 1-2-5 multiple of a power of ten nearest above x > 0.

@@ -227,7 +227,7 @@ func LandscapeChart(l Landscape, options ...Option) (*charts.Line, error) {
 			}
 			setAxisRange(m, k, e[0], e[len(e)-1])
 			offAxisLine(m, k)
-			roundLabels(m, k)
+			roundLabels(m, k, e[0], e[len(e)-1])
 		}
 	}
 	return ch, nil

@@ -2,8 +2,10 @@ package widgets
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -147,7 +149,16 @@ func BundleChart(b Bundle, options ...Option) (*charts.Line, error) {
 		}
 		if lo, hi, ok := finiteRange(cfg.logY, all...); ok {
 			lo, hi = axisRangeWith(lo, hi, b.Threshold, cfg.logY)
-			p.axes = func(m map[string]any) { setAxisRange(m, "yAxis", lo, hi) }
+			p.axes = func(m map[string]any) {
+				setAxisRange(m, "yAxis", lo, hi)
+				if cfg.logY {
+					// Hide an end label that would crowd one of ECharts' own ticks.
+					if a, ok := m["yAxis"].([]opts.YAxis); ok && len(a) > 0 && a[0].AxisLabel != nil {
+						showMin, showMax := logEdgeLabels(int(math.Round(math.Log10(lo))), int(math.Round(math.Log10(hi))))
+						a[0].AxisLabel.ShowMinLabel, a[0].AxisLabel.ShowMaxLabel = opts.Bool(showMin), opts.Bool(showMax)
+					}
+				}
+			}
 		}
 	}
 	p.set["tooltip"] = map[string]any{"show": false}
