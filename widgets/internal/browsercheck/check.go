@@ -320,6 +320,14 @@ func (rep Report) ChartProblems(wantCharts int) []string {
 // has no network, so they fail. None of them is ours.
 var NbconvertAllowed = []string{"cdnjs.cloudflare.com", "cdn.jsdelivr.net", "unpkg.com", "fonts.googleapis.com", "mathjax", "MathJax"}
 
+// LiveNotebookAllowed are URL parts of the requests the live Jupyter
+// Notebook 6 page makes on its own: its main.js ("HARDCODED WIDGETS HACK")
+// always tries to load the ipywidgets nbextension
+// widgets/notebook/js/extension.js, which we do not install (GoNB widgets do
+// not use it), so the server answers 404 and Chromium refuses the HTML reply
+// as a script. None of them is ours.
+var LiveNotebookAllowed = []string{"/nbextensions/widgets/notebook/js/extension.js"}
+
 // Errors returns the console messages that indicate a failure: exceptions
 // and console errors (which include failed network requests), except those
 // whose URL or text contains one of allowed.
