@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +86,18 @@ func TestRunQNNSeed(t *testing.T) {
 		if !strings.Contains(out.String(), "GD stagnates at step") || !strings.Contains(out.String(), tc.want) {
 			t.Errorf("%v: output lacks %q:\n%s", tc.args, tc.want, out.String())
 		}
+	}
+}
+
+// TestRunHelp: -h prints the usage and returns flag.ErrHelp, which main
+// treats as success (exit status 0), not as a failure.
+func TestRunHelp(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := run([]string{"-h"}, &out, &errb)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-h: err = %v, want flag.ErrHelp", err)
+	}
+	if !strings.Contains(errb.String(), "usage: reproduce") {
+		t.Errorf("-h printed no usage:\n%s", errb.String())
 	}
 }
