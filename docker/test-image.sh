@@ -53,8 +53,8 @@ die() {
   printf '[test-image] FAIL: %s\n' "$*" >&2
   exit 1
 }
-show() { # show CMD...: print a command, then run it
-  printf '+ %s\n' "$*"
+show() { # show CMD...: print a command (on stderr, so that `show ... >/dev/null` still logs it), then run it
+  printf '+ %s\n' "$*" >&2
   # Podman without systemd cannot schedule the periodic health check and says so on every run;
   # the check itself is run by hand below (podman healthcheck run).
   "$@" 2> >(grep -v 'unable to get systemd connection' >&2)
