@@ -92,7 +92,7 @@ func TestNotebooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	timeout := time.Duration(envInt("SOD_NOTEBOOK_TIMEOUT", 600)) * time.Second
-	jobs := envInt("SOD_NOTEBOOK_JOBS", 1)
+	jobs := envInt("SOD_NOTEBOOK_JOBS", defaultJobs())
 	t.Logf("executing %d notebooks, %d at a time, %v each at most; executed copies in %s", len(paths), jobs, timeout, outDir)
 	start := time.Now()
 	results := runAll(context.Background(), paths, outDir, timeout, jobs, func(r result) {
