@@ -245,7 +245,12 @@ self_check() {
   specs=$(PYDEVD_DISABLE_FILE_VALIDATION=1 jupyter kernelspec list 2>/dev/null || true)
   echo "$specs" | sed 's/^/  /'
   echo "$specs" | grep -qw gonb || die "self-check failed: 'jupyter kernelspec list' does not show gonb."
-  say "  gonb $("$bin/gonb" -V 2>/dev/null || echo '?') (module pin: $(cd "$repo" && go list -m -f '{{.Version}}' github.com/janpfeifer/gonb))"
+  # The binary's build info, not `gonb -V`: gonb v0.11.4's own version tag still says v0.11.1.
+  local built pin
+  built=$(go version -m "$bin/gonb" 2>/dev/null | awk '$1 == "mod" && $2 == "github.com/janpfeifer/gonb" { print $3 }')
+  pin=$(cd "$repo" && go list -m -f '{{.Version}}' github.com/janpfeifer/gonb)
+  [ "$built" = "$pin" ] || die "self-check failed: $bin/gonb was built from gonb ${built:-?}, but go.mod pins $pin; rerun docker/install.sh."
+  say "  gonb $built (the go.mod pin; \`gonb -V\` prints its source's stale tag $("$bin/gonb" -V 2>/dev/null || echo '?'))"
   "$bin/goimports" -h >/dev/null 2>&1 || [ $? = 2 ] || die "goimports does not run"
   say "  $(go version); $(jupyter nbconvert --version 2>/dev/null | sed 's/^/nbconvert /')"
 }
