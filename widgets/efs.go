@@ -33,6 +33,32 @@ type EFSZones struct {
 	Instances  []Radial
 }
 
+// frame checks z for the function fn and returns what both renderings
+// need: the name of R, the half-width ext of the square view (1.35 r₂, or
+// more to show every drawable instance) and how many instances cannot be
+// drawn (non-finite or negative R).
+func (z EFSZones) frame(fn string) (rname string, ext float64, skipped int, err error) {
+	if !(z.R1 > 0 && z.R2 > z.R1 && !math.IsInf(z.R2, 0)) {
+		return "", 0, 0, fmt.Errorf("widgets: %s: need 0 < r₁ < r₂ < ∞, got r₁ = %g, r₂ = %g", fn, z.R1, z.R2)
+	}
+	rname = z.RadiusName
+	if rname == "" {
+		rname = "‖X̂X̂ᵀ − M*‖²_F"
+	}
+	ext = 1.35 * z.R2
+	for _, in := range z.Instances {
+		if err := checkName(fn+" instance", in.Name); err != nil {
+			return "", 0, 0, err
+		}
+		if !drawable(in.R, false) || in.R < 0 {
+			skipped++
+			continue
+		}
+		ext = math.Max(ext, 1.15*in.R)
+	}
+	return rname, ext, skipped, nil
+}
+
 // zoneRenderItem draws a disc of radius api.value(2) around the origin.
 const zoneRenderItem = `function (params, api) {
   var c = api.coord([0, 0]);
@@ -45,24 +71,9 @@ const zoneRenderItem = `function (params, api) {
 // between r₁ and r₂, red inside r₁) on equal axes, and each instance as a
 // labelled point at its distance. It needs 0 < r₁ < r₂.
 func EFSZonesChart(z EFSZones, options ...Option) (*charts.Line, error) {
-	if !(z.R1 > 0 && z.R2 > z.R1 && !math.IsInf(z.R2, 0)) {
-		return nil, fmt.Errorf("widgets: EFSZonesChart: need 0 < r₁ < r₂ < ∞, got r₁ = %g, r₂ = %g", z.R1, z.R2)
-	}
-	rname := z.RadiusName
-	if rname == "" {
-		rname = "‖X̂X̂ᵀ − M*‖²_F"
-	}
-	ext := 1.35 * z.R2
-	skipped := 0
-	for _, in := range z.Instances {
-		if err := checkName("EFSZonesChart instance", in.Name); err != nil {
-			return nil, err
-		}
-		if !drawable(in.R, false) || in.R < 0 {
-			skipped++
-			continue
-		}
-		ext = math.Max(ext, 1.15*in.R)
+	rname, ext, skipped, err := z.frame("EFSZonesChart")
+	if err != nil {
+		return nil, err
 	}
 	cfg := newConfig(append([]Option{Size("760px", "520px")}, options...))
 	zones := []struct {
@@ -213,21 +224,9 @@ func circle(r float64) plotter.XYs {
 // EFSZonesPlot is the static version of EFSZonesChart. Save it with equal
 // width and height so that the circles stay round.
 func EFSZonesPlot(z EFSZones) (*plot.Plot, error) {
-	if !(z.R1 > 0 && z.R2 > z.R1 && !math.IsInf(z.R2, 0)) {
-		return nil, fmt.Errorf("widgets: EFSZonesPlot: need 0 < r₁ < r₂ < ∞, got r₁ = %g, r₂ = %g", z.R1, z.R2)
-	}
-	rname := z.RadiusName
-	if rname == "" {
-		rname = "‖X̂X̂ᵀ − M*‖²_F"
-	}
-	ext := 1.35 * z.R2
-	skipped := 0
-	for _, in := range z.Instances {
-		if !drawable(in.R, false) || in.R < 0 {
-			skipped++
-			continue
-		}
-		ext = math.Max(ext, 1.15*in.R)
+	rname, ext, skipped, err := z.frame("EFSZonesPlot")
+	if err != nil {
+		return nil, err
 	}
 	p := newPlot(skippedNote(z.Title, skipped, false), "R = "+rname+" (radial)", "", false, false)
 	bg, err := plotter.NewPolygon(plotter.XYs{{X: -ext, Y: -ext}, {X: ext, Y: -ext}, {X: ext, Y: ext}, {X: -ext, Y: ext}})

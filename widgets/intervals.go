@@ -80,30 +80,9 @@ func EscapeWindowsChart(w EscapeWindows, options ...Option) (*charts.Line, error
 	if len(w.Rows) == 0 {
 		return nil, fmt.Errorf("widgets: EscapeWindowsChart %q: no rows", w.Title)
 	}
-	// The axis range covers every finite positive end and mark.
-	var ends []float64
-	for _, r := range w.Rows {
-		if err := checkName("EscapeWindowsChart row", r.Label); err != nil {
-			return nil, err
-		}
-		for _, iv := range []Interval{r.Beta, r.Gamma} {
-			if iv.Lo < 0 && !iv.Empty() {
-				return nil, fmt.Errorf("widgets: EscapeWindowsChart: row %q has an interval starting at t = %g < 0 (clip it at 0)", r.Label, iv.Lo)
-			}
-			if !iv.Empty() {
-				ends = append(ends, iv.Lo, iv.Hi)
-			}
-		}
-	}
-	ends = append(ends, w.Marks...)
-	lo, hi, ok := finiteRange(true, ends)
-	if !ok {
-		lo, hi = 1, 10
-	}
-	axMin := math.Pow(10, math.Floor(math.Log10(lo)))
-	axMax := math.Pow(10, math.Ceil(math.Log10(hi))+1)
-	if axMax <= axMin*10 {
-		axMax = axMin * 100
+	axMin, axMax, err := w.tAxis("EscapeWindowsChart")
+	if err != nil {
+		return nil, err
 	}
 	cfg := newConfig(append([]Option{Size("100%", fmt.Sprintf("%dpx", 160+70*len(w.Rows)))}, options...))
 	labels := make([]string, len(w.Rows))
@@ -153,18 +132,19 @@ func EscapeWindowsChart(w EscapeWindows, options ...Option) (*charts.Line, error
 	return ch, nil
 }
 
-// EscapeWindowsPlot is the static version of EscapeWindowsChart: U_β
-// (above) and U_γ (below) as bars per row on a log t axis; an unbounded
-// interval ends in "→ ∞" at the right edge.
-func EscapeWindowsPlot(w EscapeWindows) (*plot.Plot, error) {
-	if len(w.Rows) == 0 {
-		return nil, fmt.Errorf("widgets: EscapeWindowsPlot %q: no rows", w.Title)
-	}
+// tAxis checks the rows of w for the function fn and returns the log t
+// axis range: whole decades from below the smallest finite positive end or
+// mark to a decade past the largest (so that "→ ∞" has room), at least two
+// decades wide.
+func (w EscapeWindows) tAxis(fn string) (axMin, axMax float64, err error) {
 	var ends []float64
 	for _, r := range w.Rows {
+		if err := checkName(fn+" row", r.Label); err != nil {
+			return 0, 0, err
+		}
 		for _, iv := range []Interval{r.Beta, r.Gamma} {
 			if iv.Lo < 0 && !iv.Empty() {
-				return nil, fmt.Errorf("widgets: EscapeWindowsPlot: row %q has an interval starting at t = %g < 0", r.Label, iv.Lo)
+				return 0, 0, fmt.Errorf("widgets: %s: row %q has an interval starting at t = %g < 0 (clip it at 0)", fn, r.Label, iv.Lo)
 			}
 			if !iv.Empty() {
 				ends = append(ends, iv.Lo, iv.Hi)
@@ -176,8 +156,25 @@ func EscapeWindowsPlot(w EscapeWindows) (*plot.Plot, error) {
 	if !ok {
 		lo, hi = 1, 10
 	}
-	axMin := math.Pow(10, math.Floor(math.Log10(lo)))
-	axMax := math.Pow(10, math.Ceil(math.Log10(hi))+1)
+	axMin = math.Pow(10, math.Floor(math.Log10(lo)))
+	axMax = math.Pow(10, math.Ceil(math.Log10(hi))+1)
+	if axMax <= axMin*10 {
+		axMax = axMin * 100
+	}
+	return axMin, axMax, nil
+}
+
+// EscapeWindowsPlot is the static version of EscapeWindowsChart: U_β
+// (above) and U_γ (below) as bars per row on a log t axis; an unbounded
+// interval ends in "→ ∞" at the right edge.
+func EscapeWindowsPlot(w EscapeWindows) (*plot.Plot, error) {
+	if len(w.Rows) == 0 {
+		return nil, fmt.Errorf("widgets: EscapeWindowsPlot %q: no rows", w.Title)
+	}
+	axMin, axMax, err := w.tAxis("EscapeWindowsPlot")
+	if err != nil {
+		return nil, err
+	}
 	p := newPlot(w.Title, "TPGD steps t", "", true, false)
 	p.X.Min, p.X.Max = axMin, axMax
 	n := len(w.Rows)

@@ -86,6 +86,19 @@ func TestStaticErrors(t *testing.T) {
 			return err
 		}, "no drawable value"},
 		{"bad radii", func() error { _, err := EFSZonesPlot(EFSZones{R1: 3, R2: 2}); return err }, "0 < r₁ < r₂"},
+		{"unnamed instance", func() error {
+			_, err := EFSZonesPlot(EFSZones{R1: 1, R2: 2, Instances: []Radial{{Name: " ", R: 1.5}}})
+			return err
+		}, "EFSZonesPlot instance has an empty name"},
+		{"no windows", func() error { _, err := EscapeWindowsPlot(EscapeWindows{Title: "w"}); return err }, "no rows"},
+		{"window before t = 0", func() error {
+			_, err := EscapeWindowsPlot(EscapeWindows{Rows: []WindowRow{{Label: "l=3", Beta: Interval{Lo: -1, Hi: 5}}}})
+			return err
+		}, "starting at t = -1 < 0"},
+		{"unnamed window row", func() error {
+			_, err := EscapeWindowsPlot(EscapeWindows{Rows: []WindowRow{{Beta: Interval{Lo: 1, Hi: 5}}}})
+			return err
+		}, "EscapeWindowsPlot row has an empty name"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
