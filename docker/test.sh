@@ -2,7 +2,8 @@
 # docker/test.sh — the workbench's test command (README.md, "Test"), also what CI runs.
 #
 # 1. docker/install.sh --with-browser  (idempotent: a no-op once everything is installed)
-# 2. go vet and the library tests      (go test over every package but notebooks/)
+# 2. go vet, staticcheck (pinned, run through the Go module proxy) and the library tests
+#                                       (go test over every package but notebooks/)
 # 3. the notebook harness              (executes every notebooks/*.ipynb with nbconvert + gonb,
 #                                        printing each notebook and its time)
 #
@@ -20,6 +21,8 @@ export PATH="${SOD_BIN:-$HOME/.local/bin}:/usr/local/bin:/usr/local/go/bin:$PATH
 
 echo "== go vet ./..."
 go vet ./...
+echo "== staticcheck ./..."
+go run honnef.co/go/tools/cmd/staticcheck@v0.7.0 ./...
 echo "== library tests"
 go test -timeout 40m $(go list ./... | grep -v '/notebooks$')
 echo "== notebooks"

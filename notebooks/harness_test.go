@@ -76,15 +76,6 @@ func joinText(raw json.RawMessage) string {
 
 func (c cell) source() string { return joinText(c.Source) }
 
-func (c cell) hasTag(tag string) bool {
-	for _, t := range c.Metadata.Tags {
-		if t == tag {
-			return true
-		}
-	}
-	return false
-}
-
 func (c cell) label(i int) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(c.source()), "\n")
 	if len(first) > 60 {

@@ -262,7 +262,7 @@ func (c *TPGDClosedForm) Select(t int64) EscapeKind {
 // float64 value overflows although its log-domain value is finite.
 var ErrScaleOverflow = errors.New("sod: value overflows float64 (use the log-domain result)")
 
-var msErrNegativeT = fmt.Errorf("%w: number of TPGD steps t must be ≥ 0", ErrBadParameter)
+var errNegativeT = fmt.Errorf("%w: number of TPGD steps t must be ≥ 0", ErrBadParameter)
 
 // logS returns log S_t = log Σ_{τ<t} Q^τ (−Inf for t = 0).
 func (c *TPGDClosedForm) logS(t int64) float64 {
@@ -273,7 +273,7 @@ func (c *TPGDClosedForm) logS(t int64) float64 {
 // γ̃(t) = −(ρη/2^{l−1}) S_t σ_r^l in the log domain.
 func (c *TPGDClosedForm) Coefficients(t int64) (alpha, beta, gamma LogScalar, err error) {
 	if t < 0 {
-		return alpha, beta, gamma, msErrNegativeT
+		return alpha, beta, gamma, errNegativeT
 	}
 	alpha = LogScalar{Sign: 1, Log: 0}
 	beta = LogScalar{Sign: 1, Log: math.Log(c.Rho) + float64(t)*c.logQ}
@@ -303,7 +303,7 @@ func (c *TPGDClosedForm) TermNorms(t int64) (a, b, cc float64, err error) {
 // returns an error, not Inf, when c_β does not fit in a float64.
 func (c *TPGDClosedForm) BetaScale(t int64) (float64, error) {
 	if t < 0 {
-		return 0, msErrNegativeT
+		return 0, errNegativeT
 	}
 	v := math.Exp((math.Log(c.Rho) + float64(t)*c.logQ) / float64(c.L))
 	if math.IsInf(v, 0) {
@@ -318,7 +318,7 @@ func (c *TPGDClosedForm) BetaScale(t int64) (float64, error) {
 // Inf, when it does not fit in a float64.
 func (c *TPGDClosedForm) GammaScale(t int64) (float64, error) {
 	if t < 0 {
-		return 0, msErrNegativeT
+		return 0, errNegativeT
 	}
 	if t == 0 {
 		return 0, nil
@@ -341,7 +341,7 @@ func (c *TPGDClosedForm) GammaScale(t int64) (float64, error) {
 // point. A γ-type point does not depend on s beyond E's own dependence on it.
 func (c *TPGDClosedForm) EscapePoint(t int64, un, qr mat.Vector, ex mat.Matrix) (*mat.Dense, EscapeKind, error) {
 	if t < 0 {
-		return nil, KindNone, msErrNegativeT
+		return nil, KindNone, errNegativeT
 	}
 	kind := c.Select(t)
 	switch kind {

@@ -89,7 +89,7 @@ func (m *MultiStepSOD) Name() string {
 // Propose implements Escaper.
 func (m *MultiStepSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	if m.T < 0 {
-		return nil, msErrNegativeT
+		return nil, errNegativeT
 	}
 	if err := msCheckLRhoEta(m.L, m.Rho, m.Eta); err != nil {
 		return nil, err
@@ -215,7 +215,7 @@ func (s *SODLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	for _, kind := range kinds {
 		for _, t := range ts {
 			if t < 0 {
-				return nil, msErrNegativeT
+				return nil, errNegativeT
 			}
 			x, err := msForcedPoint(cf, cp, t, kind)
 			if errors.Is(err, ErrScaleOverflow) {
@@ -415,7 +415,7 @@ func (e *ExactSubspaceSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
 		return nil, err
 	}
 	if e.T < 0 {
-		return nil, msErrNegativeT
+		return nil, errNegativeT
 	}
 	cp, err := ctx.Critical()
 	if err != nil {
