@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,6 +77,8 @@ func joinText(raw json.RawMessage) string {
 
 func (c cell) source() string { return joinText(c.Source) }
 
+func (c cell) hasTag(tag string) bool { return slices.Contains(c.Metadata.Tags, tag) }
+
 func (c cell) label(i int) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(c.source()), "\n")
 	if len(first) > 60 {
@@ -98,9 +101,14 @@ func readNotebook(path string) (*notebook, error) {
 
 var goGetRe = regexp.MustCompile(`go\s+get\s+([^\n;&|]*)`)
 
+// liveRe matches the calls that block without a live browser (widgets.Explore waits for its
+// controls), so their cells must carry LiveOnlyTag.
+var liveRe = regexp.MustCompile(`\bwidgets\.Explore\(`)
+
 // checkSource returns the problems of a notebook as committed: outputs that should have been
-// cleared, and `go get` of a module without a pinned version (the module proxy here refuses
-// version lists, so an unpinned go get fails on a fresh machine).
+// cleared, `go get` of a module without a pinned version (the module proxy here refuses
+// version lists, so an unpinned go get fails on a fresh machine), and a widgets.Explore cell
+// not tagged LiveOnlyTag.
 func checkSource(nb *notebook) []string {
 	var probs []string
 	for i, c := range nb.Cells {
@@ -109,6 +117,9 @@ func checkSource(nb *notebook) []string {
 		}
 		if len(c.Outputs) > 0 || c.ExecutionCount != nil {
 			probs = append(probs, c.label(i)+": committed outputs or execution count (clear them before committing)")
+		}
+		if liveRe.MatchString(c.source()) && !c.hasTag(LiveOnlyTag) {
+			probs = append(probs, c.label(i)+": calls widgets.Explore, which waits for a browser: tag the cell "+LiveOnlyTag+" (headless runs would hang until the timeout)")
 		}
 		for _, m := range goGetRe.FindAllStringSubmatch(c.source(), -1) {
 			for _, arg := range strings.Fields(m[1]) {

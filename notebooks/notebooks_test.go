@@ -223,6 +223,8 @@ func TestCheckSource(t *testing.T) {
 		{"latest", cell{CellType: "code", Source: raw("!*go get -u example.com/x@latest")}, "no pinned version"},
 		{"pinned", cell{CellType: "code", Source: raw("!*go get gonum.org/v1/gonum@v0.17.0")}, ""},
 		{"markdown mentions", cell{CellType: "markdown", Source: raw("run go get x")}, ""},
+		{"explore untagged", cell{CellType: "code", Source: raw("%%\nwidgets.Explore(ctx, cs, f)")}, "tag the cell live-only"},
+		{"explore tagged", cell{CellType: "code", Source: raw("%%\nwidgets.Explore(ctx, cs, f)"), Metadata: cellMetadata{Tags: []string{"x", LiveOnlyTag}}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			probs := checkSource(&notebook{Cells: []cell{tc.cell}})
