@@ -77,9 +77,6 @@ const windowRenderItem = `function (params, api) {
 // an interval starting at 0 starts at the left edge; empty intervals are
 // stated in the row's label ("U_β = ∅").
 func EscapeWindowsChart(w EscapeWindows, options ...Option) (*charts.Line, error) {
-	if len(w.Rows) == 0 {
-		return nil, fmt.Errorf("widgets: EscapeWindowsChart %q: no rows", w.Title)
-	}
 	axMin, axMax, err := w.tAxis("EscapeWindowsChart")
 	if err != nil {
 		return nil, err
@@ -132,11 +129,14 @@ func EscapeWindowsChart(w EscapeWindows, options ...Option) (*charts.Line, error
 	return ch, nil
 }
 
-// tAxis checks the rows of w for the function fn and returns the log t
+// tAxis checks the rows of w (at least one) for the function fn and returns the log t
 // axis range: whole decades from below the smallest finite positive end or
 // mark to a decade past the largest (so that "→ ∞" has room), at least two
 // decades wide.
 func (w EscapeWindows) tAxis(fn string) (axMin, axMax float64, err error) {
+	if len(w.Rows) == 0 {
+		return 0, 0, fmt.Errorf("widgets: %s %q: no rows", fn, w.Title)
+	}
 	var ends []float64
 	for _, r := range w.Rows {
 		if err := checkName(fn+" row", r.Label); err != nil {
@@ -168,9 +168,6 @@ func (w EscapeWindows) tAxis(fn string) (axMin, axMax float64, err error) {
 // (above) and U_γ (below) as bars per row on a log t axis; an unbounded
 // interval ends in "→ ∞" at the right edge.
 func EscapeWindowsPlot(w EscapeWindows) (*plot.Plot, error) {
-	if len(w.Rows) == 0 {
-		return nil, fmt.Errorf("widgets: EscapeWindowsPlot %q: no rows", w.Title)
-	}
 	axMin, axMax, err := w.tAxis("EscapeWindowsPlot")
 	if err != nil {
 		return nil, err
