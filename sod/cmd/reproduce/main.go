@@ -5,344 +5,370 @@
 //
 // Usage:
 //
-//	go run ./sod/cmd/reproduce [flags] experiment...
+//	go run ./sod/cmd/reproduce [flags] experiment... [flags]
+//	go run ./sod/cmd/reproduce <subcommand> [flags] [args]
 //
 // Experiments: basic (Fig. 2), pmc (Fig. exp2), realworld (Fig. exp3),
 // ablation (appendix table), study (Fig. numerical_study), qnn (Fig.
 // quadratic_nn), or all. Each writes <out>/<experiment>.json (the complete
 // result) and one or more <out>/<experiment>_*.csv tables, and prints a
-// summary. A progress bar is drawn on stderr unless -quiet.
+// summary. A progress bar is drawn on stderr unless -quiet. Subcommands
+// (other verbs than running experiments) come first on the line and take
+// their own flags; `reproduce -h` lists them.
+//
+// Flags may appear anywhere on the line (before, between or after the
+// experiment names; "--" ends them). Every flag value and experiment name is
+// checked, against the ranges listed below, before any experiment runs and
+// before the output directory is created. A usage error (an unknown
+// experiment or flag, a value out of range) prints the usage line and exits
+// with status 2; `reproduce -h` prints the help and exits 0; a failure while
+// running exits 1.
 //
 // Flags:
 //
-//	-out dir        output directory (default "reproduce-out")
+//	-out dir        output directory (default "reproduce-out"; not empty)
 //	-format f       json, csv or both (default both)
-//	-seed s         master seed of the study and basic example (default 1); the
-//	                QNN's start seed only when given (its default is
-//	                DefaultQNNConfig's 13, a start at which GD stalls)
-//	-trials k       trials per cell of the study (default 50)
-//	-sizes list     study sizes n (default 40,50,60,70,80)
-//	-eps list       study perturbations ε (default 0.15,0.10)
-//	-workers w      goroutines for the study (default: all cores)
-//	-step η         fixed GD step of the study (default 0: η = 0.5/n)
-//	-rank r         search rank of the study (default 1; z = (1,0,1,0,…))
-//	-ls list        ablation lifting orders (default 3,5,7)
-//	-ts list        ablation step counts (default 1000,5000,33500,100000,500000,2000000)
+//	-seed s         master seed of the study and basic example, in [0, 2⁶⁴−1]
+//	                (default 1); the QNN's start seed only when given (its
+//	                default is DefaultQNNConfig's 13, a start at which GD stalls)
 //	-quiet          no progress bar
+//	-trials k       trials per cell of the study, in [1, 10⁶] (default 50)
+//	-sizes list     study sizes n, each in [2, 10⁷] (default 40,50,60,70,80)
+//	-eps list       study perturbations ε, each in (0, 1] (default 0.15,0.10)
+//	-workers w      goroutines for the study, in [0, 4096] (default 0: all cores)
+//	-step η         fixed GD step of the study, in [0, 10] (default 0: η = 0.5/n)
+//	-rank r         search rank of the study, in [1, 100] and ≤ n (default 1;
+//	                z = (1,0,1,0,…))
+//	-ls list        ablation lifting orders, odd, each in [3, 99] (default 3,5,7)
+//	-ts list        ablation step counts, integers in [1, 10¹⁵] (2e6 is
+//	                accepted) (default 1000,5000,33500,100000,500000,2000000)
+//
+// Lists are comma-separated, hold at most 64 values and may not be empty.
 package main
 
 import (
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strconv"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
 	"sodworkbench.org/workbench/sod/experiments"
 )
 
-type options struct {
+// An experiment is one of the paper's experiments, run by name
+// (reproduce [flags] name...). Each lives in its own file and registers
+// itself from init with registerExperiment.
+type experiment struct {
+	name  string // command-line name
+	about string // what it reproduces, one line for -h
+	order int    // position in "all" (ascending)
+	seed  bool   // whether it reads -seed
+	// setup defines the experiment's own flags on fs and returns the
+	// function that, after parsing, checks the values and returns the run.
+	// Every experiment's setup is called on every invocation, so that any
+	// flag may appear anywhere on the line; prepare is called only for the
+	// experiments named, all of them before any runs or any file is
+	// created. Range errors should be usage errors (usagef).
+	setup func(fs *flag.FlagSet, c *common) (prepare func() (runFunc, error))
+}
+
+// runFunc runs a prepared experiment.
+type runFunc func(ctx context.Context) error
+
+// A subcommand is a verb other than running experiments (for example
+// `reproduce report`). It must be the first argument; run receives the
+// arguments after its name, parses them with its own flag set (newFlagSet,
+// parseInterleaved) and reports usage errors with usagef and -h as
+// flag.ErrHelp (after printing its help to stdout).
+type subcommand struct {
+	name  string // command-line name
+	usage string // usage line without "usage: reproduce ", e.g. "report [flags]"
+	about string // one line for -h
+	run   func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+var (
+	experimentsByName = map[string]*experiment{}
+	subcommands       = map[string]*subcommand{}
+)
+
+// registerExperiment adds e to the experiments (called from init).
+func registerExperiment(e *experiment) {
+	if _, dup := experimentsByName[e.name]; dup || e.name == "all" || subcommands[e.name] != nil {
+		panic("reproduce: experiment " + e.name + " registered twice")
+	}
+	experimentsByName[e.name] = e
+}
+
+// registerSubcommand adds s to the subcommands (called from init).
+func registerSubcommand(s *subcommand) {
+	if _, dup := subcommands[s.name]; dup || s.name == "all" || experimentsByName[s.name] != nil {
+		panic("reproduce: subcommand " + s.name + " registered twice")
+	}
+	subcommands[s.name] = s
+}
+
+// experimentList returns the experiments in "all" order.
+func experimentList() []*experiment {
+	list := make([]*experiment, 0, len(experimentsByName))
+	for _, e := range experimentsByName {
+		list = append(list, e)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].order < list[j].order })
+	return list
+}
+
+func experimentNames() []string {
+	var names []string
+	for _, e := range experimentList() {
+		names = append(names, e.name)
+	}
+	return names
+}
+
+// seeded returns the experiments that read -seed.
+func seeded() []string {
+	var names []string
+	for _, e := range experimentList() {
+		if e.seed {
+			names = append(names, e.name)
+		}
+	}
+	return names
+}
+
+func subcommandNames() []string {
+	names := make([]string, 0, len(subcommands))
+	for n := range subcommands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// A usageError is a mistake on the command line: main prints it with the
+// usage line and exits 2.
+type usageError struct {
+	err   error
+	usage string // the usage line to print ("" for the main one)
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usagef returns a usage error of the experiment runner.
+func usagef(format string, a ...any) error {
+	return &usageError{err: fmt.Errorf(format, a...)}
+}
+
+// usageLine is the main usage line, listing the experiments and subcommands.
+func usageLine() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: reproduce [flags] experiment... (%s|all)", strings.Join(experimentNames(), "|"))
+	for _, n := range subcommandNames() {
+		fmt.Fprintf(&b, "\n       reproduce %s", subcommands[n].usage)
+	}
+	return b.String()
+}
+
+// exitCode maps run's error to the process's exit status: 0 for success
+// and -h, 2 for a usage error, 1 for any other failure.
+func exitCode(err error) int {
+	var ue *usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	}
+	return 1
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	code := exitCode(err)
+	if code != 0 {
+		report(os.Stderr, err)
+	}
+	os.Exit(code)
+}
+
+// report prints err, and for a usage error the usage line and a pointer to -h.
+func report(w io.Writer, err error) {
+	fmt.Fprintln(w, "reproduce:", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		if ue.usage != "" {
+			fmt.Fprintln(w, ue.usage)
+		} else {
+			fmt.Fprintln(w, usageLine())
+		}
+		fmt.Fprintln(w, "Run 'reproduce -h' for the experiments, subcommands and flags.")
+	}
+}
+
+// newFlagSet returns a flag set that prints nothing itself: parse errors
+// come back as errors (wrap them with usagef) and -h as flag.ErrHelp.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseInterleaved parses args with fs, letting flags appear before,
+// between and after the positional arguments, which it returns in order.
+// "--" ends the flags: everything after it is positional.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
+// common holds the flags every experiment shares.
+type common struct {
 	out, format string
 	seed        uint64
 	seedSet     bool // -seed given explicitly
-	trials      int
-	sizes       []int
-	eps         []float64
-	workers     int
-	step        float64
-	rank        int
-	ls          []int
-	ts          []int64
 	quiet       bool
 	stdout      io.Writer
 	stderr      io.Writer
 }
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); errors.Is(err, flag.ErrHelp) {
-		return // -h: the usage is printed, and asking for it is not a failure
-	} else if err != nil {
-		fmt.Fprintln(os.Stderr, "reproduce:", err)
-		os.Exit(1)
-	}
-}
-
-func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
-	var out []T
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
+// run is the command without its process: it returns a *usageError for a
+// usage error, flag.ErrHelp after printing the help for -h, and any other
+// error from the experiments. Nothing is written to disk unless the whole
+// line is valid.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		if s := subcommands[args[0]]; s != nil {
+			return s.run(ctx, args[1:], stdout, stderr)
 		}
-		v, err := parse(f)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
 	}
-	return out, nil
-}
-
-func run(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	o := options{stdout: stdout, stderr: stderr}
-	fs.StringVar(&o.out, "out", "reproduce-out", "output directory")
-	fs.StringVar(&o.format, "format", "both", "json, csv or both")
-	fs.Uint64Var(&o.seed, "seed", 1, "master seed")
-	fs.IntVar(&o.trials, "trials", 50, "study trials per cell")
-	sizes := fs.String("sizes", "40,50,60,70,80", "study sizes n")
-	eps := fs.String("eps", "0.15,0.10", "study perturbations ε")
-	fs.IntVar(&o.workers, "workers", 0, "study goroutines (0: all cores)")
-	fs.Float64Var(&o.step, "step", 0, "study: fixed GD step (0: 0.5/n)")
-	fs.IntVar(&o.rank, "rank", 1, "study: search rank r")
-	ls := fs.String("ls", "3,5,7", "ablation lifting orders")
-	ts := fs.String("ts", "1000,5000,33500,100000,500000,2000000", "ablation step counts")
-	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reproduce [flags] basic|pmc|realworld|ablation|study|qnn|all ...")
-		fs.PrintDefaults()
+	fs := newFlagSet("reproduce")
+	c := &common{stdout: stdout, stderr: stderr, format: "both", seed: 1}
+	commonFlags := map[string]bool{}
+	fs.StringVar(&c.out, "out", "reproduce-out", "output `dir`ectory")
+	fs.Var(enumFlag{p: &c.format, allowed: []string{"json", "csv", "both"}}, "format", "output `format`: json, csv or both")
+	fs.Var(uint64Flag{p: &c.seed}, "seed", "master `seed` in [0, 2⁶⁴−1] (the QNN's start seed only when given)")
+	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
+	fs.VisitAll(func(f *flag.Flag) { commonFlags[f.Name] = true })
+	prepares := map[string]func() (runFunc, error){}
+	owner := map[string]string{} // flag name → the experiment that defined it
+	for _, e := range experimentList() {
+		prepares[e.name] = e.setup(fs, c)
+		fs.VisitAll(func(f *flag.Flag) {
+			if _, ok := owner[f.Name]; !ok && !commonFlags[f.Name] {
+				owner[f.Name] = e.name
+			}
+		})
 	}
-	if err := fs.Parse(args); err != nil {
+	names, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printHelp(stdout, fs)
 		return err
 	}
-	fs.Visit(func(f *flag.Flag) { o.seedSet = o.seedSet || f.Name == "seed" })
-	var err error
-	if o.sizes, err = parseList(*sizes, strconv.Atoi); err != nil {
-		return fmt.Errorf("-sizes: %w", err)
+	if err != nil {
+		return &usageError{err: err}
 	}
-	if o.eps, err = parseList(*eps, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }); err != nil {
-		return fmt.Errorf("-eps: %w", err)
+	fs.Visit(func(f *flag.Flag) { c.seedSet = c.seedSet || f.Name == "seed" })
+	if c.out == "" {
+		return usagef("-out is empty; want a directory name")
 	}
-	if o.ls, err = parseList(*ls, strconv.Atoi); err != nil {
-		return fmt.Errorf("-ls: %w", err)
-	}
-	if o.ts, err = parseList(*ts, func(s string) (int64, error) {
-		f, err := strconv.ParseFloat(s, 64) // accepts 2e6
-		return int64(f), err
-	}); err != nil {
-		return fmt.Errorf("-ts: %w", err)
-	}
-	if o.format != "json" && o.format != "csv" && o.format != "both" {
-		return fmt.Errorf("-format must be json, csv or both, not %q", o.format)
-	}
-	names := fs.Args()
 	if len(names) == 0 {
-		fs.Usage()
-		return fmt.Errorf("no experiment given")
+		return usagef("no experiment given; want one or more of %s, or all", strings.Join(experimentNames(), ", "))
 	}
-	if len(names) == 1 && names[0] == "all" {
-		names = []string{"basic", "pmc", "realworld", "ablation", "qnn", "study"}
+	if slices.Contains(names, "all") {
+		if len(names) > 1 {
+			return usagef("all runs every experiment and cannot be combined with others (got %s)", strings.Join(names, " "))
+		}
+		names = experimentNames()
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	var runs []runFunc
+	for i, name := range names {
+		prepare := prepares[name]
+		switch {
+		case subcommands[name] != nil:
+			return usagef("%q is a subcommand: it must come first (reproduce %s)", name, subcommands[name].usage)
+		case prepare == nil:
+			return usagef("unknown experiment %q; want one of %s, or all", name, strings.Join(experimentNames(), ", "))
+		case slices.Contains(names[:i], name):
+			return usagef("experiment %q named twice", name)
+		}
+		r, err := prepare()
+		if err != nil {
+			return err
+		}
+		runs = append(runs, r)
+	}
+	var unused []string
+	fs.Visit(func(f *flag.Flag) {
+		if e := owner[f.Name]; e != "" && !slices.Contains(names, e) {
+			unused = append(unused, fmt.Sprintf("-%s applies to %s, which is not being run", f.Name, e))
+		}
+	})
+	if c.seedSet && !slices.ContainsFunc(names, func(n string) bool { return experimentsByName[n].seed }) {
+		unused = append(unused, "-seed applies to "+strings.Join(seeded(), ", ")+", none of which is being run")
+	}
+	if len(unused) > 0 {
+		return usagef("%s", strings.Join(unused, "; "))
+	}
+	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	for _, name := range names {
+	for i, r := range runs {
 		start := time.Now()
-		if err := runOne(ctx, name, &o); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+		if err := r(ctx); err != nil {
+			return fmt.Errorf("%s: %w", names[i], err)
 		}
-		fmt.Fprintf(stdout, "%s: done in %.2f s, data in %s\n", name, time.Since(start).Seconds(), o.out)
+		fmt.Fprintf(stdout, "%s: done in %.2f s, data in %s\n", names[i], time.Since(start).Seconds(), c.out)
 	}
 	return nil
 }
 
-func (o *options) progress() experiments.ProgressFunc {
-	if o.quiet {
+// printHelp prints the full help: the usage line, the experiments, the
+// subcommands and the flags with their ranges and defaults.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, usageLine())
+	fmt.Fprintln(w, "\nExperiments (all runs every one, in this order); each writes <out>/<name>.json and <out>/<name>_*.csv:")
+	for _, e := range experimentList() {
+		fmt.Fprintf(w, "  %-10s %s\n", e.name, e.about)
+	}
+	if len(subcommands) > 0 {
+		fmt.Fprintln(w, "\nSubcommands (first on the line; reproduce <subcommand> -h for their flags):")
+		for _, n := range subcommandNames() {
+			fmt.Fprintf(w, "  %-10s %s\n", n, subcommands[n].about)
+		}
+	}
+	fmt.Fprintln(w, "\nFlags (anywhere on the line; \"--\" ends them):")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+func (c *common) progress() experiments.ProgressFunc {
+	if c.quiet {
 		return nil
 	}
-	return experiments.TextProgress(o.stderr, 40)
-}
-
-func runOne(ctx context.Context, name string, o *options) error {
-	switch name {
-	case "basic":
-		cfg := experiments.DefaultBasicConfig()
-		cfg.Seed = o.seed
-		r, err := experiments.BasicExample(cfg, o.progress())
-		if err != nil {
-			return err
-		}
-		for _, p := range r.Paths {
-			fmt.Fprintf(o.stdout, "  start %d %-6s ends at (%.4f, %.4f), ‖xxᵀ−M*‖ = %.3g\n", p.Start, p.Method, p.X[len(p.X)-1], p.Y[len(p.Y)-1], p.Final)
-		}
-		rows := [][]string{{"method", "start", "k", "x", "y", "h", "dist"}}
-		for _, p := range r.Paths {
-			for k := range p.X {
-				rows = append(rows, []string{p.Method, itoa(p.Start), itoa(k), ftoa(p.X[k]), ftoa(p.Y[k]), ftoa(p.H[k]), ftoa(p.Dist[k])})
-			}
-		}
-		grid := [][]string{{"x", "y", "h"}}
-		for j, y := range r.GridY {
-			for i, x := range r.GridX {
-				grid = append(grid, []string{ftoa(x), ftoa(y), ftoa(r.H[j][i])})
-			}
-		}
-		return o.write(name, r, map[string][][]string{"paths": rows, "landscape": grid})
-	case "pmc", "realworld":
-		cfg := experiments.PMCCaseConfig()
-		if name == "realworld" {
-			cfg = experiments.RealWorldCaseConfig()
-		}
-		r, err := experiments.CaseStudy(cfg, o.progress())
-		if err != nil {
-			return err
-		}
-		n := len(r.Dist)
-		fmt.Fprintf(o.stdout, "  X̂ = %.4f, h(X̂) = %.4g, λ_n = %.4g; %s-type escape at l=%d, t=%d: h(X̌) = %.4g (descent %v)\n",
-			r.XHat, r.HHat, r.LambdaN, r.Kind, cfg.L, cfg.T, r.HCheck, r.Descent)
-		fmt.Fprintf(o.stdout, "  ‖XXᵀ−M*‖: %.4g before the escape, %.4g at the end; U_β = %s, U_γ = %s\n", r.Dist[r.EscapeAt-1], r.Dist[n-1], r.UBeta, r.UGamma)
-		curves := [][]string{{"iter", "h", "grad_norm", "dist", "x"}}
-		for k := range r.Iter {
-			curves = append(curves, []string{itoa(r.Iter[k]), ftoa(r.H[k]), ftoa(r.GradNorm[k]), ftoa(r.Dist[k]), joinF(r.Path[k])})
-		}
-		L := r.Lifted
-		lifted := [][]string{{"t", "closed_log10_hl", "closed_log10_a", "closed_log10_b", "closed_log10_c", "exact_log10_hl", "exact_log10_a", "exact_log10_b", "exact_log10_c"}}
-		for k := range L.T {
-			lifted = append(lifted, []string{ftoa(L.T[k]), ftoa(L.CloseHL[k]), ftoa(L.CloseA[k]), ftoa(L.CloseB[k]), ftoa(L.CloseC[k]),
-				ftoa(L.ExactHL[k]), ftoa(L.ExactA[k]), ftoa(L.ExactB[k]), ftoa(L.ExactC[k])})
-		}
-		return o.write(name, r, map[string][][]string{"curves": curves, "lifted": lifted})
-	case "ablation":
-		cfg := experiments.DefaultAblationConfig()
-		cfg.Ls, cfg.Ts = o.ls, o.ts
-		r, err := experiments.Ablation(cfg, o.progress())
-		if err != nil {
-			return err
-		}
-		rows := [][]string{{"l", "rho_min", "u_beta", "u_gamma", "t", "kind", "defined", "d_hat", "d_star", "ratio", "h_hat", "h_check", "descent", "final"}}
-		for _, row := range r.Rows {
-			fmt.Fprintf(o.stdout, "  l=%d ρ_min=%.3f U_β=%s U_γ=%s\n", row.L, row.RhoMin, row.UBetaS, row.UGamS)
-			for _, c := range row.Cells {
-				fmt.Fprintf(o.stdout, "    t=%-8d %-4s d̂=%-10.4g d*=%-10.4g ratio=%-7.4g h(X̌)=%-10.4g descent=%-5v final=%s\n", c.T, c.Kind, c.DHat, c.DStar, c.Ratio, c.HCheck, c.Descent, c.Final)
-				rows = append(rows, []string{itoa(row.L), ftoa(row.RhoMin), row.UBetaS, row.UGamS, strconv.FormatInt(c.T, 10), c.Kind,
-					strconv.FormatBool(c.Defined), ftoa(c.DHat), ftoa(c.DStar), ftoa(c.Ratio), ftoa(c.HHat), ftoa(c.HCheck), strconv.FormatBool(c.Descent), c.Final})
-			}
-		}
-		fmt.Fprintf(o.stdout, "  cells with h(X̌) < h(X̂): %d\n", r.DescentCells)
-		scan := [][]string{{"l", "t", "h_hat", "h_beta", "h_gamma"}}
-		var scans []*experiments.DescentScanResult
-		for _, l := range cfg.Ls {
-			s, err := experiments.DescentScan(cfg, l, experiments.LogGrid(1, 10000000, 200))
-			if err != nil {
-				return err
-			}
-			scans = append(scans, s)
-			for k := range s.T {
-				scan = append(scan, []string{itoa(l), ftoa(s.T[k]), ftoa(s.HHat), ftoa(s.HBeta[k]), ftoa(s.HGamma[k])})
-			}
-		}
-		out := struct {
-			*experiments.AblationResult
-			DescentScans []*experiments.DescentScanResult `json:"descent_scans"`
-		}{r, scans}
-		return o.write(name, out, map[string][][]string{"table": rows, "descent_scan": scan})
-	case "study":
-		cfg := experiments.DefaultStudyConfig()
-		cfg.Seed, cfg.Trials, cfg.Sizes, cfg.Epsilons, cfg.Workers, cfg.Step, cfg.Rank = o.seed, o.trials, o.sizes, o.eps, o.workers, o.step, o.rank
-		cfg.Progress = o.progress()
-		start := time.Now()
-		r, err := experiments.RunStudy(ctx, cfg)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(o.stdout, "  wall time %.2f s (%d trials)\n", time.Since(start).Seconds(), len(r.Cells)*cfg.Trials)
-		summary := [][]string{{"n", "eps", "trials", "gd_successes", "sod_successes", "escapes", "escape_descent", "escape_errors"}}
-		trials := [][]string{{"n", "eps", "trial", "gd_dist", "gd_success", "gd_iter", "sod_dist", "sod_success", "sod_iter", "outcome", "escapes"}}
-		traj := [][]string{{"n", "eps", "trial", "method", "iter", "dist"}}
-		for _, c := range r.Cells {
-			fmt.Fprintf(o.stdout, "  n=%d ε=%.2f: GD %d/%d, GD+SOD %d/%d (escapes %d, of which lowering h %d; escape errors %d)\n",
-				c.N, c.Eps, c.GDSuccesses, len(c.Trials), c.SODSuccesses, len(c.Trials), c.Escapes, c.EscapeDescent, c.EscapeErrors)
-			summary = append(summary, []string{itoa(c.N), ftoa(c.Eps), itoa(len(c.Trials)), itoa(c.GDSuccesses), itoa(c.SODSuccesses), itoa(c.Escapes), itoa(c.EscapeDescent), itoa(c.EscapeErrors)})
-			for _, t := range c.Trials {
-				trials = append(trials, []string{itoa(c.N), ftoa(c.Eps), itoa(t.Index), ftoa(t.GDDist), strconv.FormatBool(t.GDSuccess), itoa(t.GDIter),
-					ftoa(t.SODDist), strconv.FormatBool(t.SODSuccess), itoa(t.SODIter), t.Outcome, itoa(len(t.Escapes))})
-				for _, m := range []struct {
-					name string
-					tr   experiments.Trajectory
-				}{{"GD", t.GD}, {"GD+SOD", t.SOD}} {
-					for k := range m.tr.Iter {
-						traj = append(traj, []string{itoa(c.N), ftoa(c.Eps), itoa(t.Index), m.name, itoa(m.tr.Iter[k]), ftoa(m.tr.Dist[k])})
-					}
-				}
-			}
-		}
-		return o.write(name, r, map[string][][]string{"summary": summary, "trials": trials, "trajectories": traj})
-	case "qnn":
-		cfg := experiments.DefaultQNNConfig()
-		if o.seedSet {
-			cfg.Seed = o.seed
-		}
-		r, err := experiments.QNN(cfg, o.progress())
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(o.stdout, "  GD stagnates at step %d (h = %.4f)\n", r.StallIter, r.StallH)
-		rows := [][]string{{"panel", "name", "iter", "h"}}
-		for _, set := range []struct {
-			panel  string
-			curves []experiments.LossCurve
-		}{{"a", r.Optimizers}, {"b", r.Searches}} {
-			for _, c := range set.curves {
-				fmt.Fprintf(o.stdout, "  (%s) %-34s final h %.4f, accuracy %.2f %s\n", set.panel, c.Name, c.FinalH, c.Accuracy, c.Outcome)
-				for k := range c.Iter {
-					rows = append(rows, []string{set.panel, c.Name, itoa(c.Iter[k]), ftoa(c.H[k])})
-				}
-			}
-		}
-		return o.write(name, r, map[string][][]string{"curves": rows})
-	}
-	return fmt.Errorf("unknown experiment %q (basic, pmc, realworld, ablation, study, qnn, all)", name)
-}
-
-func itoa(i int) string { return strconv.Itoa(i) }
-
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-func joinF(v []float64) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = ftoa(x)
-	}
-	return strings.Join(s, " ")
-}
-
-func (o *options) write(name string, v any, tables map[string][][]string) error {
-	if o.format != "csv" {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(o.out, name+".json"), b, 0o644); err != nil {
-			return err
-		}
-	}
-	if o.format == "json" {
-		return nil
-	}
-	for suffix, rows := range tables {
-		f, err := os.Create(filepath.Join(o.out, name+"_"+suffix+".csv"))
-		if err != nil {
-			return err
-		}
-		w := csv.NewWriter(f)
-		w.WriteAll(rows)
-		if err := w.Error(); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return experiments.TextProgress(c.stderr, 40)
 }

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"sodworkbench.org/workbench/sod/experiments"
+)
+
+func init() {
+	registerExperiment(&experiment{name: "qnn", about: "the quadratic neural network on Iris (Fig. quadratic_nn)", order: 4, seed: true, setup: setupQNN})
+}
+
+func setupQNN(fs *flag.FlagSet, c *common) func() (runFunc, error) {
+	return func() (runFunc, error) {
+		cfg := experiments.DefaultQNNConfig()
+		if c.seedSet {
+			cfg.Seed = c.seed
+		}
+		return func(ctx context.Context) error { return runQNN(c, cfg) }, nil
+	}
+}
+
+func runQNN(c *common, cfg experiments.QNNConfig) error {
+	r, err := experiments.QNN(cfg, c.progress())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "  GD stagnates at step %d (h = %.4f)\n", r.StallIter, r.StallH)
+	rows := [][]string{{"panel", "name", "iter", "h"}}
+	for _, set := range []struct {
+		panel  string
+		curves []experiments.LossCurve
+	}{{"a", r.Optimizers}, {"b", r.Searches}} {
+		for _, curve := range set.curves {
+			fmt.Fprintf(c.stdout, "  (%s) %-34s final h %.4f, accuracy %.2f %s\n", set.panel, curve.Name, curve.FinalH, curve.Accuracy, curve.Outcome)
+			for k := range curve.Iter {
+				rows = append(rows, []string{set.panel, curve.Name, itoa(curve.Iter[k]), ftoa(curve.H[k])})
+			}
+		}
+	}
+	return c.write("qnn", r, map[string][][]string{"curves": rows})
+}
