@@ -166,7 +166,7 @@ total=$(($(date +%s) - t0))
 "$py" - "$nbdir" "$status" "$total" >"$out/index.html" <<'EOF'
 import html, json, os, re, sys, datetime
 nbdir, status, total = sys.argv[1], sys.argv[2], int(sys.argv[3])
-# The paper's figures (labels in sod-escape.tex) and its ablation table.
+# The paper's figures (their LaTeX labels) and its ablation table.
 figures = ["taxonomy", "basic_example", "matrix_tensor", "r1_r2", "simulation", "quadratic_funcs", "sod-escape",
            "ablation", "exp2", "exp3", "numerical_study", "quadratic_nn"]
 rows, where = [], {}

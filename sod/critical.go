@@ -12,7 +12,7 @@ import (
 // CriticalPoint collects the quantities of the paper's sections 3–4 at a
 // point X̂ (normally a spurious local minimum found by gradient descent):
 // the spectral decomposition ∇f(X̂X̂ᵀ) = Σ_k λ_k u_k u_kᵀ, the thin SVD
-// X̂ = Σ_φ σ_φ v_φ q_φᵀ, and E = 𝒜*𝒜(u_n v_rᵀ + v_r u_nᵀ) (NOTES §2).
+// X̂ = Σ_φ σ_φ v_φ q_φᵀ, and E = 𝒜*𝒜(u_n v_rᵀ + v_r u_nᵀ) (REPRODUCTION.md C2).
 //
 // Sign convention. Eigen- and singular vectors are defined up to sign; this
 // package fixes them deterministically:

@@ -10,7 +10,7 @@ import (
 )
 
 // TestCriticalPaperSigns checks that the documented sign rule gives the u_n
-// with which the paper's X_final columns were produced (NOTES §2), and the
+// with which the paper's X_final columns were produced (REPRODUCTION.md C3), and the
 // rank-1 convention q_r = +1, v_r = X̂/‖X̂‖.
 func TestCriticalPaperSigns(t *testing.T) {
 	pmc, err := PMCCaseStudy(0.3)
@@ -60,10 +60,10 @@ func scaledCopy(s float64, x *mat.Dense) *mat.Dense {
 }
 
 // TestCriticalValues checks the quantities against hand derivations and
-// NOTES: basic example (∇f = diag(−¾, 0), σ_r = 1/√2, E = √3·A₂·√3 has
+// Reference values: basic example (∇f = diag(−¾, 0), σ_r = 1/√2, E = √3·A₂·√3 has
 // zero diagonal so Euu = 0, Hessian eigenvalues {0, 2}); PMC spurious
 // minimum (h = 0.330275 and Hessian eigenvalues 2.679, 3.339,
-// 3.640 from NOTES §7); E equals Σ_i ⟨A_i, P⟩ A_i from explicit matrices.
+// 3.640, REPRODUCTION.md F1); E equals Σ_i ⟨A_i, P⟩ A_i from explicit matrices.
 func TestCriticalValues(t *testing.T) {
 	cp, err := AnalyzeCritical(BasicExample(), BasicExampleXHat(), CriticalOptions{})
 	if err != nil {
@@ -145,7 +145,7 @@ func TestCriticalErrors(t *testing.T) {
 		t.Errorf("AllowRankDeficient: err %v, rank %v, σ_r %v (want 1, √10)", err, cp.Rank, cp.SigmaR)
 	}
 
-	// Not a spurious minimum: (1,0,−1) for PMC has ‖∇h‖ = 0.36√2 (NOTES §7);
+	// Not a spurious minimum: (1,0,−1) for PMC has ‖∇h‖ = 0.36√2 (REPRODUCTION.md F1);
 	// the ground truth has λ_n(∇f) = 0.
 	cp, err = AnalyzeCritical(pmc, mat.NewDense(3, 1, []float64{1, 0, -1}), CriticalOptions{})
 	if err != nil {

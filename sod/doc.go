@@ -35,9 +35,12 @@
 //     experiments.QNNScan for where GD stalls.
 //
 // The package follows the paper's notation. The conventions that reproduce
-// the paper's numbers, and the places where an independent check disagrees
-// with the paper, are summarised in the project's NOTES.md; where they
-// matter the doc comments below say so. Indices in the API are 0-based.
+// the paper's numbers (C1–C10) and the places where the paper's claims do
+// not hold (F1–F12) are set out, each with its evidence, in the
+// repository's notebooks/REPRODUCTION.md, which `reproduce report`
+// (sod/cmd/reproduce) generates; doc comments cite them as
+// "REPRODUCTION.md C4" or "F10" where they matter. Indices in the API are
+// 0-based.
 //
 // # Section 1.1: matrix sensing (problem P1)
 //
@@ -67,9 +70,9 @@
 //
 // Definition "RIP" (δ_p), returned as a RIPEstimate: RIPSample (random
 // rank-p matrices, an inner estimate), RIPOptimize (Nelder–Mead over rank-p
-// factors, usually sharp) or RIPExact (all symmetric matrices, small n). NOTES §3: the
-// paper never states p; δ enters only EFS/NCM/AIC, ρ̂, r₁, r₂ and the
-// conditions on l.
+// factors, usually sharp) or RIPExact (all symmetric matrices, small n).
+// REPRODUCTION.md C4: the paper never states p; δ enters only EFS/NCM/AIC,
+// ρ̂, r₁, r₂ and the conditions on l.
 //
 // # Sections 3–4: spurious minima and single-step SOD
 //
@@ -84,7 +87,7 @@
 // NCM, AIC, EFS, C₁, C₂, C₃, the discriminant Δ, the interval (ρ̂₁, ρ̂₂),
 // the candidate X̌ = X̂ + ρ̂ u_n q_rᵀ and an exact, RIP-free check of
 // h(X̌) < h(X̂). The paper's Case 1 (−X̂ + ρ̂u_nq_rᵀ) is the mirror point
-// and is not used (NOTES §4); no escape is reported when EFS ≤ 1.
+// and is not used (REPRODUCTION.md F4); no escape is reported when EFS ≤ 1.
 // SingleStep's doc proves (and a test checks) that EFS ≤ 1 at every local
 // minimum when δ is a valid RIP constant for rank ≤ 2, so a certified
 // single-step escape needs a saddle or an invalid δ.
@@ -102,8 +105,8 @@
 //
 // # Section 5: multi-step SOD
 //
-// The paper's closed form and the exact dynamics differ (NOTES §9); the
-// package offers both, named apart.
+// The paper's closed form and the exact dynamics differ (REPRODUCTION.md
+// F10); the package offers both, named apart.
 //
 // TPGDClosedForm (NewTPGDClosedForm, NewTPGDFromCritical) is the paper's
 // Lemma "Closed-Form Coefficient Dynamics": α̃ = 1, β̃(t) = ρQ^t,

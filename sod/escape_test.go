@@ -13,7 +13,7 @@ import (
 // msPMCSpuriousStart returns the PMC case-study start used below: the
 // paper's small initialisation x0 = 0.01·N(0, I) with a fixed seed such
 // that 6000 GD steps of size 0.001 end near the spurious minimum
-// ±√((1−ε²)/(1+ε²))(1, 0, −1) (NOTES.md section 7).
+// ±√((1−ε²)/(1+ε²))(1, 0, −1) (REPRODUCTION.md F1).
 func msPMCSpuriousStart() *mat.Dense {
 	rng := rand.New(rand.NewPCG(1, 1))
 	return mat.NewDense(3, 1, []float64{0.01 * rng.NormFloat64(), 0.01 * rng.NormFloat64(), 0.01 * rng.NormFloat64()})
@@ -34,7 +34,7 @@ func TestRunEscapeRealWorld(t *testing.T) {
 	}{
 		// Descent-verified SOD line search over β/γ points, l = 5.
 		{"line search l=5", &SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1}, false, "solved"},
-		// The one ablation cell whose point lowers h (NOTES.md section 9).
+		// The one ablation cell whose point lowers h (REPRODUCTION.md F8).
 		{"γ l=7 t=2e6", &MultiStepSOD{L: 7, T: 2000000, Rho: 0.1, Eta: 0.1}, false, "solved"},
 		// The paper's case-study setting (l=5, t=150000): the γ-type point
 		// raises h (0.0729 > 0.0583), so the driver refuses it …
@@ -393,7 +393,7 @@ func ExampleEscapeFunc() {
 // TestExactSubspaceSOD: the exact subspace dynamics, collapsed term by
 // term, escape PMC (l = 11, t = 59000, via the b-term) and the real-world
 // case at l = 7 (via the c-term), but not the real-world case at l = 5,
-// where exact PGD returns to ŵ (NOTES.md section 9).
+// where exact PGD returns to ŵ (REPRODUCTION.md F9).
 func TestExactSubspaceSOD(t *testing.T) {
 	pmc, _ := PMCCaseStudy(0.3)
 	rw := RealWorld()
@@ -427,8 +427,8 @@ func TestExactSubspaceSOD(t *testing.T) {
 	}
 }
 
-// TestSingleStepSODEscaper: on the real-world case EFS < 1 (NOTES.md
-// section 9: ≈ 0.22–0.24), so single-step SOD certifies nothing and the
+// TestSingleStepSODEscaper: on the real-world case EFS < 1 (REPRODUCTION.md
+// F3: ≈ 0.22–0.24), so single-step SOD certifies nothing and the
 // driver reports that no candidate was proposed.
 func TestSingleStepSODEscaper(t *testing.T) {
 	p := RealWorld()
@@ -445,7 +445,7 @@ func TestSingleStepSODEscaper(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.EFS > 0.25 || res.EFS < 0.2 {
-		t.Errorf("EFS = %v, NOTES 0.22–0.24", res.EFS)
+		t.Errorf("EFS = %v, REPRODUCTION.md F3: 0.22–0.24", res.EFS)
 	}
 }
 

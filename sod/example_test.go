@@ -41,7 +41,7 @@ func ExampleAnalyzeCritical() {
 }
 
 // Single-step SOD on the real-world case: EFS is far below 1, so no escape
-// is certified (NOTES §9).
+// is certified (REPRODUCTION.md F3).
 func ExampleSingleStep() {
 	s, err := sod.SingleStep(sod.RealWorld(), sod.RealWorldXHat(), sod.SingleStepOptions{Delta: 0.81106})
 	if err != nil {

@@ -23,7 +23,7 @@ var ErrTooLarge = fmt.Errorf("sod: explicit lifting exceeds the memory limit of 
 // exists to check the closed forms (LiftedSubspace, SubspacePGD) and to
 // measure what the simulation saves; nothing else in the package uses it.
 //
-// Conventions (NOTES.md section 6): w ∈ ℝ^{(nr)^l} with mode index i·r + k
+// Conventions (REPRODUCTION.md C7): w ∈ ℝ^{(nr)^l} with mode index i·r + k
 // for entry (i, k) of an n×r matrix (row-major vec), first mode most
 // significant; 𝓜(w) = W Wᵀ where W (n^l × r^l) is w with every r-index
 // moved to the column side (P(w) in the paper); and
@@ -269,8 +269,8 @@ func (e *ExplicitLifting) Objective(w []float64) (float64, error) {
 	return floats.Dot(y, y), nil
 }
 
-// Gradient stores ∇h^l(w) = 4 G W with G = (𝒜*)^{⊗l}(R) (NOTES.md section
-// 6) in dst, in w's layout, and returns h^l(w).
+// Gradient stores ∇h^l(w) = 4 G W with G = (𝒜*)^{⊗l}(R) (REPRODUCTION.md
+// C7) in dst, in w's layout, and returns h^l(w).
 func (e *ExplicitLifting) Gradient(dst, w []float64) (float64, error) {
 	if len(dst) != e.Size() {
 		return 0, fmt.Errorf("%w: len(dst) = %d, want %d", ErrShape, len(dst), e.Size())

@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// msGaussOp returns m symmetric Gaussian sensing matrices (NOTES.md
-// section 4: diagonal N(0,1/m), off-diagonal N(0,1/(2m))), seeded.
+// msGaussOp returns m symmetric Gaussian sensing matrices (REPRODUCTION.md
+// C5: diagonal N(0,1/m), off-diagonal N(0,1/(2m))), seeded.
 func msGaussOp(n, m int, seed uint64) *msDenseOp {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	op := &msDenseOp{n: n}

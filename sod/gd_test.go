@@ -9,7 +9,7 @@ import (
 )
 
 // TestGDRealWorld runs GD (step 0.1, the paper's setting) from the printed
-// x̂ and checks the converged minimum against NOTES §8,
+// x̂ and checks the converged minimum against REPRODUCTION.md C9,
 // ≈ (0.223471, 0.091832, 0.598578) (printed to 6 decimals: tolerance 1e-6).
 func TestGDRealWorld(t *testing.T) {
 	p := RealWorld()
@@ -42,7 +42,7 @@ func TestGDRealWorld(t *testing.T) {
 
 // TestGDPMCSpuriousMinimum: from (1,0,−1), which is not critical, GD (PMC,
 // n=3, ε=0.3) reaches the spurious minimum a(1,0,−1) with
-// a = √((1−ε²)/(1+ε²)), derived by hand (NOTES §7), h = 0.330275.
+// a = √((1−ε²)/(1+ε²)), derived by hand (REPRODUCTION.md F1), h = 0.330275.
 func TestGDPMCSpuriousMinimum(t *testing.T) {
 	p, err := PMCCaseStudy(0.3)
 	if err != nil {

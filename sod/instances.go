@@ -27,7 +27,7 @@ func BasicExampleOperator() *DenseOperator {
 // n = 2, ground truth z = e_1 (M* = e_1e_1ᵀ), search rank r = 1.
 // It has the spurious local minima x̂ = (0, ±1/√2) (BasicExampleXHat),
 // where h = 3/8, ∇f(x̂x̂ᵀ) = diag(−¾, 0) and h(x̂ + ρe_1) = (ρ⁴ + ¾)/2, so
-// h is quartic along u_n = e_1 (NOTES §9) and the Hessian is singular.
+// h is quartic along u_n = e_1 (REPRODUCTION.md F5) and the Hessian is singular.
 //
 // Contrary to the paper, x̂ is not a local minimum but a degenerate saddle:
 // h is a quadratic in (u, w) = (x_1², x_2²), and along
@@ -89,7 +89,7 @@ func RealWorld() *Problem {
 // RealWorldXHat returns the spurious minimum of the real-world case exactly
 // as printed in the paper, x̂ = (0.2234, 0.0918, 0.5985)ᵀ. The paper's
 // ablation table is reproduced with this rounded point, not with the
-// converged minimum (NOTES §8).
+// converged minimum (REPRODUCTION.md C9).
 func RealWorldXHat() *mat.Dense {
 	return mat.NewDense(3, 1, []float64{0.2234, 0.0918, 0.5985})
 }
@@ -98,7 +98,7 @@ func RealWorldXHat() *mat.Dense {
 // case 1): the PMC operator with n = 3 and the given ε (the paper uses
 // ε = 0.3), ground truth z = (1, 0, 1)ᵀ and search rank 1. For ε = 0.3 its
 // spurious minimum is ±√((1−ε²)/(1+ε²))·(1, 0, −1), not (1, 0, −1)
-// (NOTES §7).
+// (REPRODUCTION.md F1).
 func PMCCaseStudy(eps float64) (*Problem, error) {
 	op, err := NewPMC(3, eps)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 //
 // and its gradient projected on rank-1 directions, for tensors in
 // S = span{vec(Y_1)^{⊗l}, …, vec(Y_K)^{⊗l}}, in closed form with m-vectors
-// only (NOTES.md section 6). For w = Σ_j c_j vec(Y_j)^{⊗l}, with
+// only (REPRODUCTION.md C7). For w = Σ_j c_j vec(Y_j)^{⊗l}, with
 // a_jk = 𝒜(Y_j Y_kᵀ) ∈ ℝ^m,
 //
 //	h^l(w) = Σ_{jkpq} c_j c_k c_p c_q ⟨a_jk, a_pq⟩^l − 2 Σ_{jk} c_j c_k ⟨a_jk, b⟩^l + ‖b‖^{2l},

@@ -16,7 +16,7 @@ var msLiftCases = []struct{ n, r, m, l int }{
 }
 
 // TestLiftedVsExplicit compares the m-vector closed form of h^l and of the
-// projected gradient with dense explicit lifting (NOTES.md section 6) on
+// projected gradient with dense explicit lifting (REPRODUCTION.md C7) on
 // random K = 3 subspaces.
 func TestLiftedVsExplicit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -128,7 +128,7 @@ func TestLiftedLogDomain(t *testing.T) {
 	}
 }
 
-// TestLiftedAblationNaN reproduces NOTES.md section 8: at l = 3, t = 2e6
+// TestLiftedAblationNaN reproduces REPRODUCTION.md F11: at l = 3, t = 2e6
 // the lifted objective of w̃(t) overflows in a direct float64 evaluation
 // (the paper's ✗²) but is finite in the log domain.
 func TestLiftedAblationNaN(t *testing.T) {

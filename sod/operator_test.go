@@ -131,7 +131,7 @@ func TestAdjointIdentity(t *testing.T) {
 
 // TestPMCAgainstDefinition compares the elementwise PMC operator with the
 // n² explicit matrices W_ij e_i e_jᵀ of eq. pmc_data (built here from the
-// definition of Ω): same ‖𝒜(M)‖², and Ω for n = 3 is as in NOTES §7.
+// definition of Ω): same ‖𝒜(M)‖², and Ω for n = 3 is as in REPRODUCTION.md C8.
 func TestPMCAgainstDefinition(t *testing.T) {
 	for _, tc := range []struct {
 		n   int

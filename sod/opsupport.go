@@ -33,7 +33,7 @@ func SensingMatrix(op Operator, i int) (*mat.SymDense, error) {
 	return dst, nil
 }
 
-// XiSquared returns Ξ² = max_i ‖A_i‖₂² (NOTES §2), the largest squared
+// XiSquared returns Ξ² = max_i ‖A_i‖₂² (REPRODUCTION.md C2), the largest squared
 // spectral norm (largest |eigenvalue|) of the sensing matrices. It uses
 // op's XiSquared method when available and otherwise extracts each A_i with
 // SensingMatrix and computes its eigenvalues (cost O(m n³)).

@@ -13,7 +13,7 @@ import (
 // Ω = {(i,i), (i,2k), (2k,i) : i ∈ [n], k ∈ [⌊n/2⌋]} (1-based) and with
 // weight ε otherwise.
 //
-// As symmetric sensing matrices (NOTES §7) it has m = n(n+1)/2
+// As symmetric sensing matrices (REPRODUCTION.md C8) it has m = n(n+1)/2
 // measurements, one per entry i ≤ j of the upper triangle in row-major
 // order: A_(ii) = W_ii e_i e_iᵀ and A_(ij) = (W_ij/√2)(e_i e_jᵀ + e_j e_iᵀ)
 // for i < j, so that ‖𝒜(M)‖² = Σ_ij W_ij² M_ij² for symmetric M and

@@ -18,7 +18,7 @@ import (
 // with f(M) = ½‖𝒜(M) − b‖², ∇f(M) = 𝒜*(𝒜(M) − b) and, by the chain rule
 // (eq. matrix_gradient), ∇h(X) = 2∇f(XXᵀ)X. With b = 𝒜(M*) this is the
 // paper's 2𝒜*𝒜(XXᵀ − M*)X; the ½ in h and the 2 from differentiating XXᵀ
-// cancel as stated (NOTES §1, checked by finite differences in the tests).
+// cancel as stated (REPRODUCTION.md C1, checked by finite differences in the tests).
 //
 // Build a Problem with NewProblem or NewProblemFromMeasurements. The
 // methods H, Grad, GradF, HessVec and DistStar are safe for concurrent use;
@@ -314,7 +314,7 @@ func (p *Problem) GradF(dst *mat.Dense, M mat.Matrix) {
 // HessVec stores the Hessian–vector product of h at X in direction D (both
 // n×r) in dst (n×r, or empty):
 //
-//	∇²h(X)[D] = 2𝒜*𝒜(DXᵀ + XDᵀ)X + 2∇f(XXᵀ)D   (NOTES §1).
+//	∇²h(X)[D] = 2𝒜*𝒜(DXᵀ + XDᵀ)X + 2∇f(XXᵀ)D   (REPRODUCTION.md C1).
 func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
 	n, r := p.Dims()
 	if dst.IsEmpty() {

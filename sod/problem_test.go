@@ -112,7 +112,7 @@ func TestGradF(t *testing.T) {
 }
 
 // TestBasicExampleValues checks h against the closed form
-// h(x̂ + ρe₁) = (ρ⁴ + ¾)/2 derived by hand for x̂ = (0, 1/√2) (NOTES §9).
+// h(x̂ + ρe₁) = (ρ⁴ + ¾)/2 derived by hand for x̂ = (0, 1/√2) (REPRODUCTION.md F5).
 func TestBasicExampleValues(t *testing.T) {
 	p := BasicExample()
 	for _, rho := range []float64{0, 0.1, -0.3, 1, 2.5} {

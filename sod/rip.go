@@ -14,7 +14,7 @@ import (
 // paper's Definition "RIP" (section 1.1): over symmetric M with rank ≤ p,
 // (1−δ_p)‖M‖_F² ≤ ‖𝒜(M)‖² ≤ (1+δ_p)‖M‖_F². MinRatio and MaxRatio are the
 // smallest and largest ratio ‖𝒜(M)‖²/‖M‖_F² found and
-// Delta = max(1 − MinRatio, MaxRatio − 1) (NOTES §3).
+// Delta = max(1 − MinRatio, MaxRatio − 1) (REPRODUCTION.md C4).
 //
 // Sampling and optimisation explore only part of the set, so they give
 // inner estimates: the true range contains [MinRatio, MaxRatio] and the
@@ -38,7 +38,7 @@ const maxRIPExactN = 60
 // RIPExact returns the exact extreme ratios over all symmetric matrices
 // (p = n): the extreme eigenvalues of ΦᵀΦ, where the columns of Φ
 // (m × n(n+1)/2) are 𝒜 applied to the orthonormal basis E_ii,
-// (E_ij + E_ji)/√2 of symmetric matrices (NOTES §3). It needs n ≤ 60.
+// (E_ij + E_ji)/√2 of symmetric matrices (REPRODUCTION.md C4). It needs n ≤ 60.
 func RIPExact(op Operator) (*RIPEstimate, error) {
 	if err := checkOperator(op); err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func RIPSample(op Operator, p, samples int, seed uint64) (*RIPEstimate, error) {
 }
 
 // RIPOptimize estimates δ_p by optimisation over rank-p symmetric matrices
-// M = U diag(s) Uᵀ (NOTES §3): for a fixed orthonormal U the extreme ratios
+// M = U diag(s) Uᵀ (REPRODUCTION.md C4): for a fixed orthonormal U the extreme ratios
 // are the extreme eigenvalues of the p×p matrix K_U = Φ_Uᵀ Φ_U with
 // Φ_U = [𝒜(u_k u_kᵀ)]_k, and these are minimised and maximised over U with
 // Nelder–Mead (gonum/optimize) from the given number of seeded random

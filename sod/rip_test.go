@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestRIPValues compares with NOTES §3 (an independent reference) and with
+// TestRIPValues compares with the values of REPRODUCTION.md C4 (from an independent implementation) and with
 // closed forms derived by hand for PMC n = 3, ε = 0.3:
 // full symmetric range [ε², 1] = [0.09, 1]; rank 1 (M = uuᵀ, ‖u‖ = 1):
 // ratio = 1 − (1−ε²)·2u₁²u₃², so the range is [1 − (1−ε²)/2, 1] = [0.545, 1].

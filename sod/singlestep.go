@@ -17,7 +17,7 @@ const DefaultSpuriousGradTol = 1e-3
 // SingleStepOptions configures SingleStep.
 type SingleStepOptions struct {
 	// Delta is the RIP constant δ_p ∈ [0, 1) used in C₁, C₃, NCM and AIC.
-	// The paper does not say which p; see RIPEstimate and NOTES §3.
+	// The paper does not say which p; see RIPEstimate and REPRODUCTION.md C4.
 	Delta float64
 	// GradTol is passed to CheckSpurious (default DefaultSpuriousGradTol).
 	GradTol float64
@@ -30,7 +30,7 @@ type SingleStepOptions struct {
 }
 
 // ExactLine is the exact, RIP-free behaviour of h along the single-step line
-// X̂ + ρ u_n q_rᵀ (NOTES §4). With P = u_n v_rᵀ + v_r u_nᵀ, Q = u_n u_nᵀ and
+// X̂ + ρ u_n q_rᵀ (REPRODUCTION.md C5). With P = u_n v_rᵀ + v_r u_nᵀ, Q = u_n u_nᵀ and
 // G = ∇f(X̂X̂ᵀ),
 //
 //	h(X̂ + ρ u_n q_rᵀ) − h(X̂) = C1ρ + C2ρ² + C3ρ³ + C4ρ⁴,
@@ -66,13 +66,13 @@ type SingleStepResult struct {
 	Feasible bool
 	// Rho1 < Rho2 are the roots of eq. root1_root2 when Feasible (else 0).
 	// When C₃ > 0 (as the paper assumes) both have the sign of −Euu
-	// (NOTES §4); at a saddle with C₃ < 0 they straddle 0.
+	// (REPRODUCTION.md C5); at a saddle with C₃ < 0 they straddle 0.
 	Rho1, Rho2 float64
 	// Rho is the step used for Candidate.
 	Rho float64
 	// Candidate is X̌ = X̂ + ρ̂ u_n q_rᵀ (eq. single-step-sod) when Feasible,
 	// else nil. The paper's "Case 1" point −X̂ + ρ̂ u_n q_rᵀ is the mirror of
-	// X̂ − ρ̂ u_n q_rᵀ and is not used (NOTES §4).
+	// X̂ − ρ̂ u_n q_rᵀ and is not used (REPRODUCTION.md F4).
 	Candidate *mat.Dense
 	// HHat = h(X̂); HCheck = h(Candidate) (HHat when there is no candidate).
 	HHat, HCheck float64
@@ -106,7 +106,7 @@ type SingleStepResult struct {
 // EFS − 1 ≤ (2(1+δ) − ‖𝒜P‖²)(δ − 1)/(2(1+δ)²) ≤ 0. So EFS > 1 can only be
 // seen at a saddle point or with a δ that is not a valid RIP constant; in
 // the latter case the candidate may fail to descend, which the exact check
-// reports. This is why EFS ≤ 1 on all of the paper's instances (NOTES §9).
+// reports. This is why EFS ≤ 1 on all of the paper's instances (REPRODUCTION.md F3).
 func SingleStep(p *Problem, X mat.Matrix, opt SingleStepOptions) (*SingleStepResult, error) {
 	d := opt.Delta
 	if !(d >= 0 && d < 1) {

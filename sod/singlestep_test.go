@@ -8,9 +8,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestSingleStepPaperInstances: EFS on the paper's instances (NOTES §9:
+// TestSingleStepPaperInstances: EFS on the paper's instances (REPRODUCTION.md F3:
 // basic example exactly 1, real-world ≈ 0.22–0.24, PMC ≈ 0.10–0.14), with
-// the δ values of NOTES §3 (and the paper's PMC value (1−ε)/(1+ε) = 0.538).
+// the δ values of REPRODUCTION.md C4 (and the paper's PMC value (1−ε)/(1+ε) = 0.538).
 // No escape is certified on any of them.
 func TestSingleStepPaperInstances(t *testing.T) {
 	pmc, _ := PMCCaseStudy(0.3)
@@ -36,7 +36,7 @@ func TestSingleStepPaperInstances(t *testing.T) {
 		if s.EFS < tc.lo || s.EFS > tc.hi {
 			t.Errorf("%s: EFS = %v, want in [%v, %v]", tc.name, s.EFS, tc.lo, tc.hi)
 		}
-		// Δ = 8σ_r²(1+δ)²(EFS − 1) (NOTES §4), an algebraic identity.
+		// Δ = 8σ_r²(1+δ)²(EFS − 1) (REPRODUCTION.md C5), an algebraic identity.
 		sr := s.CP.SigmaR
 		if want := 8 * sr * sr * (1 + tc.delta) * (1 + tc.delta) * (s.EFS - 1); math.Abs(s.Disc-want) > 1e-12 {
 			t.Errorf("%s: Δ = %v, 8σ²(1+δ)²(EFS−1) = %v", tc.name, s.Disc, want)

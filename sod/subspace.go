@@ -14,13 +14,13 @@ import (
 //
 //	c ← c − η Gram⁺ [⟨∇h^l(w), vec(Y_k)^{⊗l}⟩]_k,
 //
-// with m-vectors only (NOTES.md section 6). With the directions
+// with m-vectors only (REPRODUCTION.md C7). With the directions
 // a = vec(X̂)^{⊗l}, b = vec(u_n q_rᵀ)^{⊗l}, c = vec(E X̂)^{⊗l} and the start
 // w_escape = a + ρ b (eq. w_escape) this is the dynamics the paper's panels
 // (d) and (e) describe. It does *not* coincide with the paper's closed form
 // (TPGDClosedForm): the paper's lemma drops a factor 4 in the gradient,
 // replaces 𝒜(X̂X̂ᵀ)^{⊗l} − b^{⊗l} by (𝒜(X̂X̂ᵀ) − b)^{⊗l} and ignores the
-// Gram coupling of a, b, c (NOTES.md section 9).
+// Gram coupling of a, b, c (REPRODUCTION.md F10).
 //
 // Gram⁺ is the pseudo-inverse (eigenvalues below 1e-12·λ_max dropped), so
 // linearly dependent directions (c ∥ b in the basic example) are allowed:
@@ -169,7 +169,7 @@ type TPGDComparison struct {
 	// ClosedCoef are (α̃, β̃, γ̃)(t) of the closed form, log domain.
 	ClosedCoef [][3]LogScalar
 	// ClosedHL is h^l(w̃(t)) of the closed-form iterate, log domain (it
-	// overflows float64 for large t, NOTES.md section 8).
+	// overflows float64 for large t, REPRODUCTION.md F11).
 	ClosedHL []LogScalar
 	// ClosedTermNorms are the natural logs of ‖α̃ a‖, ‖β̃ b‖, ‖γ̃ c‖.
 	ClosedTermNorms [][3]float64

@@ -183,7 +183,7 @@ func ExampleSubspacePGD() {
 // computations: the closed-form h^l at t = 0 equals h^l(w_escape) of the
 // exact trace (both start at a + ρ b), the closed-form coefficients match
 // TPGDClosedForm, and the paper's criterion h^l(w̃(t)) < h^l(ŵ) fails at
-// every recorded t (NOTES.md section 9: ŵ is a lifted local minimum on
+// every recorded t (REPRODUCTION.md F9: ŵ is a lifted local minimum on
 // this instance).
 func TestCompareTPGDRealWorld(t *testing.T) {
 	p := RealWorld()
@@ -208,7 +208,7 @@ func TestCompareTPGDRealWorld(t *testing.T) {
 	}
 }
 
-// TestClosedFormGapFirstOrder checks NOTES.md section 9: after one step
+// TestClosedFormGapFirstOrder checks REPRODUCTION.md F10: after one step
 // from w_escape = a + ρ b, the exact PGD coefficients differ from the
 // paper's closed form by a gap proportional to ρ (first order in ρ, not a
 // higher-order truncation residual): gap/ρ tends to a non-zero constant.

@@ -18,7 +18,7 @@ import (
 //
 // Everything here is the paper's *closed form*. It is not the exact
 // projected gradient descent inside S = span{a, b, c}: see SubspacePGD for
-// that, and NOTES.md section 9 for why the two differ.
+// that, and REPRODUCTION.md F10 for why the two differ.
 
 // LogScalar is a real number Sign·e^Log stored as its sign (−1, 0 or +1)
 // and the natural logarithm of its magnitude. Zero is Sign == 0 (Log is then
@@ -48,7 +48,7 @@ func (s LogScalar) Log10() float64 {
 }
 
 // TPGDInputs are the scalars of a spurious critical point X̂ that the
-// closed-form TPGD dynamics depend on (paper section 5; NOTES.md section 5).
+// closed-form TPGD dynamics depend on (paper section 5; REPRODUCTION.md C6).
 type TPGDInputs struct {
 	// LambdaN is λ_n, the smallest eigenvalue of ∇f(X̂X̂ᵀ); it must be < 0.
 	LambdaN float64
@@ -217,7 +217,7 @@ func (c *TPGDClosedForm) RhoMin() float64 {
 	return math.Exp(c.logN) * -math.Expm1(c.logK)
 }
 
-// Thresholds returns the three dominance thresholds (NOTES.md section 5):
+// Thresholds returns the three dominance thresholds (REPRODUCTION.md C6):
 // b ≻ a ⇔ t > tBA; b ≻ c ⇔ t < tBC (tBC = +Inf when K_l ≥ 1, b then
 // dominates c for every t); c ≻ a ⇔ t > tCA. tBA may be negative.
 func (c *TPGDClosedForm) Thresholds() (tBA, tBC, tCA float64) {
@@ -337,7 +337,7 @@ func (c *TPGDClosedForm) GammaScale(t int64) (float64, error) {
 // error: the point is undefined there, which is a result, not a failure.
 //
 // The point depends on the signs of u_n and q_r only through
-// s = sign(u_n)·sign(q_r) (NOTES.md section 2): flipping s negates a β-type
+// s = sign(u_n)·sign(q_r) (REPRODUCTION.md C3): flipping s negates a β-type
 // point. A γ-type point does not depend on s beyond E's own dependence on it.
 func (c *TPGDClosedForm) EscapePoint(t int64, un, qr mat.Vector, ex mat.Matrix) (*mat.Dense, EscapeKind, error) {
 	if t < 0 {
@@ -386,8 +386,8 @@ func EscapeDistances(xhat, xcheck mat.Matrix, mstar mat.Matrix) (dHat, dStar, ra
 }
 
 // TPGDConditionInputs are the quantities the applicability conditions of
-// the formal multi-step theorem depend on (NOTES.md section 5, "Other
-// conditions stated by the paper").
+// the formal multi-step theorem depend on (REPRODUCTION.md F7 shows them
+// failing on the real-world case).
 type TPGDConditionInputs struct {
 	L          int
 	Delta      float64 // RIP constant δ_p (the paper does not say which p)
@@ -484,7 +484,7 @@ func TPGDConditions(in TPGDConditionInputs) ([]Condition, error) {
 
 // TPGDConditionsAt evaluates TPGDConditions at an analysed point of a
 // problem with known ground truth, with the RIP constant delta (the paper
-// does not say which δ_p; NOTES.md section 3). It needs cp.Xi2, so cp must
+// does not say which δ_p; REPRODUCTION.md C4). It needs cp.Xi2, so cp must
 // not have been computed with CriticalOptions.SkipXi.
 func TPGDConditionsAt(p *Problem, cp *CriticalPoint, l int, delta float64) ([]Condition, error) {
 	if p == nil || cp == nil {

@@ -172,8 +172,8 @@ func msRelClose(got, want, tol float64) bool {
 
 // ---------------------------------------------------------------------
 
-// msPMCOp returns the perturbed matrix completion operator of NOTES.md
-// section 7 as m = n(n+1)/2 explicit symmetric matrices.
+// msPMCOp returns the perturbed matrix completion operator of REPRODUCTION.md
+// C8 as m = n(n+1)/2 explicit symmetric matrices.
 func msPMCOp(n int, eps float64) *msDenseOp {
 	obs := func(i, j int) bool { // 0-based; Ω uses 1-based even indices
 		return i == j || (j+1)%2 == 0 || (i+1)%2 == 0
@@ -231,7 +231,7 @@ func msClassify(x *mat.Dense, z []float64) string {
 // Tolerances are half a unit of the last printed digit, except for l = 7
 // where they are one unit (the paper prints 0.600763 as 0.600 at t=33500
 // but rounds elsewhere). The u_n sign is
-// the paper's (NOTES.md section 2); X_final is defined up to that sign.
+// the paper's (REPRODUCTION.md C3); X_final is defined up to that sign.
 //
 // Deviations from the printed table, asserted as the mathematics gives them:
 //   - l=3, t=33500: d̂ = 114.198, d* = 113.269 (paper 114.22 / 113.29,
@@ -333,7 +333,7 @@ func TestTPGDAblationTable(t *testing.T) {
 }
 
 // TestTPGDSignFlip checks that flipping s = sign(u_n)·sign(q_r) negates the
-// β-type point (NOTES.md section 2) and leaves distances unchanged.
+// β-type point (REPRODUCTION.md C3) and leaves distances unchanged.
 func TestTPGDSignFlip(t *testing.T) {
 	_, _, xh, mstar, cr := msRealWorld()
 	in := TPGDInputs{LambdaN: cr.lambdaN, SigmaR: cr.sigma, NormX: mat.Norm(xh, 2), NormEX: mat.Norm(cr.ex, 2)}
@@ -491,7 +491,7 @@ func TestTPGDErrors(t *testing.T) {
 }
 
 // TestTPGDBasicExampleKGe1 covers K_l ≥ 1 on the paper's basic example
-// (NOTES.md section 5: K_l = 2^{l−1}): b dominates c for every t, U_β
+// (REPRODUCTION.md F5: K_l = 2^{l−1}): b dominates c for every t, U_β
 // extends to +∞, U_γ is empty and ρ_min < 0.
 func TestTPGDBasicExampleKGe1(t *testing.T) {
 	h := math.Sqrt(3) / 2
@@ -526,8 +526,8 @@ func TestTPGDBasicExampleKGe1(t *testing.T) {
 }
 
 // TestTPGDPMCRhoMin checks ρ_min ≥ 1 on the PMC instance n=3, ε=0.3 at its
-// true spurious minimum ±√((1−ε²)/(1+ε²))(1,0,−1) against NOTES.md
-// section 5 (2.09, 3.59, 6.01, 10.04, 16.77), so U_β is empty for any ρ < 1.
+// true spurious minimum ±√((1−ε²)/(1+ε²))(1,0,−1) against REPRODUCTION.md
+// F6 (2.09, 3.59, 6.01, 10.04, 16.77), so U_β is empty for any ρ < 1.
 func TestTPGDPMCRhoMin(t *testing.T) {
 	const eps = 0.3
 	op := msPMCOp(3, eps)
@@ -543,7 +543,7 @@ func TestTPGDPMCRhoMin(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := cf.RhoMin(); math.Abs(got-want) > 0.005 {
-			t.Errorf("l=%d: ρ_min = %.4f, NOTES %.2f", l, got, want)
+			t.Errorf("l=%d: ρ_min = %.4f, REPRODUCTION.md F6: %.2f", l, got, want)
 		}
 		if !cf.UBeta().Empty {
 			t.Errorf("l=%d: U_β = %v, want ∅", l, cf.UBeta())
@@ -552,8 +552,8 @@ func TestTPGDPMCRhoMin(t *testing.T) {
 }
 
 // TestTPGDConditionsRealWorld evaluates the paper's conditions on the
-// real-world case with δ_1 and δ_2 of NOTES.md section 3 and compares with
-// the numbers of NOTES.md section 5: none of them holds.
+// real-world case with δ_1 and δ_2 of REPRODUCTION.md C4 and compares with
+// the numbers of REPRODUCTION.md F7: none of them holds.
 func TestTPGDConditionsRealWorld(t *testing.T) {
 	op, _, xh, mstar, cr := msRealWorld()
 	var d mat.Dense
@@ -586,14 +586,14 @@ func TestTPGDConditionsRealWorld(t *testing.T) {
 			t.Errorf("δ=%v: premise %v", tc.delta, cs[3])
 		}
 		if tc.delta < 0.85 && math.Abs(cs[3].Rhs-1.48) > 0.005 {
-			t.Errorf("δ=%v: premise right side %v, NOTES 1.48", tc.delta, cs[3].Rhs)
+			t.Errorf("δ=%v: premise right side %v, REPRODUCTION.md F7: 1.48", tc.delta, cs[3].Rhs)
 		}
 		if cs[4].Meaningful || cs[4].Rhs >= 0 {
 			t.Errorf("δ=%v: U_β l bound %v", tc.delta, cs[4])
 		}
 		var arg float64
 		if _, err := fmt.Sscanf(cs[4].Note, "log argument = %g", &arg); err != nil || math.Abs(arg-tc.logArg) > 0.0005 {
-			t.Errorf("δ=%v: log argument note %q (%v), NOTES %.3f", tc.delta, cs[4].Note, err, tc.logArg)
+			t.Errorf("δ=%v: log argument note %q (%v), REPRODUCTION.md F7: %.3f", tc.delta, cs[4].Note, err, tc.logArg)
 		}
 	}
 }
@@ -640,7 +640,7 @@ func TestTPGDConditionsAt(t *testing.T) {
 		t.Errorf("real-world conditions: %v", cs)
 	}
 	if math.Abs(cs[0].Lhs-3.99) > 0.005 || math.Abs(cs[3].Rhs-1.48) > 0.005 {
-		t.Errorf("r₂/2 = %v (NOTES 3.99), premise rhs = %v (NOTES 1.48)", cs[0].Lhs, cs[3].Rhs)
+		t.Errorf("r₂/2 = %v (REPRODUCTION.md F7: 3.99), premise rhs = %v (REPRODUCTION.md F7: 1.48)", cs[0].Lhs, cs[3].Rhs)
 	}
 	// The package's critical-point analysis feeds the closed form the same
 	// numbers as the test's own computation: the l = 5 intervals of the
@@ -654,7 +654,7 @@ func TestTPGDConditionsAt(t *testing.T) {
 	}
 }
 
-// TestTPGDDescentWindows reproduces NOTES.md section 9 on the real-world
+// TestTPGDDescentWindows reproduces REPRODUCTION.md F8 on the real-world
 // case: in the ablation grid only the cell l=7, t=2e6 lowers h; scanning t,
 // the β-type point never lowers h, and the γ-type point lowers h only in a
 // bounded window of t for each l.
@@ -699,6 +699,6 @@ func TestTPGDDescentWindows(t *testing.T) {
 		t.Logf("l=%d: γ-type point lowers h for t in about [%d, %d]", l, first, last)
 	}
 	if len(lower) != 1 || lower[0] != "l=7 t=2000000" {
-		t.Errorf("ablation cells lowering h: %v, NOTES: only l=7 t=2000000", lower)
+		t.Errorf("ablation cells lowering h: %v, REPRODUCTION.md F8: only l=7 t=2000000", lower)
 	}
 }

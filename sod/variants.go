@@ -76,7 +76,7 @@ type MultiStepSOD struct {
 	Force EscapeKind
 	// BothSigns also proposes −X̌. The sign of u_n (and of q_r) is
 	// arbitrary, and the escape point depends on s = sign(u_n)·sign(q_r)
-	// (NOTES.md section 2); with BothSigns the result does not depend on
+	// (REPRODUCTION.md C3); with BothSigns the result does not depend on
 	// the sign convention.
 	BothSigns bool
 }
@@ -379,8 +379,8 @@ func (s *NegGradLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 }
 
 // ExactSubspaceSOD is the workbench's counterpart of MultiStepSOD built on
-// the exact dynamics instead of the paper's closed form (NOTES.md section
-// 9): it runs SubspacePGD for T steps with step η inside
+// the exact dynamics instead of the paper's closed form (REPRODUCTION.md
+// F10): it runs SubspacePGD for T steps with step η inside
 // S = span{a, b, c} from w_escape = a + ρ b, and proposes the matrix points
 // of the b- and c-terms of w(T) = α a + β b + γ c, i.e. the real l-th root
 // of the coefficient times its direction: β^{1/l} u_n q_rᵀ and γ^{1/l} E X̂

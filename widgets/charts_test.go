@@ -233,7 +233,7 @@ func TestIntervalString(t *testing.T) {
 	}
 }
 
-// A value matches the paper when it rounds to the printed digits (NOTES §8:
+// A value matches the paper when it rounds to the printed digits (REPRODUCTION.md C9:
 // l = 3, t = 33500 gives 114.198 where the paper prints 114.22).
 func TestAblationMismatch(t *testing.T) {
 	tab := AblationTable("t", []AblationRow{

@@ -29,7 +29,7 @@
 //
 // The closed-form TPGD curves and exact projected gradient descent in
 // S = span{a, b, c} are drawn side by side (LiftedObjective.Exact,
-// TermNorms.Exact) because they differ (NOTES §9); the ablation table shows
+// TermNorms.Exact) because they differ (REPRODUCTION.md F10); the ablation table shows
 // the paper's printed value under ours and highlights a cell when the two
 // differ at the printed digits.
 //

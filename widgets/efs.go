@@ -25,7 +25,7 @@ type Radial struct {
 // inside r₁ escape is impossible, between r₁ and r₂ it happens with some
 // probability P(EFS > 1), outside r₂ the paper claims it is guaranteed.
 // Instances are drawn at their distance R (for example the strict-saddle
-// quantity ‖X̂X̂ᵀ − M*‖²_F, NOTES §5), spread over angles.
+// quantity ‖X̂X̂ᵀ − M*‖²_F, REPRODUCTION.md F7), spread over angles.
 type EFSZones struct {
 	Title      string
 	R1, R2     float64

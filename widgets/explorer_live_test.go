@@ -30,7 +30,7 @@ const explorerNotebook = "07-case-real-world-and-ablation.ipynb"
 // and the live cell, then moves the controls as a student would and checks
 // each redraw against values that do not come from this package: h(X̂) of
 // the real-world case at the printed x̂ (0.0582892, notebook 07's table) and
-// of the PMC case (0.330275, NOTES §7), and which rows and marks the chart
+// of the PMC case (0.330275, REPRODUCTION.md F1), and which rows and marks the chart
 // holds. Autosave is switched off and the notebook file must be unchanged
 // afterwards (the server serves the working tree).
 //

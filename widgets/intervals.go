@@ -36,7 +36,7 @@ func (iv Interval) String() string {
 }
 
 // WindowRow holds the escape windows U_β (β-type point defined) and U_γ
-// (γ-type point defined) for one lifting order l (NOTES §5, eqs. u_beta and
+// (γ-type point defined) for one lifting order l (REPRODUCTION.md C6, eqs. u_beta and
 // u_gamma of the paper).
 type WindowRow struct {
 	Label string // e.g. "l = 3"

@@ -14,7 +14,7 @@ import (
 // and panel (a) of figure "simulation". ClosedForm is the value at the
 // paper's closed-form coefficients (Lemma "Closed-Form Coefficient
 // Dynamics"); Exact, if not nil, is exact projected gradient descent inside
-// S = span{a, b, c} (NOTES §6, §9), drawn next to it so the two can be
+// S = span{a, b, c} (REPRODUCTION.md C7, F10), drawn next to it so the two can be
 // compared. Reference, if finite, is h^l(ŵ) at the spurious minimum, drawn
 // as a horizontal line: the paper's practical criterion asks for values
 // below it.
@@ -30,7 +30,7 @@ type LiftedObjective struct {
 // LiftedObjectiveChart draws the lifted objective against t on log–log
 // axes (the LogX/LogY options are implied). Values that cannot be drawn
 // (≤ 0 or non-finite, e.g. the float64 overflow of h^l for l = 3 at
-// t = 2·10⁶ noted in NOTES §8) are gaps counted in the subtitle.
+// t = 2·10⁶ noted in REPRODUCTION.md F11) are gaps counted in the subtitle.
 func LiftedObjectiveChart(o LiftedObjective, options ...Option) (*charts.Line, error) {
 	if len(o.T) == 0 {
 		return nil, fmt.Errorf("widgets: LiftedObjectiveChart %q: no t values", o.Title)
@@ -75,7 +75,7 @@ func lSuffix(l int) string {
 
 // Terms are the Frobenius norms of the three terms of w̃(t) = α̃a + β̃b + γ̃c
 // against t: ‖α̃ a‖ = ‖X̂‖_F^l, ‖β̃ b‖ = |β̃(t)| and ‖γ̃ c‖ = |γ̃(t)| ‖EX̂‖_F^l
-// (NOTES §5).
+// (REPRODUCTION.md C6).
 type Terms struct {
 	A, B, C []float64
 }

@@ -14,18 +14,18 @@ import (
 // t ∈ {1000, 5000, 33500, 10⁵, 5·10⁵, 2·10⁶}), for any grid of l and t.
 type AblationConfig struct {
 	Problem  *sod.Problem // default sod.RealWorld()
-	XHat     *mat.Dense   // spurious point X̂ (default sod.RealWorldXHat(), as printed: NOTES §8)
+	XHat     *mat.Dense   // spurious point X̂ (default sod.RealWorldXHat(), as printed: REPRODUCTION.md C9)
 	Ls       []int        // odd lifting orders ≥ 3
 	Ts       []int64      // TPGD step counts
 	Rho, Eta float64      // ρ, η ∈ (0, 1)
 	GDStep   float64      // step of the GD run from X̌ that gives the "X_final" column (0.1)
 	GDIter   int          // its length (5000)
 	// Critical chooses the sign convention of u_n and (v_r, q_r); the
-	// default reproduces the paper's X_final column (NOTES §2).
+	// default reproduces the paper's X_final column (REPRODUCTION.md C3).
 	Critical sod.CriticalOptions
 }
 
-// DefaultAblationConfig returns the paper's table settings (NOTES §8, §10).
+// DefaultAblationConfig returns the paper's table settings (REPRODUCTION.md C9).
 func DefaultAblationConfig() AblationConfig {
 	return AblationConfig{
 		Problem: sod.RealWorld(), XHat: sod.RealWorldXHat(),
@@ -74,7 +74,7 @@ type AblationResult struct {
 	SigmaR  float64       `json:"sigma_r"`
 	Un      []float64     `json:"u_n"`
 	Rows    []AblationRow `json:"rows"`
-	// DescentCells counts the defined cells with h(X̌) < h(X̂) (NOTES §9:
+	// DescentCells counts the defined cells with h(X̌) < h(X̂) (REPRODUCTION.md F8:
 	// one cell of the paper's table).
 	DescentCells int `json:"descent_cells"`
 }
@@ -153,7 +153,7 @@ func ablationCell(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm,
 }
 
 // gdEndpoint runs GD from x and classifies its end point against ±Z (rank 1:
-// the first column of Z; NOTES §1: "+", "−", "nan", "other").
+// the first column of Z; REPRODUCTION.md C9: "+", "−", "nan", "other").
 func gdEndpoint(p *sod.Problem, x *mat.Dense, step float64, iters int) (string, float64) {
 	g, err := sod.GradientDescent(p, x, sod.GDOptions{Step: step, MaxIter: iters, TraceEvery: iters + 1})
 	if err != nil || g.Diverged {
@@ -180,7 +180,7 @@ func gdEndpoint(p *sod.Problem, x *mat.Dense, step float64, iters int) (string, 
 }
 
 // DescentScanResult is h at the β-type and γ-type points for one l over a
-// grid of t, whatever the dominance intervals (NOTES §9: on the real-world
+// grid of t, whatever the dominance intervals (REPRODUCTION.md F8: on the real-world
 // case the β-type point never lowers h and the γ-type point lowers h only
 // inside a window of t).
 type DescentScanResult struct {

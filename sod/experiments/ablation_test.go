@@ -10,9 +10,9 @@ import (
 )
 
 // TestAblationPaperTable checks the ablation table against the paper's
-// printed values (appendix, table "ablation"), with the deviations NOTES §8
+// printed values (appendix, table "ablation"), with the deviations REPRODUCTION.md F11
 // documents (l=3, t=33500 is 0.02% off; at t=2e6 the points are finite and
-// GD from them diverges), and the descent check the paper leaves out: NOTES
+// GD from them diverges), and the descent check the paper leaves out: REPRODUCTION.md
 // §9 found h(X̌) < h(X̂) in exactly one cell.
 func TestAblationPaperTable(t *testing.T) {
 	res, err := Ablation(DefaultAblationConfig(), nil)
@@ -70,7 +70,7 @@ func TestAblationPaperTable(t *testing.T) {
 		}
 	}
 	if res.DescentCells != 1 {
-		t.Errorf("%d cells with h(X̌) < h(X̂), NOTES §9 found 1", res.DescentCells)
+		t.Errorf("%d cells with h(X̌) < h(X̂), REPRODUCTION.md F8: 1", res.DescentCells)
 	}
 }
 
@@ -118,7 +118,7 @@ func ExampleAblation() {
 	// t=2000000 γ d̂=0.754 d*=0.461 ratio=1.634 final=+ descent=true
 }
 
-// TestDescentScan checks NOTES §9 on the real-world case: over t = 1 … 10⁷
+// TestDescentScan checks REPRODUCTION.md F8 on the real-world case: over t = 1 … 10⁷
 // the β-type point never lowers h, and the γ-type point lowers h on one
 // window of t for each l = 3, 5, 7.
 func TestDescentScan(t *testing.T) {
@@ -143,7 +143,7 @@ func TestDescentScan(t *testing.T) {
 			inRun = d
 		}
 		if runs != 1 || count < 2 {
-			t.Errorf("l=%d: γ-type descent on %d windows (%d grid points), NOTES §9: one window", l, runs, count)
+			t.Errorf("l=%d: γ-type descent on %d windows (%d grid points), REPRODUCTION.md F8: one window", l, runs, count)
 		}
 	}
 }

@@ -15,11 +15,11 @@ import (
 // The paper does not give the starts, SGD's batch, the iteration budget or
 // (l, t) for this figure. Defaults: Starts = 4 starts x₀ ~ N(0, I) drawn
 // from Seed, with only starts whose GD run stalls at a spurious point kept
-// (up to 100 seeds are tried), step 0.1 (NOTES §10) for GD, SGD (one
+// (up to 100 seeds are tried), step 0.1 (REPRODUCTION.md C10) for GD, SGD (one
 // measurement per step: sod.SGD seeded with the start's seed) and the
 // GD phases of GD+SOD, 300 steps each; GD stalls when h decreased by less
-// than a relative 1e-4 over 50 steps (the minimum is quartic along e₁, NOTES
-// §9, so ‖∇h‖ decays slowly); SOD is the multi-step escape with l = 3,
+// than a relative 1e-4 over 50 steps (the minimum is quartic along e₁, REPRODUCTION.md
+// F5, so ‖∇h‖ decays slowly); SOD is the multi-step escape with l = 3,
 // ρ = η = 0.1 and t from AutoT(1.1) (here K_l = 2^{l−1} ≥ 1, so U_β = (0, ∞),
 // U_γ = ∅ and the β-type point c_β e₁ is used).
 type BasicConfig struct {

@@ -38,7 +38,7 @@ type CaseConfig struct {
 }
 
 // PMCCaseConfig returns the settings of the PMC case study (Fig. "exp2",
-// NOTES §10): n = 3, ε = 0.3, z = (1, 0, 1), x₀ = 0.01·N(0, I), 6000 GD
+// REPRODUCTION.md C10): n = 3, ε = 0.3, z = (1, 0, 1), x₀ = 0.01·N(0, I), 6000 GD
 // steps of 0.001 before SOD and 1000 after, l = 11, t = 59000, ρ = η = 0.1.
 func PMCCaseConfig() CaseConfig {
 	p, _ := sod.PMCCaseStudy(0.3) // cannot fail for ε = 0.3
@@ -47,7 +47,7 @@ func PMCCaseConfig() CaseConfig {
 }
 
 // RealWorldCaseConfig returns the settings of the real-world case (Fig.
-// "exp3", Appendix case 2, NOTES §10): z = e₁, GD step 0.1, 100 steps before
+// "exp3", Appendix case 2, REPRODUCTION.md C10): z = e₁, GD step 0.1, 100 steps before
 // and after SOD, l = 5, t = 150000, ρ = η = 0.1. The paper does not give
 // the start; the default draws x₀ ~ N(0, I) (a 0.01 start does not reach
 // the spurious point within 100 steps of 0.1), and GD then ends next to the

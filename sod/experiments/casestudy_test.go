@@ -14,11 +14,11 @@ import (
 // TestCaseStudies pins the qualitative outcomes of Figs. "exp2" and "exp3"
 // with the paper's settings, against independent facts:
 //   - PMC: GD lands at the spurious minimum ±a(1, 0, −1), a =
-//     √((1−ε²)/(1+ε²)) = 0.913708, h = 0.330275 (NOTES §7); t = 59000 lies
+//     √((1−ε²)/(1+ε²)) = 0.913708, h = 0.330275 (REPRODUCTION.md F1); t = 59000 lies
 //     in U_γ; after the escape GD ends at ±z (paper: success);
 //   - real-world: GD lands next to the printed x̂ = (0.2234, 0.0918, 0.5985);
 //     t = 150000 lies in U_γ (as in the ablation table for l = 5); h(X̌) >
-//     h(X̂) (NOTES §9: no descent) and yet GD from X̌ reaches +z.
+//     h(X̂) (REPRODUCTION.md F8: no descent) and yet GD from X̌ reaches +z.
 func TestCaseStudies(t *testing.T) {
 	a := math.Sqrt((1 - 0.09) / (1 + 0.09))
 	tests := []struct {
@@ -63,9 +63,9 @@ func TestCaseStudies(t *testing.T) {
 }
 
 // checkLiftedPanels checks panel (d) at t = 0 against an independent
-// evaluation of h^l at w = a (NOTES §6: h^l(vec(X)^{⊗l}) = ⟨a, a⟩^l −
+// evaluation of h^l at w = a (REPRODUCTION.md C7: h^l(vec(X)^{⊗l}) = ⟨a, a⟩^l −
 // 2⟨a, b⟩^l + ‖b‖^{2l} with a = 𝒜(XXᵀ)) and that both curves start at
-// w = a + ρb, and that the closed form and the exact PGD part (NOTES §9).
+// w = a + ρb, and that the closed form and the exact PGD part (REPRODUCTION.md F10).
 func checkLiftedPanels(t *testing.T, cfg CaseConfig, r *CaseResult) {
 	p := cfg.Problem
 	n, _ := p.Dims()
@@ -89,7 +89,7 @@ func checkLiftedPanels(t *testing.T, cfg CaseConfig, r *CaseResult) {
 		t.Errorf("%s: curves end at t = %v (diverged %v), want %d", cfg.Name, last(L.T), L.ExactDiverged, cfg.T)
 	}
 	if gap := math.Abs(last(L.CloseHL) - last(L.ExactHL)); gap < 0.1 {
-		t.Errorf("%s: closed form and exact PGD agree to %.3g decades at t = T; NOTES §9 says they part", cfg.Name, gap)
+		t.Errorf("%s: closed form and exact PGD agree to %.3g decades at t = T; REPRODUCTION.md F10 says they part", cfg.Name, gap)
 	}
 }
 

@@ -27,7 +27,7 @@
 //   - Appendix table "ablation": Ablation with DefaultAblationConfig, for
 //     any grid of l and t, with the descent check h(X̌) < h(X̂) the paper
 //     leaves out; DescentScan gives h at the β- and γ-type points over a t
-//     grid (the descent window of NOTES §9).
+//     grid (the descent window of REPRODUCTION.md F8).
 //   - Fig. "ablation" (U_β and U_γ against t for several l): the intervals
 //     of each AblationRow (UBeta, UGamma, RhoMin, K) of Ablation.
 //   - Figs. "r1_r2", "simulation", "quadratic_funcs" and "sod-escape"
@@ -63,7 +63,7 @@
 // Path2D, Trajectory, EscapeSummary, …) are documented with the function
 // that takes or returns them.
 //
-// # What the data show (NOTES.md §9)
+// # What the data show
 //
 // The experiments report what the mathematics gives, including where it
 // differs from the paper: in the ablation table h(X̌) < h(X̂) holds in one
@@ -76,6 +76,9 @@
 // one, while GD, Adam and the other line searches stay, but SGD does not
 // stagnate; at the spurious minima of the other settings tried no SOD
 // point lowers h (QNNConfig lists them).
+//
+// The repository's notebooks/REPRODUCTION.md states these findings (F8,
+// F10, F12) with the tests and notebook sections that show them.
 //
 // # Adapting to widgets
 //

@@ -103,7 +103,7 @@ func analyzeFlushed(p *sod.Problem, xhat *mat.Dense) (*sod.CriticalPoint, error)
 			}
 		}
 	}
-	// σ_r is the smallest nonzero singular value (NOTES §2), so a stalled
+	// σ_r is the smallest nonzero singular value (REPRODUCTION.md C2), so a stalled
 	// point of lower rank than r (over-parameterised search) is allowed.
 	cp, err := sod.AnalyzeCritical(p, x, sod.CriticalOptions{SkipHessian: true, SkipXi: true, AllowRankDeficient: true})
 	if err != nil {

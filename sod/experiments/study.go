@@ -29,7 +29,7 @@ import (
 //     constant gives a spurious solution (2^{⌈n/2⌉−1}−1 of them), the mechanism
 //     the case study shows for n = 3.
 //   - x₀ = InitScale·N(0, I) with InitScale = 0.01, the small random start of
-//     the PMC case study (NOTES §10).
+//     the PMC case study (REPRODUCTION.md C10).
 //   - GD step η = StepScale/n with StepScale = 0.5: near M* the curvature of
 //     h along the even coordinates is ≈ ‖z‖² ≈ n, so a step ∝ 1/n is the
 //     largest safe choice at every n. The case study's 0.001 (n = 3) would be
