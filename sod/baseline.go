@@ -72,6 +72,9 @@ type msStoch struct {
 }
 
 func msNewStoch(p *Problem, batch int, seed uint64) (*msStoch, error) {
+	if err := p.needDense("a stochastic baseline"); err != nil {
+		return nil, err
+	}
 	n, r := p.Dims()
 	_, m := p.Op.Dims()
 	if batch < 0 || batch > m {
@@ -150,7 +153,7 @@ func msBaselineLoop(p *Problem, x0 mat.Matrix, iters, every int, limit float64, 
 		tr.Iter = append(tr.Iter, k)
 		tr.H = append(tr.H, h)
 		tr.GradNorm = append(tr.GradNorm, gn)
-		if p.MStar != nil {
+		if p.HasTruth() {
 			tr.Dist = append(tr.Dist, p.DistStar(x))
 		}
 		if keep {

@@ -7,40 +7,74 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// BenchmarkGradPMC measures one h/∇h evaluation for the elementwise PMC
-// operator, r = 1, n = 40…80: "generic" is Apply/Adjoint through XXᵀ (used
-// by Problem.Grad), "fused" the single-pass path used inside
-// GradientDescent. Compare ns/op as ratios (across n: ∝ n²).
+// benchSizes are the n of the structured-path benchmarks (issue: n = 80,
+// 10³, 10⁴, 10⁶); the dense path runs only where its n×n arrays fit.
+var benchSizes = []int{80, 1000, 10_000, 1_000_000}
+
+// benchPMC returns the study's PMC instance (ε = 0.1, z = (1, 0, 1, 0, …)ᵀ,
+// search rank r) on the structured or the dense path, with a start
+// X = 0.01·N(0, I) rescaled like the study's and a gradient buffer.
+func benchPMC(b *testing.B, n, r int, structured bool) (*Problem, *mat.Dense) {
+	op, err := NewPMC(n, 0.1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	z := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i += 2 {
+		z.Set(i, 0, 1)
+	}
+	p, err := NewProblem(op, z, r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !structured {
+		p.st = nil // the fused O(n²r) loop
+	}
+	x := randDense(n, r, 2)
+	return p, x
+}
+
+// BenchmarkGradPMC measures one h + ∇h evaluation of the PMC objective
+// (the unit of a GD step) on the structured path, O(n(r + r*)²), and on
+// the dense fused loop, O(n²r), where it fits (n ≤ MaxDenseSize). Read it
+// with benchstat -col /path: ns per evaluation against n, and the ratio.
 func BenchmarkGradPMC(b *testing.B) {
-	for _, n := range []int{40, 50, 60, 70, 80} {
-		for _, fused := range []bool{false, true} {
-			name := "generic"
-			if fused {
-				name = "fused"
-			}
-			b.Run(fmt.Sprintf("n=%d/%s", n, name), func(b *testing.B) {
-				op, err := NewPMC(n, 0.1)
-				if err != nil {
-					b.Fatal(err)
+	for _, r := range []int{1, 3} {
+		for _, n := range benchSizes {
+			for _, path := range []string{"structured", "dense"} {
+				if path == "dense" && n > MaxDenseSize {
+					continue
 				}
-				p, err := NewProblem(op, randDense(n, 1, 1), 1)
-				if err != nil {
-					b.Fatal(err)
-				}
-				X := randDense(n, 1, 2)
-				G := mat.NewDense(n, 1, nil)
-				ws := p.getWorkspace()
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					if fused {
-						p.gradFast(ws, G, X)
-					} else {
-						p.evalGrad(ws, G, X)
+				b.Run(fmt.Sprintf("r=%d/n=%d/path=%s", r, n, path), func(b *testing.B) {
+					p, x := benchPMC(b, n, r, path == "structured")
+					g := mat.NewDense(n, r, nil)
+					ws := p.getWorkspace()
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						p.gradFast(ws, g, x)
 					}
-				}
-			})
+				})
+			}
 		}
+	}
+}
+
+// BenchmarkGradPMCGeneric measures the generic Apply/Adjoint evaluation
+// through XXᵀ (what Problem.Grad did for every operator before the fused
+// and structured paths) at the paper's sizes.
+func BenchmarkGradPMCGeneric(b *testing.B) {
+	for _, n := range []int{40, 80} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			p, x := benchPMC(b, n, 1, false)
+			g := mat.NewDense(n, 1, nil)
+			ws := p.getWorkspace()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				p.evalGrad(ws, g, x)
+			}
+		})
 	}
 }
 
@@ -65,22 +99,31 @@ func BenchmarkGradGaussian(b *testing.B) {
 	}
 }
 
-// BenchmarkGradientDescentPMC measures 1000 GD steps for PMC n = 80, the
-// unit of the success-rate study, tracing every step or every 100 steps.
+// BenchmarkGradientDescentPMC measures 1000 GD steps (η = 0.5/n, the
+// study's step, trace every 100 steps) on the structured path and, where
+// it fits in time (n ≤ 1000), the dense one. The start is the study's
+// 0.01·N(0, I).
 func BenchmarkGradientDescentPMC(b *testing.B) {
-	op, _ := NewPMC(80, 0.1)
-	p, _ := NewProblem(op, randDense(80, 1, 1), 1)
-	x0 := randDense(80, 1, 2)
-	x0.Scale(0.01, x0)
-	for _, every := range []int{1, 100} {
-		b.Run(fmt.Sprintf("traceEvery=%d", every), func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if _, err := GradientDescent(p, x0, GDOptions{Step: 1e-3, MaxIter: 1000, TraceEvery: every}); err != nil {
-					b.Fatal(err)
+	for _, r := range []int{1, 3} {
+		for _, n := range benchSizes {
+			for _, path := range []string{"structured", "dense"} {
+				if path == "dense" && n > 1000 {
+					continue
 				}
+				b.Run(fmt.Sprintf("r=%d/n=%d/path=%s", r, n, path), func(b *testing.B) {
+					p, x0 := benchPMC(b, n, r, path == "structured")
+					x0.Scale(0.01, x0)
+					opt := GDOptions{Step: 0.5 / float64(n), MaxIter: 1000, TraceEvery: 100}
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if _, err := GradientDescent(p, x0, opt); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
 			}
-		})
+		}
 	}
 }
 

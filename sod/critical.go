@@ -87,6 +87,9 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 	if err := p.CheckX(X); err != nil {
 		return nil, err
 	}
+	if err := p.needDense("AnalyzeCritical"); err != nil {
+		return nil, err
+	}
 	n, r := p.Dims()
 	_, m := p.Op.Dims()
 	if opt.UnRef != nil && len(opt.UnRef) != n {
@@ -274,6 +277,9 @@ func (cp *CriticalPoint) IsLocalMinimum(tol float64) bool {
 // Cost: nr applications of 𝒜*𝒜.
 func (p *Problem) Hessian(X mat.Matrix) (*mat.SymDense, error) {
 	if err := p.CheckX(X); err != nil {
+		return nil, err
+	}
+	if err := p.needDense("the Hessian"); err != nil {
 		return nil, err
 	}
 	n, r := p.Dims()

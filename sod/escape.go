@@ -248,7 +248,7 @@ func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*Esca
 		case res.Stopped:
 			run.Outcome = "stopped"
 			return run, nil
-		case res.H <= target || (opt.TargetDist > 0 && p.MStar != nil && p.DistStar(x) <= opt.TargetDist):
+		case res.H <= target || (opt.TargetDist > 0 && p.HasTruth() && p.DistStar(x) <= opt.TargetDist):
 			run.Outcome = "solved"
 			return run, nil
 		case len(run.Escapes) >= maxEsc:
@@ -333,7 +333,7 @@ func msJudge(p *Problem, c Candidate, gd GDOptions, thr, limit float64) Candidat
 		return cr
 	}
 	cr.H, cr.HProbe = h, h
-	if p.MStar != nil {
+	if p.HasTruth() {
 		cr.Dist = p.DistStar(c.X)
 	}
 	if c.Probe > 0 {

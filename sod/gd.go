@@ -120,7 +120,7 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 	tr.Iter = make([]int, 0, capTrace)
 	tr.H = make([]float64, 0, capTrace)
 	tr.GradNorm = make([]float64, 0, capTrace)
-	if p.MStar != nil {
+	if p.HasTruth() {
 		tr.Dist = make([]float64, 0, capTrace)
 	}
 	if opt.KeepIterates {
@@ -134,8 +134,14 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 		tr.Iter = append(tr.Iter, k)
 		tr.H = append(tr.H, h)
 		tr.GradNorm = append(tr.GradNorm, gn)
-		if p.MStar != nil {
-			tr.Dist = append(tr.Dist, p.distStar(ws, x))
+		if p.HasTruth() {
+			// Every record follows a gradFast at x, which for a structured
+			// problem has left ‖xxᵀ − M*‖_F in ws.sw.dist.
+			if p.st != nil {
+				tr.Dist = append(tr.Dist, ws.sw.dist)
+			} else {
+				tr.Dist = append(tr.Dist, p.distStar(ws, x))
+			}
 		}
 		if opt.KeepIterates {
 			tr.Iterates = append(tr.Iterates, mat.DenseCopyOf(x))

@@ -14,41 +14,49 @@ import (
 // weight ε otherwise.
 //
 // As symmetric sensing matrices (REPRODUCTION.md C8) it has m = n(n+1)/2
-// measurements, one per entry i ≤ j of the upper triangle in row-major
-// order: A_(ii) = W_ii e_i e_iᵀ and A_(ij) = (W_ij/√2)(e_i e_jᵀ + e_j e_iᵀ)
-// for i < j, so that ‖𝒜(M)‖² = Σ_ij W_ij² M_ij² for symmetric M and
-// Ξ² = 1. The sensing matrices are never formed: Apply, Adjoint and Normal
-// are elementwise, O(n²) and allocation-free.
+// measurements, one per entry i ≤ j of the upper triangle in row-major order:
+// A_(ii) = W_ii e_i e_iᵀ and A_(ij) = (W_ij/√2)(e_i e_jᵀ + e_j e_iᵀ) for
+// i < j, so that ‖𝒜(M)‖² = Σ_ij W_ij² M_ij² for symmetric M and Ξ² = 1. The
+// sensing matrices are never formed: Apply, Adjoint and Normal are
+// elementwise, O(n²) and allocation-free.
+//
+// The weights are a rule, not an array: a PMC takes O(1) memory for every n.
+// Their squares have the structure "all ones, minus a rank-one term, plus a
+// diagonal",
+//
+//	W∘W = 11ᵀ − (1 − ε²)(eeᵀ − diag(e)),
+//
+// with e the indicator of the unobserved parity (the 1-based odd indices).
+// A Problem with a PMC and a known low-rank ground truth uses it to
+// evaluate h, ∇h and ‖XXᵀ − M*‖_F in O(n·(r + r*)²) time and O(n·(r + r*))
+// memory, without any n×n array (see NewProblem).
 //
 // A PMC is read-only after construction and safe for concurrent use.
 type PMC struct {
 	n   int
 	eps float64
-	w   []float64 // n×n weights W_ij, row-major
-	w2  []float64 // W_ij²
 }
 
-// NewPMC returns the perturbed matrix completion operator for size n ≥ 1
-// and perturbation ε > 0 (finite).
+// MaxPMCSize is the largest n NewPMC accepts. The operator itself takes
+// O(1) memory; the limit is set by what a Problem built on it allocates
+// through the structured path: about 8·n·(6(r + r*) + 3r) bytes for
+// gradient descent (r = r* = 1: 0.12 GB at n = 10⁶, 1.2 GB at n = 10⁷), and
+// the escape analysis a Lanczos basis of up to 64 vectors of length n. The
+// dense path (Apply, Adjoint, a Problem without structure) needs n×n
+// arrays and is limited separately (MaxDenseSize).
+const MaxPMCSize = 10_000_000
+
+// NewPMC returns the perturbed matrix completion operator for size
+// 1 ≤ n ≤ MaxPMCSize and perturbation ε > 0 (finite). It allocates nothing
+// that grows with n.
 func NewPMC(n int, eps float64) (*PMC, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("%w: PMC size n = %d, want n ≥ 1", ErrBadParameter, n)
+	if n < 1 || n > MaxPMCSize {
+		return nil, fmt.Errorf("%w: PMC size n = %d, want 1 ≤ n ≤ %d (MaxPMCSize)", ErrBadParameter, n, MaxPMCSize)
 	}
 	if !(eps > 0) || math.IsInf(eps, 0) {
 		return nil, fmt.Errorf("%w: PMC perturbation ε = %v, want finite ε > 0", ErrBadParameter, eps)
 	}
-	p := &PMC{n: n, eps: eps, w: make([]float64, n*n), w2: make([]float64, n*n)}
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			w := eps
-			if pmcObserved(i, j) {
-				w = 1
-			}
-			p.w[i*n+j] = w
-			p.w2[i*n+j] = w * w
-		}
-	}
-	return p, nil
+	return &PMC{n: n, eps: eps}, nil
 }
 
 // pmcObserved reports whether the 0-based entry (i, j) lies in Ω: i = j,
@@ -62,7 +70,27 @@ func (p *PMC) Observed(i, j int) bool { return pmcObserved(i, j) }
 func (p *PMC) Epsilon() float64 { return p.eps }
 
 // Weight returns W_ij (1 on Ω, ε elsewhere), 0-based.
-func (p *PMC) Weight(i, j int) float64 { return p.w[i*p.n+j] }
+func (p *PMC) Weight(i, j int) float64 {
+	if pmcObserved(i, j) {
+		return 1
+	}
+	return p.eps
+}
+
+// weight2 returns W_ij².
+func (p *PMC) weight2(i, j int) float64 {
+	if pmcObserved(i, j) {
+		return 1
+	}
+	return p.eps * p.eps
+}
+
+// maskedWeights describes the squared weights for the structured path: 1
+// everywhere except ε² on the off-diagonal entries whose row and column
+// both have unobserved[i] true (the 0-based even indices).
+func (p *PMC) maskedWeights() (unobserved func(i int) bool, eps2 float64) {
+	return func(i int) bool { return i%2 == 0 }, p.eps * p.eps
+}
 
 // Dims returns n and m = n(n+1)/2.
 func (p *PMC) Dims() (n, m int) { return p.n, p.n * (p.n + 1) / 2 }
@@ -82,20 +110,20 @@ func (p *PMC) Apply(dst []float64, M mat.Matrix) {
 	idx := 0
 	if v := contiguous(M); v != nil {
 		for i := 0; i < n; i++ {
-			dst[idx] = p.w[i*n+i] * v[i*n+i]
+			dst[idx] = p.Weight(i, i) * v[i*n+i]
 			idx++
 			for j := i + 1; j < n; j++ {
-				dst[idx] = p.w[i*n+j] * (v[i*n+j] + v[j*n+i]) * math.Sqrt2 / 2
+				dst[idx] = p.Weight(i, j) * (v[i*n+j] + v[j*n+i]) * math.Sqrt2 / 2
 				idx++
 			}
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
-		dst[idx] = p.w[i*n+i] * M.At(i, i)
+		dst[idx] = p.Weight(i, i) * M.At(i, i)
 		idx++
 		for j := i + 1; j < n; j++ {
-			dst[idx] = p.w[i*n+j] * (M.At(i, j) + M.At(j, i)) * math.Sqrt2 / 2
+			dst[idx] = p.Weight(i, j) * (M.At(i, j) + M.At(j, i)) * math.Sqrt2 / 2
 			idx++
 		}
 	}
@@ -107,10 +135,10 @@ func (p *PMC) Adjoint(dst *mat.Dense, y []float64) {
 	idx := 0
 	if v := contiguous(dst); v != nil {
 		for i := 0; i < n; i++ {
-			v[i*n+i] = p.w[i*n+i] * y[idx]
+			v[i*n+i] = p.Weight(i, i) * y[idx]
 			idx++
 			for j := i + 1; j < n; j++ {
-				s := p.w[i*n+j] * y[idx] * math.Sqrt2 / 2
+				s := p.Weight(i, j) * y[idx] * math.Sqrt2 / 2
 				v[i*n+j], v[j*n+i] = s, s
 				idx++
 			}
@@ -118,10 +146,10 @@ func (p *PMC) Adjoint(dst *mat.Dense, y []float64) {
 		return
 	}
 	for i := 0; i < n; i++ {
-		dst.Set(i, i, p.w[i*n+i]*y[idx])
+		dst.Set(i, i, p.Weight(i, i)*y[idx])
 		idx++
 		for j := i + 1; j < n; j++ {
-			s := p.w[i*n+j] * y[idx] * math.Sqrt2 / 2
+			s := p.Weight(i, j) * y[idx] * math.Sqrt2 / 2
 			dst.Set(i, j, s)
 			dst.Set(j, i, s)
 			idx++
@@ -136,18 +164,18 @@ func (p *PMC) Normal(dst *mat.Dense, M mat.Matrix) {
 	v, d := contiguous(M), contiguous(dst)
 	if v != nil && d != nil {
 		for i := 0; i < n; i++ {
-			d[i*n+i] = p.w2[i*n+i] * v[i*n+i]
+			d[i*n+i] = p.weight2(i, i) * v[i*n+i]
 			for j := i + 1; j < n; j++ {
-				s := p.w2[i*n+j] * 0.5 * (v[i*n+j] + v[j*n+i])
+				s := p.weight2(i, j) * 0.5 * (v[i*n+j] + v[j*n+i])
 				d[i*n+j], d[j*n+i] = s, s
 			}
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
-		dst.Set(i, i, p.w2[i*n+i]*M.At(i, i))
+		dst.Set(i, i, p.weight2(i, i)*M.At(i, i))
 		for j := i + 1; j < n; j++ {
-			s := p.w2[i*n+j] * 0.5 * (M.At(i, j) + M.At(j, i))
+			s := p.weight2(i, j) * 0.5 * (M.At(i, j) + M.At(j, i))
 			dst.Set(i, j, s)
 			dst.Set(j, i, s)
 		}
@@ -163,9 +191,9 @@ func (p *PMC) SensingMatrix(dst *mat.SymDense, k int) {
 		for j := i; j < n; j++ {
 			if idx == k {
 				if i == j {
-					dst.SetSym(i, i, p.w[i*n+i])
+					dst.SetSym(i, i, p.Weight(i, i))
 				} else {
-					dst.SetSym(i, j, p.w[i*n+j]*math.Sqrt2/2)
+					dst.SetSym(i, j, p.Weight(i, j)*math.Sqrt2/2)
 				}
 				return
 			}
@@ -174,22 +202,30 @@ func (p *PMC) SensingMatrix(dst *mat.SymDense, k int) {
 	}
 }
 
-// XiSquared returns Ξ² = max_i ‖A_i‖₂² = 1 (the diagonal matrices e_i e_iᵀ;
-// the off-diagonal ones have ‖A_(ij)‖₂² = W_ij²/2).
+// XiSquared returns Ξ² = max_i ‖A_i‖₂²: 1 from the diagonal matrices
+// e_i e_iᵀ, unless an off-diagonal A_(ij) with ‖A_(ij)‖₂² = W_ij²/2 is
+// larger (ε > √2).
 func (p *PMC) XiSquared() float64 {
-	best := 0.0
-	for i := 0; i < p.n; i++ {
-		best = math.Max(best, p.w2[i*p.n+i])
-		for j := i + 1; j < p.n; j++ {
-			best = math.Max(best, p.w2[i*p.n+j]/2)
-		}
+	if p.n > 2 && p.eps*p.eps/2 > 1 {
+		return p.eps * p.eps / 2 // (0, 2) is unobserved once n ≥ 3
 	}
-	return best
+	return 1
+}
+
+// rowWeights returns the off-diagonal weights of row i indexed by the
+// parity of the column: W_ij = w[j&1] for j ≠ i.
+func (p *PMC) rowWeights(i int) [2]float64 {
+	if i%2 == 1 {
+		return [2]float64{1, 1}
+	}
+	return [2]float64{p.eps, 1}
 }
 
 // gradH computes h(X) = ½‖𝒜(XXᵀ) − b‖² and ∇h(X) = 2𝒜*(𝒜(XXᵀ) − b)X into
 // dst in a single pass over the upper triangle, without forming XXᵀ. It is
-// the fast path used by GradientDescent (O(n² r), allocation-free).
+// the dense path used by GradientDescent when the structured one does not
+// apply (measurements without a known low-rank truth): O(n² r),
+// allocation-free.
 func (p *PMC) gradH(dst, X *mat.Dense, b []float64) float64 {
 	n := p.n
 	xr, gr := X.RawMatrix(), dst.RawMatrix()
@@ -207,17 +243,18 @@ func (p *PMC) gradH(dst, X *mat.Dense, b []float64) float64 {
 		gs, gst := gr.Data, gr.Stride
 		for i := 0; i < n; i++ {
 			xi := xs[i*xst]
-			w := p.w[i*n : i*n+n]
-			res := w[i]*xi*xi - b[idx]
+			w := p.rowWeights(i)
+			res := xi*xi - b[idx] // W_ii = 1
 			idx++
 			h += res * res
-			gi := 2 * w[i] * res * xi
+			gi := 2 * res * xi
 			for j := i + 1; j < n; j++ {
 				xj := xs[j*xst]
-				res := w[j]*math.Sqrt2*xi*xj - b[idx]
+				wj := w[j&1]
+				res := wj*math.Sqrt2*xi*xj - b[idx]
 				idx++
 				h += res * res
-				g := math.Sqrt2 * w[j] * res // 2·G_ij with G_ij = W_ij res/√2
+				g := math.Sqrt2 * wj * res // 2·G_ij with G_ij = W_ij res/√2
 				gi += g * xj
 				gs[j*gst] += g * xi
 			}
@@ -228,15 +265,15 @@ func (p *PMC) gradH(dst, X *mat.Dense, b []float64) float64 {
 	for i := 0; i < n; i++ {
 		xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
 		gi := gr.Data[i*gr.Stride : i*gr.Stride+r]
-		w := p.w[i*n : i*n+n]
+		w := p.rowWeights(i)
 		mii := 0.0
 		for _, v := range xi {
 			mii += v * v
 		}
-		res := w[i]*mii - b[idx]
+		res := mii - b[idx] // W_ii = 1
 		idx++
 		h += res * res
-		g := 2 * w[i] * res
+		g := 2 * res
 		for k, v := range xi {
 			gi[k] += g * v
 		}
@@ -247,10 +284,11 @@ func (p *PMC) gradH(dst, X *mat.Dense, b []float64) float64 {
 			for k, v := range xi {
 				mij += v * xj[k]
 			}
-			res := w[j]*math.Sqrt2*mij - b[idx]
+			wj := w[j&1]
+			res := wj*math.Sqrt2*mij - b[idx]
 			idx++
 			h += res * res
-			g := math.Sqrt2 * w[j] * res
+			g := math.Sqrt2 * wj * res
 			for k := range xi {
 				gi[k] += g * xj[k]
 				gj[k] += g * xi[k]

@@ -20,8 +20,9 @@ import (
 // paper's 2𝒜*𝒜(XXᵀ − M*)X; the ½ in h and the 2 from differentiating XXᵀ
 // cancel as stated (REPRODUCTION.md C1, checked by finite differences in the tests).
 //
-// Build a Problem with NewProblem or NewProblemFromMeasurements. The
-// methods H, Grad, GradF, HessVec and DistStar are safe for concurrent use;
+// Build a Problem with NewProblem or NewProblemFromMeasurements. Do not
+// modify its fields afterwards. The methods H, Grad, GradF, HessVec and
+// DistStar are safe for concurrent use;
 // like gonum/mat they do not return errors and panic on mismatched
 // dimensions, so validate untrusted input with CheckX first. The
 // higher-level entry points (GradientDescent, AnalyzeCritical, SingleStep)
@@ -33,12 +34,30 @@ type Problem struct {
 	MStar *mat.SymDense // M* = ZZᵀ, nil if unknown
 	R     int           // search rank r_search (columns of X)
 
+	st   *masked   // structured path (see NewProblem), nil if none
 	pool sync.Pool // *workspace
 }
+
+// MaxDenseSize is the largest n for which a Problem allocates n×n arrays:
+// M*, the measurements b of an elementwise operator (n(n+1)/2 of them) and
+// the workspace of the dense path, 32 MiB each at the limit. Above it only
+// the structured path exists (see NewProblem).
+const MaxDenseSize = 2048
 
 // NewProblem returns the problem with operator op, ground-truth factor Z
 // (n×k for any k ≥ 1), measurements b = 𝒜(ZZᵀ) and search rank r ≥ 1.
 // Z is copied.
+//
+// Structured path. When op's squared weights are "all ones, minus a
+// rank-one term, plus a diagonal" (PMC) and the truth is low-rank
+// (2(r + k)² ≤ n·r), H, Grad, DistStar, HessVec, GradientDescent, RunEscape
+// and AnalyzeCritical (for n > 256) evaluate h, ∇h, ‖XXᵀ − M*‖_F and
+// ∇f(XXᵀ)-products from n×(r + k) factors, in O(n(r + k)²) time and
+// O(n(r + k)) memory (structured.go), matching the dense path to rounding
+// (about 1e-13 relative, tested) and keeping h accurate near the minimum.
+// B and MStar are then filled only for n ≤ MaxDenseSize (nil above; HasTruth
+// is still true); a PMC problem works up to n = MaxPMCSize. Every other
+// problem needs n ≤ MaxDenseSize.
 func NewProblem(op Operator, Z *mat.Dense, r int) (*Problem, error) {
 	if op == nil {
 		return nil, fmt.Errorf("%w: nil operator", ErrBadParameter)
@@ -61,6 +80,13 @@ func NewProblem(op Operator, Z *mat.Dense, r int) (*Problem, error) {
 		return nil, err
 	}
 	zc2 := mat.DenseCopyOf(Z)
+	st := newMasked(op, zc2, r)
+	if n > MaxDenseSize {
+		if st == nil {
+			return nil, fmt.Errorf("%w: n = %d needs n×n arrays, want n ≤ %d (MaxDenseSize) unless the operator has structured weights (PMC) and 2(r + k)² ≤ n·r", ErrBadParameter, n, MaxDenseSize)
+		}
+		return &Problem{Op: op, Z: zc2, R: r, st: st}, nil
+	}
 	ms := mat.NewSymDense(n, nil)
 	ms.SymOuterK(1, zc2)
 	md := mat.NewDense(n, n, nil)
@@ -70,7 +96,7 @@ func NewProblem(op Operator, Z *mat.Dense, r int) (*Problem, error) {
 	if err := checkFiniteSlice("b", b); err != nil {
 		return nil, err
 	}
-	return &Problem{Op: op, B: b, Z: zc2, MStar: ms, R: r}, nil
+	return &Problem{Op: op, B: b, Z: zc2, MStar: ms, R: r, st: st}, nil
 }
 
 // NewProblemFromMeasurements returns the problem with operator op,
@@ -102,8 +128,42 @@ func (p *Problem) Dims() (n, r int) {
 	return n, p.R
 }
 
-// HasTruth reports whether the ground truth M* is known.
-func (p *Problem) HasTruth() bool { return p.MStar != nil }
+// HasTruth reports whether the ground truth M* is known (MStar, or for a
+// structured problem with n > MaxDenseSize its factor Z).
+func (p *Problem) HasTruth() bool { return p.MStar != nil || p.st != nil }
+
+// Structured reports whether h, ∇h and ‖XXᵀ − M*‖_F take the structured
+// path (see NewProblem).
+func (p *Problem) Structured() bool { return p.st != nil }
+
+// DensePath returns a copy of p that evaluates h, ∇h and ‖XXᵀ − M*‖_F on
+// the dense path (for checking the structured one, or timing it). It
+// needs the dense data: n ≤ MaxDenseSize.
+func (p *Problem) DensePath() (*Problem, error) {
+	if p.B == nil {
+		n, _ := p.Dims()
+		return nil, fmt.Errorf("%w: the dense path needs n ≤ %d (MaxDenseSize), have n = %d", ErrBadParameter, MaxDenseSize, n)
+	}
+	return &Problem{Op: p.Op, B: p.B, Z: p.Z, MStar: p.MStar, R: p.R}, nil
+}
+
+// needDense returns an error naming n and MaxDenseSize when p has no dense
+// data (a structured problem above MaxDenseSize) and what needs it.
+func (p *Problem) needDense(what string) error {
+	if p.B == nil && p.st != nil {
+		n, _ := p.Dims()
+		return fmt.Errorf("%w: %s needs n×n arrays, want n ≤ %d (MaxDenseSize), have n = %d", ErrBadParameter, what, MaxDenseSize, n)
+	}
+	return nil
+}
+
+// traceMStar returns Tr(M*) = ‖Z‖_F² (M* must be known).
+func (p *Problem) traceMStar() float64 {
+	if p.MStar != nil {
+		return mat.Trace(p.MStar)
+	}
+	return p.st.zz
+}
 
 // Validate checks the problem itself: a non-nil operator with m ≥ 1,
 // len(B) = m with finite entries, R ≥ 1 and, when present, MStar n×n.
@@ -116,7 +176,7 @@ func (p *Problem) Validate() error {
 	if m < 1 {
 		return ErrNoMeasurements
 	}
-	if len(p.B) != m {
+	if len(p.B) != m && !(p.B == nil && p.st != nil) {
 		return fmt.Errorf("%w: len(B) = %d, want m = %d", ErrShape, len(p.B), m)
 	}
 	if err := checkFiniteSlice("b", p.B); err != nil {
@@ -145,12 +205,15 @@ func (p *Problem) CheckX(X mat.Matrix) error {
 	return checkFinite("X", X)
 }
 
-// workspace holds the preallocated buffers of one h/∇h evaluation.
+// workspace holds the preallocated buffers of one h/∇h evaluation. The
+// dense buffers (n×n and m) are allocated on first use, so a structured
+// problem never allocates them.
 type workspace struct {
 	n, r, m int
 	M, G    *mat.Dense // n×n
 	res     []float64  // m
 	x       *mat.Dense // n×r copy of a non-Dense X
+	sw      *maskedWork
 }
 
 func (p *Problem) getWorkspace() *workspace {
@@ -158,12 +221,19 @@ func (p *Problem) getWorkspace() *workspace {
 	if ws, ok := p.pool.Get().(*workspace); ok && ws.n == n && ws.m == m && ws.r == p.R {
 		return ws
 	}
-	return &workspace{
-		n: n, r: p.R, m: m,
-		M:   mat.NewDense(n, n, nil),
-		G:   mat.NewDense(n, n, nil),
-		res: make([]float64, m),
-		x:   mat.NewDense(n, p.R, nil),
+	ws := &workspace{n: n, r: p.R, m: m}
+	if p.st != nil {
+		ws.sw = p.st.newWork()
+	}
+	return ws
+}
+
+// dense allocates the buffers of the dense path.
+func (ws *workspace) dense() {
+	if ws.M == nil {
+		ws.M = mat.NewDense(ws.n, ws.n, nil)
+		ws.G = mat.NewDense(ws.n, ws.n, nil)
+		ws.res = make([]float64, ws.m)
 	}
 }
 
@@ -174,6 +244,9 @@ func (ws *workspace) asDense(X mat.Matrix) *mat.Dense {
 	if d, ok := X.(*mat.Dense); ok {
 		return d
 	}
+	if ws.x == nil {
+		ws.x = mat.NewDense(ws.n, ws.r, nil)
+	}
 	ws.x.Copy(X)
 	return ws.x
 }
@@ -182,6 +255,7 @@ func (ws *workspace) asDense(X mat.Matrix) *mat.Dense {
 // dst (which must not alias X). It leaves XXᵀ in ws.M, the residual
 // 𝒜(XXᵀ) − b in ws.res and ∇f(XXᵀ) in ws.G. It does not allocate.
 func (p *Problem) evalGrad(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 {
+	ws.dense()
 	outerSelf(ws.M, X)
 	p.Op.Apply(ws.res, ws.M)
 	h := 0.0
@@ -198,9 +272,14 @@ func (p *Problem) evalGrad(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 
 }
 
 // gradFast is evalGrad without the side results (ws.M, ws.res and ws.G may
-// not be set), using an operator's fused single-pass path when it has one.
-// It is the evaluation used inside GradientDescent.
+// not be set), using the structured path or an operator's fused
+// single-pass path when there is one. It is the evaluation used inside
+// GradientDescent. After a structured evaluation ws.sw.dist holds
+// ‖XXᵀ − M*‖_F.
 func (p *Problem) gradFast(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 {
+	if p.st != nil {
+		return finiteOrInf(p.st.eval(ws.sw, dst, X).h(p.st))
+	}
 	if f, ok := p.Op.(fusedGrader); ok {
 		return f.gradH(dst, X, p.B)
 	}
@@ -274,7 +353,19 @@ func mulInto(dst *mat.Dense, alpha float64, A, X *mat.Dense) {
 func (p *Problem) H(X mat.Matrix) float64 {
 	ws := p.getWorkspace()
 	defer p.putWorkspace(ws)
+	if p.st != nil {
+		return finiteOrInf(p.st.eval(ws.sw, nil, ws.asDense(X)).h(p.st))
+	}
 	return p.evalGrad(ws, nil, ws.asDense(X))
+}
+
+// finiteOrInf maps NaN (from ∞ − ∞ in an overflowing evaluation) to +Inf,
+// so an overflow reads as one.
+func finiteOrInf(h float64) float64 {
+	if math.IsNaN(h) {
+		return math.Inf(1)
+	}
+	return h
 }
 
 // Grad stores ∇h(X) = 2∇f(XXᵀ)X (eq. matrix_gradient) in dst, which must
@@ -302,8 +393,13 @@ func (p *Problem) GradF(dst *mat.Dense, M mat.Matrix) {
 	if dst.IsEmpty() {
 		dst.ReuseAs(n, n)
 	}
+	if p.B == nil && p.st != nil {
+		p.st.gradF(p.Op.(NormalOperator), dst, M)
+		return
+	}
 	ws := p.getWorkspace()
 	defer p.putWorkspace(ws)
+	ws.dense()
 	p.Op.Apply(ws.res, M)
 	for i := range ws.res {
 		ws.res[i] -= p.B[i]
@@ -320,10 +416,14 @@ func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
 	if dst.IsEmpty() {
 		dst.ReuseAs(n, r)
 	}
-	ws := p.getWorkspace()
-	defer p.putWorkspace(ws)
 	x := mat.DenseCopyOf(X)
 	d := mat.DenseCopyOf(D)
+	if p.st != nil {
+		p.st.hessVec(dst, x, d)
+		return
+	}
+	ws := p.getWorkspace()
+	defer p.putWorkspace(ws)
 	p.evalGrad(ws, nil, x)
 	p.Op.Adjoint(ws.G, ws.res) // ∇f(XXᵀ)
 	// ws.M = DXᵀ + XDᵀ
@@ -344,7 +444,7 @@ func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
 // the paper's figures. When M* is unknown (HasTruth is false) it returns
 // −1, never NaN.
 func (p *Problem) DistStar(X mat.Matrix) float64 {
-	if p.MStar == nil {
+	if !p.HasTruth() {
 		return -1
 	}
 	ws := p.getWorkspace()
@@ -355,6 +455,9 @@ func (p *Problem) DistStar(X mat.Matrix) float64 {
 // distStar computes ‖XXᵀ − M*‖_F over the upper triangle, without
 // forming XXᵀ or allocating.
 func (p *Problem) distStar(ws *workspace, X *mat.Dense) float64 {
+	if p.st != nil {
+		return p.st.eval(ws.sw, nil, X).dist()
+	}
 	xr := X.RawMatrix()
 	n, r := xr.Rows, xr.Cols
 	ms := p.MStar.RawSymmetric()

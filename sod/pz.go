@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // SMoments returns the moments of S_𝒜(P, Q) = Σ_i ⟨A_i, P⟩⟨A_i, Q⟩ for
@@ -111,10 +109,10 @@ func PaleyZygmund(p *Problem, cp *CriticalPoint, delta float64) (*PZAnalysis, er
 	if cp == nil {
 		return nil, fmt.Errorf("%w: nil critical point", ErrBadParameter)
 	}
-	if p.MStar == nil {
+	if !p.HasTruth() {
 		return nil, ErrNoGroundTruth
 	}
-	tr := mat.Trace(p.MStar)
+	tr := p.traceMStar()
 	r1, r2, err := Radii(delta, cp.SigmaR, tr, cp.M)
 	if err != nil {
 		return nil, err

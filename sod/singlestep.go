@@ -108,6 +108,9 @@ type SingleStepResult struct {
 // the latter case the candidate may fail to descend, which the exact check
 // reports. This is why EFS ≤ 1 on all of the paper's instances (REPRODUCTION.md F3).
 func SingleStep(p *Problem, X mat.Matrix, opt SingleStepOptions) (*SingleStepResult, error) {
+	if err := p.needDense("SingleStep"); err != nil {
+		return nil, err
+	}
 	d := opt.Delta
 	if !(d >= 0 && d < 1) {
 		return nil, fmt.Errorf("%w: δ = %v", ErrDelta, d)

@@ -153,6 +153,9 @@ func NewPaperSubspace(p *Problem, cp *CriticalPoint, l int) (*LiftedSubspace, er
 	if p == nil || cp == nil {
 		return nil, fmt.Errorf("%w: nil Problem or CriticalPoint", ErrBadParameter)
 	}
+	if err := p.needDense("the lifted subspace"); err != nil {
+		return nil, err
+	}
 	n, r := cp.X.Dims()
 	b := mat.NewDense(n, r, nil)
 	b.Outer(1, cp.Un, cp.Qr)

@@ -490,7 +490,7 @@ func TPGDConditionsAt(p *Problem, cp *CriticalPoint, l int, delta float64) ([]Co
 	if p == nil || cp == nil {
 		return nil, fmt.Errorf("%w: nil Problem or CriticalPoint", ErrBadParameter)
 	}
-	if p.MStar == nil {
+	if !p.HasTruth() {
 		return nil, ErrNoGroundTruth
 	}
 	if !(cp.Xi2 > 0) {
@@ -500,11 +500,7 @@ func TPGDConditionsAt(p *Problem, cp *CriticalPoint, l int, delta float64) ([]Co
 	for _, s := range cp.Sigma {
 		ss += s * s
 	}
-	n, _ := p.MStar.Dims()
-	tr := 0.0
-	for i := 0; i < n; i++ {
-		tr += p.MStar.At(i, i)
-	}
+	tr := p.traceMStar()
 	return TPGDConditions(TPGDConditionInputs{L: l, Delta: delta, LambdaN: cp.LambdaN, SigmaR: cp.SigmaR,
 		SumSigmaSq: ss, TraceMStar: tr, DistSq: cp.Dist * cp.Dist, M: cp.M, Xi: math.Sqrt(cp.Xi2)})
 }

@@ -65,6 +65,10 @@ type StudyConfig struct {
 	// The result does not depend on it: every trial has its own seed.
 	Workers  int
 	Progress ProgressFunc
+	// DensePath evaluates on the dense O(n²) path instead of the
+	// structured one (sod.Problem.DensePath; n ≤ sod.MaxDenseSize), to
+	// check that the two give the same study.
+	DensePath bool
 }
 
 // DefaultStudyConfig returns the paper's grid (n ∈ {40, …, 80}, ε ∈ {0.15,
@@ -218,6 +222,9 @@ func RunStudy(ctx context.Context, cfg StudyConfig) (*StudyResult, error) {
 		for j, e := range cfg.Epsilons {
 			k := i*len(cfg.Epsilons) + j
 			p, err := pmcProblem(n, e, cfg.Rank, cfg.Truth)
+			if err == nil && cfg.DensePath {
+				p, err = p.DensePath()
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -94,6 +95,44 @@ func TestStudyOutcomes(t *testing.T) {
 	}
 	if totalGD > len(res.Cells)*cfg.Trials/2 || totalSOD <= totalGD {
 		t.Errorf("GD %d, GD+SOD %d successes of %d: expected GD to fail mostly and SOD to help", totalGD, totalSOD, len(res.Cells)*cfg.Trials)
+	}
+}
+
+// TestStudyStructuredMatchesDense runs the paper's grid (n = 40…80,
+// ε = 0.15, 0.10) on the structured path (the default) and on the dense
+// one: every trial has the same outcome and the same GD iteration counts,
+// and the final distances agree to 1e-9.
+func TestStudyStructuredMatchesDense(t *testing.T) {
+	cfg := DefaultStudyConfig()
+	cfg.Trials = 10
+	if testing.Short() {
+		cfg.Sizes = []int{40, 80}
+	}
+	st, err := RunStudy(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DensePath = true
+	de, err := RunStudy(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	escapes := 0
+	for c := range st.Cells {
+		escapes += st.Cells[c].Escapes
+		for k, a := range st.Cells[c].Trials {
+			b := de.Cells[c].Trials[k]
+			if a.GDSuccess != b.GDSuccess || a.SODSuccess != b.SODSuccess || a.Outcome != b.Outcome || a.GDIter != b.GDIter || a.SODIter != b.SODIter || len(a.Escapes) != len(b.Escapes) {
+				t.Errorf("n=%d ε=%v trial %d: structured %v/%v %q %d+%d steps, dense %v/%v %q %d+%d steps", st.Cells[c].N, st.Cells[c].Eps, k,
+					a.GDSuccess, a.SODSuccess, a.Outcome, a.GDIter, a.SODIter, b.GDSuccess, b.SODSuccess, b.Outcome, b.GDIter, b.SODIter)
+			}
+			if math.Abs(a.GDDist-b.GDDist) > 1e-9 || math.Abs(a.SODDist-b.SODDist) > 1e-9 {
+				t.Errorf("n=%d ε=%v trial %d: distances %v, %v vs dense %v, %v", st.Cells[c].N, st.Cells[c].Eps, k, a.GDDist, a.SODDist, b.GDDist, b.SODDist)
+			}
+		}
+	}
+	if escapes == 0 {
+		t.Error("no escapes: the comparison does not cover the escape loop")
 	}
 }
 

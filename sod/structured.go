@@ -1,0 +1,577 @@
+package sod
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// This file holds the structured path of a Problem: h, ∇h and
+// ‖XXᵀ − M*‖_F for operators whose squared weights are "all ones, minus a
+// rank-one term, plus a diagonal" (the PMC operator of the paper's Appendix
+// case 1) and a known low-rank ground truth M* = ZZᵀ (Z n×k).
+//
+// Write O for the rows whose entries are all observed and U for the others
+// (for PMC, the 1-based odd indices), c = 1 − ε² and D = XXᵀ − ZZᵀ. Then
+// W∘W = 11ᵀ − c(eeᵀ − diag(e)), with e the indicator of U, and
+//
+//	h(X) = ½ Σ_ij W_ij² D_ij²
+//	     = ½ (‖D_OO‖² + 2‖D_OU‖² + ε²‖D_UU‖² + c Σ_{i∈U} D_ii²),
+//	∇h(X) = 2(W∘W∘D)X:  row i ∈ O: 2 d_i (F_OᵀX_O + F_UᵀX_U),
+//	                    row i ∈ U: 2 d_i (F_OᵀX_O + ε² F_UᵀX_U) + 2c D_ii x_i,
+//
+// with F = [X Z] (rows f_i) and d_i = f_i J, J = diag(I_r, −I_k), so that
+// D = F J Fᵀ. Every term is an n×s by s×r product (s = r + k): O(n·s·r) time.
+//
+// The norms are not taken from Gram matrices (‖XᵀX‖² − 2‖XᵀZ‖² + ‖ZᵀZ‖²
+// loses every digit of a small h: its rounding error is u‖X‖⁴, u = 2⁻⁵³).
+// Instead a Householder QR of each block, F_O = Q_O R_O and F_U = Q_U R_U,
+// gives D_ab = Q_a (R_a J R_bᵀ) Q_bᵀ, so ‖D_ab‖_F = ‖R_a J R_bᵀ‖_F is an s×s
+// computation whose error, u·‖F‖², is that of forming D entry by entry:
+// h and ‖XXᵀ − M*‖_F keep their accuracy near the minimum (h ≈ 1e-16),
+// O(n·s²) time, and no n×n array. Every term of h is a sum of squares
+// (no cancellation) when ε ≤ 1.
+
+// maskedWeighter is implemented by operators with the structured weights
+// above: W_ij² = 1 except eps2 on the entries i ≠ j with unobserved(i) and
+// unobserved(j).
+type maskedWeighter interface {
+	Operator
+	maskedWeights() (unobserved func(i int) bool, eps2 float64)
+}
+
+// masked is the immutable data of the structured path of one Problem.
+type masked struct {
+	n, r, k, s int
+	eps2, c    float64 // ε², 1 − ε²
+	obs, unobs []int   // the rows of O and of U
+	isU        []bool  // isU[i]: row i is in U
+	zO, zU     []float64
+	zz         float64 // ‖Z‖_F² = Tr(M*)
+}
+
+// newMasked returns the structured data for op, ground truth Z (n×k) and
+// search rank r, or nil when op has no masked weights or the structure
+// does not pay: it is used when 2(r + k)² ≤ n·r, i.e. when an
+// O(n(r + k)²) step is cheaper than a dense O(n² r) one. So the paper's
+// n = 3 case study keeps the dense path, and every PMC study instance
+// (n ≥ 8, r = k = 1) takes the structured one.
+func newMasked(op Operator, Z *mat.Dense, r int) *masked {
+	mw, ok := op.(maskedWeighter)
+	if !ok {
+		return nil
+	}
+	n, k := Z.Dims()
+	s := r + k
+	if 2*s*s > n*r {
+		return nil
+	}
+	return newMaskedForce(mw, Z, r)
+}
+
+// newMaskedForce builds the structured data without the cost rule (tests
+// use it at small n).
+func newMaskedForce(mw maskedWeighter, Z *mat.Dense, r int) *masked {
+	n, k := Z.Dims()
+	unobs, eps2 := mw.maskedWeights()
+	st := &masked{n: n, r: r, k: k, s: r + k, eps2: eps2, c: 1 - eps2, isU: make([]bool, n)}
+	for i := 0; i < n; i++ {
+		row := Z.RawRowView(i)
+		if unobs(i) {
+			st.isU[i] = true
+			st.unobs = append(st.unobs, i)
+			st.zU = append(st.zU, row...)
+		} else {
+			st.obs = append(st.obs, i)
+			st.zO = append(st.zO, row...)
+		}
+		for _, v := range row {
+			st.zz += v * v
+		}
+	}
+	return st
+}
+
+// maskedWork holds the buffers of one structured evaluation: O(n·s).
+type maskedWork struct {
+	aO, aU []float64 // F_O, F_U (|O|×s, |U|×s), overwritten by their QR
+	rO, rU []float64 // R_O, R_U (s×s, zero below the diagonal)
+	mO, mU []float64 // F_OᵀX_O, F_UᵀX_U (s×r)
+	d      []float64 // D_ii, i ∈ U
+	tmp    []float64 // s×s
+	// dist is ‖XXᵀ − M*‖_F of the last evaluation (GD traces it without a
+	// second QR).
+	dist float64
+}
+
+func (st *masked) newWork() *maskedWork {
+	s := st.s
+	return &maskedWork{
+		aO: make([]float64, len(st.obs)*s), aU: make([]float64, len(st.unobs)*s),
+		rO: make([]float64, s*s), rU: make([]float64, s*s),
+		mO: make([]float64, s*st.r), mU: make([]float64, s*st.r),
+		d: make([]float64, len(st.unobs)), tmp: make([]float64, s*s),
+	}
+}
+
+// maskedNorms are the squared Frobenius norms of the blocks of D.
+type maskedNorms struct {
+	oo, ou, uu float64 // ‖D_OO‖², ‖D_OU‖², ‖D_UU‖²
+	diag       float64 // Σ_{i∈U} D_ii²
+}
+
+// h returns ½ Σ W_ij² D_ij².
+func (q maskedNorms) h(st *masked) float64 {
+	return 0.5 * (q.oo + 2*q.ou + st.eps2*q.uu + st.c*q.diag)
+}
+
+// dist returns ‖D‖_F.
+func (q maskedNorms) dist() float64 { return math.Sqrt(q.oo + 2*q.ou + q.uu) }
+
+// eval computes the block norms of D = XXᵀ − ZZᵀ and, if dst is not nil,
+// ∇h(X) into dst (n×r, not aliasing X). It does not allocate.
+func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
+	if st.r == 1 && st.k == 1 {
+		if q, ok := st.eval11(w, dst, X); ok {
+			return q
+		}
+	}
+	xr := X.RawMatrix()
+	r, k, s := st.r, st.k, st.s
+	grad := dst != nil
+	for i := range w.mO {
+		w.mO[i], w.mU[i] = 0, 0
+	}
+	gather := func(rows []int, zb, a, m []float64, d []float64) {
+		for t, i := range rows {
+			xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
+			zi := zb[t*k : t*k+k]
+			ai := a[t*s : t*s+s]
+			copy(ai, xi)
+			copy(ai[r:], zi)
+			if d != nil {
+				dd := 0.0
+				for _, v := range xi {
+					dd += v * v
+				}
+				for _, v := range zi {
+					dd -= v * v
+				}
+				d[t] = dd
+			}
+			if grad {
+				for l, al := range ai {
+					ml := m[l*r : l*r+r]
+					for c, v := range xi {
+						ml[c] += al * v
+					}
+				}
+			}
+		}
+	}
+	gather(st.obs, st.zO, w.aO, w.mO, nil)
+	gather(st.unobs, st.zU, w.aU, w.mU, w.d)
+
+	var q maskedNorms
+	for _, v := range w.d {
+		q.diag += v * v
+	}
+	houseR(w.rO, w.aO, len(st.obs), s)
+	houseR(w.rU, w.aU, len(st.unobs), s)
+	q.oo = st.normRJR(w.rO, w.rO)
+	q.ou = st.normRJR(w.rO, w.rU)
+	q.uu = st.normRJR(w.rU, w.rU)
+	w.dist = q.dist()
+
+	if grad {
+		gr := dst.RawMatrix()
+		// mO ← F_OᵀX_O + F_UᵀX_U (rows in O); mU ← F_OᵀX_O + ε²F_UᵀX_U.
+		for i, v := range w.mO {
+			u := w.mU[i]
+			w.mO[i] = v + u
+			w.mU[i] = v + st.eps2*u
+		}
+		scatter := func(rows []int, zb, m []float64, d []float64) {
+			for t, i := range rows {
+				xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
+				zi := zb[t*k : t*k+k]
+				gi := gr.Data[i*gr.Stride : i*gr.Stride+r]
+				for c := range gi {
+					gi[c] = 0
+				}
+				for l, v := range xi {
+					ml := m[l*r : l*r+r]
+					for c, mv := range ml {
+						gi[c] += v * mv
+					}
+				}
+				for l, v := range zi {
+					ml := m[(r+l)*r : (r+l)*r+r]
+					for c, mv := range ml {
+						gi[c] -= v * mv
+					}
+				}
+				if d != nil {
+					cd := st.c * d[t]
+					for c, v := range xi {
+						gi[c] += cd * v
+					}
+				}
+				for c := range gi {
+					gi[c] *= 2
+				}
+			}
+		}
+		scatter(st.obs, st.zO, w.mO, nil)
+		scatter(st.unobs, st.zU, w.mU, w.d)
+	}
+	return q
+}
+
+// eval11 is eval for r = k = 1 (the study's instance) in two passes over
+// the rows and no copies: the R factor of each block [x z] comes from
+// modified Gram–Schmidt, R = [‖x‖, β‖x‖; 0, ‖z − βx‖] with β = xᵀz/xᵀx,
+// whose R is as accurate as Householder's (Björck). It reports false, and
+// eval falls back to Householder with scaling, when xᵀx or zᵀz is outside
+// [1e-250, 1e250] in a block (tiny x on the observed rows at a spurious
+// point, or overflow).
+func (st *masked) eval11(w *maskedWork, dst, X *mat.Dense) (maskedNorms, bool) {
+	xr := X.RawMatrix()
+	xd, xs := xr.Data, xr.Stride
+	var q maskedNorms
+	// Pass 1: Gram sums of each block and Σ_U D_ii².
+	var sxxO, sxzO, szzO, sxxU, sxzU, szzU float64
+	zO, zU := st.zO, st.zU
+	for t, i := range st.obs {
+		xi, zi := xd[i*xs], zO[t]
+		sxxO += xi * xi
+		sxzO += xi * zi
+		szzO += zi * zi
+	}
+	for t, i := range st.unobs {
+		xi, zi := xd[i*xs], zU[t]
+		sxxU += xi * xi
+		sxzU += xi * zi
+		szzU += zi * zi
+		d := xi*xi - zi*zi
+		q.diag += d * d
+	}
+	safe := func(v float64) bool { return v == 0 || (v >= 1e-250 && v <= 1e250) }
+	if !safe(sxxO) || !safe(szzO) || !safe(sxxU) || !safe(szzU) {
+		return q, false
+	}
+	betaO, betaU := 0.0, 0.0
+	if sxxO > 0 {
+		betaO = sxzO / sxxO
+	}
+	if sxxU > 0 {
+		betaU = sxzU / sxxU
+	}
+	// Pass 2: ‖z − βx‖² of each block, and the gradient
+	// row i ∈ O: 2(x_i (xᵀx) − z_i (zᵀx)), row i ∈ U: the same with the
+	// U-block sums weighted by ε², plus 2c D_ii x_i.
+	var resO, resU float64
+	mxO, mzO := sxxO+sxxU, sxzO+sxzU
+	mxU, mzU := sxxO+st.eps2*sxxU, sxzO+st.eps2*sxzU
+	c := st.c
+	if dst != nil {
+		gr := dst.RawMatrix()
+		gd, gs := gr.Data, gr.Stride
+		for t, i := range st.obs {
+			xi, zi := xd[i*xs], zO[t]
+			e := zi - betaO*xi
+			resO += e * e
+			gd[i*gs] = 2 * (xi*mxO - zi*mzO)
+		}
+		for t, i := range st.unobs {
+			xi, zi := xd[i*xs], zU[t]
+			e := zi - betaU*xi
+			resU += e * e
+			gd[i*gs] = 2 * (xi*mxU - zi*mzU + c*(xi*xi-zi*zi)*xi)
+		}
+	} else {
+		for t, i := range st.obs {
+			e := zO[t] - betaO*xd[i*xs]
+			resO += e * e
+		}
+		for t, i := range st.unobs {
+			e := zU[t] - betaU*xd[i*xs]
+			resU += e * e
+		}
+	}
+	fill := func(r []float64, sxx, beta, res float64) {
+		n1 := math.Sqrt(sxx)
+		r[0], r[1], r[2], r[3] = n1, beta*n1, 0, math.Sqrt(res)
+	}
+	fill(w.rO, sxxO, betaO, resO)
+	fill(w.rU, sxxU, betaU, resU)
+	q.oo = st.normRJR(w.rO, w.rO)
+	q.ou = st.normRJR(w.rO, w.rU)
+	q.uu = st.normRJR(w.rU, w.rU)
+	w.dist = q.dist()
+	return q, true
+}
+
+// normRJR returns ‖R_a J R_bᵀ‖_F² for upper triangular s×s R_a, R_b.
+func (st *masked) normRJR(ra, rb []float64) float64 {
+	s, r := st.s, st.r
+	sum := 0.0
+	for i := 0; i < s; i++ {
+		ai := ra[i*s : i*s+s]
+		for j := 0; j < s; j++ {
+			bj := rb[j*s : j*s+s]
+			v := 0.0
+			for l := max(i, j); l < s; l++ {
+				if l < r {
+					v += ai[l] * bj[l]
+				} else {
+					v -= ai[l] * bj[l]
+				}
+			}
+			sum += v * v
+		}
+	}
+	return sum
+}
+
+// houseR computes the R factor of the Householder QR of the rows×s matrix
+// a (row-major, overwritten) into r (s×s, zero below the diagonal and in
+// the rows beyond min(rows, s)). It does not allocate. Columns whose sum
+// of squares leaves [1e-250, 1e250] are scaled first (as LAPACK's Dnrm2
+// would), so tiny or huge entries neither underflow to a zero norm nor
+// overflow.
+func houseR(r, a []float64, rows, s int) {
+	for i := range r {
+		r[i] = 0
+	}
+	p := min(rows, s)
+	for j := 0; j < p; j++ {
+		ss := 0.0
+		for i := j; i < rows; i++ {
+			v := a[i*s+j]
+			ss += v * v
+		}
+		scale := 1.0
+		if !(ss >= 1e-250 && ss <= 1e250) {
+			big := 0.0
+			for i := j; i < rows; i++ {
+				big = math.Max(big, math.Abs(a[i*s+j]))
+			}
+			if big == 0 || math.IsInf(big, 0) || math.IsNaN(big) {
+				// A zero column (R_jj = 0, nothing to reflect), or a
+				// non-finite one (callers check their inputs).
+				for c := j; c < s; c++ {
+					r[j*s+c] = a[j*s+c]
+				}
+				continue
+			}
+			scale = big
+			ss = 0
+			for i := j; i < rows; i++ {
+				v := a[i*s+j] / big
+				a[i*s+j] = v
+				ss += v * v
+			}
+		}
+		norm := math.Sqrt(ss)
+		ajj := a[j*s+j]
+		alpha := -math.Copysign(norm, ajj)
+		v0 := ajj - alpha
+		// H = I − τvvᵀ with v = (v0, a[j+1:, j]) and vᵀv = −2·alpha·v0.
+		tau := -1 / (alpha * v0) // 2/vᵀv
+		for c := j + 1; c < s; c++ {
+			w := v0 * a[j*s+c]
+			for i := j + 1; i < rows; i++ {
+				w += a[i*s+j] * a[i*s+c]
+			}
+			f := tau * w
+			a[j*s+c] -= f * v0
+			for i := j + 1; i < rows; i++ {
+				a[i*s+c] -= f * a[i*s+j]
+			}
+		}
+		r[j*s+j] = alpha * scale
+		for c := j + 1; c < s; c++ {
+			r[j*s+c] = a[j*s+c]
+		}
+	}
+}
+
+// mul stores (W∘W∘(F S Fᵀ))·Y in dst (n×p): F is n×q, S q×q symmetric,
+// Y n×p, all row-major with stride = columns. It is the structured
+// product behind the escape analysis (∇f(X̂X̂ᵀ)v, E X̂) and HessVec, in
+// O(n·q·(q + p)) time:
+//
+//	row i ∈ O: f_i S (F_OᵀY_O + F_UᵀY_U),
+//	row i ∈ U: f_i S (F_OᵀY_O + ε² F_UᵀY_U) + c (f_i S f_iᵀ) y_i.
+func (st *masked) mul(dst []float64, F []float64, q int, S []float64, Y []float64, p int) {
+	tO := make([]float64, q*p)
+	tU := make([]float64, q*p)
+	acc := func(rows []int, t []float64) {
+		for _, i := range rows {
+			fi := F[i*q : i*q+q]
+			yi := Y[i*p : i*p+p]
+			for l, fv := range fi {
+				tl := t[l*p : l*p+p]
+				for c, yv := range yi {
+					tl[c] += fv * yv
+				}
+			}
+		}
+	}
+	acc(st.obs, tO)
+	acc(st.unobs, tU)
+	// mO = S(tO + tU), mU = S(tO + ε² tU).
+	mO := make([]float64, q*p)
+	mU := make([]float64, q*p)
+	for a := 0; a < q; a++ {
+		for b := 0; b < q; b++ {
+			sab := S[a*q+b]
+			if sab == 0 {
+				continue
+			}
+			for c := 0; c < p; c++ {
+				mO[a*p+c] += sab * (tO[b*p+c] + tU[b*p+c])
+				mU[a*p+c] += sab * (tO[b*p+c] + st.eps2*tU[b*p+c])
+			}
+		}
+	}
+	fs := make([]float64, q)
+	apply := func(rows []int, m []float64, diag bool) {
+		for _, i := range rows {
+			fi := F[i*q : i*q+q]
+			di := dst[i*p : i*p+p]
+			for c := range di {
+				di[c] = 0
+			}
+			for l, fv := range fi {
+				ml := m[l*p : l*p+p]
+				for c, mv := range ml {
+					di[c] += fv * mv
+				}
+			}
+			if diag {
+				// (f_i S f_iᵀ) y_i
+				for a := range fs {
+					v := 0.0
+					for b, fb := range fi {
+						v += S[a*q+b] * fb
+					}
+					fs[a] = v
+				}
+				pii := 0.0
+				for a, fa := range fi {
+					pii += fa * fs[a]
+				}
+				yi := Y[i*p : i*p+p]
+				for c, yv := range yi {
+					di[c] += st.c * pii * yv
+				}
+			}
+		}
+	}
+	apply(st.obs, mO, false)
+	apply(st.unobs, mU, true)
+}
+
+// rowMajor returns the data of an n×c matrix as a row-major slice with
+// stride c (a copy when the stride differs).
+func rowMajor(a mat.Matrix) []float64 {
+	if v := contiguous(a); v != nil {
+		return v
+	}
+	d := mat.DenseCopyOf(a)
+	return d.RawMatrix().Data
+}
+
+// truthFactor returns [X Z] (n×(r+k)) row-major.
+func (st *masked) truthFactor(X *mat.Dense) []float64 {
+	n, r, k, s := st.n, st.r, st.k, st.s
+	f := make([]float64, n*s)
+	for t, i := range st.obs {
+		copy(f[i*s:], X.RawRowView(i))
+		copy(f[i*s+r:i*s+s], st.zO[t*k:t*k+k])
+	}
+	for t, i := range st.unobs {
+		copy(f[i*s:], X.RawRowView(i))
+		copy(f[i*s+r:i*s+s], st.zU[t*k:t*k+k])
+	}
+	return f
+}
+
+// signJ returns J = diag(I_r, −I_k) as an s×s row-major matrix.
+func (st *masked) signJ() []float64 {
+	s := st.s
+	j := make([]float64, s*s)
+	for i := 0; i < s; i++ {
+		if i < st.r {
+			j[i*s+i] = 1
+		} else {
+			j[i*s+i] = -1
+		}
+	}
+	return j
+}
+
+// weight2 returns W_ij².
+func (st *masked) weight2(i, j int) float64 {
+	if i != j && st.isU[i] && st.isU[j] {
+		return st.eps2
+	}
+	return 1
+}
+
+// gradF stores ∇f(M) = W∘W∘(sym(M) − ZZᵀ) in dst (n×n) without the
+// measurements b (a structured problem above MaxDenseSize has none).
+func (st *masked) gradF(op NormalOperator, dst *mat.Dense, M mat.Matrix) {
+	op.Normal(dst, M)
+	n, k := st.n, st.k
+	z := make([]float64, n*k)
+	for t, i := range st.obs {
+		copy(z[i*k:i*k+k], st.zO[t*k:t*k+k])
+	}
+	for t, i := range st.unobs {
+		copy(z[i*k:i*k+k], st.zU[t*k:t*k+k])
+	}
+	for i := 0; i < n; i++ {
+		row := dst.RawRowView(i)
+		zi := z[i*k : i*k+k]
+		for j := 0; j < n; j++ {
+			zj := z[j*k : j*k+k]
+			v := 0.0
+			for l, a := range zi {
+				v += a * zj[l]
+			}
+			row[j] -= st.weight2(i, j) * v
+		}
+	}
+}
+
+// hessVec stores ∇²h(X)[D] = 2(W∘W∘(DXᵀ + XDᵀ))X + 2(W∘W∘(XXᵀ − ZZᵀ))D in
+// dst (n×r, or empty): O(n·r·(r + k)).
+func (st *masked) hessVec(dst, X, D *mat.Dense) {
+	n, r := st.n, st.r
+	f1 := make([]float64, n*2*r)
+	for i := 0; i < n; i++ {
+		copy(f1[i*2*r:], D.RawRowView(i))
+		copy(f1[i*2*r+r:i*2*r+2*r], X.RawRowView(i))
+	}
+	s1 := make([]float64, 4*r*r)
+	for l := 0; l < r; l++ {
+		s1[l*2*r+r+l] = 1
+		s1[(r+l)*2*r+l] = 1
+	}
+	out1 := make([]float64, n*r)
+	st.mul(out1, f1, 2*r, s1, rowMajor(X), r)
+	out2 := make([]float64, n*r)
+	st.mul(out2, st.truthFactor(X), st.s, st.signJ(), rowMajor(D), r)
+	if dst.IsEmpty() {
+		dst.ReuseAs(n, r)
+	}
+	for i := 0; i < n; i++ {
+		row := dst.RawRowView(i)
+		for c := range row {
+			row[c] = 2 * (out1[i*r+c] + out2[i*r+c])
+		}
+	}
+}
