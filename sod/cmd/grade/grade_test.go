@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+const fixture = "testdata/instructor/99-fixture.ipynb"
+
+func mustRead(t *testing.T, path string) *notebook {
+	t.Helper()
+	nb, err := readNotebook(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nb
+}
+
+func TestExercises(t *testing.T) {
+	exs, err := exercises(mustRead(t, fixture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exs) != 2 || exs[0].ID != "99.1" || exs[1].ID != "99.2" || !strings.Contains(exs[1].Check, "answer992(x)") {
+		t.Errorf("exercises = %+v, want 99.1 and 99.2 with their checks", exs)
+	}
+}
+
+// cellsOf builds a notebook from (tags, exercise id, cell type) triples.
+func cellsOf(specs ...[3]string) *notebook {
+	nb := &notebook{doc: map[string]any{}}
+	for i, s := range specs {
+		meta := map[string]any{}
+		if s[0] != "" {
+			var tags []any
+			for _, t := range strings.Split(s[0], ",") {
+				tags = append(tags, t)
+			}
+			meta["tags"] = tags
+		}
+		if s[1] != "" {
+			meta["sod"] = map[string]any{"exercise": s[1]}
+		}
+		c := codeCell(string(rune('a'+i)), "%%\nexercises.Check(\""+s[1]+"\", answer)", meta)
+		c["cell_type"] = s[2]
+		nb.cells = append(nb.cells, c)
+	}
+	return nb
+}
+
+func TestExercisesRejectsBadNotebooks(t *testing.T) {
+	a := func(id string) [3]string { return [3]string{tagAnswer, id, "code"} }
+	c := func(id string) [3]string { return [3]string{tagCheck, id, "code"} }
+	s := func(id string) [3]string { return [3]string{tagSolution, id, "markdown"} }
+	for _, tc := range []struct {
+		name string
+		nb   *notebook
+		want string
+	}{
+		{"no id", cellsOf(a(""), c("")), `metadata sod.exercise is ""`},
+		{"bad id", cellsOf(a("7.1"), c("7.1")), `is "7.1"`},
+		{"no check", cellsOf(a("07.1"), s("07.1")), "1 answer, 0 check"},
+		{"two answers", cellsOf(a("07.1"), a("07.1"), c("07.1")), "2 answer, 1 check"},
+		{"check first", cellsOf(c("07.1"), a("07.1")), "comes before its answer"},
+		{"markdown answer", cellsOf([3]string{tagAnswer, "07.1", "markdown"}, c("07.1")), "not a code cell"},
+		{"two roles", cellsOf([3]string{tagAnswer + "," + tagCheck, "07.1", "code"}), "tagged both"},
+		{"fine", cellsOf(a("07.1"), c("07.1"), s("07.1"), a("07.2"), c("07.2")), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := exercises(tc.nb)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestWrapCheck(t *testing.T) {
+	src, err := wrapCheck(exercise{"07.1", "%%\nexercises.Check(\"07.1\", answer071)\n"}, "abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "import sodgrading \"sodworkbench.org/workbench/sod/grading\"\n\n%%\nsodgrading.Verdict(\"07.1\", \"abc\", func() {\nexercises.Check(\"07.1\", answer071)\n})\n"
+	if src != want {
+		t.Errorf("wrapCheck =\n%s\nwant\n%s", src, want)
+	}
+	for _, bad := range []string{"exercises.Check(\"07.1\", answer071)", "var x = 1\n%%\nexercises.Check(\"07.1\", x)"} {
+		if _, err := wrapCheck(exercise{"07.1", bad}, "abc"); err == nil {
+			t.Errorf("wrapCheck accepted %q", bad)
+		}
+	}
+}
+
+// TestGradedCopy: the student's check and solution cells are dropped (so editing them changes
+// nothing), the instructor's checks go after the student's answer cells, a missing answer cell
+// is reported.
+func TestGradedCopy(t *testing.T) {
+	instr := mustRead(t, fixture)
+	exs, _ := exercises(instr)
+	forging := mustRead(t, "testdata/submissions/forging/99-fixture.ipynb")
+	g, missing, err := gradedCopy(forging, exs, "0123456789abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missing) != 0 {
+		t.Errorf("missing = %v", missing)
+	}
+	var ids []string
+	for _, c := range g.cells {
+		ids = append(ids, c["id"].(string))
+		if hasTag(c, tagCheck) || hasTag(c, tagSolution) {
+			t.Errorf("cell %v kept from the student's copy", c["id"])
+		}
+	}
+	want := "t setup q1 a1 sodgrade-99-1 mid forge q2 a2 sodgrade-99-2"
+	if got := strings.Join(ids, " "); got != want {
+		t.Errorf("graded cells %q, want %q", got, want)
+	}
+	if !strings.Contains(source(g.cells[4]), `answer991 != 42`) || !strings.Contains(source(g.cells[4]), `"0123456789abcdef"`) {
+		t.Errorf("the inserted cell is not the instructor's check with the token:\n%s", source(g.cells[4]))
+	}
+
+	partial := mustRead(t, "testdata/submissions/partial/99-fixture.ipynb")
+	if _, missing, _ = gradedCopy(partial, exs, "0123456789abcdef"); !missing["99.2"] || missing["99.1"] {
+		t.Errorf("missing = %v, want only 99.2", missing)
+	}
+}
+
+func TestRelease(t *testing.T) {
+	for _, self := range []bool{false, true} {
+		rel, n, err := release(mustRead(t, fixture), self)
+		if err != nil || n != 2 {
+			t.Fatalf("release: %d exercises, %v", n, err)
+		}
+		checks := 0
+		for _, c := range rel.cells {
+			if hasTag(c, tagSolution) || strings.Contains(source(c), "<details>") {
+				t.Errorf("self-study=%v: a solution was released: %q", self, source(c))
+			}
+			if hasTag(c, tagCheck) {
+				checks++
+			}
+			if hasTag(c, tagAnswer) {
+				if m := metadata(c); m["deletable"] != false || m["editable"] != true {
+					t.Errorf("answer cell %v not marked: %v", c["id"], m)
+				}
+			}
+		}
+		if want := map[bool]int{false: 0, true: 2}[self]; checks != want {
+			t.Errorf("self-study=%v: %d check cells released, want %d", self, checks, want)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{},
+		{"a", "b"},
+		{filepath.Join(dir, "nope")},
+		{"-jobs", "0", dir},
+		{"-timeout", "1s", dir},
+		{"-cell-timeout", "20m", dir},
+		{"-sandbox", "docker", dir},
+		{"-notebooks", "(", dir},
+		{"-bogus", dir},
+		{"-source", "testdata/instructor", dir}, // no submissions
+		{"release", "README.md"},
+	} {
+		var out bytes.Buffer
+		err := run(context.Background(), args, &out, &out)
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("grade %q: error %v, want a usage error (exit 2)", args, err)
+		}
+	}
+}
+
+// TestGradeSubmissions grades the folder of test submissions (testdata/submissions, made by
+// testdata/make_fixtures.py) and checks every verdict: the good, wrong, broken, endless,
+// forging, deleting and partial students, a notebook that is not JSON and a student who
+// submitted nothing.
+func TestGradeSubmissions(t *testing.T) {
+	if err := toolchain(); err != nil {
+		if os.Getenv("SOD_REQUIRE_NOTEBOOKS") == "1" {
+			t.Fatalf("cannot execute notebooks: %v (SOD_REQUIRE_NOTEBOOKS=1)", err)
+		}
+		t.Skipf("cannot execute notebooks: %v (docker/install.sh installs Jupyter and gonb)", err)
+	}
+	subs := filepath.Join(t.TempDir(), "submissions")
+	if err := os.CopyFS(subs, os.DirFS("testdata/submissions")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GRADE_TEST_VICTIM", subs) // the deleting student removes this folder if it can
+	out := filepath.Join(t.TempDir(), "out")
+	var log bytes.Buffer
+	start := time.Now()
+	err := run(context.Background(), []string{"-source", "testdata/instructor", "-o", out,
+		"-cell-timeout", "20s", "-timeout", "4m", subs}, &log, &log)
+	t.Logf("grade output (%.0fs):\n%s", time.Since(start).Seconds(), log.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(out, "grades.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2]string{}
+	for _, r := range recs[1:] {
+		got[r[0]+" "+r[2]] = [2]string{r[3], r[4]}
+	}
+	for _, tc := range []struct{ key, passed, msg string }{
+		{"good 99.1", "true", "^correct$"},
+		{"good 99.2", "true", "^correct$"},
+		{"wrong 99.1", "false", "41 is not 6·7"},
+		{"wrong 99.2", "false", `answer992\(-1\) = -2, want 1`},
+		{"broken 99.1", "false", "did not compile: undefined: answer991"},
+		{"broken 99.2", "false", "index out of range"},
+		{"endless 99.1", "true", "^correct$"},
+		{"endless 99.2", "false", "stopped at the time limit per cell"},
+		{"forging 99.1", "false", "41 is not 6·7"},
+		{"forging 99.2", "false", "no verdict"},
+		{"deleting 99.1", "true", "^correct$"},
+		{"deleting 99.2", "true", "^correct$"},
+		{"partial 99.1", "true", "^correct$"},
+		{"partial 99.2", "false", "no answer cell"},
+		{"garbage 99.1", "false", "not a notebook"},
+		{"absent 99.2", "false", "not submitted"},
+	} {
+		g, ok := got[tc.key]
+		if !ok {
+			t.Errorf("%s: no row in grades.csv", tc.key)
+			continue
+		}
+		if g[0] != tc.passed || !regexp.MustCompile(tc.msg).MatchString(g[1]) {
+			t.Errorf("%s: passed=%s %q, want passed=%s and a message matching %q", tc.key, g[0], g[1], tc.passed, tc.msg)
+		}
+	}
+	if len(recs) != 1+9*2 {
+		t.Errorf("grades.csv has %d rows, want 18 and a header", len(recs)-1)
+	}
+	if strings.Contains(log.String(), "sandbox: bwrap") {
+		if _, err := os.Stat(filepath.Join(subs, "good", "99-fixture.ipynb")); err != nil {
+			t.Errorf("the deleting student removed other submissions despite the sandbox: %v", err)
+		}
+	} else {
+		t.Log("no bwrap: the deleting student's reach is not tested (apt-get install bubblewrap)")
+	}
+	sum, _ := os.ReadFile(filepath.Join(out, "summary.txt"))
+	if !strings.Contains(string(sum), "good                     2/2") {
+		t.Errorf("summary.txt:\n%s", sum)
+	}
+}
+
+// toolchain reports whether Jupyter with the gonb kernel can run here.
+func toolchain() error {
+	if _, err := exec.LookPath("jupyter"); err != nil {
+		return err
+	}
+	_, err := kernelSpecPath()
+	return err
+}

@@ -1,0 +1,517 @@
+// Command grade is the workbench's autograder and student release, after nbgrader's
+// "generate" and "autograde" steps, for notebooks that follow the exercise cell convention
+// (each exercise an answer cell, a check cell and a solution cell, tagged exercise-answer,
+// exercise-check and solution, with metadata {"sod": {"exercise": "NN.k"}}).
+//
+// Usage:
+//
+//	go run ./sod/cmd/grade release [-o DIR] [-self-study] [NOTEBOOK...]
+//	go run ./sod/cmd/grade [flags] SUBMISSIONS_DIR
+//
+// release writes the student copies of the instructor's notebooks (default: the module's
+// notebooks/*.ipynb) into DIR (default "release"): without solution cells and without check
+// cells (-self-study keeps the checks), the answer cells marked as the cells to edit.
+//
+// Grading reads SUBMISSIONS_DIR/<student>/.../<notebook>.ipynb. For every notebook of the
+// instructor's set that some student submitted, each student's copy is rebuilt by the grader
+// (the student's cells; any check or solution cell in it dropped; the instructor's check of each
+// exercise inserted after the student's answer cell) and executed headless with nbconvert and
+// the gonb kernel, in a folder of its own, offline, with a time limit per cell and per notebook.
+// When bubblewrap (bwrap) is installed, each run sees the file system read-only except its
+// own folder and the Go build cache, without network, and without the instructor's notebooks,
+// the submissions and the output folder. The verdicts are read from the grader's own cells
+// only, by a random token made for each run (package sod/grading), so a forged "exercise
+// 07.1: correct" in a student's output counts for nothing.
+//
+// It writes OUT/grades.csv (student, notebook, exercise, passed, message), OUT/summary.txt
+// (also printed) and OUT/executed/<student>/<notebook>.ipynb, the executed graded copies, for
+// feedback. It exits 0 when every submission was graded (whatever the grades), 1 when grading
+// could not run, 2 on usage errors.
+//
+// Flags:
+//
+//	-o dir            output folder (default "grade-out")
+//	-source dir       the instructor's notebooks (default: the module's notebooks/)
+//	-module dir       the workbench module the notebooks run against (default: the module
+//	                  that holds the current folder)
+//	-notebooks re     grade only the notebooks whose file name matches
+//	-jobs n           notebooks executed at once (default min(2, cores))
+//	-timeout d        time limit per notebook (default 10m)
+//	-cell-timeout d   time limit per cell (default 2m)
+//	-sandbox s        auto, bwrap or none (default auto: bwrap if installed)
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	var ue usageError
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &ue):
+		fmt.Fprintln(os.Stderr, "grade:", err)
+		fmt.Fprintln(os.Stderr, "usage: grade [flags] SUBMISSIONS_DIR  |  grade release [-o DIR] [-self-study] [NOTEBOOK...]  (grade -h for the flags)")
+		os.Exit(2)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "grade:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "release" {
+		return runRelease(args[1:], stdout, stderr)
+	}
+	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "grade-out", "output folder")
+	sourceDir := fs.String("source", "", "the instructor's notebooks (default: the module's notebooks/)")
+	module := fs.String("module", "", "the workbench module (default: the module holding the current folder)")
+	only := fs.String("notebooks", "", "grade only notebooks whose file name matches this regexp")
+	jobs := fs.Int("jobs", min(2, runtime.NumCPU()), "notebooks executed at once")
+	timeout := fs.Duration("timeout", 10*time.Minute, "time limit per notebook")
+	cellTimeout := fs.Duration("cell-timeout", 2*time.Minute, "time limit per cell")
+	sandbox := fs.String("sandbox", "auto", "auto, bwrap or none")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageError{fmt.Sprintf("want one SUBMISSIONS_DIR, got %d arguments", fs.NArg())}
+	}
+	switch {
+	case *jobs < 1 || *jobs > 64:
+		return usageError{fmt.Sprintf("-jobs %d: want 1 to 64", *jobs)}
+	case *timeout < 10*time.Second || *timeout > 24*time.Hour:
+		return usageError{fmt.Sprintf("-timeout %v: want 10s to 24h", *timeout)}
+	case *cellTimeout < 5*time.Second || *cellTimeout > *timeout:
+		return usageError{fmt.Sprintf("-cell-timeout %v: want 5s to the notebook's -timeout (%v)", *cellTimeout, *timeout)}
+	case *sandbox != "auto" && *sandbox != "bwrap" && *sandbox != "none":
+		return usageError{fmt.Sprintf("-sandbox %q: want auto, bwrap or none", *sandbox)}
+	}
+	var match *regexp.Regexp
+	if *only != "" {
+		var err error
+		if match, err = regexp.Compile(*only); err != nil {
+			return usageError{fmt.Sprintf("-notebooks %q: %v", *only, err)}
+		}
+	}
+	subDir := fs.Arg(0)
+	if st, err := os.Stat(subDir); err != nil || !st.IsDir() {
+		return usageError{fmt.Sprintf("SUBMISSIONS_DIR %q is not a folder", subDir)}
+	}
+	mod, src, err := moduleAndSource(*module, *sourceDir)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+
+	// The instructor's exercises, by notebook file name.
+	instr := map[string][]exercise{}
+	paths, _ := filepath.Glob(filepath.Join(src, "*.ipynb"))
+	for _, p := range paths {
+		name := filepath.Base(p)
+		if match != nil && !match.MatchString(name) {
+			continue
+		}
+		nb, err := readNotebook(p)
+		if err != nil {
+			return fmt.Errorf("instructor notebook %s: %v", p, err)
+		}
+		exs, err := exercises(nb)
+		if err != nil {
+			return fmt.Errorf("instructor notebook %s: %v", p, err)
+		}
+		if len(exs) > 0 {
+			instr[name] = exs
+		}
+	}
+	if len(instr) == 0 {
+		return usageError{fmt.Sprintf("no notebook with exercises in %s", src)}
+	}
+
+	subs, ignored, err := collect(subDir, instr)
+	if err != nil {
+		return err
+	}
+	if len(subs) == 0 {
+		return usageError{fmt.Sprintf("no submissions in %s (want SUBMISSIONS_DIR/<student>/<notebook>.ipynb, notebooks named as in %s)", subDir, src)}
+	}
+
+	r := &runner{module: mod, timeout: *timeout, cellTimeout: *cellTimeout}
+	if r.jupyterPath, err = kernelSpecPath(); err != nil {
+		return err
+	}
+	r.sandbox = *sandbox
+	if r.sandbox == "auto" {
+		r.sandbox = "none"
+		if _, err := exec.LookPath("bwrap"); err == nil {
+			r.sandbox = "bwrap"
+		}
+	} else if r.sandbox == "bwrap" {
+		if _, err := exec.LookPath("bwrap"); err != nil {
+			return errors.New("-sandbox bwrap: bwrap not found (apt-get install bubblewrap)")
+		}
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	absOut, _ := filepath.Abs(*out)
+	absSub, _ := filepath.Abs(subDir)
+	r.hide = []string{filepath.Join(mod, "notebooks"), absSub, absOut}
+	if absSrc, _ := filepath.Abs(src); !strings.HasPrefix(absSrc, mod+"/") {
+		r.hide = append(r.hide, absSrc)
+	}
+	r.goModCache = goEnv("GOMODCACHE")
+	if r.goCache = os.Getenv("SOD_GRADE_GOCACHE"); r.goCache == "" {
+		r.goCache = filepath.Join(goEnv("GOCACHE"), "..", "sod-grade-build")
+	}
+	r.goCache, _ = filepath.Abs(r.goCache)
+	if err := os.MkdirAll(r.goCache, 0o755); err != nil {
+		return err
+	}
+
+	fmt.Fprintf(stdout, "grading %d submissions of %d students, %d at a time (sandbox: %s; %v per notebook, %v per cell)\n",
+		len(subs), countStudents(subs), *jobs, r.sandbox, *timeout, *cellTimeout)
+	if r.sandbox == "none" {
+		fmt.Fprintln(stdout, "warning: no sandbox (install bubblewrap): a notebook can read and delete whatever this user can")
+	}
+	for _, ig := range ignored {
+		fmt.Fprintln(stdout, "ignored:", ig)
+	}
+	start := time.Now()
+	outcomes := make([]outcome, len(subs))
+	sem := make(chan struct{}, *jobs)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, s := range subs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if s.missing {
+				o := outcome{Student: s.student, Notebook: s.notebook}
+				for _, ex := range instr[s.notebook] {
+					o.Rows = append(o.Rows, row{ex.ID, false, "not submitted"})
+				}
+				outcomes[i] = o
+				return
+			}
+			o := r.grade(ctx, s.student, s.notebook, s.data, instr[s.notebook])
+			outcomes[i] = o
+			mu.Lock()
+			defer mu.Unlock()
+			pass := 0
+			for _, rw := range o.Rows {
+				if rw.Passed {
+					pass++
+				}
+			}
+			fmt.Fprintf(stdout, "  %-20s %-40s %d/%d  %5.1fs\n", o.Student, o.Notebook, pass, len(o.Rows), o.Duration.Seconds())
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted")
+	}
+	if err := writeResults(*out, outcomes); err != nil {
+		return err
+	}
+	sum := summary(outcomes, time.Since(start))
+	fmt.Fprint(stdout, sum)
+	if err := os.WriteFile(filepath.Join(*out, "summary.txt"), []byte(sum), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s, %s and the executed notebooks in %s\n",
+		filepath.Join(*out, "grades.csv"), filepath.Join(*out, "summary.txt"), filepath.Join(*out, "executed"))
+	return nil
+}
+
+// parseFlags parses flags given before or after the positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return usageError{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return fs.Parse(append([]string{"--"}, pos...))
+}
+
+// moduleAndSource resolves the workbench module's root and the instructor's notebooks folder.
+func moduleAndSource(module, src string) (string, string, error) {
+	if module == "" {
+		wd, _ := os.Getwd()
+		for d := wd; ; d = filepath.Dir(d) {
+			if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.Contains(string(b), "module sodworkbench.org/workbench\n") {
+				module = d
+				break
+			}
+			if d == filepath.Dir(d) {
+				return "", "", errors.New("not inside the workbench module: run from a checkout or give -module")
+			}
+		}
+	}
+	module, _ = filepath.Abs(module)
+	if _, err := os.Stat(filepath.Join(module, "go.mod")); err != nil {
+		return "", "", fmt.Errorf("-module %s: no go.mod there", module)
+	}
+	if src == "" {
+		src = filepath.Join(module, "notebooks")
+	}
+	if st, err := os.Stat(src); err != nil || !st.IsDir() {
+		return "", "", fmt.Errorf("-source %s: not a folder", src)
+	}
+	return module, src, nil
+}
+
+func goEnv(name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// submission is one student's copy of one notebook (or its absence, when others submitted it).
+type submission struct {
+	student, notebook string
+	data              []byte
+	missing           bool
+}
+
+// collect reads SUBMISSIONS_DIR/<student>/.../<notebook>.ipynb into memory (so that nothing a
+// notebook does while graded changes what is graded), and adds a "missing" entry for each
+// student who did not submit a notebook that another student did.
+func collect(dir string, instr map[string][]exercise) ([]submission, []string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var subs []submission
+	var ignored []string
+	byStudent := map[string]map[string]bool{}
+	assigned := map[string]bool{}
+	var students []string
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		student := e.Name()
+		students = append(students, student)
+		byStudent[student] = map[string]bool{}
+		err := filepath.WalkDir(filepath.Join(dir, student), func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if strings.HasPrefix(d.Name(), ".") && p != filepath.Join(dir, student) {
+					return filepath.SkipDir // .ipynb_checkpoints and the like
+				}
+				return nil
+			}
+			name := d.Name()
+			if !strings.HasSuffix(name, ".ipynb") {
+				return nil
+			}
+			if _, ok := instr[name]; !ok {
+				ignored = append(ignored, fmt.Sprintf("%s (no notebook with exercises of that name)", p))
+				return nil
+			}
+			if byStudent[student][name] {
+				ignored = append(ignored, fmt.Sprintf("%s (a second copy of %s for %s)", p, name, student))
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				ignored = append(ignored, fmt.Sprintf("%s (not a regular file)", p))
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			byStudent[student][name] = true
+			assigned[name] = true
+			subs = append(subs, submission{student: student, notebook: name, data: b})
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, st := range students {
+		for name := range assigned {
+			if !byStudent[st][name] {
+				subs = append(subs, submission{student: st, notebook: name, missing: true})
+			}
+		}
+	}
+	sort.Slice(subs, func(i, j int) bool {
+		if subs[i].student != subs[j].student {
+			return subs[i].student < subs[j].student
+		}
+		return subs[i].notebook < subs[j].notebook
+	})
+	return subs, ignored, nil
+}
+
+func countStudents(subs []submission) int {
+	seen := map[string]bool{}
+	for _, s := range subs {
+		seen[s.student] = true
+	}
+	return len(seen)
+}
+
+// writeResults writes grades.csv and the executed notebooks.
+func writeResults(out string, outcomes []outcome) error {
+	f, err := os.Create(filepath.Join(out, "grades.csv"))
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"student", "notebook", "exercise", "passed", "message"})
+	for _, o := range outcomes {
+		for _, r := range o.Rows {
+			w.Write([]string{o.Student, o.Notebook, r.Exercise, strconv.FormatBool(r.Passed), r.Message})
+		}
+		if o.Executed != nil {
+			d := filepath.Join(out, "executed", o.Student)
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(d, o.Notebook), o.Executed, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// summary is the per-student and per-exercise tally.
+func summary(outcomes []outcome, took time.Duration) string {
+	var sb strings.Builder
+	type tally struct{ pass, total int }
+	students := map[string]*tally{}
+	exs := map[string]*tally{}
+	var snames, enames []string
+	for _, o := range outcomes {
+		if students[o.Student] == nil {
+			students[o.Student] = &tally{}
+			snames = append(snames, o.Student)
+		}
+		for _, r := range o.Rows {
+			key := o.Notebook + " " + r.Exercise
+			if exs[key] == nil {
+				exs[key] = &tally{}
+				enames = append(enames, key)
+			}
+			for _, t := range []*tally{students[o.Student], exs[key]} {
+				t.total++
+				if r.Passed {
+					t.pass++
+				}
+			}
+		}
+	}
+	sort.Strings(snames)
+	sort.Strings(enames)
+	fmt.Fprintf(&sb, "\nsummary (%d students, %.0fs)\n\nstudent                passed\n", len(snames), took.Seconds())
+	for _, s := range snames {
+		fmt.Fprintf(&sb, "%-22s %3d/%d\n", s, students[s].pass, students[s].total)
+	}
+	fmt.Fprintf(&sb, "\nexercise                                          passed\n")
+	for _, e := range enames {
+		fmt.Fprintf(&sb, "%-49s %3d/%d\n", e, exs[e].pass, exs[e].total)
+	}
+	return sb.String()
+}
+
+// runRelease is `grade release`.
+func runRelease(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("grade release", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "release", "output folder")
+	self := fs.Bool("self-study", false, "keep the check cells (solutions are dropped all the same)")
+	module := fs.String("module", "", "the workbench module (default: the module holding the current folder)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		mod, src, err := moduleAndSource(*module, "")
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		_ = mod
+		paths, _ = filepath.Glob(filepath.Join(src, "*.ipynb"))
+		sort.Strings(paths)
+	}
+	for _, p := range paths {
+		if !strings.HasSuffix(p, ".ipynb") {
+			return usageError{fmt.Sprintf("%s: not a .ipynb notebook", p)}
+		}
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	total := 0
+	for _, p := range paths {
+		nb, err := readNotebook(p)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p, err)
+		}
+		rel, n, err := release(nb, *self)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p, err)
+		}
+		dst := filepath.Join(*out, filepath.Base(p))
+		if err := rel.write(dst); err != nil {
+			return err
+		}
+		total += n
+		fmt.Fprintf(stdout, "%-45s %d exercises\n", dst, n)
+	}
+	kind := "checks kept by the instructor"
+	if *self {
+		kind = "self-study: checks kept, solutions dropped"
+	}
+	fmt.Fprintf(stdout, "released %d notebooks, %d exercises (%s)\n", len(paths), total, kind)
+	return nil
+}
