@@ -48,6 +48,9 @@ type cell struct {
 
 type cellMetadata struct {
 	Tags []string `json:"tags"`
+	Sod  struct {
+		Exercise string `json:"exercise"` // the exercise id, "07.1", of an exercise's cells
+	} `json:"sod"`
 }
 
 type output struct {
@@ -275,6 +278,7 @@ func execute(ctx context.Context, path, outDir string, timeout time.Duration) re
 		return res
 	}
 	res.Problems = append(res.Problems, checkExecuted(nb)...)
+	res.Problems = append(res.Problems, checkExercisesRan(nb)...)
 	return res
 }
 
