@@ -59,6 +59,12 @@
 //     (eq. gaussian_ensemble), seeded.
 //   - NewDataPoints: A_i = x_i x_iᵀ, the quadratic network of section 6.3.
 //
+// PaperInstances returns the three instances of section 6.1 at their
+// spurious points (PMCXHat for PMC), each an Instance with the (l, t) of its
+// multi-step escape and the RIP constants δ it is evaluated with;
+// DesignedSaddle (EFS > 1 at a strict saddle) and GaussianSpurious (the
+// "Case 1" sign pitfall) are two small instances for section 4.
+//
 // A Problem holds 𝒜, b, the search rank r and (when known) Z and M* = ZZᵀ
 // (NewProblem from a ground truth Z, NewProblemFromMeasurements from b).
 // Problem.H is h(X) = ½‖𝒜(XXᵀ) − b‖² (eq. matrix_objfunc), Problem.Grad is

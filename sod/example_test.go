@@ -163,3 +163,45 @@ func ExampleOperator() {
 	// Output:
 	// x = (1.0000, 2.0000), h < 1e-12: true, Ξ² = 1
 }
+
+// The paper's three instances at their spurious points, with the (l, t) of
+// their multi-step escape and the RIP constants they are evaluated with.
+func ExamplePaperInstances() {
+	for _, in := range sod.PaperInstances() {
+		cp, err := in.Critical(sod.CriticalOptions{SkipHessian: true})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%-14s h(X̂) = %.6f  λ_n = %+.4f  (l, t) = (%d, %d)  δ:", in.Name, cp.H, cp.LambdaN, in.L, in.T)
+		for _, d := range in.Deltas {
+			fmt.Printf(" %g (%s)", d.Delta, d.Label)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// basic example  h(X̂) = 0.375000  λ_n = -0.7500  (l, t) = (3, 40)  δ: 0.5 (exact)
+	// PMC n=3 ε=0.3  h(X̂) = 0.330275  λ_n = -0.3303  (l, t) = (11, 59000)  δ: 0.455 (δ₁) 0.538 (paper's (1−ε)/(1+ε)) 0.91 (δ₂ = exact)
+	// real-world     h(X̂) = 0.058289  λ_n = -0.1332  (l, t) = (5, 150000)  δ: 0.81106 (δ₁) 0.89834 (δ₂ = exact)
+}
+
+// The single-step point X̂ + ρ u_n q_rᵀ and the paper's "Case 1" point
+// −X̂ + ρ u_n q_rᵀ at the minimiser ρ* of h along the line, on a Gaussian
+// instance whose line contains descent points: with this sign of u_n the
+// Case 1 point is the mirror point, where h rises.
+func ExampleCriticalPoint_LinePoint() {
+	in, err := sod.GaussianSpurious()
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := sod.SingleStep(in.P, in.XHat, sod.SingleStepOptions{Delta: in.Delta(), Critical: sod.CriticalOptions{FlipUn: true}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, sign := range []float64{1, -1} {
+		x := s.CP.LinePoint(sign, s.Exact.BestRho)
+		fmt.Printf("s = %+.0f: h = %.5f (h(X̂) = %.5f)\n", sign, in.P.H(x), s.HHat)
+	}
+	// Output:
+	// s = +1: h = 0.00004 (h(X̂) = 0.01162)
+	// s = -1: h = 0.92680 (h(X̂) = 0.01162)
+}
