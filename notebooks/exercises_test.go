@@ -30,8 +30,9 @@ func answerVar(id string) string { return "answer" + strings.Replace(id, ".", ""
 // exerciseCells are the cells of one exercise, by kind (indices into the notebook, -1 if absent).
 type exerciseCells struct{ answer, check, solution int }
 
-// checkExercises returns the problems of a notebook's exercises: every cell with exercise metadata
-// carries exactly one of the three tags and every tagged cell the metadata; each id (NN.k, NN the
+// checkExercises returns the problems of a notebook's exercises: every code cell with exercise
+// metadata carries exactly one of the three tags (a markdown cell may also be the untagged
+// statement of the exercise) and every tagged cell the metadata; each id (NN.k, NN the
 // notebook's number) has one answer cell (code) that declares its variable, then one check cell
 // (code) that calls exercises.Check with it, then one solution cell (markdown) with a <details>
 // block; and no exercise is left in the old one-cell style.
@@ -56,6 +57,8 @@ func checkExercises(name string, nb *notebook) []string {
 		case id == "":
 			probs = append(probs, fmt.Sprintf(`%s: tagged %v without the metadata "sod": {"exercise": "NN.k"}`, c.label(i), tags))
 			continue
+		case len(tags) == 0 && c.CellType == "markdown":
+			continue // the exercise's statement may carry its id too
 		case len(tags) != 1:
 			probs = append(probs, fmt.Sprintf("%s: exercise %s: tagged %v, want exactly one of %s, %s, %s", c.label(i), id, tags, AnswerTag, CheckTag, SolutionTag))
 			continue
@@ -164,6 +167,7 @@ func TestCheckExercises(t *testing.T) {
 		{"no details", with(3, ex("markdown", SolutionTag, "07.1", "0.5")), "<details> block"},
 		{"solution as code", with(3, ex("code", SolutionTag, "07.1", "<details>")), "a solution cell must be markdown"},
 		{"untagged metadata", with(2, ex("code", "", "07.1", `exercises.Check("07.1", answer071)`)), "want exactly one of"},
+		{"statement with id", with(0, ex("markdown", "", "07.1", "## Exercise 1")), ""},
 		{"tag without id", with(2, ex("code", CheckTag, "", `exercises.Check("07.1", answer071)`)), "without the metadata"},
 		{"other notebook's id", with(1, ex("code", AnswerTag, "08.1", "var answer081 = 0.0")), `exercise id "08.1"`},
 		{"old style", []cell{ex("code", "", "", "%%\nanswer := 0.0 // ← your value\nif answer == 0 {")}, "old style"},

@@ -76,18 +76,18 @@ func verify(id string, answer any) (string, error) {
 	return ex.check(answer)
 }
 
-// Check verifies answer against exercise id and prints
-// "exercise NN.k: correct" (with a remark) or "exercise NN.k: not answered
-// yet: …". For a wrong answer or an unknown id it panics with the error, so
+// Check verifies answer against exercise id and prints the line
+// "exercise NN.k: correct" (followed by a remark on the next line) or
+// "exercise NN.k: not answered yet: …". For a wrong answer or an unknown id it panics with the error, so
 // the notebook cell fails loudly.
 func Check(id string, answer any) {
 	remark, err := verify(id, answer)
 	switch {
 	case err == nil:
+		fmt.Printf("exercise %s: correct\n", id) // a line of its own: graders match it exactly
 		if remark != "" {
-			remark = " — " + remark
+			fmt.Println(remark)
 		}
-		fmt.Printf("exercise %s: correct%s\n", id, remark)
 	case errors.Is(err, ErrUnanswered):
 		fmt.Printf("exercise %s: %v\n", id, err)
 	default:
