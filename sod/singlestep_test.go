@@ -253,3 +253,73 @@ func TestSingleStepErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSingleStepCaseOneMirror checks the finding REPRODUCTION.md F4 on the
+// seeded Gaussian instance of notebook 02 (n = 2, m = 3, seed 164, z = e₁,
+// X̂ where GD with step 0.05 from (0.3, 0.6) stops): the line X̂ + ρ u_n q_rᵀ
+// holds a descent point ρ* (the exact line's minimiser), with the sign of
+// −⟨E, u_n u_nᵀ⟩. With u_n signed so that ⟨E, u_n u_nᵀ⟩ > 0 (the paper's
+// Case 1) the paper's point −X̂ + ρ* u_n q_rᵀ is the mirror of
+// X̂ − ρ* u_n q_rᵀ and raises h; X̂ + ρ* u_n q_rᵀ lowers it, and it is the
+// same point for both signs of u_n.
+func TestSingleStepCaseOneMirror(t *testing.T) {
+	op, err := NewGaussian(2, 3, 164)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewProblem(op, mat.NewDense(2, 1, []float64{1, 0}), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd, err := GradientDescent(p, mat.NewDense(2, 1, []float64{0.3, 0.6}), GDOptions{Step: 0.05, MaxIter: 20000, GradTol: 1e-10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rip, err := RIPExact(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := AnalyzeCritical(p, gd.X, CriticalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.CheckSpurious(1e-8); err != nil || !cp.IsLocalMinimum(1e-10) {
+		t.Fatalf("X̂ = %v is not a spurious local minimum: %v, Hessian %v", gd.X.RawMatrix().Data, err, cp.HessEig)
+	}
+	h0 := p.H(gd.X)
+	line := func(s *SingleStepResult, sign, rho float64) *mat.Dense {
+		var x, d mat.Dense
+		x.Scale(sign, s.CP.X)
+		d.Outer(rho, s.CP.Un, s.CP.Qr)
+		x.Add(&x, &d)
+		return &x
+	}
+	var good [2]*mat.Dense
+	caseOne := 0
+	for i, flip := range []bool{false, true} {
+		s, err := SingleStep(p, gd.X, SingleStepOptions{Delta: rip.Delta, Critical: CriticalOptions{FlipUn: flip}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rho := s.Exact.BestRho
+		if !s.Exact.Feasible || rho == 0 || math.Signbit(rho) != math.Signbit(-s.CP.Euu) {
+			t.Fatalf("flip %v: ρ* = %v, ⟨E, uuᵀ⟩ = %v: want a descent point with the sign of −⟨E, uuᵀ⟩", flip, rho, s.CP.Euu)
+		}
+		good[i] = line(s, 1, rho)
+		if h := p.H(good[i]); !(h < h0) {
+			t.Errorf("flip %v: h(X̂ + ρ* u qᵀ) = %v, not below h(X̂) = %v", flip, h, h0)
+		}
+		if s.CP.Euu > 0 {
+			caseOne++
+			if h := p.H(line(s, -1, rho)); !(h > h0) {
+				t.Errorf("Case 1: h(−X̂ + ρ* u qᵀ) = %v, want above h(X̂) = %v", h, h0)
+			}
+		}
+	}
+	if caseOne != 1 {
+		t.Errorf("%d sign conventions with ⟨E, uuᵀ⟩ > 0, want exactly 1", caseOne)
+	}
+	if !mat.EqualApprox(good[0], good[1], 1e-12) {
+		t.Errorf("X̂ + ρ* u qᵀ depends on the sign of u_n: %v, %v", good[0].RawMatrix().Data, good[1].RawMatrix().Data)
+	}
+}

@@ -12,8 +12,8 @@ import (
 // TestAblationPaperTable checks the ablation table against the paper's
 // printed values (appendix, table "ablation"), with the deviations REPRODUCTION.md F11
 // documents (l=3, t=33500 is 0.02% off; at t=2e6 the points are finite and
-// GD from them diverges), and the descent check the paper leaves out: REPRODUCTION.md
-// §9 found h(X̌) < h(X̂) in exactly one cell.
+// GD from them diverges), and the descent check the paper leaves out: h(X̌) < h(X̂)
+// holds in exactly one cell (REPRODUCTION.md F8).
 func TestAblationPaperTable(t *testing.T) {
 	res, err := Ablation(DefaultAblationConfig(), nil)
 	if err != nil {

@@ -28,9 +28,12 @@ func TestCaseStudies(t *testing.T) {
 		h       float64
 		kind    string
 		descent bool
+		// below: the closed-form h^l(w̃(t)) goes below h^l(ŵ) at some t
+		// (the paper's panel (d)); not on the real-world case (REPRODUCTION.md F9).
+		below bool
 	}{
-		{PMCCaseConfig(), []float64{-a, 0, a}, 1e-3, 0.330275, "γ", true},
-		{RealWorldCaseConfig(), []float64{0.2234, 0.0918, 0.5985}, 0.01, math.NaN(), "γ", false},
+		{PMCCaseConfig(), []float64{-a, 0, a}, 1e-3, 0.330275, "γ", true, true},
+		{RealWorldCaseConfig(), []float64{0.2234, 0.0918, 0.5985}, 0.01, math.NaN(), "γ", false, false},
 	}
 	for _, tc := range tests {
 		r, err := CaseStudy(tc.cfg, nil)
@@ -59,6 +62,13 @@ func TestCaseStudies(t *testing.T) {
 			t.Errorf("%s: iterations %d at the escape, %d at the end", tc.cfg.Name, r.Iter[r.EscapeAt], r.Iter[n-1])
 		}
 		checkLiftedPanels(t, tc.cfg, r)
+		below := false
+		for _, v := range r.Lifted.CloseHL {
+			below = below || v < r.Lifted.HLHat
+		}
+		if below != tc.below {
+			t.Errorf("%s: closed-form h^l below h^l(ŵ) at some t: %v, want %v", tc.cfg.Name, below, tc.below)
+		}
 	}
 }
 

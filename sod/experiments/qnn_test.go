@@ -177,6 +177,11 @@ func TestQNN(t *testing.T) {
 	if math.Abs(sodc.FinalH-hMin) > 1e-6*hMin {
 		t.Errorf("GD+SOD ends at h = %.9g, the L-BFGS width-1 minimum is %.9g", sodc.FinalH, hMin)
 	}
+	// SGD does not stagnate with GD: it reaches the width-1 minimum
+	// (REPRODUCTION.md F12; the paper has it stagnate).
+	if c := curves["SGD"]; !(c.FinalH < hMin+0.1) {
+		t.Errorf("SGD ends at h = %.9g, the L-BFGS width-1 minimum is %.9g", c.FinalH, hMin)
+	}
 	for _, name := range []string{"Adam", "GD+random line search", "GD+negative-gradient line search"} {
 		if c := curves[name]; math.Abs(c.FinalH-hGD) > 1e-6*hGD {
 			t.Errorf("%s ends at h = %.9g, GD at %.9g", name, c.FinalH, hGD)
