@@ -1,0 +1,459 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod"
+)
+
+// repoRoot is the repository root, from this package's directory.
+const repoRoot = "../../.."
+
+var (
+	reportOnce sync.Once
+	reportSecs []*section
+	reportMD   string
+	reportErr  error
+)
+
+// generatedReport builds the report once for all the tests of this file.
+func generatedReport(t *testing.T) ([]*section, string) {
+	t.Helper()
+	reportOnce.Do(func() {
+		reportSecs, reportErr = buildReport(context.Background())
+		if reportErr == nil {
+			var b bytes.Buffer
+			writeReport(&b, reportSecs)
+			reportMD = b.String()
+		}
+	})
+	if reportErr != nil {
+		t.Fatal(reportErr)
+	}
+	return reportSecs, reportMD
+}
+
+// TestReportUpToDate fails when the committed notebooks/REPRODUCTION.md is
+// not exactly what `reproduce report` prints, so a stale report cannot land.
+func TestReportUpToDate(t *testing.T) {
+	_, got := generatedReport(t)
+	b, err := os.ReadFile(filepath.Join(repoRoot, reportFile))
+	if err != nil {
+		t.Fatalf("%v\nGenerate it: %s", err, regenerate)
+	}
+	committed := string(b)
+	if committed == got {
+		return
+	}
+	cl, gl := strings.Split(committed, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(cl) || i < len(gl); i++ {
+		var c, g string
+		if i < len(cl) {
+			c = cl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if c != g {
+			t.Errorf("%s is stale: line %d differs\ncommitted: %q\ngenerated: %q\n"+
+				"Regenerate it from the repository root:\n  %s", reportFile, i+1, c, g, regenerate)
+			return
+		}
+	}
+}
+
+// TestReportCommand runs the subcommand end to end through run: the report
+// on stdout, a usage error (exit status 2) for arguments, -h.
+func TestReportCommand(t *testing.T) {
+	_, want := generatedReport(t)
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"report"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != want || errb.Len() != 0 {
+		t.Errorf("report printed %d bytes (want %d identical ones), stderr %q", out.Len(), len(want), errb.String())
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"report", "ablation"}, 2, "takes no arguments"},
+		{[]string{"report", "-out", "x"}, 2, "flag provided but not defined"},
+		{[]string{"report", "-h"}, 0, ""},
+	} {
+		out.Reset()
+		err := run(context.Background(), tc.args, &out, &errb)
+		if exitCode(err) != tc.code || (tc.want != "" && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%v: exit %d, error %v; want exit %d with %q", tc.args, exitCode(err), err, tc.code, tc.want)
+		}
+		if tc.code == 0 && (!errors.Is(err, flag.ErrHelp) || !strings.Contains(out.String(), regenerate)) {
+			t.Errorf("%v: help %q", tc.args, out.String())
+		}
+	}
+}
+
+// TestReportEvidence checks that every test the report names as evidence
+// exists in the repository, every notebook section it links to exists, and
+// every row names at least one test and a notebook.
+func TestReportEvidence(t *testing.T) {
+	secs, md := generatedReport(t)
+	funcs := testFuncs(t)
+	names := regexp.MustCompile("`((?:Test|Example|Fuzz|Benchmark)[A-Za-z0-9_]*)`").FindAllStringSubmatch(md, -1)
+	if len(names) < 50 {
+		t.Fatalf("only %d test names in the report", len(names))
+	}
+	for _, m := range names {
+		if !funcs[m[1]] {
+			t.Errorf("the report names %s, which is no test function in the repository", m[1])
+		}
+	}
+	links := regexp.MustCompile(`\[(\d\d) · ([^\]]+)\]\((\d\d-[^)]+\.ipynb)\)`).FindAllStringSubmatch(md, -1)
+	if len(links) < 50 {
+		t.Fatalf("only %d notebook links in the report", len(links))
+	}
+	headings := map[string][]string{}
+	for _, m := range links {
+		file, section := m[3], m[2]
+		if m[1] != file[:2] {
+			t.Errorf("link %q: number %s, file %s", m[0], m[1], file)
+		}
+		h, ok := headings[file]
+		if !ok {
+			h = notebookHeadings(t, filepath.Join(repoRoot, "notebooks", file))
+			headings[file] = h
+		}
+		found := false
+		for _, x := range h {
+			found = found || strings.HasPrefix(x, section)
+		}
+		if !found {
+			t.Errorf("the report links to section %q of %s, which has no heading starting so (headings: %q); "+
+				"update the evidence in sod/cmd/reproduce and regenerate: %s", section, file, h, regenerate)
+		}
+	}
+	for _, s := range secs {
+		for _, r := range s.rows {
+			if len(r.tests) == 0 || r.nb.file == "" || r.nb.section == "" {
+				t.Errorf("%s: row %q has no test or no notebook", s.id, r.what)
+			}
+		}
+	}
+}
+
+// testFuncs returns the names of the test, example, fuzz and benchmark
+// functions in the repository's _test.go files.
+func testFuncs(t *testing.T) map[string]bool {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^func ((?:Test|Example|Fuzz|Benchmark)[A-Za-z0-9_]*)\(`)
+	out := map[string]bool{}
+	err := filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != repoRoot || d.Name() == "node_modules" || d.Name() == "out") {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(p, "_test.go") {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+				out[m[1]] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// notebookHeadings returns the Markdown headings of a notebook, without the
+// leading #s.
+func notebookHeadings(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("evidence notebook: %v", err)
+		return nil
+	}
+	var nb struct {
+		Cells []struct {
+			CellType string          `json:"cell_type"`
+			Source   json.RawMessage `json:"source"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(b, &nb); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var out []string
+	for _, c := range nb.Cells {
+		if c.CellType != "markdown" {
+			continue
+		}
+		var lines []string
+		if err := json.Unmarshal(c.Source, &lines); err != nil {
+			var s string
+			if err := json.Unmarshal(c.Source, &s); err != nil {
+				t.Fatalf("%s: cell source: %v", path, err)
+			}
+			lines = []string{s}
+		}
+		for _, l := range strings.Split(strings.Join(lines, ""), "\n") {
+			if strings.HasPrefix(l, "#") {
+				out = append(out, strings.TrimSpace(strings.TrimLeft(l, "#")))
+			}
+		}
+	}
+	return out
+}
+
+// findRow returns the row of section id whose quantity starts with what.
+func findRow(t *testing.T, secs []*section, id, what string) row {
+	t.Helper()
+	for _, s := range secs {
+		if s.id != id {
+			continue
+		}
+		for _, r := range s.rows {
+			if strings.HasPrefix(r.what, what) {
+				return r
+			}
+		}
+	}
+	t.Fatalf("no row %q in section %s", what, id)
+	return row{}
+}
+
+// TestReportRealWorldQuantities computes m, λ_n, σ_r, |⟨E, u_n u_nᵀ⟩| and Ξ²
+// of the real-world case at the printed x̂ directly from the six sensing
+// matrices (explicit sums and gonum's eigensolvers, not sod.AnalyzeCritical)
+// and checks the report's rows against them.
+func TestReportRealWorldQuantities(t *testing.T) {
+	secs, _ := generatedReport(t)
+	p := sod.RealWorld()
+	x := sod.RealWorldXHat()
+	_, m := p.Op.Dims()
+	As := make([]*mat.SymDense, m)
+	for i := range As {
+		var err error
+		if As[i], err = sod.SensingMatrix(p.Op, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// b = 𝒜(zzᵀ) with z = e₁, M = x̂x̂ᵀ, ∇f(M) = Σ_i (⟨A_i, M⟩ − b_i) A_i.
+	var M mat.Dense
+	M.Mul(x, x.T())
+	inner := func(A *mat.SymDense, B mat.Matrix) float64 {
+		s := 0.0
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				s += A.At(j, k) * B.At(j, k)
+			}
+		}
+		return s
+	}
+	gradF := mat.NewSymDense(3, nil)
+	xi2 := 0.0
+	for _, A := range As {
+		gradF.AddSym(gradF, scaleSym(inner(A, &M)-A.At(0, 0), A))
+		var es mat.EigenSym
+		if !es.Factorize(A, false) {
+			t.Fatal("eigen")
+		}
+		for _, v := range es.Values(nil) {
+			xi2 = math.Max(xi2, v*v)
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(gradF, true) {
+		t.Fatal("eigen")
+	}
+	lambdaN := es.Values(nil)[0]
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	un := mat.Col(nil, 0, &vecs)
+	sigma := mat.Norm(x, 2) // rank 1: σ_r = ‖x̂‖, v_r = x̂/‖x̂‖
+	vr := mat.Col(nil, 0, x)
+	for i := range vr {
+		vr[i] /= sigma
+	}
+	P := mat.NewDense(3, 3, nil)
+	for j := 0; j < 3; j++ {
+		for k := 0; k < 3; k++ {
+			P.Set(j, k, un[j]*vr[k]+vr[j]*un[k])
+		}
+	}
+	E := mat.NewSymDense(3, nil)
+	for _, A := range As {
+		E.AddSym(E, scaleSym(inner(A, P), A))
+	}
+	u := mat.NewVecDense(3, un)
+	euu := math.Abs(mat.Inner(u, E, u))
+	for _, tc := range []struct {
+		what string
+		want string
+	}{
+		{"m (number", "6"},
+		{"λ_n", f6(lambdaN)},
+		{"σ_r", f6(sigma)},
+		{"|⟨E, u_n u_nᵀ⟩|", f6(euu)},
+		{"Ξ²", f6(xi2)},
+	} {
+		if r := findRow(t, secs, "real-world", tc.what); r.ours != tc.want {
+			t.Errorf("%s: report %q, computed directly %q", tc.what, r.ours, tc.want)
+		}
+	}
+	if m != 6 {
+		t.Errorf("m = %d, the paper prints six matrices", m)
+	}
+}
+
+func scaleSym(s float64, A *mat.SymDense) *mat.SymDense {
+	var out mat.SymDense
+	out.ScaleSym(s, A)
+	return &out
+}
+
+// TestReportStudySection recounts the success-rate rows from the study's
+// table and checks the statuses the report gives its claims against the
+// counts (the section is built from a fresh study run).
+func TestReportStudySection(t *testing.T) {
+	secs, md := generatedReport(t)
+	rows := regexp.MustCompile(`(?m)^\| (\d+) \| ([0-9.]+) \| (\d+)/(\d+) \| (\d+)/(\d+) \| (\d+) \| (\d+) \|$`).FindAllStringSubmatch(md, -1)
+	if len(rows) != 10 {
+		t.Fatalf("%d study cells in the report, want the paper's 10 (5 sizes × 2 ε)", len(rows))
+	}
+	atoi := func(s string) int {
+		n := 0
+		for _, c := range s {
+			n = 10*n + int(c-'0')
+		}
+		return n
+	}
+	gd := map[string][]int{}
+	gdTot, sodTot, rounds, lowered := 0, 0, 0, 0
+	for _, r := range rows {
+		if atoi(r[4]) != 50 || atoi(r[6]) != 50 {
+			t.Errorf("n=%s ε=%s: %s and %s trials, the paper runs 50", r[1], r[2], r[4], r[6])
+		}
+		gd[r[2]] = append(gd[r[2]], atoi(r[3]))
+		gdTot += atoi(r[3])
+		sodTot += atoi(r[5])
+		rounds += atoi(r[7])
+		lowered += atoi(r[8])
+		if atoi(r[8]) > atoi(r[7]) {
+			t.Errorf("n=%s ε=%s: %s of %s rounds lowered h", r[1], r[2], r[8], r[7])
+		}
+	}
+	wantStatus := func(what string, holds bool) {
+		t.Helper()
+		r := findRow(t, secs, "study", what)
+		want := fails
+		if holds {
+			want = reproduces
+		}
+		if r.status != want {
+			t.Errorf("%q: status %v, the counts say %v", what, r.status, want)
+		}
+	}
+	wantStatus("SOD raises", sodTot > gdTot)
+	rising := false
+	for _, c := range gd {
+		for i := 1; i < len(c); i++ {
+			rising = rising || c[i] > c[i-1]
+		}
+	}
+	wantStatus("rates fall as n grows", !rising)
+	wantStatus("every escape lowers h", lowered == rounds)
+}
+
+// TestPrintedPrecision checks the comparison at the paper's printed
+// precision on hand-made cases.
+func TestPrintedPrecision(t *testing.T) {
+	for _, tc := range []struct {
+		x      float64
+		text   string
+		match  bool
+		unit   float64
+		pretty string
+	}{
+		{1.0767, "1.08", true, 0.01, "1.0767"},
+		{114.198, "114.22", false, 0.01, "114.1980"},
+		{4.0815e6, "4.08e6", true, 1e4, "4.08150·10⁶"},
+		{9.94136e33, "9.94e33", true, 1e31, "9.94136·10³³"},
+		{0.20813, "0.208", true, 0.001, "0.20813"},
+		{0.60076, "0.600", false, 0.001, "0.60076"},
+		{0.0435, "0.043", true, 0.001, "0.04350"},
+		{0.9137, "1", true, 1, "0.91"},
+	} {
+		ok, err := matchPrinted(tc.x, tc.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, unit, _ := printedUnit(tc.text)
+		if ok != tc.match || math.Abs(unit-tc.unit) > 1e-9*tc.unit {
+			t.Errorf("%v against %q: match %v, unit %v; want %v, %v", tc.x, tc.text, ok, unit, tc.match, tc.unit)
+		}
+		if got := likePrinted(tc.x, tc.text); got != tc.pretty {
+			t.Errorf("likePrinted(%v, %q) = %q, want %q", tc.x, tc.text, got, tc.pretty)
+		}
+	}
+	if _, err := matchPrinted(1, "n/a"); err == nil {
+		t.Error("matchPrinted accepted a non-number")
+	}
+	for _, tc := range []struct {
+		x    float64
+		dec  int
+		want string
+	}{{-0.00001, 4, "0.0000"}, {-1.5, 1, "−1.5"}, {2, 2, "2.00"}} {
+		if got := fixed(tc.x, tc.dec); got != tc.want {
+			t.Errorf("fixed(%v, %d) = %q, want %q", tc.x, tc.dec, got, tc.want)
+		}
+	}
+}
+
+// TestReportCounts checks that the summary line states the counts of the
+// rows below it.
+func TestReportCounts(t *testing.T) {
+	secs, md := generatedReport(t)
+	c := counts(secs)
+	var n [4]int
+	for _, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "| ") || !strings.Contains(line, "`Test") {
+			continue // not a row of a value table
+		}
+		for _, st := range []status{reproduces, differs, fails} {
+			if strings.Contains(line, "| **"+st.String()+"**") {
+				n[st]++
+			}
+		}
+		if strings.Contains(line, "| not printed") {
+			n[notPrinted]++
+		}
+	}
+	for st, k := range n {
+		if c[status(st)] != k {
+			t.Errorf("%v: %d rows counted, %d in the tables", status(st), c[status(st)], k)
+		}
+	}
+	if !strings.Contains(md, "rows: ") || c[reproduces] == 0 || c[fails] == 0 {
+		t.Errorf("counts %v", c)
+	}
+}
