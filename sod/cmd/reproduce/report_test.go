@@ -457,3 +457,26 @@ func TestReportCounts(t *testing.T) {
 		t.Errorf("counts %v", c)
 	}
 }
+
+// TestReportLinked checks that readers find the report: the README links it
+// on its first screen (first 25 lines) and notebook 00 links it.
+func TestReportLinked(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(b), "\n", 26)
+	if len(lines) > 25 {
+		lines = lines[:25]
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), "("+reportFile+")") {
+		t.Errorf("README.md does not link %s in its first 25 lines", reportFile)
+	}
+	nb, err := os.ReadFile(filepath.Join(repoRoot, "notebooks", "00-welcome.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`\]\(REPRODUCTION\.md(#[a-z0-9-]+)?\)`).Match(nb) {
+		t.Errorf("notebooks/00-welcome.ipynb has no Markdown link to REPRODUCTION.md")
+	}
+}
