@@ -30,4 +30,8 @@ var (
 	ErrNoGroundTruth = errors.New("sod: ground truth M* unknown")
 	// ErrFactorization reports a failed eigen- or singular value decomposition.
 	ErrFactorization = errors.New("sod: factorization failed")
+	// ErrTooLarge reports a size above a stated limit (ExplicitMaxBytes for
+	// ExplicitLifting, the documented limit elsewhere), refused before
+	// allocating; the message names the size and the limit.
+	ErrTooLarge = errors.New("sod: size exceeds the stated limit")
 )

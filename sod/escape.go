@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -47,6 +48,17 @@ type EscapeContext struct {
 	critErr error
 	critOK  bool
 	critOpt CriticalOptions
+	ctx     context.Context
+}
+
+// Context returns the run's context (EscapeOptions.GD.Context, or
+// context.Background() when none was given). A long Propose should stop
+// with its error once it is done.
+func (c *EscapeContext) Context() context.Context {
+	if c.ctx == nil {
+		return context.Background()
+	}
+	return c.ctx
 }
 
 // Critical returns AnalyzeCritical at X̂ (computed once per context, with
@@ -187,8 +199,9 @@ func (r *EscapeRun) Solved() bool { return r.Outcome == "solved" }
 // continues from an accepted candidate. A candidate that does not lower h
 // is reported in the EscapeRecord and is not used unless AllowAscent.
 //
-// The returned error is for bad arguments and a failing first GD phase
-// only. When the Escaper fails (returns an error or panics), the failure is
+// The returned error is for bad arguments, a failing first GD phase and
+// cancellation (EscapeOptions.GD.Context, checked inside every GD phase and
+// after every Propose) only. When the Escaper fails (returns an error or panics), the failure is
 // recorded in that round's EscapeRecord.Err and in EscapeRun.Err, the
 // Outcome is "escape-error" and the run ends with GD's point: the phases
 // already run, and the trace, are kept.
@@ -202,8 +215,19 @@ func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*Esca
 	if err := p.CheckX(x0); err != nil {
 		return nil, err
 	}
-	if opt.MaxEscapes < 0 || opt.TargetH < 0 || opt.TargetDist < 0 || opt.MinDecrease < 0 || opt.FirstPhaseIter < 0 {
-		return nil, fmt.Errorf("%w: negative EscapeOptions field", ErrBadParameter)
+	if opt.MaxEscapes < 0 || opt.FirstPhaseIter < 0 {
+		return nil, fmt.Errorf("%w: EscapeOptions.MaxEscapes = %d, FirstPhaseIter = %d, want both ≥ 0", ErrBadParameter, opt.MaxEscapes, opt.FirstPhaseIter)
+	}
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"TargetH", opt.TargetH}, {"TargetDist", opt.TargetDist}, {"MinDecrease", opt.MinDecrease}} {
+		if !(v.v >= 0) || math.IsInf(v.v, 0) {
+			return nil, fmt.Errorf("%w: EscapeOptions.%s = %v, want finite and ≥ 0", ErrBadParameter, v.name, v.v)
+		}
+	}
+	if err := opt.GD.check(); err != nil {
+		return nil, err
 	}
 	maxEsc := opt.MaxEscapes
 	if maxEsc == 0 {
@@ -227,6 +251,9 @@ func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*Esca
 		}
 		res, err := GradientDescent(p, x, gdo)
 		if err != nil {
+			if ctx := opt.GD.Context; ctx != nil && ctx.Err() != nil {
+				return nil, err
+			}
 			if phase > 0 {
 				// Only possible when the escape landed where h overflows;
 				// msJudge rejects such points unless they are the only ones.
@@ -255,8 +282,11 @@ func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*Esca
 			run.Outcome = "max-escapes"
 			return run, nil
 		}
-		ctx := &EscapeContext{P: p, X: mat.DenseCopyOf(x), H: res.H, Iter: global, Round: len(run.Escapes), critOpt: opt.Critical}
+		ctx := &EscapeContext{P: p, X: mat.DenseCopyOf(x), H: res.H, Iter: global, Round: len(run.Escapes), critOpt: opt.Critical, ctx: opt.GD.Context}
 		cands, err := msPropose(esc, ctx)
+		if gctx := opt.GD.Context; gctx != nil && gctx.Err() != nil {
+			return nil, fmt.Errorf("sod: escape run stopped in round %d: %w", ctx.Round, gctx.Err())
+		}
 		rec := EscapeRecord{Round: ctx.Round, Iter: global, From: ctx.X, HFrom: res.H, Accepted: -1}
 		if err != nil {
 			rec.Err = err

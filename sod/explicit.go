@@ -14,10 +14,6 @@ import (
 // l = 5 with m ≤ 15, but not n = 6, l = 5 (n^{2l} alone is 484 MB).
 const ExplicitMaxBytes = 512 << 20
 
-// ErrTooLarge reports an explicit lifting whose dense tensors exceed
-// ExplicitMaxBytes.
-var ErrTooLarge = fmt.Errorf("sod: explicit lifting exceeds the memory limit of %d MiB", ExplicitMaxBytes>>20)
-
 // ExplicitLifting is the tensor over-parameterization of paper section 2.3
 // done literally, with dense tensors of size (nr)^l, for tiny problems. It
 // exists to check the closed forms (LiftedSubspace, SubspacePGD) and to
@@ -76,7 +72,7 @@ func NewExplicitLifting(op Operator, b []float64, r, l int) (*ExplicitLifting, e
 		return nil, fmt.Errorf("%w: len(b) = %d, operator has m = %d", ErrShape, len(b), m)
 	}
 	if need := ExplicitBytes(n, r, m, l); need > ExplicitMaxBytes {
-		return nil, fmt.Errorf("%w: n=%d r=%d m=%d l=%d needs %.3g bytes", ErrTooLarge, n, r, m, l, need)
+		return nil, fmt.Errorf("%w: explicit lifting with n=%d r=%d m=%d l=%d needs %.3g bytes, more than ExplicitMaxBytes = %d MiB", ErrTooLarge, n, r, m, l, need, ExplicitMaxBytes>>20)
 	}
 	e := &ExplicitLifting{L: l, n: n, r: r, m: m}
 	e.nl, e.rl, e.ml = msIPow(n, l), msIPow(r, l), msIPow(m, l)

@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -25,7 +26,8 @@ type GDOptions struct {
 	// every iteration). Iteration 0 and the last iteration are always recorded.
 	TraceEvery int
 
-	// StagnationWindow and StagnationTol control stagnation detection:
+	// StagnationWindow (at most MaxStagnationWindow) and StagnationTol
+	// control stagnation detection:
 	// GD has stagnated at iteration k ≥ W = StagnationWindow when
 	// h_{k−W} − h_k ≤ StagnationTol·h_{k−W} while ‖∇h‖_F > GradTol, i.e.
 	// h has not decreased by a relative StagnationTol over the last W
@@ -38,14 +40,35 @@ type GDOptions struct {
 	StopOnStagnation bool
 
 	// DivergenceLimit: GD stops with Diverged set when h or ‖∇h‖_F exceeds
-	// it or becomes non-finite. Default 1e150.
+	// it or becomes non-finite. 0 means the default 1e150; otherwise it
+	// must lie in (0, +Inf] (+Inf: only overflow counts); NaN or a negative
+	// value is an error.
 	DivergenceLimit float64
+
+	// Context, if not nil, is checked before the first step and every
+	// 1024 steps; once it is done GradientDescent stops and returns an
+	// error wrapping its error (errors.Is(err, context.Canceled)). RunEscape
+	// passes it to every phase and to the Escaper (EscapeContext.Context).
+	Context context.Context
 
 	// Callback, if not nil, is called after each traced iteration (including
 	// iteration 0) with the iteration number, the current iterate (do not
 	// retain or modify it), h and ‖∇h‖_F. Returning false stops the run.
 	Callback func(iter int, X *mat.Dense, h, gradNorm float64) bool
 }
+
+// MaxStagnationWindow bounds GDOptions.StagnationWindow (GD keeps the last
+// StagnationWindow values of h: 8 MiB at this limit).
+const MaxStagnationWindow = 1 << 20
+
+// tracePrealloc bounds the trace entries GradientDescent preallocates;
+// longer traces grow as they are recorded (so MaxIter = math.MaxInt, "until
+// converged", costs memory only for the iterations actually traced:
+// 32 bytes each, plus an n×r copy with KeepIterates).
+const tracePrealloc = 1 << 16
+
+// gdCheckEvery is how often (in steps) GradientDescent checks its context.
+const gdCheckEvery = 1 << 10
 
 // Trace is the history of a gradient descent run. Entry k corresponds to
 // iteration Iter[k]; the first entry is iteration 0 (the starting point).
@@ -96,8 +119,15 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 	if !(opt.Step > 0) || math.IsInf(opt.Step, 0) {
 		return nil, fmt.Errorf("%w: GD step %v, want finite > 0", ErrBadParameter, opt.Step)
 	}
-	if opt.MaxIter < 0 || opt.GradTol < 0 || opt.StagnationWindow < 0 || opt.StagnationTol < 0 || opt.TraceEvery < 0 || opt.DivergenceLimit < 0 {
-		return nil, fmt.Errorf("%w: negative GD option", ErrBadParameter)
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sod: gradient descent not started: %w", err)
 	}
 	every := opt.TraceEvery
 	if every == 0 {
@@ -114,7 +144,7 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 	x := mat.DenseCopyOf(x0)
 	prev := mat.NewDense(n, r, nil)
 	g := mat.NewDense(n, r, nil)
-	capTrace := opt.MaxIter/every + 2
+	capTrace := min(opt.MaxIter/every, tracePrealloc) + 2
 	res := &GDResult{StagnatedAt: -1}
 	tr := &res.Trace
 	tr.Iter = make([]int, 0, capTrace)
@@ -207,9 +237,42 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 		}
 		h, gn = nh, ngn
 		k++
+		if k%gdCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("sod: gradient descent stopped at iteration %d: %w", k, err)
+			}
+		}
 	}
 	res.X, res.Iter, res.H, res.GradNorm = x, k, h, gn
 	return res, nil
+}
+
+// check validates the options (other than Step and the Problem), naming
+// the bad value and its accepted range.
+func (opt *GDOptions) check() error {
+	for _, v := range []struct {
+		name string
+		v    int
+	}{{"MaxIter", opt.MaxIter}, {"StagnationWindow", opt.StagnationWindow}, {"TraceEvery", opt.TraceEvery}} {
+		if v.v < 0 {
+			return fmt.Errorf("%w: GDOptions.%s = %d, want ≥ 0", ErrBadParameter, v.name, v.v)
+		}
+	}
+	if opt.StagnationWindow > MaxStagnationWindow {
+		return fmt.Errorf("%w: GDOptions.StagnationWindow = %d, want ≤ MaxStagnationWindow = %d", ErrBadParameter, opt.StagnationWindow, MaxStagnationWindow)
+	}
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"GradTol", opt.GradTol}, {"StagnationTol", opt.StagnationTol}} {
+		if !(v.v >= 0) || math.IsInf(v.v, 0) {
+			return fmt.Errorf("%w: GDOptions.%s = %v, want finite and ≥ 0", ErrBadParameter, v.name, v.v)
+		}
+	}
+	if !(opt.DivergenceLimit >= 0) {
+		return fmt.Errorf("%w: GDOptions.DivergenceLimit = %v, want 0 (default 1e150) or a value in (0, +Inf]", ErrBadParameter, opt.DivergenceLimit)
+	}
+	return nil
 }
 
 // axpyDense computes y += alpha·x for equal-shaped dense matrices, in place

@@ -405,10 +405,15 @@ func (s *LiftedSubspace) hatGrad(dst, hat []float64) float64 {
 }
 
 // TermNorms stores ‖c_j vec(Y_j)^{⊗l}‖_F = |c_j| ‖Y_j‖_F^l in dst (the
-// curves of the paper's panels (e)).
-func (s *LiftedSubspace) TermNorms(dst, coef []float64) {
+// curves of the paper's panels (e)). coef and dst must both have one entry
+// per direction (K), else the error wraps ErrShape and dst is untouched.
+func (s *LiftedSubspace) TermNorms(dst, coef []float64) error {
+	if len(coef) != s.k || len(dst) != s.k {
+		return fmt.Errorf("%w: TermNorms: len(dst) = %d, len(coef) = %d, want both K = %d", ErrShape, len(dst), len(coef), s.k)
+	}
 	fl := float64(s.L)
 	for j, c := range coef {
 		dst[j] = math.Abs(c) * math.Exp(fl*s.logScale[j])
 	}
+	return nil
 }

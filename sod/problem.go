@@ -22,11 +22,13 @@ import (
 //
 // Build a Problem with NewProblem or NewProblemFromMeasurements. Do not
 // modify its fields afterwards. The methods H, Grad, GradF, HessVec and
-// DistStar are safe for concurrent use;
-// like gonum/mat they do not return errors and panic on mismatched
-// dimensions, so validate untrusted input with CheckX first. The
-// higher-level entry points (GradientDescent, AnalyzeCritical, SingleStep)
-// validate their input and return errors.
+// DistStar are safe for concurrent use; like gonum/mat they return no
+// error and panic on mismatched dimensions: the panic value is an error
+// wrapping ErrShape that names the shapes (X is 4×1, want 3×1), raised
+// before any work, never an index out of range or a value computed from
+// part of X. Validate untrusted input with CheckX first, which returns that
+// error instead. The higher-level entry points (GradientDescent,
+// AnalyzeCritical, SingleStep) validate their input and return errors.
 type Problem struct {
 	Op    Operator      // sensing operator 𝒜
 	B     []float64     // measurements b (length m)
@@ -205,6 +207,30 @@ func (p *Problem) CheckX(X mat.Matrix) error {
 	return checkFinite("X", X)
 }
 
+// mustShape panics with an error wrapping ErrShape unless X (what) is
+// rows×cols: the gonum/mat convention for a dimension mismatch in a method
+// without an error result.
+func mustShape(method, what string, X mat.Matrix, rows, cols int) {
+	if X == nil {
+		panic(fmt.Errorf("%w: Problem.%s: nil %s, want %d×%d", ErrShape, method, what, rows, cols))
+	}
+	if xr, xc := X.Dims(); xr != rows || xc != cols {
+		panic(fmt.Errorf("%w: Problem.%s: %s is %d×%d, want %d×%d", ErrShape, method, what, xr, xc, rows, cols))
+	}
+}
+
+// mustDst is mustShape for a destination, which may also be empty.
+func mustDst(method string, dst *mat.Dense, rows, cols int) {
+	if dst == nil {
+		panic(fmt.Errorf("%w: Problem.%s: nil dst, want %d×%d or empty", ErrShape, method, rows, cols))
+	}
+	if dst.IsEmpty() {
+		dst.ReuseAs(rows, cols)
+		return
+	}
+	mustShape(method, "dst", dst, rows, cols)
+}
+
 // workspace holds the preallocated buffers of one h/∇h evaluation. The
 // dense buffers (n×n and m) are allocated on first use, so a structured
 // problem never allocates them.
@@ -349,8 +375,11 @@ func mulInto(dst *mat.Dense, alpha float64, A, X *mat.Dense) {
 	}
 }
 
-// H returns h(X) = ½‖𝒜(XXᵀ) − b‖² (eq. P1). X must be n×r.
+// H returns h(X) = ½‖𝒜(XXᵀ) − b‖² (eq. P1). X must be n×r (else H
+// panics with an error wrapping ErrShape, see Problem).
 func (p *Problem) H(X mat.Matrix) float64 {
+	n, r := p.Dims()
+	mustShape("H", "X", X, n, r)
 	ws := p.getWorkspace()
 	defer p.putWorkspace(ws)
 	if p.st != nil {
@@ -369,12 +398,12 @@ func finiteOrInf(h float64) float64 {
 }
 
 // Grad stores ∇h(X) = 2∇f(XXᵀ)X (eq. matrix_gradient) in dst, which must
-// be n×r (or empty, in which case it is resized).
+// be n×r (or empty, in which case it is resized); X must be n×r (else
+// Grad panics with an error wrapping ErrShape, see Problem).
 func (p *Problem) Grad(dst *mat.Dense, X mat.Matrix) {
 	n, r := p.Dims()
-	if dst.IsEmpty() {
-		dst.ReuseAs(n, r)
-	}
+	mustShape("Grad", "X", X, n, r)
+	mustDst("Grad", dst, n, r)
 	ws := p.getWorkspace()
 	defer p.putWorkspace(ws)
 	x := ws.asDense(X)
@@ -387,12 +416,12 @@ func (p *Problem) Grad(dst *mat.Dense, X mat.Matrix) {
 	p.gradFast(ws, dst, x)
 }
 
-// GradF stores ∇f(M) = 𝒜*(𝒜(M) − b) in dst (n×n, or empty).
+// GradF stores ∇f(M) = 𝒜*(𝒜(M) − b) in dst (n×n, or empty); M must be
+// n×n (else GradF panics with an error wrapping ErrShape, see Problem).
 func (p *Problem) GradF(dst *mat.Dense, M mat.Matrix) {
 	n, _ := p.Dims()
-	if dst.IsEmpty() {
-		dst.ReuseAs(n, n)
-	}
+	mustShape("GradF", "M", M, n, n)
+	mustDst("GradF", dst, n, n)
 	if p.B == nil && p.st != nil {
 		p.st.gradF(p.Op.(NormalOperator), dst, M)
 		return
@@ -411,11 +440,13 @@ func (p *Problem) GradF(dst *mat.Dense, M mat.Matrix) {
 // n×r) in dst (n×r, or empty):
 //
 //	∇²h(X)[D] = 2𝒜*𝒜(DXᵀ + XDᵀ)X + 2∇f(XXᵀ)D   (REPRODUCTION.md C1).
+//
+// A mismatched shape panics with an error wrapping ErrShape (see Problem).
 func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
 	n, r := p.Dims()
-	if dst.IsEmpty() {
-		dst.ReuseAs(n, r)
-	}
+	mustShape("HessVec", "X", X, n, r)
+	mustShape("HessVec", "D", D, n, r)
+	mustDst("HessVec", dst, n, r)
 	x := mat.DenseCopyOf(X)
 	d := mat.DenseCopyOf(D)
 	if p.st != nil {
@@ -442,8 +473,11 @@ func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
 
 // DistStar returns ‖XXᵀ − M*‖_F, the distance to the ground truth used in
 // the paper's figures. When M* is unknown (HasTruth is false) it returns
-// −1, never NaN.
+// −1, never NaN. X must be n×r (else DistStar panics with an error
+// wrapping ErrShape, see Problem).
 func (p *Problem) DistStar(X mat.Matrix) float64 {
+	n, r := p.Dims()
+	mustShape("DistStar", "X", X, n, r)
 	if !p.HasTruth() {
 		return -1
 	}

@@ -79,16 +79,17 @@ func RIPExact(op Operator) (*RIPEstimate, error) {
 // RIPSample estimates δ_p by sampling: M = U diag(s) Uᵀ with U the
 // orthonormal factor of an n×p standard Gaussian matrix and s ~ N(0, I_p),
 // for the given number of samples (seeded). This mirrors the authors'
-// sampling estimate; it is an inner estimate of the ratio range.
+// sampling estimate; it is an inner estimate of the ratio range. The rank
+// p must lie in [1, n] (δ_p for p > n is δ_n: ask for p = n) and samples
+// must be ≥ 1, else the error wraps ErrBadParameter.
 func RIPSample(op Operator, p, samples int, seed uint64) (*RIPEstimate, error) {
 	if err := checkOperator(op); err != nil {
 		return nil, err
 	}
 	n, _ := op.Dims()
-	if p < 1 || samples < 1 {
-		return nil, fmt.Errorf("%w: RIPSample p = %d, samples = %d", ErrBadParameter, p, samples)
+	if p < 1 || p > n || samples < 1 {
+		return nil, fmt.Errorf("%w: RIPSample needs the rank p in [1, n = %d] and samples ≥ 1, got p = %d, samples = %d", ErrBadParameter, n, p, samples)
 	}
-	p = min(p, n)
 	rng := rand.New(rand.NewPCG(seed, 0x71b))
 	ev := newRIPEval(op, p)
 	y := mat.NewDense(n, p, nil)
@@ -116,15 +117,15 @@ func RIPSample(op Operator, p, samples int, seed uint64) (*RIPEstimate, error) {
 // Φ_U = [𝒜(u_k u_kᵀ)]_k, and these are minimised and maximised over U with
 // Nelder–Mead (gonum/optimize) from the given number of seeded random
 // starts (the reference used 40). It is an inner estimate, usually sharp.
+// p must lie in [1, n] and starts be ≥ 1 (else ErrBadParameter).
 func RIPOptimize(op Operator, p, starts int, seed uint64) (*RIPEstimate, error) {
 	if err := checkOperator(op); err != nil {
 		return nil, err
 	}
 	n, _ := op.Dims()
-	if p < 1 || starts < 1 {
-		return nil, fmt.Errorf("%w: RIPOptimize p = %d, starts = %d", ErrBadParameter, p, starts)
+	if p < 1 || p > n || starts < 1 {
+		return nil, fmt.Errorf("%w: RIPOptimize needs the rank p in [1, n = %d] and starts ≥ 1, got p = %d, starts = %d", ErrBadParameter, n, p, starts)
 	}
-	p = min(p, n)
 	rng := rand.New(rand.NewPCG(seed, 0x0b7))
 	ev := newRIPEval(op, p)
 	y := mat.NewDense(n, p, nil)

@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -101,15 +102,39 @@ type SubspaceTrace struct {
 	Diverged bool
 }
 
+// MaxSubspaceSteps bounds the number of exact PGD steps of one run
+// (SubspacePGD.Run, ExactSubspaceSOD.T): 10⁹ steps take minutes (each is
+// O(K⁴) with K = 3 directions), and beyond it a run is a hang rather than
+// an experiment. Use the closed form (TPGDClosedForm) for larger t.
+const MaxSubspaceSteps = 1_000_000_000
+
+// subspaceCheckEvery is how often (in steps) a run checks its context.
+const subspaceCheckEvery = 1 << 12
+
 // Run performs steps exact PGD steps from coef0 and records every
 // every-th step (every ≤ 0 means 1) plus the last one. coef0 is not
-// modified.
+// modified. steps must lie in [0, MaxSubspaceSteps]; the trace holds
+// steps/every + 2 entries, which must not exceed MaxSubspaceSteps/1000 =
+// 10⁶ (a larger request is refused before any work). Both limits wrap
+// ErrBadParameter, naming the value.
 func (p *SubspacePGD) Run(coef0 []float64, steps, every int) (*SubspaceTrace, error) {
-	if steps < 0 {
-		return nil, fmt.Errorf("%w: steps must be ≥ 0, got %d", ErrBadParameter, steps)
+	return p.RunContext(context.Background(), coef0, steps, every)
+}
+
+// RunContext is Run stopped early, with ctx's error, when ctx is done
+// (checked every 4096 steps).
+func (p *SubspacePGD) RunContext(ctx context.Context, coef0 []float64, steps, every int) (*SubspaceTrace, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrBadParameter)
+	}
+	if steps < 0 || steps > MaxSubspaceSteps {
+		return nil, fmt.Errorf("%w: steps must lie in [0, MaxSubspaceSteps = %d], got %d", ErrBadParameter, MaxSubspaceSteps, steps)
 	}
 	if every <= 0 {
 		every = 1
+	}
+	if rec := steps/every + 2; rec > MaxSubspaceSteps/1000 {
+		return nil, fmt.Errorf("%w: %d steps recorded every %d would record %d entries, more than the limit %d; record less often", ErrBadParameter, steps, every, rec, MaxSubspaceSteps/1000)
 	}
 	if err := p.S.checkCoef(coef0); err != nil {
 		return nil, err
@@ -122,7 +147,7 @@ func (p *SubspacePGD) Run(coef0 []float64, steps, every int) (*SubspaceTrace, er
 		tr.Coef = append(tr.Coef, append([]float64(nil), c...))
 		tr.HL = append(tr.HL, h)
 		nr := make([]float64, len(c))
-		p.S.TermNorms(nr, c)
+		p.S.TermNorms(nr, c) // len(c) = K: checked by checkCoef
 		tr.TermNorms = append(tr.TermNorms, nr)
 	}
 	for t := 0; ; t++ {
@@ -130,6 +155,11 @@ func (p *SubspacePGD) Run(coef0 []float64, steps, every int) (*SubspaceTrace, er
 			p.S.toHat(p.hat, coef)
 			rec(t, coef, p.S.hatObjective(p.hat))
 			return tr, nil
+		}
+		if t%subspaceCheckEvery == 0 && t > 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("sod: exact subspace PGD stopped at step %d of %d: %w", t, steps, err)
+			}
 		}
 		copy(prev, coef)
 		h, err := p.Step(coef) // h^l at prev

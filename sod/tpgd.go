@@ -111,26 +111,37 @@ func (k EscapeKind) String() string {
 //
 // (Lemma "Closed-Form Coefficient Dynamics") together with the dominance
 // thresholds and escape points derived from it. All quantities are computed
-// in the log domain: log Q = log1p(−η λ_n^l) and log S_t through expm1, so
-// no t ≥ 0 that fits in an int64 produces Inf or NaN.
+// in the log domain from x = log(Q − 1) = log η + l log(−λ_n), which is exact
+// for every l: log Q = log1p(e^x), and log S_t is assembled from
+// log t, log(log Q/(Q − 1)) and log(expm1(u)/u) with u = t log Q, so that
+// neither an underflowing Q − 1 (large l with |λ_n| < 1, where Q rounds to
+// 1) nor an overflowing Q^t (large l with |λ_n| > 1, or large t) produces
+// Inf or NaN. Every valid l (odd, 3 ≤ l ≤ math.MaxInt) and every t ≥ 0
+// that fits in an int64 gives finite log-domain values; the thresholds may
+// be +Inf (a step count beyond every int64).
 type TPGDClosedForm struct {
 	In       TPGDInputs
 	L        int
 	Rho, Eta float64
 
-	logQ  float64 // log(1 − η λ_n^l) > 0
-	logK  float64 // log K_l
-	logN  float64 // log N_l = l log‖X̂‖_F
-	tBA   float64 // b ≻ a  ⇔ t > tBA
-	tBC   float64 // b ≻ c  ⇔ t < tBC (+Inf when K_l ≥ 1)
-	tCA   float64 // c ≻ a  ⇔ t > tCA
-	lEm1Q float64 // log expm1(log Q) = log(Q − 1)
+	x      float64 // log(Q − 1) = log η + l log(−λ_n)
+	logQ   float64 // log Q = log1p(e^x) > 0 (0 when Q − 1 underflows)
+	lLogQ  float64 // log log Q = x + d2, exact even when logQ underflows
+	d2     float64 // log(log Q / (Q − 1)) ∈ (−Inf, 0]
+	logK   float64 // log K_l
+	logN   float64 // log N_l = l log‖X̂‖_F
+	tBA    float64 // b ≻ a  ⇔ t > tBA
+	tBC    float64 // b ≻ c  ⇔ t < tBC (+Inf when K_l ≥ 1)
+	tCA    float64 // c ≻ a  ⇔ t > tCA
+	logRho float64
 }
 
 // NewTPGDClosedForm validates the inputs and precomputes the log-domain
 // constants. l must be odd and ≥ 3 (the paper's standing assumption, so
-// that λ_n^l < 0); ρ and η must lie in (0, 1) (Theorem "Multi-step SOD
-// Escape, formal").
+// that λ_n^l < 0; any such int is accepted, see TPGDClosedForm); ρ and η
+// must lie in (0, 1) (Theorem "Multi-step SOD Escape, formal"); λ_n must be
+// finite and < 0, σ_r and ‖X̂‖_F finite and > 0, ‖E X̂‖_F finite and ≥ 0.
+// Errors wrap ErrBadParameter and name the value and the accepted range.
 func NewTPGDClosedForm(in TPGDInputs, l int, rho, eta float64) (*TPGDClosedForm, error) {
 	if err := msCheckLRhoEta(l, rho, eta); err != nil {
 		return nil, err
@@ -147,9 +158,11 @@ func NewTPGDClosedForm(in TPGDInputs, l int, rho, eta float64) (*TPGDClosedForm,
 	}
 	c := &TPGDClosedForm{In: in, L: l, Rho: rho, Eta: eta}
 	fl := float64(l)
-	// log(η (−λ_n)^l); Q = 1 + e^x.
-	c.logQ = msSoftplus(math.Log(eta) + fl*math.Log(-in.LambdaN))
-	c.lEm1Q = msLogExpm1(c.logQ)
+	// x = log(η (−λ_n)^l) = log(Q − 1).
+	c.x = math.Log(eta) + fl*math.Log(-in.LambdaN)
+	c.logQ = msSoftplus(c.x)
+	c.d2 = msLogLog1pExpRatio(c.x)
+	c.lLogQ = c.x + c.d2
 	// K_l = (2(−λ_n)/(σ_r ‖E X̂‖))^l / 2.
 	if in.NormEX == 0 {
 		c.logK = math.Inf(1)
@@ -157,15 +170,20 @@ func NewTPGDClosedForm(in TPGDInputs, l int, rho, eta float64) (*TPGDClosedForm,
 		c.logK = fl*(math.Log(2*-in.LambdaN)-math.Log(in.SigmaR)-math.Log(in.NormEX)) - math.Ln2
 	}
 	c.logN = fl * math.Log(in.NormX)
-	logRho := math.Log(rho)
-	c.tBA = (c.logN - logRho) / c.logQ
+	c.logRho = math.Log(rho)
+	// Each threshold is (a positive or signed numerator)/log Q, evaluated
+	// as sign·exp(log|numerator| − log log Q) so that a log Q that
+	// underflows gives +Inf, not NaN.
+	c.tBA = msDivLog(c.logN-c.logRho, c.lLogQ)
 	if c.logK < 0 {
-		c.tBC = -math.Log1p(-math.Exp(c.logK)) / c.logQ
+		// −log(1 − K_l) / log Q
+		c.tBC = math.Exp(msLogNegLog1mExp(c.logK) - c.lLogQ)
 	} else {
 		c.tBC = math.Inf(1)
 	}
-	// c ≻ a ⇔ |γ̃| ‖c‖ > ‖a‖ ⇔ Q^t − 1 > K_l N_l/ρ.
-	c.tCA = msSoftplus(c.logK+c.logN-logRho) / c.logQ
+	// c ≻ a ⇔ |γ̃| ‖c‖ > ‖a‖ ⇔ Q^t − 1 > K_l N_l/ρ:
+	// t > log(1 + K_l N_l/ρ) / log Q.
+	c.tCA = math.Exp(msLogSoftplus(c.logK+c.logN-c.logRho) - c.lLogQ)
 	return c, nil
 }
 
@@ -191,6 +209,26 @@ func msSoftplus(x float64) float64 {
 	return math.Log1p(math.Exp(x))
 }
 
+// msLogSoftplus returns log(log(1 + e^x)) for any x, exact where
+// log(1 + e^x) itself underflows (x < −745).
+func msLogSoftplus(x float64) float64 {
+	if x < -20 {
+		return x + msLogLog1pExpRatio(x)
+	}
+	return math.Log(msSoftplus(x)) // +Inf for x = +Inf
+}
+
+// msLogLog1pExpRatio returns log(log1p(e^x)/e^x) ∈ (−Inf, 0] for any x
+// (−x + log x for large x; −e^x/2 + e^{2x}·5/24 for x → −∞).
+func msLogLog1pExpRatio(x float64) float64 {
+	if x < -20 {
+		y := math.Exp(x)
+		// log1p(y)/y = 1 − y/2 + y²/3 − …; its log is −y/2 + 5y²/24 + O(y³).
+		return -y/2 + 5*y*y/24
+	}
+	return math.Log(msSoftplus(x)) - x
+}
+
 // msLogExpm1 returns log(e^x − 1) for x ≥ 0 without overflow (−Inf at 0).
 func msLogExpm1(x float64) float64 {
 	if x > 30 {
@@ -199,8 +237,43 @@ func msLogExpm1(x float64) float64 {
 	return math.Log(math.Expm1(x))
 }
 
-// LogQ returns log Q = log(1 − η λ_n^l), evaluated with log1p.
+// msLogExpm1Ratio returns log(expm1(u)/u) ≥ 0 for u = e^lu > 0, given lu
+// (exact where u underflows: the value is then u/2).
+func msLogExpm1Ratio(lu float64) float64 {
+	if lu < -20 {
+		u := math.Exp(lu)
+		// expm1(u)/u = 1 + u/2 + u²/6 + …; its log is u/2 + u²/24 + O(u⁴).
+		return u/2 + u*u/24
+	}
+	return msLogExpm1(math.Exp(lu)) - lu
+}
+
+// msLogNegLog1mExp returns log(−log(1 − e^k)) for k < 0 (k → −∞: k + e^k/2).
+func msLogNegLog1mExp(k float64) float64 {
+	if k < -20 {
+		y := math.Exp(k)
+		// −log(1−y) = y(1 + y/2 + y²/3 + …); its log is y/2 + 5y²/24 + O(y³).
+		return k + y/2 + 5*y*y/24
+	}
+	return math.Log(-math.Log1p(-math.Exp(k)))
+}
+
+// msDivLog returns num / e^lden (a threshold num/log Q with log log Q =
+// lden): 0 for num = 0, ±Inf when it exceeds float64, never NaN.
+func msDivLog(num, lden float64) float64 {
+	if num == 0 {
+		return 0
+	}
+	return math.Copysign(math.Exp(math.Log(math.Abs(num))-lden), num)
+}
+
+// LogQ returns log Q = log(1 − η λ_n^l), evaluated with log1p. It is 0
+// when Q − 1 = η(−λ_n)^l underflows float64; LogLogQ is then still exact.
 func (c *TPGDClosedForm) LogQ() float64 { return c.logQ }
+
+// LogLogQ returns log log Q, finite for every valid l (the natural log of
+// LogQ, computed without underflow).
+func (c *TPGDClosedForm) LogLogQ() float64 { return c.lLogQ }
 
 // K returns K_l = 2^{l−1}(−λ_n)^l / (σ_r^l ‖E X̂‖_F^l). It may be +Inf
 // (when ‖E X̂‖ = 0 or when it overflows); use LogK for the exact value.
@@ -214,7 +287,11 @@ func (c *TPGDClosedForm) LogK() float64 { return c.logK }
 // is non-empty for every ρ) and may be ≥ 1 (then U_β is empty for every
 // admissible ρ < 1, as for the PMC instance).
 func (c *TPGDClosedForm) RhoMin() float64 {
-	return math.Exp(c.logN) * -math.Expm1(c.logK)
+	m := -math.Expm1(c.logK)
+	if m == 0 {
+		return 0 // K_l = 1 exactly; avoids Inf·0 when ‖X̂‖^l overflows
+	}
+	return math.Exp(c.logN) * m
 }
 
 // Thresholds returns the three dominance thresholds (REPRODUCTION.md C6):
@@ -262,18 +339,28 @@ func (c *TPGDClosedForm) Select(t int64) EscapeKind {
 // float64 value overflows although its log-domain value is finite.
 var ErrScaleOverflow = errors.New("sod: value overflows float64 (use the log-domain result)")
 
-var errNegativeT = fmt.Errorf("%w: number of TPGD steps t must be ≥ 0", ErrBadParameter)
+// errNegativeT reports a negative step count t.
+func errNegativeT(t int64) error {
+	return fmt.Errorf("%w: number of TPGD steps t must be ≥ 0, got %d", ErrBadParameter, t)
+}
 
-// logS returns log S_t = log Σ_{τ<t} Q^τ (−Inf for t = 0).
+// logS returns log S_t = log Σ_{τ<t} Q^τ (−Inf for t = 0). With
+// u = t log Q, S_t = expm1(u)/(Q − 1) = t · (log Q/(Q − 1)) · (expm1(u)/u),
+// so log S_t = log t + d2 + log(expm1(u)/u): each term is computed
+// directly, without cancellation, whether Q − 1 underflows or Q^t overflows.
 func (c *TPGDClosedForm) logS(t int64) float64 {
-	return msLogExpm1(float64(t)*c.logQ) - c.lEm1Q
+	if t == 0 {
+		return math.Inf(-1)
+	}
+	lt := math.Log(float64(t))
+	return lt + c.d2 + msLogExpm1Ratio(lt+c.lLogQ)
 }
 
 // Coefficients returns α̃(t) = 1, β̃(t) = ρ Q^t and
 // γ̃(t) = −(ρη/2^{l−1}) S_t σ_r^l in the log domain.
 func (c *TPGDClosedForm) Coefficients(t int64) (alpha, beta, gamma LogScalar, err error) {
 	if t < 0 {
-		return alpha, beta, gamma, errNegativeT
+		return alpha, beta, gamma, errNegativeT(t)
 	}
 	alpha = LogScalar{Sign: 1, Log: 0}
 	beta = LogScalar{Sign: 1, Log: math.Log(c.Rho) + float64(t)*c.logQ}
@@ -303,7 +390,7 @@ func (c *TPGDClosedForm) TermNorms(t int64) (a, b, cc float64, err error) {
 // returns an error, not Inf, when c_β does not fit in a float64.
 func (c *TPGDClosedForm) BetaScale(t int64) (float64, error) {
 	if t < 0 {
-		return 0, errNegativeT
+		return 0, errNegativeT(t)
 	}
 	v := math.Exp((math.Log(c.Rho) + float64(t)*c.logQ) / float64(c.L))
 	if math.IsInf(v, 0) {
@@ -318,7 +405,7 @@ func (c *TPGDClosedForm) BetaScale(t int64) (float64, error) {
 // Inf, when it does not fit in a float64.
 func (c *TPGDClosedForm) GammaScale(t int64) (float64, error) {
 	if t < 0 {
-		return 0, errNegativeT
+		return 0, errNegativeT(t)
 	}
 	if t == 0 {
 		return 0, nil
@@ -336,12 +423,19 @@ func (c *TPGDClosedForm) GammaScale(t int64) (float64, error) {
 // q_r (r) and ex is E X̂ (n×r). For KindNone it returns a nil matrix and no
 // error: the point is undefined there, which is a result, not a failure.
 //
+// un, qr and ex must be non-nil with len(un) = n ≥ 1, len(qr) = r ≥ 1 and
+// ex n×r; otherwise EscapePoint returns an error wrapping ErrShape (naming
+// the shapes) before any work, whatever the kind at t.
+//
 // The point depends on the signs of u_n and q_r only through
 // s = sign(u_n)·sign(q_r) (REPRODUCTION.md C3): flipping s negates a β-type
 // point. A γ-type point does not depend on s beyond E's own dependence on it.
 func (c *TPGDClosedForm) EscapePoint(t int64, un, qr mat.Vector, ex mat.Matrix) (*mat.Dense, EscapeKind, error) {
 	if t < 0 {
-		return nil, KindNone, errNegativeT
+		return nil, KindNone, errNegativeT(t)
+	}
+	if err := checkEscapeInputs(un, qr, ex); err != nil {
+		return nil, KindNone, err
 	}
 	kind := c.Select(t)
 	switch kind {
@@ -370,10 +464,53 @@ func (c *TPGDClosedForm) EscapePoint(t int64, un, qr mat.Vector, ex mat.Matrix) 
 	return nil, KindNone, nil
 }
 
+// checkEscapeInputs checks u_n (n), q_r (r) and E X̂ (n×r) of EscapePoint.
+func checkEscapeInputs(un, qr mat.Vector, ex mat.Matrix) error {
+	if un == nil || qr == nil || ex == nil {
+		return fmt.Errorf("%w: EscapePoint needs u_n, q_r and E X̂, got nil (u_n %v, q_r %v, E X̂ %v)", ErrShape, un != nil, qr != nil, ex != nil)
+	}
+	n, r := un.Len(), qr.Len()
+	er, ec := ex.Dims()
+	if n < 1 || r < 1 || er != n || ec != r {
+		return fmt.Errorf("%w: EscapePoint: u_n has length %d, q_r length %d and E X̂ is %d×%d; want lengths n, r ≥ 1 and E X̂ n×r", ErrShape, n, r, er, ec)
+	}
+	for _, v := range []struct {
+		name string
+		m    mat.Matrix
+	}{{"u_n", un}, {"q_r", qr}, {"E X̂", ex}} {
+		if err := checkFinite(v.name, v.m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // EscapeDistances returns the three numbers of the ablation table for an
 // escape point X̌: dHat = ‖X̂X̂ᵀ − X̌X̌ᵀ‖_F, dStar = ‖X̌X̌ᵀ − M*‖_F and
-// their ratio (eq. escape_ratio).
-func EscapeDistances(xhat, xcheck mat.Matrix, mstar mat.Matrix) (dHat, dStar, ratio float64) {
+// their ratio dHat/dStar (eq. escape_ratio). X̂ and X̌ must be n×r (the
+// same shape) and M* n×n, all finite, else the error wraps ErrShape or
+// ErrNotFinite. When X̌X̌ᵀ = M* exactly (dStar = 0) the ratio is +Inf if
+// dHat > 0; if X̂X̂ᵀ = X̌X̌ᵀ = M* as well the ratio 0/0 is undefined and
+// EscapeDistances returns dHat = dStar = 0 with an error wrapping
+// ErrBadParameter (never NaN).
+func EscapeDistances(xhat, xcheck, mstar mat.Matrix) (dHat, dStar, ratio float64, err error) {
+	if xhat == nil || xcheck == nil || mstar == nil {
+		return 0, 0, 0, fmt.Errorf("%w: EscapeDistances needs X̂, X̌ and M*, got a nil matrix", ErrShape)
+	}
+	n, r := xhat.Dims()
+	cn, cr := xcheck.Dims()
+	mr, mc := mstar.Dims()
+	if cn != n || cr != r || mr != n || mc != n {
+		return 0, 0, 0, fmt.Errorf("%w: EscapeDistances: X̂ is %d×%d, X̌ %d×%d and M* %d×%d; want X̌ the shape of X̂ (n×r) and M* n×n", ErrShape, n, r, cn, cr, mr, mc)
+	}
+	for _, v := range []struct {
+		name string
+		m    mat.Matrix
+	}{{"X̂", xhat}, {"X̌", xcheck}, {"M*", mstar}} {
+		if err := checkFinite(v.name, v.m); err != nil {
+			return 0, 0, 0, err
+		}
+	}
 	var ph, pc mat.Dense
 	ph.Mul(xhat, xhat.T())
 	pc.Mul(xcheck, xcheck.T())
@@ -382,7 +519,15 @@ func EscapeDistances(xhat, xcheck mat.Matrix, mstar mat.Matrix) (dHat, dStar, ra
 	dHat = mat.Norm(&d, 2)
 	d.Sub(&pc, mstar)
 	dStar = mat.Norm(&d, 2)
-	return dHat, dStar, dHat / dStar
+	switch {
+	case dStar > 0:
+		ratio = dHat / dStar
+	case dHat > 0:
+		ratio = math.Inf(1)
+	default:
+		return 0, 0, 0, fmt.Errorf("%w: EscapeDistances: X̂X̂ᵀ = X̌X̌ᵀ = M*, the ratio 0/0 is undefined", ErrBadParameter)
+	}
+	return dHat, dStar, ratio, nil
 }
 
 // TPGDConditionInputs are the quantities the applicability conditions of
@@ -442,13 +587,23 @@ func msR2(delta, sigmaR, traceMStar float64) float64 {
 //   - the premise −λ_n > √(m(1+δ)/2) Ξ σ_r of the U_β validity bound and the
 //     bound l > 1/log2(√2(−λ_n)/(√(m(1+δ)Σσ²) Ξ σ_r)) (eq. u_beta_validality_l).
 //
-// Each is reported with its numbers; none is enforced.
+// Each is reported with its numbers; none is enforced. δ must lie in
+// [0, 1) (ErrDelta); l and m must be ≥ 1 and σ_r, ‖X̂X̂ᵀ − M*‖², Tr M*, Ξ,
+// Σσ² and −λ_n finite and > 0 (ErrBadParameter, naming the value).
 func TPGDConditions(in TPGDConditionInputs) ([]Condition, error) {
 	if !(in.Delta >= 0 && in.Delta < 1) {
 		return nil, fmt.Errorf("%w: got %v", ErrDelta, in.Delta)
 	}
-	if in.L < 1 || !(in.SigmaR > 0) || !(in.DistSq > 0) || !(in.TraceMStar > 0) || in.M < 1 || !(in.Xi > 0) || !(in.SumSigmaSq > 0) || !(in.LambdaN < 0) {
-		return nil, fmt.Errorf("%w: TPGDConditions needs l ≥ 1, σ_r, ‖X̂X̂ᵀ−M*‖², Tr M*, m, Ξ, Σσ² > 0 and λ_n < 0; got %+v", ErrBadParameter, in)
+	if in.L < 1 || in.M < 1 {
+		return nil, fmt.Errorf("%w: TPGDConditions needs l ≥ 1 and m ≥ 1, got l = %d, m = %d", ErrBadParameter, in.L, in.M)
+	}
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"σ_r", in.SigmaR}, {"‖X̂X̂ᵀ−M*‖²", in.DistSq}, {"Tr M*", in.TraceMStar}, {"Ξ", in.Xi}, {"Σσ²", in.SumSigmaSq}, {"−λ_n", -in.LambdaN}} {
+		if !(v.v > 0) || math.IsInf(v.v, 0) {
+			return nil, fmt.Errorf("%w: TPGDConditions needs %s finite and > 0, got %v", ErrBadParameter, v.name, v.v)
+		}
 	}
 	r2 := msR2(in.Delta, in.SigmaR, in.TraceMStar)
 	fl := float64(in.L)

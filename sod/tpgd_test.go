@@ -313,7 +313,10 @@ func TestTPGDAblationTable(t *testing.T) {
 				}
 				continue
 			}
-			dh, ds, ratio := EscapeDistances(xh, x, mstar)
+			dh, ds, ratio, err := EscapeDistances(xh, x, mstar)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if math.Abs(dh-c.dHat) > c.tol || math.Abs(ds-c.dStar) > c.tol {
 				t.Errorf("l=%d t=%d: distances %.6g / %.6g, paper %.6g / %.6g", tc.l, c.t, dh, ds, c.dHat, c.dStar)
 			}
@@ -350,8 +353,11 @@ func TestTPGDSignFlip(t *testing.T) {
 	if mat.Norm(&s, 2) > 1e-15 {
 		t.Errorf("β point not negated by flipping u_n")
 	}
-	d1, e1, _ := EscapeDistances(xh, x1, mstar)
-	d2, e2, _ := EscapeDistances(xh, x2, mstar)
+	d1, e1, _, err1 := EscapeDistances(xh, x1, mstar)
+	d2, e2, _, err2 := EscapeDistances(xh, x2, mstar)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
 	if d1 != d2 || e1 != e2 {
 		t.Errorf("distances depend on the sign: %v %v vs %v %v", d1, e1, d2, e2)
 	}

@@ -89,7 +89,7 @@ func (m *MultiStepSOD) Name() string {
 // Propose implements Escaper.
 func (m *MultiStepSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	if m.T < 0 {
-		return nil, errNegativeT
+		return nil, errNegativeT(m.T)
 	}
 	if err := msCheckLRhoEta(m.L, m.Rho, m.Eta); err != nil {
 		return nil, err
@@ -215,7 +215,7 @@ func (s *SODLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	for _, kind := range kinds {
 		for _, t := range ts {
 			if t < 0 {
-				return nil, errNegativeT
+				return nil, errNegativeT(t)
 			}
 			x, err := msForcedPoint(cf, cp, t, kind)
 			if errors.Is(err, ErrScaleOverflow) {
@@ -389,6 +389,9 @@ func (s *NegGradLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 // paper's method; it shows what the simulated tensor dynamics produce when
 // they are not truncated. On the real-world case with l = 3, 5 the exact
 // dynamics return to ŵ (a lifted local minimum) and nothing lowers h.
+//
+// T must lie in [0, MaxSubspaceSteps]; the run honours the escape loop's
+// context (EscapeOptions.GD.Context).
 type ExactSubspaceSOD struct {
 	L        int
 	T        int
@@ -414,8 +417,8 @@ func (e *ExactSubspaceSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	if err := msCheckLRhoEta(e.L, e.Rho, e.Eta); err != nil {
 		return nil, err
 	}
-	if e.T < 0 {
-		return nil, errNegativeT
+	if e.T < 0 || e.T > MaxSubspaceSteps {
+		return nil, fmt.Errorf("%w: ExactSubspaceSOD runs T exact PGD steps, T must lie in [0, MaxSubspaceSteps = %d], got %d", ErrBadParameter, MaxSubspaceSteps, e.T)
 	}
 	cp, err := ctx.Critical()
 	if err != nil {
@@ -432,7 +435,7 @@ func (e *ExactSubspaceSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr, err := pgd.Run([]float64{1, e.Rho, 0}, e.T, e.T+1)
+	tr, err := pgd.RunContext(ctx.Context(), []float64{1, e.Rho, 0}, e.T, max(e.T, 1))
 	if err != nil {
 		return nil, err
 	}

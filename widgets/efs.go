@@ -129,6 +129,12 @@ func EFSZonesChart(z EFSZones, options ...Option) (*charts.Line, error) {
 // on P(EFS > 1) of the paper's probabilistic escape analysis. StdErr, if
 // not nil, gives the Monte Carlo standard errors (drawn as a ±2 SE band).
 // R1 and R2, if finite and positive, are drawn as vertical lines.
+//
+// Bound and MonteCarlo are probabilities: each value must lie in [0, 1] or
+// be NaN (a gap, where the value is undefined); StdErr values must be ≥ 0
+// or NaN, and Samples ≥ 0 (0: not shown). ProbabilityChart and
+// ProbabilityPlot refuse anything else with an error wrapping ErrBadInput
+// that names the series, the index and the value.
 type ProbabilityCurve struct {
 	Title      string
 	XName      string
@@ -139,6 +145,29 @@ type ProbabilityCurve struct {
 	StdErr     []float64 // optional
 	Samples    int       // Monte Carlo samples per point, shown in the legend
 	R1, R2     float64
+}
+
+// check validates the probabilities, standard errors and sample count.
+func (pc *ProbabilityCurve) check(fn string) error {
+	for _, v := range []struct {
+		n string
+		y []float64
+	}{{"Bound", pc.Bound}, {"MonteCarlo", pc.MonteCarlo}} {
+		for i, p := range v.y {
+			if !math.IsNaN(p) && !(p >= 0 && p <= 1) {
+				return fmt.Errorf("%w: %s %q: %s[%d] = %v is not a probability, want [0, 1] (or NaN for a gap)", ErrBadInput, fn, pc.Title, v.n, i, p)
+			}
+		}
+	}
+	for i, s := range pc.StdErr {
+		if !math.IsNaN(s) && !(s >= 0 && !math.IsInf(s, 0)) {
+			return fmt.Errorf("%w: %s %q: StdErr[%d] = %v, want finite and ≥ 0 (or NaN)", ErrBadInput, fn, pc.Title, i, s)
+		}
+	}
+	if pc.Samples < 0 {
+		return fmt.Errorf("%w: %s %q: Samples = %d, want ≥ 0 (0: not shown)", ErrBadInput, fn, pc.Title, pc.Samples)
+	}
+	return nil
 }
 
 // ProbabilityChart draws the bound (dashed), the Monte Carlo estimate
@@ -159,6 +188,9 @@ func ProbabilityChart(pc ProbabilityCurve, options ...Option) (*charts.Line, err
 		if err := checkLen("ProbabilityChart", "StdErr", len(pc.StdErr), len(pc.X)); err != nil {
 			return nil, err
 		}
+	}
+	if err := pc.check("ProbabilityChart"); err != nil {
+		return nil, err
 	}
 	cfg := newConfig(append([]Option{AxisNames(pc.XName, "probability")}, options...))
 	bname := pc.BoundName
@@ -284,6 +316,9 @@ func ProbabilityPlot(pc ProbabilityCurve) (*plot.Plot, error) {
 		if err := checkLen("ProbabilityPlot", "StdErr", len(pc.StdErr), len(pc.X)); err != nil {
 			return nil, err
 		}
+	}
+	if err := pc.check("ProbabilityPlot"); err != nil {
+		return nil, err
 	}
 	p := newPlot(pc.Title, pc.XName, "probability", false, false)
 	bname := pc.BoundName

@@ -133,7 +133,12 @@ func (c Control) validate() error {
 // Explore needs a live browser: tag its cell with LiveOnlyTag ("live-only")
 // so that headless runs skip it. Outside a notebook it calls draw once with
 // the initial values and returns its error.
+//
+// A nil ctx or draw is an error wrapping ErrBadInput.
 func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, error)) error {
+	if ctx == nil || draw == nil {
+		return fmt.Errorf("%w: Explore needs a context and a draw function, got nil (context %v, draw %v)", ErrBadInput, ctx != nil, draw != nil)
+	}
 	seen := map[string]bool{}
 	vals := Values{}
 	pos := make([]int, len(controls))

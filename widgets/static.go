@@ -58,14 +58,24 @@ func (f *Figure) Draw(c draw.Canvas) {
 	}
 }
 
+// MaxRenderSize is the largest width or height Render and Save accept:
+// 1 m, which is 3780 pixels at the PNG resolution of 96 dpi (a 57 MB
+// canvas at the limit in both directions).
+const MaxRenderSize = 100 * vg.Centimeter
+
 // Render draws s on a canvas of the given size and format ("svg", "png",
-// "pdf") and returns the encoded bytes.
+// "pdf") and returns the encoded bytes. width and height must lie in
+// (0, MaxRenderSize]; a larger size is refused with ErrTooLarge and a
+// non-positive or NaN one with ErrBadInput, before any canvas is allocated.
 func Render(s Static, width, height vg.Length, format string) ([]byte, error) {
 	if s == nil {
-		return nil, fmt.Errorf("widgets: Render: nil figure")
+		return nil, fmt.Errorf("%w: Render: nil figure", ErrBadInput)
 	}
 	if !(width > 0 && height > 0) {
-		return nil, fmt.Errorf("widgets: Render: size %v × %v must be positive", width, height)
+		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each in (0, %v] pt", ErrBadInput, float64(width), float64(height), float64(MaxRenderSize))
+	}
+	if width > MaxRenderSize || height > MaxRenderSize {
+		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each at most MaxRenderSize = %v pt (1 m)", ErrTooLarge, float64(width), float64(height), float64(MaxRenderSize))
 	}
 	c, err := draw.NewFormattedCanvas(width, height, strings.ToLower(format))
 	if err != nil {

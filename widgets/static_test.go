@@ -75,7 +75,7 @@ func TestStaticErrors(t *testing.T) {
 		substr string
 	}{
 		{"bad format", func() error { _, err := Render(p, vg.Centimeter, vg.Centimeter, "bmp"); return err }, "unsupported format"},
-		{"zero size", func() error { _, err := Render(p, 0, vg.Centimeter, "svg"); return err }, "must be positive"},
+		{"zero size", func() error { _, err := Render(p, 0, vg.Centimeter, "svg"); return err }, "size 0 × 28.346456692913385 pt, want each in (0, 2834.6456692913384] pt"},
 		{"nil figure", func() error { _, err := Render(nil, vg.Centimeter, vg.Centimeter, "svg"); return err }, "nil figure"},
 		{"all NaN", func() error {
 			_, err := CurvesPlot(Curves{X: []float64{1, 2}, Series: []Series{{"a", []float64{math.NaN(), math.NaN()}}}})

@@ -13,7 +13,7 @@ import (
 // (table "ablation": real-world case, ρ = η = 0.1, l ∈ {3, 5, 7},
 // t ∈ {1000, 5000, 33500, 10⁵, 5·10⁵, 2·10⁶}), for any grid of l and t.
 type AblationConfig struct {
-	Problem  *sod.Problem // default sod.RealWorld()
+	Problem  *sod.Problem // default sod.RealWorld() (with XHat: set both or neither)
 	XHat     *mat.Dense   // spurious point X̂ (default sod.RealWorldXHat(), as printed: REPRODUCTION.md C9)
 	Ls       []int        // odd lifting orders ≥ 3
 	Ts       []int64      // TPGD step counts
@@ -79,24 +79,41 @@ type AblationResult struct {
 	DescentCells int `json:"descent_cells"`
 }
 
+// resolve fills in the default problem and X̂ when neither is given and
+// refuses a half-given pair: X̂ without its Problem (the default problem's
+// X̂ would silently replace it) or a Problem without X̂.
+func (cfg *AblationConfig) resolve() error {
+	switch {
+	case cfg.Problem == nil && cfg.XHat == nil:
+		d := DefaultAblationConfig()
+		cfg.Problem, cfg.XHat = d.Problem, d.XHat
+	case cfg.Problem == nil:
+		return fmt.Errorf("%w: AblationConfig has an X̂ but no Problem; set both, or neither for the paper's real-world case", sod.ErrBadParameter)
+	case cfg.XHat == nil:
+		return fmt.Errorf("%w: AblationConfig has a Problem but no X̂; set both, or neither for the paper's real-world case", sod.ErrBadParameter)
+	}
+	return cfg.Problem.CheckX(cfg.XHat)
+}
+
 // Ablation computes the ablation table: for every l the interval U_β, U_γ
 // and ρ_min of the closed-form TPGD (sod.TPGDClosedForm), and for every t the
 // escape point chosen by the paper's selection rule with its distances, the
 // descent check and the end point of GD from it. Progress is reported per
 // cell.
 func Ablation(cfg AblationConfig, prog ProgressFunc) (*AblationResult, error) {
-	d := DefaultAblationConfig()
-	if cfg.Problem == nil {
-		cfg.Problem, cfg.XHat = d.Problem, d.XHat
-	}
-	if cfg.XHat == nil {
-		return nil, fmt.Errorf("%w: ablation needs X̂", sod.ErrBadParameter)
+	if err := cfg.resolve(); err != nil {
+		return nil, err
 	}
 	if len(cfg.Ls) == 0 || len(cfg.Ts) == 0 {
-		return nil, fmt.Errorf("%w: empty l or t grid", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: ablation needs l and t values, got %d and %d", sod.ErrBadParameter, len(cfg.Ls), len(cfg.Ts))
 	}
-	if !(cfg.GDStep > 0) || cfg.GDIter < 0 {
-		return nil, fmt.Errorf("%w: GD step %v, iterations %d", sod.ErrBadParameter, cfg.GDStep, cfg.GDIter)
+	for _, t := range cfg.Ts {
+		if t < 0 {
+			return nil, fmt.Errorf("%w: ablation step count t = %d, want ≥ 0", sod.ErrBadParameter, t)
+		}
+	}
+	if !(cfg.GDStep > 0) || math.IsInf(cfg.GDStep, 0) || cfg.GDIter < 0 {
+		return nil, fmt.Errorf("%w: ablation GD step %v (want finite > 0), iterations %d (want ≥ 0)", sod.ErrBadParameter, cfg.GDStep, cfg.GDIter)
 	}
 	p := cfg.Problem
 	if !p.HasTruth() {
@@ -143,7 +160,9 @@ func ablationCell(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm,
 	}
 	c.Defined = true
 	c.XCheck = append([]float64(nil), x.RawMatrix().Data...)
-	c.DHat, c.DStar, c.Ratio = sod.EscapeDistances(cp.X, x, p.MStar)
+	if c.DHat, c.DStar, c.Ratio, err = sod.EscapeDistances(cp.X, x, p.MStar); err != nil {
+		return nil, err
+	}
 	if h := p.H(x); !math.IsInf(h, 0) && !math.IsNaN(h) {
 		c.HCheck = h
 		c.Descent = h < cp.H
@@ -155,7 +174,7 @@ func ablationCell(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm,
 // gdEndpoint runs GD from x and classifies its end point against ±Z (rank 1:
 // the first column of Z; REPRODUCTION.md C9: "+", "−", "nan", "other").
 func gdEndpoint(p *sod.Problem, x *mat.Dense, step float64, iters int) (string, float64) {
-	g, err := sod.GradientDescent(p, x, sod.GDOptions{Step: step, MaxIter: iters, TraceEvery: iters + 1})
+	g, err := sod.GradientDescent(p, x, sod.GDOptions{Step: step, MaxIter: iters, TraceEvery: max(iters, 1)})
 	if err != nil || g.Diverged {
 		return "nan", -1
 	}
@@ -195,12 +214,11 @@ type DescentScanResult struct {
 // lifting order l and every t in ts (cfg supplies the problem, X̂, ρ, η
 // and the sign convention).
 func DescentScan(cfg AblationConfig, l int, ts []int64) (*DescentScanResult, error) {
-	if cfg.Problem == nil {
-		d := DefaultAblationConfig()
-		cfg.Problem, cfg.XHat = d.Problem, d.XHat
+	if err := cfg.resolve(); err != nil {
+		return nil, err
 	}
-	if cfg.XHat == nil || len(ts) == 0 {
-		return nil, fmt.Errorf("%w: descent scan needs X̂ and a t grid", sod.ErrBadParameter)
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("%w: descent scan needs a t grid, got none", sod.ErrBadParameter)
 	}
 	p := cfg.Problem
 	cp, err := sod.AnalyzeCritical(p, cfg.XHat, cfg.Critical)
@@ -234,19 +252,35 @@ func DescentScan(cfg AblationConfig, l int, ts []int64) (*DescentScanResult, err
 	return res, nil
 }
 
-// LogGrid returns k integer step counts log-spaced from lo to hi (≥ 1),
-// without repeats.
-func LogGrid(lo, hi int64, k int) []int64 {
-	if lo < 1 {
-		lo = 1
+// MaxGridPoints bounds the k of LogGrid.
+const MaxGridPoints = 1_000_000
+
+// LogGrid returns k integer step counts log-spaced from lo to hi, without
+// repeats (so possibly fewer than k when hi − lo < k). It needs
+// 1 ≤ lo ≤ hi and k in [1, MaxGridPoints] (k = 1 gives [lo]); otherwise the
+// error wraps sod.ErrBadParameter and names the values.
+func LogGrid(lo, hi int64, k int) ([]int64, error) {
+	if lo < 1 || hi < lo {
+		return nil, fmt.Errorf("%w: LogGrid needs 1 ≤ lo ≤ hi, got lo = %d, hi = %d", sod.ErrBadParameter, lo, hi)
+	}
+	if k < 1 || k > MaxGridPoints {
+		return nil, fmt.Errorf("%w: LogGrid needs k in [1, %d] points, got %d", sod.ErrBadParameter, MaxGridPoints, k)
 	}
 	var out []int64
 	for i := 0; i < k; i++ {
 		f := float64(i) / float64(max(k-1, 1))
-		t := int64(math.Round(math.Exp(math.Log(float64(lo)) + f*(math.Log(float64(hi))-math.Log(float64(lo))))))
-		if len(out) == 0 || t != out[len(out)-1] {
+		v := math.Round(math.Exp(math.Log(float64(lo)) + f*(math.Log(float64(hi))-math.Log(float64(lo)))))
+		// Clamp into [lo, hi]: float64 rounding near 2⁶³ must not wrap.
+		t := hi
+		if v < float64(hi) {
+			t = max(int64(v), lo)
+		}
+		if i == k-1 {
+			t = hi
+		}
+		if len(out) == 0 || t > out[len(out)-1] {
 			out = append(out, t)
 		}
 	}
-	return out
+	return out, nil
 }

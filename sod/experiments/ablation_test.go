@@ -122,7 +122,10 @@ func ExampleAblation() {
 // the β-type point never lowers h, and the γ-type point lowers h on one
 // window of t for each l = 3, 5, 7.
 func TestDescentScan(t *testing.T) {
-	ts := LogGrid(1, 10000000, 400)
+	ts, err := LogGrid(1, 10000000, 400)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, l := range []int{3, 5, 7} {
 		s, err := DescentScan(DefaultAblationConfig(), l, ts)
 		if err != nil {

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -67,10 +68,40 @@ type BasicResult struct {
 	XCheck [][]float64 `json:"x_check"` // escape points used, one per escape
 }
 
-// BasicExample runs Fig. 2's experiment on sod.BasicExample.
+// Limits of BasicConfig: at most MaxBasicStarts starts (searched among
+// 100 seeds), MaxBasicIters GD/SGD steps per path (every iterate is kept)
+// and a landscape grid of at most MaxBasicGrid points per axis.
+const (
+	MaxBasicStarts = 100
+	MaxBasicIters  = 1_000_000
+	MaxBasicGrid   = 2001
+)
+
+// validate checks cfg, naming the bad value and its range.
+func (cfg *BasicConfig) validate() error {
+	switch {
+	case cfg.Starts < 1 || cfg.Starts > MaxBasicStarts:
+		return fmt.Errorf("%w: basic example Starts = %d, want [1, %d]", sod.ErrBadParameter, cfg.Starts, MaxBasicStarts)
+	case !(cfg.Step > 0) || math.IsInf(cfg.Step, 0):
+		return fmt.Errorf("%w: basic example Step = %v, want finite and > 0", sod.ErrBadParameter, cfg.Step)
+	case cfg.Iters < 1 || cfg.Iters > MaxBasicIters:
+		return fmt.Errorf("%w: basic example Iters = %d, want [1, %d]", sod.ErrBadParameter, cfg.Iters, MaxBasicIters)
+	case cfg.SGDBatch < 0:
+		return fmt.Errorf("%w: basic example SGDBatch = %d, want ≥ 0 (0: 1; above m = 2: full batch)", sod.ErrBadParameter, cfg.SGDBatch)
+	case cfg.GridSize < 2 || cfg.GridSize > MaxBasicGrid:
+		return fmt.Errorf("%w: basic example GridSize = %d, want [2, %d]", sod.ErrBadParameter, cfg.GridSize, MaxBasicGrid)
+	case math.IsNaN(cfg.GridMin) || math.IsInf(cfg.GridMin, 0) || math.IsNaN(cfg.GridMax) || math.IsInf(cfg.GridMax, 0) || !(cfg.GridMax > cfg.GridMin):
+		return fmt.Errorf("%w: basic example grid [%v, %v], want finite GridMin < GridMax", sod.ErrBadParameter, cfg.GridMin, cfg.GridMax)
+	}
+	return nil
+}
+
+// BasicExample runs Fig. 2's experiment on sod.BasicExample. The limits
+// of cfg are MaxBasicStarts, MaxBasicIters and MaxBasicGrid; a bad value is
+// an error wrapping sod.ErrBadParameter, before any work.
 func BasicExample(cfg BasicConfig, prog ProgressFunc) (*BasicResult, error) {
-	if cfg.Starts < 1 || !(cfg.Step > 0) || cfg.Iters < 1 || cfg.SGDBatch < 0 || cfg.GridSize < 2 || !(cfg.GridMax > cfg.GridMin) {
-		return nil, fmt.Errorf("%w: basic example config %+v", sod.ErrBadParameter, cfg)
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
 	if cfg.Escaper == nil {
 		cfg.Escaper = MultiStepAutoT(3, 0.1, 0.1, AutoT(1.1))
@@ -81,7 +112,8 @@ func BasicExample(cfg BasicConfig, prog ProgressFunc) (*BasicResult, error) {
 	gdo := sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters, KeepIterates: true,
 		StagnationWindow: 50, StagnationTol: 1e-4, StopOnStagnation: true, GradTol: 1e-10}
 	total := cfg.Starts + 1
-	for seed := cfg.Seed; len(res.Seeds) < cfg.Starts && seed < cfg.Seed+100; seed++ {
+	for try := uint64(0); len(res.Seeds) < cfg.Starts && try < 100; try++ {
+		seed := cfg.Seed + try // wraps around at 2⁶⁴: any Seed has 100 tries
 		rng := rand.New(rand.NewPCG(seed, 0xba51c))
 		x0 := mat.NewDense(2, 1, []float64{rng.NormFloat64(), rng.NormFloat64()})
 		run, err := sod.RunEscape(p, x0, cfg.Escaper, sod.EscapeOptions{GD: gdo, MaxEscapes: 1, AllowAscent: true, TargetDist: 1e-3})

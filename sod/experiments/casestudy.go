@@ -121,8 +121,15 @@ func (c *CaseConfig) validate() error {
 	if c.Problem == nil || !c.Problem.HasTruth() {
 		return fmt.Errorf("%w: case study needs a problem with known M*", sod.ErrBadParameter)
 	}
-	if !(c.Step > 0) || c.ItersBefore < 1 || c.ItersAfter < 0 || c.T < 1 {
-		return fmt.Errorf("%w: step %v, iterations %d/%d, t %d", sod.ErrBadParameter, c.Step, c.ItersBefore, c.ItersAfter, c.T)
+	if !(c.Step > 0) || math.IsInf(c.Step, 0) || c.ItersBefore < 1 || c.ItersAfter < 0 {
+		return fmt.Errorf("%w: case study step %v (want finite > 0), iterations %d before (want ≥ 1) and %d after (want ≥ 0)", sod.ErrBadParameter, c.Step, c.ItersBefore, c.ItersAfter)
+	}
+	if c.T < 1 || c.T > sod.MaxSubspaceSteps {
+		// The lifted panels run T exact PGD steps (sod.SubspacePGD).
+		return fmt.Errorf("%w: case study t = %d, want [1, sod.MaxSubspaceSteps = %d]", sod.ErrBadParameter, c.T, sod.MaxSubspaceSteps)
+	}
+	if c.CurvePoints > MaxGridPoints {
+		return fmt.Errorf("%w: case study CurvePoints = %d, want at most %d", sod.ErrBadParameter, c.CurvePoints, MaxGridPoints)
 	}
 	if c.X0 == nil && (!(c.InitScale > 0) || c.SeedTries < 1) {
 		return fmt.Errorf("%w: InitScale %v, SeedTries %d", sod.ErrBadParameter, c.InitScale, c.SeedTries)
@@ -149,7 +156,7 @@ func (c *CaseConfig) findStart() (*mat.Dense, uint64, error) {
 				x0.Set(i, j, c.InitScale*rng.NormFloat64())
 			}
 		}
-		g, err := sod.GradientDescent(c.Problem, x0, sod.GDOptions{Step: c.Step, MaxIter: c.ItersBefore, TraceEvery: c.ItersBefore + 1})
+		g, err := sod.GradientDescent(c.Problem, x0, sod.GDOptions{Step: c.Step, MaxIter: c.ItersBefore, TraceEvery: c.ItersBefore})
 		if err != nil {
 			return nil, 0, err
 		}
@@ -253,7 +260,11 @@ func liftedPanels(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm,
 		return out, err
 	}
 	out.HLHat = log10Scalar(h0)
-	grid := append([]int64{0}, LogGrid(1, cfg.T, cfg.CurvePoints)...)
+	ts, err := LogGrid(1, cfg.T, cfg.CurvePoints)
+	if err != nil {
+		return out, err
+	}
+	grid := append([]int64{0}, ts...)
 	pgd, err := sod.NewSubspacePGD(ls, cfg.Eta)
 	if err != nil {
 		return out, err
@@ -293,7 +304,9 @@ func liftedPanels(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm,
 		if err != nil {
 			he = math.NaN()
 		}
-		ls.TermNorms(norms, coef)
+		if err := ls.TermNorms(norms, coef); err != nil {
+			return out, err
+		}
 		out.ExactHL = append(out.ExactHL, log10Pos(he))
 		out.ExactA = append(out.ExactA, log10Pos(norms[0]))
 		out.ExactB = append(out.ExactB, log10Pos(norms[1]))

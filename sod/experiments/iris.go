@@ -8,7 +8,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"sodworkbench.org/workbench/sod"
 )
@@ -69,8 +71,24 @@ func parseIris(data []byte, wantHash string) (*Iris, error) {
 // BinaryTask returns the feature rows of species pos and neg (in file order:
 // every pos row, then every neg row) with labels +1 for pos and −1 for neg.
 // The paper's quadratic-network experiment uses pos = "versicolor",
-// neg = "virginica" (section 6.3).
+// neg = "virginica" (section 6.3). pos and neg must be two different
+// species of the data (setosa, versicolor, virginica); a misspelt or
+// repeated name is an error wrapping sod.ErrBadParameter that lists them.
 func (ir *Iris) BinaryTask(pos, neg string) (x [][4]float64, y []float64, err error) {
+	var known []string
+	for _, s := range ir.Species {
+		if !slices.Contains(known, s) {
+			known = append(known, s)
+		}
+	}
+	for _, sp := range []string{pos, neg} {
+		if !slices.Contains(known, sp) {
+			return nil, nil, fmt.Errorf("%w: Iris has no species %q; want two of %s", sod.ErrBadParameter, sp, strings.Join(known, ", "))
+		}
+	}
+	if pos == neg {
+		return nil, nil, fmt.Errorf("%w: Iris task %q vs %q: want two different species", sod.ErrBadParameter, pos, neg)
+	}
 	for _, sp := range []string{pos, neg} {
 		lab := 1.0
 		if sp == neg {

@@ -25,20 +25,29 @@ func (f ProgressFunc) report(label string, done, total int) {
 	}
 }
 
+// MaxProgressWidth is the widest bar TextProgress draws.
+const MaxProgressWidth = 400
+
 // TextProgress returns a ProgressFunc that draws a one-line progress bar of
 // the given width on w (a terminal: it rewrites the line with '\r' and ends
-// it with a newline when Done == Total).
+// it with a newline when Done ≥ Total). A width < 1 means 40 and a width
+// above MaxProgressWidth is drawn MaxProgressWidth wide. Reports with
+// Total ≤ 0 are ignored; Done outside [0, Total] (a caller's miscount) is
+// printed as given, with the bar clamped to empty or full.
 func TextProgress(w io.Writer, width int) ProgressFunc {
 	if width < 1 {
 		width = 40
 	}
+	width = min(width, MaxProgressWidth)
 	last := -1
 	return func(p Progress) {
 		if p.Total <= 0 {
 			return
 		}
-		k := width * p.Done / p.Total
-		if pct := 100 * p.Done / p.Total; pct == last && p.Done < p.Total {
+		done := min(max(p.Done, 0), p.Total)
+		// width·done/Total without overflow for any int Done, Total.
+		k := int(float64(width) * float64(done) / float64(p.Total))
+		if pct := int(100 * float64(done) / float64(p.Total)); pct == last && p.Done < p.Total {
 			return
 		} else {
 			last = pct

@@ -132,10 +132,25 @@ func PMCStudyProblem(n int, eps float64) (*sod.Problem, error) {
 	return pmcProblem(n, eps, 1, AlternatingTruth)
 }
 
+// MaxStudyN is the largest size n the study accepts (StudyConfig.Sizes,
+// AlternatingTruth): an n-vector then takes 80 MB.
+const MaxStudyN = 10_000_000
+
+// MaxStudyRuns bounds the number of trials of a study (cells × trials per
+// cell), whose results are all kept; MaxStudyWorkers bounds its goroutines.
+const (
+	MaxStudyRuns    = 10_000_000
+	MaxStudyWorkers = 4096
+)
+
 // AlternatingTruth is the study's default ground truth z = (1, 0, 1, 0, …)ᵀ
 // (n×1): entries 1 at the 1-based odd indices, the n-dimensional version of
-// the PMC case study's z = (1, 0, 1).
+// the PMC case study's z = (1, 0, 1). n must lie in [1, MaxStudyN] (else
+// the error wraps sod.ErrBadParameter, before allocating).
 func AlternatingTruth(n int) (*mat.Dense, error) {
+	if n < 1 || n > MaxStudyN {
+		return nil, fmt.Errorf("%w: AlternatingTruth needs n in [1, %d], got %d", sod.ErrBadParameter, MaxStudyN, n)
+	}
 	z := mat.NewDense(n, 1, nil)
 	for i := 0; i < n; i += 2 {
 		z.Set(i, 0, 1)
@@ -172,32 +187,56 @@ func (c *StudyConfig) validate() error {
 		c.Rank = 1
 	}
 	if c.Rank < 0 {
-		return fmt.Errorf("%w: rank %d", sod.ErrBadParameter, c.Rank)
+		return fmt.Errorf("%w: search rank %d, want ≥ 1 (0: the default 1)", sod.ErrBadParameter, c.Rank)
+	}
+	if c.Workers > MaxStudyWorkers {
+		return fmt.Errorf("%w: %d workers, want at most %d (0: all cores)", sod.ErrBadParameter, c.Workers, MaxStudyWorkers)
 	}
 	if c.Workers <= 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
 	}
-	if len(c.Sizes) == 0 || len(c.Epsilons) == 0 || c.Trials < 1 {
-		return fmt.Errorf("%w: study needs sizes, epsilons and ≥ 1 trial", sod.ErrBadParameter)
+	if len(c.Sizes) == 0 || len(c.Epsilons) == 0 {
+		return fmt.Errorf("%w: study needs at least one size and one ε, got %d sizes and %d ε", sod.ErrBadParameter, len(c.Sizes), len(c.Epsilons))
+	}
+	if c.Trials < 1 || c.Trials > MaxStudyRuns || len(c.Sizes)*len(c.Epsilons) > MaxStudyRuns/c.Trials {
+		return fmt.Errorf("%w: %d trials per cell × %d cells, want trials ≥ 1 and at most %d runs in all", sod.ErrBadParameter, c.Trials, len(c.Sizes)*len(c.Epsilons), MaxStudyRuns)
 	}
 	for _, n := range c.Sizes {
-		if n < 2 {
-			return fmt.Errorf("%w: n = %d < 2", sod.ErrBadParameter, n)
+		if n < 2 || n > MaxStudyN {
+			return fmt.Errorf("%w: study size n = %d, want n in [2, %d]", sod.ErrBadParameter, n, MaxStudyN)
+		}
+		if c.Rank > n {
+			return fmt.Errorf("%w: search rank %d exceeds the size n = %d, want rank in [1, n]", sod.ErrBadParameter, c.Rank, n)
 		}
 	}
 	for _, e := range c.Epsilons {
 		if !(e > 0) || math.IsInf(e, 0) {
-			return fmt.Errorf("%w: ε = %v", sod.ErrBadParameter, e)
+			return fmt.Errorf("%w: ε = %v, want finite and > 0", sod.ErrBadParameter, e)
 		}
 	}
-	if c.Step < 0 || math.IsNaN(c.Step) || math.IsInf(c.Step, 0) {
-		return fmt.Errorf("%w: step %v", sod.ErrBadParameter, c.Step)
+	for _, v := range []struct {
+		name string
+		v    float64
+		pos  bool // must be > 0 (else ≥ 0)
+	}{{"Step", c.Step, false}, {"InitScale", c.InitScale, true}, {"StepScale", c.StepScale, c.Step == 0}, {"GradTol", c.GradTol, false}, {"SuccessTol", c.SuccessTol, true}} {
+		if math.IsNaN(v.v) || math.IsInf(v.v, 0) || v.v < 0 || (v.pos && v.v == 0) {
+			rng := "[0, ∞)"
+			if v.pos {
+				rng = "(0, ∞)"
+			}
+			return fmt.Errorf("%w: study %s = %v, want a finite value in %s", sod.ErrBadParameter, v.name, v.v, rng)
+		}
 	}
-	if !(c.InitScale > 0) || !(c.StepScale > 0 || c.Step > 0) || c.MaxIter < 1 || !(c.GradTol >= 0) || !(c.SuccessTol > 0) || c.MaxEscapes < 0 {
-		return fmt.Errorf("%w: InitScale, StepScale, SuccessTol must be > 0, MaxIter ≥ 1, GradTol, MaxEscapes ≥ 0", sod.ErrBadParameter)
+	if c.MaxIter < 1 || c.MaxEscapes < 0 {
+		return fmt.Errorf("%w: study MaxIter = %d, MaxEscapes = %d, want MaxIter ≥ 1, MaxEscapes ≥ 0", sod.ErrBadParameter, c.MaxIter, c.MaxEscapes)
 	}
 	return nil
 }
+
+// Validate reports whether cfg is a valid study configuration (the checks
+// RunStudy makes before any work, with the defaults it fills in), so that a
+// command can refuse bad input before it creates files.
+func (c StudyConfig) Validate() error { return c.validate() }
 
 // trialRNG gives every trial its own PCG stream, so the outcome of a trial
 // depends only on (Seed, cell, trial) and not on scheduling.
@@ -212,6 +251,9 @@ func trialRNG(seed uint64, cell, trial int) *rand.Rand {
 // every finished trial, from the calling goroutine. Cancelling ctx stops the
 // study early with ctx's error.
 func RunStudy(ctx context.Context, cfg StudyConfig) (*StudyResult, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: RunStudy needs a context, got nil (use context.Background())", sod.ErrBadParameter)
+	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}

@@ -55,7 +55,11 @@ func runAblation(c *common, cfg experiments.AblationConfig) error {
 	scan := [][]string{{"l", "t", "h_hat", "h_beta", "h_gamma"}}
 	var scans []*experiments.DescentScanResult
 	for _, l := range cfg.Ls {
-		s, err := experiments.DescentScan(cfg, l, experiments.LogGrid(1, 10000000, 200))
+		ts, err := experiments.LogGrid(1, 10000000, 200)
+		if err != nil {
+			return err
+		}
+		s, err := experiments.DescentScan(cfg, l, ts)
 		if err != nil {
 			return err
 		}

@@ -13,8 +13,8 @@ import (
 // Ranges of the study flags.
 const (
 	maxTrials  = 1_000_000
-	minN, maxN = 2, 10_000_000
-	maxWorkers = 4096
+	minN, maxN = 2, experiments.MaxStudyN
+	maxWorkers = experiments.MaxStudyWorkers
 	maxStep    = 10
 	maxRank    = 100
 )
@@ -38,6 +38,9 @@ func setupStudy(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 			}
 		}
 		cfg.Seed = c.seed
+		if err := cfg.Validate(); err != nil {
+			return nil, usagef("study: %v", err)
+		}
 		return func(ctx context.Context) error {
 			cfg.Progress = c.progress()
 			return runStudy(ctx, c, cfg)

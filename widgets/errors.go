@@ -1,0 +1,14 @@
+package widgets
+
+import "errors"
+
+// Sentinel errors of the widgets (test with errors.Is). The messages that
+// wrap them name the bad value and the accepted range.
+var (
+	// ErrBadInput reports a value outside its documented range: a
+	// probability outside [0, 1], a negative count, a nil function.
+	ErrBadInput = errors.New("widgets: bad input")
+	// ErrTooLarge reports a size above a stated limit (MaxRenderSize),
+	// refused before allocating.
+	ErrTooLarge = errors.New("widgets: size exceeds the stated limit")
+)
