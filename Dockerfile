@@ -1,7 +1,7 @@
 # SOD Workbench as a Jupyter image: Debian bookworm, Jupyter Notebook 6 from apt, Go 1.26, GoNB.
 #
 #   podman build --format docker -t sod-workbench .        (or: docker build -t sod-workbench .)
-#   podman run --rm -p 8888:8888 -e JUPYTER_TOKEN=choose-a-token sod-workbench
+#   podman run --rm -p 127.0.0.1:8888:8888 -e JUPYTER_TOKEN=choose-a-token sod-workbench
 #
 # The README's "Docker" section has the details; docker/test-image.sh builds and smoke-tests it.
 # Install steps are docker/install.sh's, run the same way as on a laptop (--system as root,
