@@ -8,6 +8,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// MaxGaussianBytes bounds the memory of NewGaussian (2·8·m·n² bytes: the
+// drawn matrices and the operator's copy).
+const MaxGaussianBytes = 1 << 30
+
 // gaussianStream is the second PCG word used with the caller's seed, so
 // that NewGaussian(n, m, seed) is reproducible across runs and platforms.
 const gaussianStream = 0x50d6a055
@@ -21,12 +25,19 @@ const gaussianStream = 0x50d6a055
 // The draw is deterministic given seed (math/rand/v2 PCG with seed and a
 // fixed stream word). Entries are drawn matrix by matrix, row by row over
 // the upper triangle.
+//
+// n must lie in [1, MaxDenseSize] and m ≥ 1, and the m dense matrices (and
+// the operator's copy) must fit in MaxGaussianBytes; a larger request is
+// refused with ErrTooLarge before anything is allocated.
 func NewGaussian(n, m int, seed uint64) (*DenseOperator, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("%w: Gaussian ensemble size n = %d", ErrBadParameter, n)
+	if n < 1 || n > MaxDenseSize {
+		return nil, fmt.Errorf("%w: Gaussian ensemble size n = %d, want 1 ≤ n ≤ %d (MaxDenseSize)", ErrBadParameter, n, MaxDenseSize)
 	}
 	if m < 1 {
-		return nil, ErrNoMeasurements
+		return nil, fmt.Errorf("%w: Gaussian ensemble with m = %d sensing matrices, want m ≥ 1", ErrNoMeasurements, m)
+	}
+	if need := 2 * 8 * float64(m) * float64(n) * float64(n); need > MaxGaussianBytes {
+		return nil, fmt.Errorf("%w: Gaussian ensemble n = %d, m = %d needs %.3g bytes, more than MaxGaussianBytes = %d MiB", ErrTooLarge, n, m, need, MaxGaussianBytes>>20)
 	}
 	rng := rand.New(rand.NewPCG(seed, gaussianStream))
 	as := make([]*mat.Dense, m)

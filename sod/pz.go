@@ -141,6 +141,9 @@ func PaleyZygmund(p *Problem, cp *CriticalPoint, delta float64) (*PZAnalysis, er
 	return a, nil
 }
 
+// MaxSamples bounds the Monte Carlo sample counts (SampleS, MonteCarloEFS).
+const MaxSamples = 100_000_000
+
 // pzStream is the second PCG word of the Monte Carlo functions.
 const pzStream = 0x9a1e7
 
@@ -148,13 +151,14 @@ const pzStream = 0x9a1e7
 // each sample is a fresh draw of m sensing matrices from the Gaussian
 // ensemble (eq. gaussian_ensemble, n×n, entries drawn as in NewGaussian),
 // with P = u vᵀ + v uᵀ, Q = u uᵀ for one pair of orthonormal u, v drawn
-// (seeded) at the start. Cost O(samples·m·n²).
+// (seeded) at the start. Cost O(samples·m·n²): n must lie in
+// [2, MaxDenseSize], samples in [1, MaxSamples] and m ≥ 1.
 func SampleS(n, m, samples int, seed uint64) ([]float64, error) {
 	if m < 1 {
-		return nil, ErrNoMeasurements
+		return nil, fmt.Errorf("%w: SampleS with m = %d, want m ≥ 1", ErrNoMeasurements, m)
 	}
-	if n < 2 || samples < 1 {
-		return nil, fmt.Errorf("%w: SampleS needs n ≥ 2 and samples ≥ 1 (n = %d, samples = %d)", ErrBadParameter, n, samples)
+	if n < 2 || n > MaxDenseSize || samples < 1 || samples > MaxSamples {
+		return nil, fmt.Errorf("%w: SampleS needs n in [2, %d] and samples in [1, %d], got n = %d, samples = %d", ErrBadParameter, MaxDenseSize, MaxSamples, n, samples)
 	}
 	rng := rand.New(rand.NewPCG(seed, pzStream))
 	// Random orthonormal u, v by Gram–Schmidt on Gaussian vectors.
