@@ -194,6 +194,21 @@ func msBaselineLoop(p *Problem, x0 mat.Matrix, iters, every int, limit float64, 
 	return res, nil
 }
 
+// msCheckBaseline checks the options SGD and Adam share, naming the bad
+// value and its range (DivergenceLimit as in GDOptions: 0 for the default,
+// else (0, +Inf]; NaN is refused).
+func msCheckBaseline(name string, step float64, maxIter, every int, limit float64) error {
+	switch {
+	case !(step > 0) || math.IsInf(step, 0):
+		return fmt.Errorf("%w: %s step %v, want finite and > 0", ErrBadParameter, name, step)
+	case maxIter < 0 || every < 0:
+		return fmt.Errorf("%w: %s MaxIter = %d, TraceEvery = %d, want both ≥ 0", ErrBadParameter, name, maxIter, every)
+	case !(limit >= 0):
+		return fmt.Errorf("%w: %s DivergenceLimit = %v, want 0 (default 1e150) or a value in (0, +Inf]", ErrBadParameter, name, limit)
+	}
+	return nil
+}
+
 // SGD runs minibatch stochastic gradient descent X ← X − Step·g, where g is
 // the gradient of h restricted to a random minibatch of measurements,
 // rescaled by m/|S| (an unbiased estimate of ∇h). With BatchSize 0 or m it
@@ -205,8 +220,8 @@ func SGD(p *Problem, x0 mat.Matrix, opt SGDOptions) (*GDResult, error) {
 	if err := p.CheckX(x0); err != nil {
 		return nil, err
 	}
-	if !(opt.Step > 0) || math.IsInf(opt.Step, 0) || opt.MaxIter < 0 || opt.TraceEvery < 0 || opt.DivergenceLimit < 0 {
-		return nil, fmt.Errorf("%w: SGD needs a finite step > 0 and non-negative counts", ErrBadParameter)
+	if err := msCheckBaseline("SGD", opt.Step, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit); err != nil {
+		return nil, err
 	}
 	st, err := msNewStoch(p, opt.BatchSize, opt.Seed)
 	if err != nil {
@@ -235,9 +250,11 @@ func Adam(p *Problem, x0 mat.Matrix, opt AdamOptions) (*GDResult, error) {
 	if eps == 0 {
 		eps = 1e-8
 	}
-	if !(opt.Step > 0) || math.IsInf(opt.Step, 0) || !(b1 >= 0 && b1 < 1) || !(b2 >= 0 && b2 < 1) || !(eps > 0) ||
-		opt.MaxIter < 0 || opt.TraceEvery < 0 || opt.DivergenceLimit < 0 {
-		return nil, fmt.Errorf("%w: Adam needs step > 0, β₁, β₂ ∈ [0, 1), ε > 0 and non-negative counts", ErrBadParameter)
+	if err := msCheckBaseline("Adam", opt.Step, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit); err != nil {
+		return nil, err
+	}
+	if !(b1 >= 0 && b1 < 1) || !(b2 >= 0 && b2 < 1) || !(eps > 0) || math.IsInf(eps, 0) {
+		return nil, fmt.Errorf("%w: Adam β₁ = %v, β₂ = %v, ε = %v, want β₁, β₂ in [0, 1) and ε finite and > 0", ErrBadParameter, b1, b2, eps)
 	}
 	st, err := msNewStoch(p, opt.BatchSize, opt.Seed)
 	if err != nil {
