@@ -52,6 +52,19 @@
 //     defaults. The data ship as data/iris.csv (Fisher 1936, see
 //     data/PROVENANCE.md), loaded by LoadIris with a SHA-256 check.
 //
+// The notebooks' own experiments: BasicFromStart (Fig. 2 from one fixed
+// start), EscapeWindows (Fig. "ablation" without the table's cells),
+// PaperAblation and PaperWindows (the paper's printed table, as data),
+// DeltaSweep (GD success against the RIP constant δ of PMC), PZCurve (the
+// Paley–Zygmund bound against the probability it bounds), CompareVariants
+// with DefaultVariants and DefaultVariantOptions (escape variants side by
+// side), LineFloor and SODFloors (brute-force floors of h on the SOD
+// lines), ScaleMeasurements (the quadratic network under rescaled
+// features), SaveStudy and LoadStudy (a study kept between notebook
+// cells), StudyResult.EscapeTally and StudyResult.Cell,
+// QNNConfig.Summary and LiftedPanels.BelowReference. Package
+// sod/experiments/figures draws all of them.
+//
 // Helpers: the escape variant of the basic example and the study is
 // MultiStepAutoT, the paper's multi-step point with t chosen per stalled
 // point by a TRule (AutoT, FixedT); LogGrid builds log-spaced t grids for

@@ -1,0 +1,114 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod"
+)
+
+// On the basic example h(c·e₁) = ½(c² − 1)² (by hand), so the floor along e₁ is 0 (at c = 1);
+// along e₂ see below.
+func TestLineFloor(t *testing.T) {
+	p := sod.BasicExample()
+	if f := LineFloor(p, mat.NewDense(2, 1, []float64{1, 0})); f > 1e-9 {
+		t.Errorf("floor along e₁ = %v, want 0", f)
+	}
+	// h(c e₂) = ½[(s/2 − 1)² + ¾s²] with s = c²: minimal at s = 1/2, value ½[(3/4)² + 3/16] = 3/8.
+	if f := LineFloor(p, mat.NewDense(2, 1, []float64{0, 1})); math.Abs(f-3.0/8) > 1e-9 {
+		t.Errorf("floor along e₂ = %v, want 3/8", f)
+	}
+}
+
+// The brute-force floors agree with QNNScan's closed-form floors at the spurious minimum of the
+// default quadratic network (two independent computations).
+func TestSODFloorsAgreeWithQNNScan(t *testing.T) {
+	cfg := DefaultQNNConfig()
+	opt := DefaultQNNScanOptions()
+	opt.Starts = 1
+	sc, err := QNNScan(cfg, opt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := QNNProblem(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sc.Minima[0]
+	n, r := p.Dims()
+	beta, gamma, cp, err := SODFloors(p, mat.NewDense(n, r, m.X))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(beta-m.BetaBest) > 1e-6*m.BetaBest || math.Abs(gamma-m.GammaBest) > 1e-6*m.GammaBest || math.Abs(cp.H-m.H) > 1e-9 {
+		t.Errorf("brute force β %v, γ %v, h %v; closed form %v, %v, %v", beta, gamma, cp.H, m.BetaBest, m.GammaBest, m.H)
+	}
+}
+
+func TestScaleMeasurements(t *testing.T) {
+	w := []float64{1, 2, 3, 4, 5}
+	got, err := ScaleMeasurements(w, 5, 1, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{0.5, 1, 1.5, 2, 5}; !mat.Equal(got, mat.NewDense(5, 1, want)) {
+		t.Errorf("got %v, want %v", got.RawMatrix().Data, want)
+	}
+	if w[0] != 1 {
+		t.Error("the input was modified")
+	}
+	for _, bad := range []struct{ n, r, len int }{{3, 1, 3}, {5, 1, 4}, {5, 0, 0}} {
+		if _, err := ScaleMeasurements(make([]float64, bad.len), bad.n, bad.r, 2); !errors.Is(err, sod.ErrShape) {
+			t.Errorf("n = %d, r = %d, %d entries: %v, want ErrShape", bad.n, bad.r, bad.len, err)
+		}
+	}
+}
+
+// The floors of h along the two SOD lines at the default quadratic network's spurious minimum:
+// both below h(Ŵ), so some SOD escape point lowers h there.
+func ExampleSODFloors() {
+	cfg := DefaultQNNConfig()
+	opt := DefaultQNNScanOptions()
+	opt.Starts = 1
+	sc, err := QNNScan(cfg, opt, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := QNNProblem(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	n, r := p.Dims()
+	beta, gamma, cp, err := SODFloors(p, mat.NewDense(n, r, sc.Minima[0].X))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("h(Ŵ) = %.4f; min h on the β line %.4f, on the γ line %.4f\n", cp.H, beta, gamma)
+	// Output:
+	// h(Ŵ) = 12.3457; min h on the β line 7.3676, on the γ line 7.1172
+}
+
+// The floor of the basic example's h along e₁ is 0, at z = e₁.
+func ExampleLineFloor() {
+	fmt.Printf("%.6f\n", LineFloor(sod.BasicExample(), mat.NewDense(2, 1, []float64{1, 0})))
+	// Output:
+	// 0.000000
+}
+
+// The same quadratic network on z-score features: halve the measurement weights, keep the bias.
+func ExampleScaleMeasurements() {
+	w, err := ScaleMeasurements([]float64{0.2, -0.4, 0.6, 0.8, 1}, 5, 1, 0.5)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(w.RawMatrix().Data)
+	// Output:
+	// [0.1 -0.2 0.3 0.4 1]
+}
