@@ -255,3 +255,15 @@ func TestEmbeddedJavaScript(t *testing.T) {
 		}
 	}
 }
+
+func TestShowReturnsTheBuildError(t *testing.T) {
+	want := errors.New("bad input")
+	if err := Show(nil, want); err != want {
+		t.Errorf("Show(nil, err) = %v, want %v", err, want)
+	}
+	if _, err := LineChart("empty", nil, nil); err == nil {
+		t.Fatal("LineChart without data did not fail")
+	} else if got := Show(LineChart("empty", nil, nil)); got == nil || got.Error() != err.Error() {
+		t.Errorf("Show(LineChart(bad)) = %v, want %v", got, err)
+	}
+}

@@ -1,0 +1,84 @@
+package figures
+
+import (
+	"fmt"
+
+	"sodworkbench.org/workbench/sod/experiments"
+	"sodworkbench.org/workbench/widgets"
+)
+
+// BasicDistances draws the left panel of the paper's Fig. basic_example:
+// ‖xxᵀ − M*‖_F against the iteration for GD, SGD and GD + SOD (log scale),
+// on SGD's recording grid (every SGDEvery-th step), with the escape marked.
+func BasicDistances(r *experiments.BasicRuns) (widgets.Chart, error) {
+	var it, dGD, dSGD, dSOD []float64
+	escape := -1
+	phase, n := r.Config.Phase, len(r.SOD.Trace.Dist)
+	for k, iter := range r.SGDIter {
+		it = append(it, float64(iter))
+		dGD = append(dGD, r.GD.Trace.Dist[min(iter, len(r.GD.Trace.Dist)-1)])
+		dSGD = append(dSGD, r.P.DistStar(r.SGDX[k]))
+		// The GD + SOD trace has one entry per iteration and phase: the escape point starts phase 2.
+		j := iter
+		if iter > phase {
+			j = iter + 1
+		}
+		dSOD = append(dSOD, r.SOD.Trace.Dist[min(j, n-1)])
+		if escape < 0 && iter > phase {
+			escape = k - 1
+		}
+	}
+	c := widgets.Curves{Title: "Fig. basic_example (left): distance to M* vs iteration", XName: "iteration", YName: "‖xxᵀ − M*‖_F",
+		X: it, Series: []widgets.Series{{Name: "GD", Y: dGD}, {Name: fmt.Sprintf("SGD (batch %d)", r.Config.SGDBatch), Y: dSGD}, {Name: "GD + SOD", Y: dSOD}},
+		LogY: true}
+	if escape >= 0 {
+		c.EscapeAt = []int{escape}
+	}
+	return widgets.CurvesChart(c)
+}
+
+// BasicTrajectories draws the right panel of Fig. basic_example: log₁₀ h
+// on [−1.5, 1.5]² (h + 10⁻⁶, so that the zeros at ±z can be drawn) with the
+// three paths, ±z, ±x̂ and the escape point x̌ the GD + SOD run used.
+func BasicTrajectories(r *experiments.BasicRuns) (widgets.Chart, error) {
+	grid, err := HGrid(r.P, -1.5, 1.5, 101, 1e-6)
+	if err != nil {
+		return nil, err
+	}
+	pts := BasicPoints()
+	for _, e := range r.SOD.Escapes {
+		if e.Accepted >= 0 {
+			xc := e.Candidates[e.Accepted].X
+			pts = append(pts, widgets.Point{Name: "x̌", X: xc.At(0, 0), Y: xc.At(1, 0)})
+		}
+	}
+	return widgets.LandscapeChart(widgets.Landscape{
+		Title: "Fig. basic_example (right): log₁₀ h and trajectories", XName: "x₁", YName: "x₂", Grid: grid, LogZ: true,
+		Paths: []widgets.Path{Path2D("GD", r.GD.Trace.Iterates), Path2D(fmt.Sprintf("SGD (batch %d)", r.Config.SGDBatch), r.SGDX),
+			Path2D("GD + SOD", r.SOD.Trace.Iterates)},
+		Points: pts,
+	}, widgets.Size("100%", "560px"))
+}
+
+// BasicStarts draws experiments.BasicExample's result: log₁₀ h (+ 10⁻⁶) on
+// its grid with the GD, SGD and GD + SOD paths from every random start and
+// the escape points used.
+func BasicStarts(res *experiments.BasicResult) (widgets.Chart, error) {
+	g := widgets.Grid{X: res.GridX, Y: res.GridY, Z: make([][]float64, len(res.H))}
+	for j, row := range res.H {
+		g.Z[j] = make([]float64, len(row))
+		for i, v := range row {
+			g.Z[j][i] = v + 1e-6
+		}
+	}
+	var paths []widgets.Path
+	for _, p := range res.Paths {
+		paths = append(paths, widgets.Path{Name: fmt.Sprintf("%s #%d", p.Method, p.Start), X: p.X, Y: p.Y})
+	}
+	pts := []widgets.Point{{Name: "z", X: res.Z[0], Y: res.Z[1]}, {Name: "x̂", X: res.XHat[0], Y: res.XHat[1]}, {Name: "−x̂", X: -res.XHat[0], Y: -res.XHat[1]}}
+	for k, x := range res.XCheck {
+		pts = append(pts, widgets.Point{Name: fmt.Sprintf("x̌ #%d", k), X: x[0], Y: x[1]})
+	}
+	return widgets.LandscapeChart(widgets.Landscape{Title: fmt.Sprintf("Basic example: %d random starts", len(res.Seeds)), XName: "x₁", YName: "x₂",
+		Grid: g, LogZ: true, Paths: paths, Points: pts}, widgets.Size("100%", "560px"))
+}
