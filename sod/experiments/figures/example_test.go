@@ -347,9 +347,14 @@ func ExampleAblationWindows() {
 
 func ExampleDescentScan() {
 	cfg := experiments.DefaultAblationConfig()
+	ts, err := experiments.LogGrid(100, 10000000, 141)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	var scans []*experiments.DescentScanResult
 	for _, l := range []int{3, 5, 7} {
-		s, err := experiments.DescentScan(cfg, l, experiments.LogGrid(100, 10000000, 141))
+		s, err := experiments.DescentScan(cfg, l, ts)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -366,7 +371,12 @@ func ExampleDescentScan() {
 }
 
 func ExampleDescentWindows() {
-	s, err := experiments.DescentScan(experiments.DefaultAblationConfig(), 5, experiments.LogGrid(100, 10000000, 141))
+	ts, err := experiments.LogGrid(100, 10000000, 141)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := experiments.DescentScan(experiments.DefaultAblationConfig(), 5, ts)
 	if err != nil {
 		fmt.Println(err)
 		return
