@@ -28,28 +28,35 @@ import (
 // vector. Every escape point depends only on s = sign(u_n)·sign(q_r):
 // flipping s maps the escape point X̌ to −X̌ (same distances and h values,
 // but GD then ends at −Z instead of +Z), and flips the sign of Euu.
+//
+// Structured analysis. For a structured problem (Problem.Structured) with
+// n > StructuredCriticalMinN, AnalyzeCritical never forms an n×n matrix:
+// λ_n and u_n come from Lanczos iterations with the O(n(r + k)) product
+// v ↦ ∇f(X̂X̂ᵀ)v, and E X̂, Euu from the same structure. GradF, Lambda and E
+// are then nil (only λ_n is computed); every other field is filled.
 type CriticalPoint struct {
-	X        *mat.Dense    // X̂ (n×r), a copy
-	H        float64       // h(X̂)
-	GradNorm float64       // ‖∇h(X̂)‖_F
-	GradF    *mat.SymDense // ∇f(X̂X̂ᵀ) = 𝒜*(𝒜(X̂X̂ᵀ) − b)
-	Lambda   []float64     // eigenvalues of ∇f(X̂X̂ᵀ), descending (λ_1 ≥ … ≥ λ_n)
-	LambdaN  float64       // λ_n, the smallest eigenvalue
-	Un       *mat.VecDense // u_n, unit eigenvector of λ_n (sign convention above)
-	Sigma    []float64     // singular values of X̂, descending
-	Rank     int           // number of singular values counted as nonzero
-	SigmaR   float64       // σ_r, smallest nonzero singular value of X̂
-	Vr       *mat.VecDense // v_r, left singular vector (n-vector)
-	Qr       *mat.VecDense // q_r, right singular vector (r-vector)
-	E        *mat.SymDense // E = 𝒜*𝒜(u_n v_rᵀ + v_r u_nᵀ)
-	EX       *mat.Dense    // E X̂ (n×r)
-	EXNorm   float64       // ‖E X̂‖_F
-	Euu      float64       // ⟨E, u_n u_nᵀ⟩ = u_nᵀ E u_n
-	Xi2      float64       // Ξ² = max_i ‖A_i‖₂² (0 if CriticalOptions.SkipXi)
-	M        int           // number of measurements m
-	HessMin  float64       // smallest eigenvalue of the Hessian of h at X̂ (nr×nr); 0 if skipped
-	HessEig  []float64     // all Hessian eigenvalues, ascending; nil if skipped
-	Dist     float64       // ‖X̂X̂ᵀ − M*‖_F, −1 if M* unknown
+	X         *mat.Dense    // X̂ (n×r), a copy
+	H         float64       // h(X̂)
+	GradNorm  float64       // ‖∇h(X̂)‖_F
+	GradF     *mat.SymDense // ∇f(X̂X̂ᵀ) = 𝒜*(𝒜(X̂X̂ᵀ) − b); nil from the structured analysis
+	GradFNorm float64       // ‖∇f(X̂X̂ᵀ)‖_F
+	Lambda    []float64     // eigenvalues of ∇f(X̂X̂ᵀ), descending (λ_1 ≥ … ≥ λ_n); nil from the structured analysis
+	LambdaN   float64       // λ_n, the smallest eigenvalue
+	Un        *mat.VecDense // u_n, unit eigenvector of λ_n (sign convention above)
+	Sigma     []float64     // singular values of X̂, descending
+	Rank      int           // number of singular values counted as nonzero
+	SigmaR    float64       // σ_r, smallest nonzero singular value of X̂
+	Vr        *mat.VecDense // v_r, left singular vector (n-vector)
+	Qr        *mat.VecDense // q_r, right singular vector (r-vector)
+	E         *mat.SymDense // E = 𝒜*𝒜(u_n v_rᵀ + v_r u_nᵀ); nil from the structured analysis
+	EX        *mat.Dense    // E X̂ (n×r)
+	EXNorm    float64       // ‖E X̂‖_F
+	Euu       float64       // ⟨E, u_n u_nᵀ⟩ = u_nᵀ E u_n
+	Xi2       float64       // Ξ² = max_i ‖A_i‖₂² (0 if CriticalOptions.SkipXi)
+	M         int           // number of measurements m
+	HessMin   float64       // smallest eigenvalue of the Hessian of h at X̂ (nr×nr); 0 if skipped
+	HessEig   []float64     // all Hessian eigenvalues, ascending; nil if skipped
+	Dist      float64       // ‖X̂X̂ᵀ − M*‖_F, −1 if M* unknown
 }
 
 // CriticalOptions configures AnalyzeCritical.
@@ -87,9 +94,6 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 	if err := p.CheckX(X); err != nil {
 		return nil, err
 	}
-	if err := p.needDense("AnalyzeCritical"); err != nil {
-		return nil, err
-	}
 	n, r := p.Dims()
 	_, m := p.Op.Dims()
 	if opt.UnRef != nil && len(opt.UnRef) != n {
@@ -104,47 +108,19 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 	}
 	cp := &CriticalPoint{X: mat.DenseCopyOf(X), M: m, Dist: p.DistStar(X)}
 
-	// h, ∇h and ∇f(X̂X̂ᵀ).
-	ws := p.getWorkspace()
-	defer p.putWorkspace(ws)
-	g := mat.NewDense(n, r, nil)
-	cp.H = p.evalGrad(ws, g, cp.X)
-	cp.GradNorm = mat.Norm(g, 2)
-	if !isFinite(cp.H) || !isFinite(cp.GradNorm) {
-		return nil, fmt.Errorf("%w: h(X̂) = %v overflows", ErrNotFinite, cp.H)
-	}
-	cp.GradF = mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			cp.GradF.SetSym(i, j, 0.5*(ws.G.At(i, j)+ws.G.At(j, i)))
-		}
-	}
-
-	// Spectral decomposition of ∇f(X̂X̂ᵀ); gonum returns ascending order.
-	var eig mat.EigenSym
-	if err := symEigen(&eig, cp.GradF, true, "∇f(X̂X̂ᵀ)"); err != nil {
-		return nil, err
-	}
-	asc := eig.Values(nil)
-	cp.Lambda = make([]float64, n)
-	for i := range asc {
-		cp.Lambda[i] = asc[n-1-i]
-	}
-	cp.LambdaN = asc[0]
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
-	un := mat.VecDenseCopyOf(vecs.ColView(0))
-	if opt.UnRef != nil {
-		if mat.Dot(un, mat.NewVecDense(n, append([]float64(nil), opt.UnRef...))) < 0 {
-			un.ScaleVec(-1, un)
+	structured := p.st != nil && (p.B == nil || n > StructuredCriticalMinN)
+	var ws *workspace
+	if structured {
+		if err := p.st.spectrum(cp, opt); err != nil {
+			return nil, err
 		}
 	} else {
-		canonicalSign(un)
+		ws = p.getWorkspace()
+		defer p.putWorkspace(ws)
+		if err := p.denseSpectrum(ws, cp, opt); err != nil {
+			return nil, err
+		}
 	}
-	if opt.FlipUn {
-		un.ScaleVec(-1, un)
-	}
-	cp.Un = un
 
 	// Thin SVD of X̂.
 	var svd mat.SVD
@@ -178,6 +154,83 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 	}
 
 	// E = 𝒜*𝒜(u vᵀ + v uᵀ), E X̂, Euu.
+	if structured {
+		p.st.escapeTerms(cp)
+	} else {
+		p.denseEscapeTerms(ws, cp)
+	}
+
+	if !opt.SkipXi {
+		xi2, err := XiSquared(p.Op)
+		if err != nil {
+			return nil, err
+		}
+		cp.Xi2 = xi2
+	}
+	if !opt.SkipHessian {
+		if err := p.needDense("the Hessian (CriticalOptions.SkipHessian)"); err != nil {
+			return nil, err
+		}
+		hs, err := p.Hessian(cp.X)
+		if err != nil {
+			return nil, err
+		}
+		var he mat.EigenSym
+		if err := symEigen(&he, hs, false, "the Hessian"); err != nil {
+			return nil, err
+		}
+		cp.HessEig = he.Values(nil)
+		cp.HessMin = cp.HessEig[0]
+	}
+	return cp, nil
+}
+
+// StructuredCriticalMinN is the size above which AnalyzeCritical analyses a
+// structured problem without n×n matrices (see CriticalPoint). At and below
+// it (the paper's n ≤ 80 among them) the dense eigendecomposition is used.
+const StructuredCriticalMinN = 256
+
+// denseSpectrum fills H, GradNorm, GradF, GradFNorm, Lambda, LambdaN and Un
+// from ∇f(X̂X̂ᵀ) as an n×n matrix.
+func (p *Problem) denseSpectrum(ws *workspace, cp *CriticalPoint, opt CriticalOptions) error {
+	n, r := p.Dims()
+	// h, ∇h and ∇f(X̂X̂ᵀ).
+	g := mat.NewDense(n, r, nil)
+	cp.H = p.evalGrad(ws, g, cp.X)
+	cp.GradNorm = mat.Norm(g, 2)
+	if !isFinite(cp.H) || !isFinite(cp.GradNorm) {
+		return fmt.Errorf("%w: h(X̂) = %v overflows", ErrNotFinite, cp.H)
+	}
+	cp.GradF = mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			cp.GradF.SetSym(i, j, 0.5*(ws.G.At(i, j)+ws.G.At(j, i)))
+		}
+	}
+
+	// Spectral decomposition of ∇f(X̂X̂ᵀ); gonum returns ascending order.
+	var eig mat.EigenSym
+	if err := symEigen(&eig, cp.GradF, true, "∇f(X̂X̂ᵀ)"); err != nil {
+		return err
+	}
+	asc := eig.Values(nil)
+	cp.Lambda = make([]float64, n)
+	for i := range asc {
+		cp.Lambda[i] = asc[n-1-i]
+	}
+	cp.LambdaN = asc[0]
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	un := mat.VecDenseCopyOf(vecs.ColView(0))
+	orientUn(un, opt)
+	cp.Un = un
+	cp.GradFNorm = mat.Norm(cp.GradF, 2)
+	return nil
+}
+
+// denseEscapeTerms fills E, EX, EXNorm and Euu with n×n matrices.
+func (p *Problem) denseEscapeTerms(ws *workspace, cp *CriticalPoint) {
+	n, r := p.Dims()
 	P := mat.NewDense(n, n, nil)
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
@@ -196,27 +249,21 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 	cp.EX.Mul(cp.E, cp.X)
 	cp.EXNorm = mat.Norm(cp.EX, 2)
 	cp.Euu = mat.Inner(cp.Un, cp.E, cp.Un)
+}
 
-	if !opt.SkipXi {
-		xi2, err := XiSquared(p.Op)
-		if err != nil {
-			return nil, err
+// orientUn applies the sign convention of u_n (UnRef, or canonicalSign;
+// then FlipUn).
+func orientUn(un *mat.VecDense, opt CriticalOptions) {
+	if opt.UnRef != nil {
+		if mat.Dot(un, mat.NewVecDense(un.Len(), append([]float64(nil), opt.UnRef...))) < 0 {
+			un.ScaleVec(-1, un)
 		}
-		cp.Xi2 = xi2
+	} else {
+		canonicalSign(un)
 	}
-	if !opt.SkipHessian {
-		hs, err := p.Hessian(cp.X)
-		if err != nil {
-			return nil, err
-		}
-		var he mat.EigenSym
-		if err := symEigen(&he, hs, false, "the Hessian"); err != nil {
-			return nil, err
-		}
-		cp.HessEig = he.Values(nil)
-		cp.HessMin = cp.HessEig[0]
+	if opt.FlipUn {
+		un.ScaleVec(-1, un)
 	}
-	return cp, nil
 }
 
 // canonicalSign applies the u_n sign rule: the last entry with

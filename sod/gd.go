@@ -142,7 +142,7 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 	defer p.putWorkspace(ws)
 
 	x := mat.DenseCopyOf(x0)
-	prev := mat.NewDense(n, r, nil)
+	next := mat.NewDense(n, r, nil)
 	g := mat.NewDense(n, r, nil)
 	capTrace := min(opt.MaxIter/every, tracePrealloc) + 2
 	res := &GDResult{StagnatedAt: -1}
@@ -186,7 +186,7 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 	}
 
 	h := p.gradFast(ws, g, x)
-	gn := mat.Norm(g, 2)
+	gn := frobNorm(g)
 	if bad(h, gn) {
 		return nil, fmt.Errorf("%w: h(x0) = %v, ‖∇h(x0)‖ = %v overflow", ErrNotFinite, h, gn)
 	}
@@ -220,21 +220,20 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 		if stop {
 			break
 		}
-		// Step, keeping the previous iterate in case of overflow.
-		prev.Copy(x)
-		axpyDense(-opt.Step, g, x)
-		nh := p.gradFast(ws, g, x)
-		ngn := mat.Norm(g, 2)
+		// Step into next, keeping x in case of overflow.
+		stepInto(next, x, g, -opt.Step)
+		nh := p.gradFast(ws, g, next)
+		ngn := frobNorm(g)
 		if bad(nh, ngn) {
-			x.Copy(prev)
 			h = p.gradFast(ws, g, x)
-			gn = mat.Norm(g, 2)
+			gn = frobNorm(g)
 			res.Diverged = true
 			if lastRecorded != k {
 				record(k, h, gn)
 			}
 			break
 		}
+		x, next = next, x
 		h, gn = nh, ngn
 		k++
 		if k%gdCheckEvery == 0 {
@@ -273,6 +272,37 @@ func (opt *GDOptions) check() error {
 		return fmt.Errorf("%w: GDOptions.DivergenceLimit = %v, want 0 (default 1e150) or a value in (0, +Inf]", ErrBadParameter, opt.DivergenceLimit)
 	}
 	return nil
+}
+
+// stepInto stores x + alpha·g in dst (equal-shaped, contiguous dense
+// matrices as GradientDescent allocates them) without allocating.
+func stepInto(dst, x, g *mat.Dense, alpha float64) {
+	d, xv, gv := contiguous(dst), contiguous(x), contiguous(g)
+	if d == nil || xv == nil || gv == nil {
+		dst.Copy(x)
+		axpyDense(alpha, g, dst)
+		return
+	}
+	for i, v := range xv {
+		d[i] = v + alpha*gv[i]
+	}
+}
+
+// frobNorm returns ‖a‖_F: a plain sum of squares when it is safely inside
+// float64's range, else gonum's scaled computation.
+func frobNorm(a *mat.Dense) float64 {
+	v := contiguous(a)
+	if v == nil {
+		return mat.Norm(a, 2)
+	}
+	ss := 0.0
+	for _, x := range v {
+		ss += x * x
+	}
+	if ss >= 1e-280 && ss <= 1e280 {
+		return math.Sqrt(ss)
+	}
+	return mat.Norm(a, 2)
 }
 
 // axpyDense computes y += alpha·x for equal-shaped dense matrices, in place

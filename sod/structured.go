@@ -1,7 +1,10 @@
 package sod
 
 import (
+	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -46,6 +49,7 @@ type masked struct {
 	eps2, c    float64 // ε², 1 − ε²
 	obs, unobs []int   // the rows of O and of U
 	isU        []bool  // isU[i]: row i is in U
+	parity     bool    // O = the odd rows, U = the even rows (0-based): PMC
 	zO, zU     []float64
 	zz         float64 // ‖Z‖_F² = Tr(M*)
 }
@@ -89,6 +93,13 @@ func newMaskedForce(mw maskedWeighter, Z *mat.Dense, r int) *masked {
 			st.zz += v * v
 		}
 	}
+	st.parity = true
+	for t, i := range st.obs {
+		st.parity = st.parity && i == 2*t+1
+	}
+	for t, i := range st.unobs {
+		st.parity = st.parity && i == 2*t
+	}
 	return st
 }
 
@@ -128,10 +139,16 @@ func (q maskedNorms) h(st *masked) float64 {
 // dist returns ‖D‖_F.
 func (q maskedNorms) dist() float64 { return math.Sqrt(q.oo + 2*q.ou + q.uu) }
 
+// gradFNorm returns ‖W∘W∘D‖_F = ‖∇f(XXᵀ)‖_F.
+func (q maskedNorms) gradFNorm(st *masked) float64 {
+	e4 := st.eps2 * st.eps2
+	return math.Sqrt(q.oo + 2*q.ou + e4*q.uu + (1-e4)*q.diag)
+}
+
 // eval computes the block norms of D = XXᵀ − ZZᵀ and, if dst is not nil,
 // ∇h(X) into dst (n×r, not aliasing X). It does not allocate.
 func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
-	if st.r == 1 && st.k == 1 {
+	if st.r == 1 && st.k == 1 && st.parity {
 		if q, ok := st.eval11(w, dst, X); ok {
 			return q
 		}
@@ -228,8 +245,8 @@ func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 	return q
 }
 
-// eval11 is eval for r = k = 1 (the study's instance) in two passes over
-// the rows and no copies: the R factor of each block [x z] comes from
+// eval11 is eval for r = k = 1 and the PMC parity layout (the study's
+// instance) in two passes over the rows and no copies: the R factor of each block [x z] comes from
 // modified Gram–Schmidt, R = [‖x‖, β‖x‖; 0, ‖z − βx‖] with β = xᵀz/xᵀx,
 // whose R is as accurate as Householder's (Björck). It reports false, and
 // eval falls back to Householder with scaling, when xᵀx or zᵀz is outside
@@ -242,14 +259,14 @@ func (st *masked) eval11(w *maskedWork, dst, X *mat.Dense) (maskedNorms, bool) {
 	// Pass 1: Gram sums of each block and Σ_U D_ii².
 	var sxxO, sxzO, szzO, sxxU, sxzU, szzU float64
 	zO, zU := st.zO, st.zU
-	for t, i := range st.obs {
-		xi, zi := xd[i*xs], zO[t]
+	for t, zi := range zO {
+		xi := xd[(2*t+1)*xs]
 		sxxO += xi * xi
 		sxzO += xi * zi
 		szzO += zi * zi
 	}
-	for t, i := range st.unobs {
-		xi, zi := xd[i*xs], zU[t]
+	for t, zi := range zU {
+		xi := xd[2*t*xs]
 		sxxU += xi * xi
 		sxzU += xi * zi
 		szzU += zi * zi
@@ -277,25 +294,27 @@ func (st *masked) eval11(w *maskedWork, dst, X *mat.Dense) (maskedNorms, bool) {
 	if dst != nil {
 		gr := dst.RawMatrix()
 		gd, gs := gr.Data, gr.Stride
-		for t, i := range st.obs {
-			xi, zi := xd[i*xs], zO[t]
+		for t, zi := range zO {
+			i := 2*t + 1
+			xi := xd[i*xs]
 			e := zi - betaO*xi
 			resO += e * e
 			gd[i*gs] = 2 * (xi*mxO - zi*mzO)
 		}
-		for t, i := range st.unobs {
-			xi, zi := xd[i*xs], zU[t]
+		for t, zi := range zU {
+			i := 2 * t
+			xi := xd[i*xs]
 			e := zi - betaU*xi
 			resU += e * e
 			gd[i*gs] = 2 * (xi*mxU - zi*mzU + c*(xi*xi-zi*zi)*xi)
 		}
 	} else {
-		for t, i := range st.obs {
-			e := zO[t] - betaO*xd[i*xs]
+		for t, zi := range zO {
+			e := zi - betaO*xd[(2*t+1)*xs]
 			resO += e * e
 		}
-		for t, i := range st.unobs {
-			e := zU[t] - betaU*xd[i*xs]
+		for t, zi := range zU {
+			e := zi - betaU*xd[2*t*xs]
 			resU += e * e
 		}
 	}
@@ -574,4 +593,53 @@ func (st *masked) hessVec(dst, X, D *mat.Dense) {
 			row[c] = 2 * (out1[i*r+c] + out2[i*r+c])
 		}
 	}
+}
+
+// spectrum fills cp.H, GradNorm, GradFNorm, LambdaN and Un without n×n
+// matrices: λ_n and u_n by Lanczos (lanczosMin) on the product
+// v ↦ ∇f(X̂X̂ᵀ)v = (W∘W∘(F J Fᵀ))v, F = [X̂ Z].
+func (st *masked) spectrum(cp *CriticalPoint, opt CriticalOptions) error {
+	n, r := st.n, st.r
+	g := mat.NewDense(n, r, nil)
+	q := st.eval(st.newWork(), g, cp.X)
+	cp.H = finiteOrInf(q.h(st))
+	cp.GradNorm = mat.Norm(g, 2)
+	cp.GradFNorm = q.gradFNorm(st)
+	if !isFinite(cp.H) || !isFinite(cp.GradNorm) || !isFinite(cp.GradFNorm) {
+		return fmt.Errorf("%w: h(X̂) = %v overflows", ErrNotFinite, cp.H)
+	}
+	F, J := st.truthFactor(cp.X), st.signJ()
+	apply := func(dst, v []float64) { st.mul(dst, F, st.s, J, v, 1) }
+	lambda, u, err := lanczosMin(n, apply, cp.GradFNorm, lanczosTol)
+	if err != nil {
+		return err
+	}
+	cp.LambdaN = lambda
+	cp.Un = mat.NewVecDense(n, u)
+	orientUn(cp.Un, opt)
+	return nil
+}
+
+// lanczosTol is the residual ‖∇f u − λu‖ ≤ lanczosTol·‖∇f‖_F at which
+// the structured analysis accepts (λ_n, u_n).
+const lanczosTol = 1e-12
+
+// escapeTerms fills cp.EX = E X̂, EXNorm and Euu = u_nᵀ E u_n with
+// E = W∘W∘(u vᵀ + v uᵀ) (= 𝒜*𝒜(u_n v_rᵀ + v_r u_nᵀ)), F = [u v] and
+// S = [0 1; 1 0], in O(n·r).
+func (st *masked) escapeTerms(cp *CriticalPoint) {
+	n, r := st.n, st.r
+	F := make([]float64, 2*n)
+	for i := 0; i < n; i++ {
+		F[2*i], F[2*i+1] = cp.Un.AtVec(i), cp.Vr.AtVec(i)
+	}
+	S := []float64{0, 1, 1, 0}
+	ex := make([]float64, n*r)
+	st.mul(ex, F, 2, S, rowMajor(cp.X), r)
+	cp.EX = mat.NewDense(n, r, ex)
+	cp.EXNorm = mat.Norm(cp.EX, 2)
+	u := cp.Un.RawVector().Data
+	eu := make([]float64, n)
+	st.mul(eu, F, 2, S, u, 1)
+	cp.Euu = floats.Dot(u, eu)
 }

@@ -347,3 +347,106 @@ func TestHouseR(t *testing.T) {
 		}
 	}
 }
+
+// TestStructuredCritical compares the structured escape analysis (Lanczos
+// for λ_n and u_n, structured E X̂ and Euu) with the dense one
+// (eigendecomposition of the n×n ∇f(X̂X̂ᵀ)), at random points and at the
+// spurious local minima GD finds on the study's instance (z = (1, 0, 1, …),
+// where ∇f(X̂X̂ᵀ) has only a handful of distinct eigenvalues).
+func TestStructuredCritical(t *testing.T) {
+	type point struct {
+		name string
+		n, r int
+		eps  float64
+		gd   bool // X̂ from GD (a spurious minimum), else random
+		seed uint64
+	}
+	var pts []point
+	for _, n := range []int{40, 41, 80} {
+		for _, r := range []int{1, 2} {
+			pts = append(pts, point{"random", n, r, 0.1, false, uint64(n + r)})
+		}
+		for seed := uint64(1); seed <= 6; seed++ {
+			pts = append(pts, point{"GD", n, 1, 0.1, true, seed})
+		}
+	}
+	// Beyond StructuredCriticalMinN, where the study uses the structured
+	// analysis by default (ε = 0.05: GD still fails there).
+	for seed := uint64(1); seed <= 3; seed++ {
+		pts = append(pts, point{"GD", 300, 1, 0.05, true, seed})
+	}
+	spurious, compared := 0, 0
+	for _, pt := range pts {
+		name := fmt.Sprintf("%s n=%d r=%d seed=%d", pt.name, pt.n, pt.r, pt.seed)
+		op, _ := NewPMC(pt.n, pt.eps)
+		z := mat.NewDense(pt.n, 1, nil)
+		for i := 0; i < pt.n; i += 2 {
+			z.Set(i, 0, 1)
+		}
+		p, err := NewProblem(op, z, pt.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dp, _ := p.DensePath()
+		X := randDense(pt.n, pt.r, pt.seed)
+		if pt.gd {
+			X.Scale(0.01, X)
+			res, err := GradientDescent(p, X, GDOptions{Step: 0.5 / float64(pt.n), MaxIter: 20000, GradTol: 1e-9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.H < 1e-10 {
+				continue // GD succeeded: not a spurious point
+			}
+			X = res.X
+			spurious++
+		}
+		// B = nil forces the structured analysis (as for n > MaxDenseSize).
+		sp := &Problem{Op: p.Op, Z: p.Z, MStar: p.MStar, R: p.R, st: p.st}
+		opt := CriticalOptions{SkipHessian: true, AllowRankDeficient: true}
+		cs, err := AnalyzeCritical(sp, X, opt)
+		if err != nil {
+			t.Fatalf("%s: structured: %v", name, err)
+		}
+		cd, err := AnalyzeCritical(dp, X, opt)
+		if err != nil {
+			t.Fatalf("%s: dense: %v", name, err)
+		}
+		if cs.GradF != nil || cs.Lambda != nil || cs.E != nil {
+			t.Errorf("%s: the structured analysis filled an n×n field", name)
+		}
+		scale := cd.GradFNorm
+		for _, c := range []struct {
+			what      string
+			got, want float64
+			tol       float64
+		}{
+			{"h", cs.H, cd.H, 1e-12 * math.Max(cd.H, 1e-300)},
+			{"‖∇h‖", cs.GradNorm, cd.GradNorm, 1e-9*cd.GradNorm + 1e-12},
+			{"‖∇f‖_F", cs.GradFNorm, cd.GradFNorm, 1e-12 * scale},
+			{"λ_n", cs.LambdaN, cd.LambdaN, 1e-10 * scale},
+			{"σ_r", cs.SigmaR, cd.SigmaR, 1e-12 * cd.SigmaR},
+			{"‖E X̂‖", cs.EXNorm, cd.EXNorm, 1e-8 * cd.EXNorm},
+			{"Euu", cs.Euu, cd.Euu, 1e-8 * math.Max(math.Abs(cd.Euu), 1)},
+			{"dist", cs.Dist, cd.Dist, 1e-12 * cd.Dist},
+		} {
+			if math.Abs(c.got-c.want) > c.tol {
+				t.Errorf("%s: %s = %.15g, dense %.15g", name, c.what, c.got, c.want)
+			}
+		}
+		// u_n is compared when λ_n is simple (gap > 1e-6‖∇f‖): same vector,
+		// same sign after the sign convention.
+		if gap := cd.Lambda[len(cd.Lambda)-2] - cd.LambdaN; gap > 1e-6*scale {
+			var d mat.VecDense
+			d.SubVec(cs.Un, cd.Un)
+			compared++
+			if e := mat.Norm(&d, 2); e > 1e-8*scale/gap {
+				t.Errorf("%s: ‖u_n − u_n(dense)‖ = %.3g (gap %.3g)", name, e, gap)
+			}
+		}
+	}
+	t.Logf("%d points, %d spurious GD minima, u_n compared at %d", len(pts), spurious, compared)
+	if spurious < 3 {
+		t.Errorf("only %d spurious GD points: the test does not cover the study's minima", spurious)
+	}
+}

@@ -109,7 +109,7 @@ func analyzeFlushed(p *sod.Problem, xhat *mat.Dense) (*sod.CriticalPoint, error)
 	if err != nil {
 		return nil, err
 	}
-	if nf := mat.Norm(cp.GradF, 2); math.Abs(cp.LambdaN) > nf*(1+1e-8)+1e-300 {
+	if nf := cp.GradFNorm; math.Abs(cp.LambdaN) > nf*(1+1e-8)+1e-300 {
 		return nil, fmt.Errorf("%w: λ_n = %g exceeds ‖∇f‖_F = %g (eigensolver failure)", sod.ErrFactorization, cp.LambdaN, nf)
 	}
 	return cp, nil
