@@ -8,7 +8,8 @@
 #                                        printing each notebook and its time)
 #
 # Set SOD_REQUIRE_NOTEBOOKS=1 / SOD_REQUIRE_BROWSER=1 to turn "skipped: not installed" into failures
-# (CI does). SOD_SKIP_INSTALL=1 skips step 1, SOD_SKIP_STATICCHECK=1 staticcheck.
+# (CI does). SOD_SKIP_INSTALL=1 skips step 1, SOD_SKIP_STATICCHECK=1 staticcheck, SOD_SKIP_FUZZ=1
+# the bounded fuzzing after the library tests (SOD_FUZZTIME per target, default 10s).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
@@ -27,5 +28,18 @@ if [ "${SOD_SKIP_STATICCHECK:-0}" != 1 ]; then
 fi
 echo "== library tests"
 go test -timeout 40m $(go list ./... | grep -v '/notebooks$')
+if [ "${SOD_SKIP_FUZZ:-0}" != 1 ]; then
+  # Each fuzz target for a bounded time (SOD_FUZZTIME, default 10s; below ~5s Go can stop a
+  # target with "context deadline exceeded" before it starts fuzzing; their seed corpora
+  # already ran above). A failing input is saved under the package's testdata/fuzz: commit it
+  # with the fix, so it stays in the corpus.
+  echo "== fuzz (${SOD_FUZZTIME:-10s} each)"
+  for target in ./sod:FuzzPMC ./sod:FuzzGaussian ./sod:FuzzRealWorldH ./sod:FuzzTPGDClosedForm \
+    ./sod:FuzzEscapePoint ./sod:FuzzEscapeDistances ./sod/experiments:FuzzLogGrid \
+    ./sod/cmd/reproduce:FuzzPlan ./sod/cmd/reproduce:FuzzParseIntIn; do
+    go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${SOD_FUZZTIME:-10s}" "${target%%:*}" |
+      grep -v '^fuzz: elapsed' || { echo "fuzz: ${target#*:} failed" >&2; exit 1; }
+  done
+fi
 echo "== notebooks"
 go test -count=1 -timeout 80m -v ./notebooks 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'

@@ -286,12 +286,17 @@ func (c *TPGDClosedForm) LogK() float64 { return c.logK }
 // U_β ≠ ∅ exactly when ρ > ρ_min. It is negative when K_l > 1 (then U_β
 // is non-empty for every ρ) and may be ≥ 1 (then U_β is empty for every
 // admissible ρ < 1, as for the PMC instance).
+//
+// It is evaluated as ±exp(log N_l + log|1 − K_l|), so that an underflowing
+// ‖X̂‖^l times an overflowing K_l gives the right limit, never NaN.
 func (c *TPGDClosedForm) RhoMin() float64 {
-	m := -math.Expm1(c.logK)
-	if m == 0 {
-		return 0 // K_l = 1 exactly; avoids Inf·0 when ‖X̂‖^l overflows
+	switch {
+	case c.logK == 0:
+		return 0
+	case c.logK < 0:
+		return math.Exp(c.logN + math.Log1p(-math.Exp(c.logK)))
 	}
-	return math.Exp(c.logN) * m
+	return -math.Exp(c.logN + msLogExpm1(c.logK))
 }
 
 // Thresholds returns the three dominance thresholds (REPRODUCTION.md C6):
@@ -489,7 +494,8 @@ func checkEscapeInputs(un, qr mat.Vector, ex mat.Matrix) error {
 // escape point X̌: dHat = ‖X̂X̂ᵀ − X̌X̌ᵀ‖_F, dStar = ‖X̌X̌ᵀ − M*‖_F and
 // their ratio dHat/dStar (eq. escape_ratio). X̂ and X̌ must be n×r (the
 // same shape) and M* n×n, all finite, else the error wraps ErrShape or
-// ErrNotFinite. When X̌X̌ᵀ = M* exactly (dStar = 0) the ratio is +Inf if
+// ErrNotFinite; distances that overflow float64 give ErrScaleOverflow.
+// When X̌X̌ᵀ = M* exactly (dStar = 0) the ratio is +Inf if
 // dHat > 0; if X̂X̂ᵀ = X̌X̌ᵀ = M* as well the ratio 0/0 is undefined and
 // EscapeDistances returns dHat = dStar = 0 with an error wrapping
 // ErrBadParameter (never NaN).
@@ -519,6 +525,10 @@ func EscapeDistances(xhat, xcheck, mstar mat.Matrix) (dHat, dStar, ratio float64
 	dHat = mat.Norm(&d, 2)
 	d.Sub(&pc, mstar)
 	dStar = mat.Norm(&d, 2)
+	if !isFinite(dHat) || !isFinite(dStar) {
+		return 0, 0, 0, fmt.Errorf("%w: EscapeDistances: ‖X̂X̂ᵀ − X̌X̌ᵀ‖_F = %v, ‖X̌X̌ᵀ − M*‖_F = %v (entries of X̂, X̌ up to %.3g, %.3g)",
+			ErrScaleOverflow, dHat, dStar, mat.Norm(xhat, math.Inf(1)), mat.Norm(xcheck, math.Inf(1)))
+	}
 	switch {
 	case dStar > 0:
 		ratio = dHat / dStar

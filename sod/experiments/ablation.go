@@ -275,7 +275,7 @@ func LogGrid(lo, hi int64, k int) ([]int64, error) {
 		if v < float64(hi) {
 			t = max(int64(v), lo)
 		}
-		if i == k-1 {
+		if i == k-1 && k > 1 {
 			t = hi
 		}
 		if len(out) == 0 || t > out[len(out)-1] {

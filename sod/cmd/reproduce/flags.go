@@ -48,7 +48,8 @@ func parseIntIn(s string, min, max int64, what string) (int64, error) {
 		if ferr != nil || f != math.Trunc(f) || math.IsInf(f, 0) {
 			return 0, fmt.Errorf("want %s in [%d, %d]", what, min, max)
 		}
-		if f < float64(min) || f > float64(max) {
+		// float64(max) may round up to 2⁶³, which int64 cannot hold.
+		if f < float64(min) || f > float64(max) || f >= 0x1p63 || f < -0x1p63 {
 			return 0, fmt.Errorf("%v is out of range: want %s in [%d, %d]", s, what, min, max)
 		}
 		v = int64(f)

@@ -265,6 +265,34 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return s.run(ctx, args[1:], stdout, stderr)
 		}
 	}
+	p, err := plan(args, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(p.c.out, 0o755); err != nil {
+		return err
+	}
+	for i, r := range p.runs {
+		start := time.Now()
+		if err := r(ctx); err != nil {
+			return fmt.Errorf("%s: %w", p.names[i], err)
+		}
+		fmt.Fprintf(stdout, "%s: done in %.2f s, data in %s\n", p.names[i], time.Since(start).Seconds(), p.c.out)
+	}
+	return nil
+}
+
+// A runPlan is a checked experiment line: the experiments to run, in
+// order, prepared with their flags.
+type runPlan struct {
+	c     *common
+	names []string
+	runs  []runFunc
+}
+
+// plan parses and checks an experiment line (not a subcommand's): every
+// flag, value and name, with no side effect but the help printed for -h.
+func plan(args []string, stdout, stderr io.Writer) (*runPlan, error) {
 	fs := newFlagSet("reproduce")
 	c := &common{stdout: stdout, stderr: stderr, format: "both", seed: 1}
 	commonFlags := map[string]bool{}
@@ -286,21 +314,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	names, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		printHelp(stdout, fs)
-		return err
+		return nil, err
 	}
 	if err != nil {
-		return &usageError{err: err}
+		return nil, &usageError{err: err}
 	}
 	fs.Visit(func(f *flag.Flag) { c.seedSet = c.seedSet || f.Name == "seed" })
 	if c.out == "" {
-		return usagef("-out is empty; want a directory name")
+		return nil, usagef("-out is empty; want a directory name")
 	}
 	if len(names) == 0 {
-		return usagef("no experiment given; want one or more of %s, or all", strings.Join(experimentNames(), ", "))
+		return nil, usagef("no experiment given; want one or more of %s, or all", strings.Join(experimentNames(), ", "))
 	}
 	if slices.Contains(names, "all") {
 		if len(names) > 1 {
-			return usagef("all runs every experiment and cannot be combined with others (got %s)", strings.Join(names, " "))
+			return nil, usagef("all runs every experiment and cannot be combined with others (got %s)", strings.Join(names, " "))
 		}
 		names = experimentNames()
 	}
@@ -309,15 +337,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		prepare := prepares[name]
 		switch {
 		case subcommands[name] != nil:
-			return usagef("%q is a subcommand: it must come first (reproduce %s)", name, subcommands[name].usage)
+			return nil, usagef("%q is a subcommand: it must come first (reproduce %s)", name, subcommands[name].usage)
 		case prepare == nil:
-			return usagef("unknown experiment %q; want one of %s, or all", name, strings.Join(experimentNames(), ", "))
+			return nil, usagef("unknown experiment %q; want one of %s, or all", name, strings.Join(experimentNames(), ", "))
 		case slices.Contains(names[:i], name):
-			return usagef("experiment %q named twice", name)
+			return nil, usagef("experiment %q named twice", name)
 		}
 		r, err := prepare()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		runs = append(runs, r)
 	}
@@ -331,19 +359,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		unused = append(unused, "-seed applies to "+strings.Join(seeded(), ", ")+", none of which is being run")
 	}
 	if len(unused) > 0 {
-		return usagef("%s", strings.Join(unused, "; "))
+		return nil, usagef("%s", strings.Join(unused, "; "))
 	}
-	if err := os.MkdirAll(c.out, 0o755); err != nil {
-		return err
-	}
-	for i, r := range runs {
-		start := time.Now()
-		if err := r(ctx); err != nil {
-			return fmt.Errorf("%s: %w", names[i], err)
-		}
-		fmt.Fprintf(stdout, "%s: done in %.2f s, data in %s\n", names[i], time.Since(start).Seconds(), c.out)
-	}
-	return nil
+	return &runPlan{c: c, names: names, runs: runs}, nil
 }
 
 // printHelp prints the full help: the usage line, the experiments, the
