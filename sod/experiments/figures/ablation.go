@@ -166,18 +166,20 @@ func DescentScan(title string, scans []*experiments.DescentScanResult) (widgets.
 		widgets.Subtitle("a point lowers h only where its curve is below the h(X̂) line"), widgets.Size("100%", "480px"))
 }
 
-// DescentWindows describes, for one scan, where the γ-type point starts and
-// stops lowering h and where the β-type point lowers it, on the scan's grid.
+// DescentWindows describes, for one scan, the t (on the scan's grid) at
+// which the β-type and the γ-type point start and stop lowering h.
 func DescentWindows(s *experiments.DescentScanResult) string {
 	var win []string
-	inside := false
-	for i, t := range s.T {
-		if s.HBeta[i] < s.HHat {
-			win = append(win, fmt.Sprintf("β lowers h at t = %g", t))
-		}
-		if d := s.HGamma[i] < s.HHat; d != inside {
-			win = append(win, fmt.Sprintf("γ %s at t ≈ %g", map[bool]string{true: "starts lowering h", false: "stops lowering h"}[d], t))
-			inside = d
+	for _, kind := range []struct {
+		name string
+		h    experiments.Floats
+	}{{"β", s.HBeta}, {"γ", s.HGamma}} {
+		inside := false
+		for i, t := range s.T {
+			if d := kind.h[i] < s.HHat; d != inside {
+				win = append(win, fmt.Sprintf("%s %s at t ≈ %g", kind.name, map[bool]string{true: "starts lowering h", false: "stops lowering h"}[d], t))
+				inside = d
+			}
 		}
 	}
 	if len(win) == 0 {

@@ -244,11 +244,11 @@ func TestAblationTable(t *testing.T) {
 
 func TestDescentWindows(t *testing.T) {
 	s := &experiments.DescentScanResult{L: 3, HHat: 1, T: experiments.Floats{1, 10, 100, 1000},
-		HBeta: experiments.Floats{2, 2, 2, 2}, HGamma: experiments.Floats{2, 0.5, 0.7, 3}}
-	if got, want := DescentWindows(s), "l = 3: γ starts lowering h at t ≈ 10; γ stops lowering h at t ≈ 1000"; got != want {
+		HBeta: experiments.Floats{0.5, 2, 2, 2}, HGamma: experiments.Floats{2, 0.5, 0.7, 3}}
+	if got, want := DescentWindows(s), "l = 3: β starts lowering h at t ≈ 1; β stops lowering h at t ≈ 10; γ starts lowering h at t ≈ 10; γ stops lowering h at t ≈ 1000"; got != want {
 		t.Errorf("DescentWindows = %q, want %q", got, want)
 	}
-	s.HGamma = experiments.Floats{2, 2, 2, 2}
+	s.HBeta, s.HGamma = experiments.Floats{2, 2, 2, 2}, experiments.Floats{2, 2, 2, 2}
 	if got := DescentWindows(s); !strings.Contains(got, "no point lowers h") {
 		t.Errorf("DescentWindows = %q", got)
 	}
