@@ -11,13 +11,30 @@ import (
 // workers or scheduling. The first error (or ctx's cancellation) stops the
 // remaining work and is returned.
 func parallelFor(ctx context.Context, count, workers int, prog ProgressFunc, label string, f func(j int) error) error {
+	return parallelForWeighted(ctx, count, workers, prog, label, nil, f)
+}
+
+// parallelForWeighted is parallelFor whose progress reports also carry the
+// share of the work done: call j weighs weight(j) (nil: 1 each).
+func parallelForWeighted(ctx context.Context, count, workers int, prog ProgressFunc, label string, weight func(j int) float64, f func(j int) error) error {
+	total := float64(count)
+	if weight != nil {
+		total = 0
+		for j := 0; j < count; j++ {
+			total += weight(j)
+		}
+	}
 	if workers < 1 {
 		workers = 1
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan int)
-	done := make(chan error)
+	type result struct {
+		j   int
+		err error
+	}
+	done := make(chan result)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -26,7 +43,7 @@ func parallelFor(ctx context.Context, count, workers int, prog ProgressFunc, lab
 			for j := range jobs {
 				err := f(j)
 				select {
-				case done <- err:
+				case done <- result{j, err}:
 				case <-ctx.Done():
 					return
 				}
@@ -44,14 +61,20 @@ func parallelFor(ctx context.Context, count, workers int, prog ProgressFunc, lab
 		}
 	}()
 	var first error
+	work := 0.0
 	for finished := 0; finished < count && first == nil; {
 		select {
-		case err := <-done:
+		case d := <-done:
 			finished++
-			if err != nil {
-				first = err
+			if d.err != nil {
+				first = d.err
 			} else {
-				prog.report(label, finished, count)
+				if weight != nil {
+					work += weight(d.j)
+				} else {
+					work++
+				}
+				prog.reportWork(label, finished, count, work, total)
 			}
 		case <-ctx.Done():
 			first = ctx.Err()

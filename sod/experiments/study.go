@@ -96,7 +96,7 @@ type StudyTrial struct {
 	GDDist     float64         `json:"gd_dist"` // final ‖XXᵀ − M*‖_F of GD
 	GDSuccess  bool            `json:"gd_success"`
 	GDIter     int             `json:"gd_iter"`
-	GDX        []float64       `json:"gd_x"`     // GD's final point X (n×r, row-major)
+	GDX        []float64       `json:"gd_x"`     // GD's final point X (n×r, row-major); nil when n·r > MaxStudyKeepX
 	SODDist    float64         `json:"sod_dist"` // final distance of GD+SOD
 	SODSuccess bool            `json:"sod_success"`
 	SODIter    int             `json:"sod_iter"` // total GD steps of GD+SOD
@@ -105,6 +105,12 @@ type StudyTrial struct {
 	GD         Trajectory      `json:"gd"`
 	SOD        Trajectory      `json:"sod"`
 }
+
+// MaxStudyKeepX is the largest n·r for which a trial keeps GD's final
+// point (StudyTrial.GDX): above it the study's output would grow with n
+// (about 2 MB of JSON per trial at n = 10⁵), and the distances, outcomes
+// and trajectories are what the study is about.
+const MaxStudyKeepX = 4096
 
 // StudyCell is one (n, ε) cell of the study.
 type StudyCell struct {
@@ -248,68 +254,48 @@ func trialRNG(seed uint64, cell, trial int) *rand.Rand {
 // cfg.Workers goroutines; the result is bit-identical to a serial run
 // (Workers = 1) with the same seed, because each trial draws from its own
 // seeded stream and writes only its own slot. Progress is reported after
-// every finished trial, from the calling goroutine. Cancelling ctx stops the
-// study early with ctx's error.
+// every finished trial, from the calling goroutine, with the share of the
+// work done (trials weighted by their size n) for an ETA. Cancelling ctx
+// stops the study early with ctx's error.
+//
+// RunStudy is RunStudyShard(ctx, cfg, 0, 1) followed by MergeStudy, so a
+// study run as N shards (on N machines) and merged is the same result.
 func RunStudy(ctx context.Context, cfg StudyConfig) (*StudyResult, error) {
-	if ctx == nil {
-		return nil, fmt.Errorf("%w: RunStudy needs a context, got nil (use context.Background())", sod.ErrBadParameter)
-	}
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	ncell := len(cfg.Sizes) * len(cfg.Epsilons)
-	probs := make([]*sod.Problem, ncell)
-	res := &StudyResult{Config: cfg, Cells: make([]StudyCell, ncell)}
-	for i, n := range cfg.Sizes {
-		for j, e := range cfg.Epsilons {
-			k := i*len(cfg.Epsilons) + j
-			p, err := pmcProblem(n, e, cfg.Rank, cfg.Truth)
-			if err == nil && cfg.DensePath {
-				p, err = p.DensePath()
-			}
-			if err != nil {
-				return nil, err
-			}
-			probs[k] = p
-			res.Cells[k] = StudyCell{N: n, Eps: e, Trials: make([]StudyTrial, cfg.Trials)}
-		}
-	}
-	err := parallelFor(ctx, ncell*cfg.Trials, cfg.Workers, cfg.Progress, "success-rate study", func(j int) error {
-		c, t := j/cfg.Trials, j%cfg.Trials
-		tr, err := runTrial(probs[c], &cfg, c, t)
-		if err != nil {
-			return fmt.Errorf("experiments: study n=%d ε=%v trial %d: %w", res.Cells[c].N, res.Cells[c].Eps, t, err)
-		}
-		res.Cells[c].Trials[t] = *tr
-		return nil
-	})
+	sh, err := RunStudyShard(ctx, cfg, 0, 1)
 	if err != nil {
 		return nil, err
 	}
-	for k := range res.Cells {
-		c := &res.Cells[k]
-		for _, tr := range c.Trials {
-			if tr.GDSuccess {
-				c.GDSuccesses++
+	res, err := MergeStudy([]*StudyShard{sh})
+	if err != nil {
+		return nil, err
+	}
+	res.Config = sh.config
+	return res, nil
+}
+
+// countCell sets the cell's counts from its trials.
+func countCell(c *StudyCell) {
+	c.GDSuccesses, c.SODSuccesses, c.EscapeErrors, c.Escapes, c.EscapeDescent = 0, 0, 0, 0, 0
+	for _, tr := range c.Trials {
+		if tr.GDSuccess {
+			c.GDSuccesses++
+		}
+		if tr.SODSuccess {
+			c.SODSuccesses++
+		}
+		if strings.HasPrefix(tr.Outcome, "escape error") {
+			c.EscapeErrors++
+		}
+		for _, e := range tr.Escapes {
+			if e.Error != "" {
+				continue // counted in EscapeErrors
 			}
-			if tr.SODSuccess {
-				c.SODSuccesses++
-			}
-			if strings.HasPrefix(tr.Outcome, "escape error") {
-				c.EscapeErrors++
-			}
-			for _, e := range tr.Escapes {
-				if e.Error != "" {
-					continue // counted in EscapeErrors
-				}
-				c.Escapes++
-				if e.Descent {
-					c.EscapeDescent++
-				}
+			c.Escapes++
+			if e.Descent {
+				c.EscapeDescent++
 			}
 		}
 	}
-	return res, nil
 }
 
 // runTrial runs sod.RunEscape from a seeded start. GD and GD+SOD share
@@ -353,7 +339,9 @@ func runTrial(p *sod.Problem, cfg *StudyConfig, cell, trial int) (*StudyTrial, e
 		tr.Outcome = "escape error: " + run.Err.Error()
 	}
 	tr.GDSuccess = !g.Diverged && tr.GDDist < cfg.SuccessTol
-	tr.GDX = append([]float64(nil), g.X.RawMatrix().Data...)
+	if n*r <= MaxStudyKeepX {
+		tr.GDX = append([]float64(nil), g.X.RawMatrix().Data...)
+	}
 	tr.GD = Trajectory{Iter: g.Trace.Iter, Dist: g.Trace.Dist}
 	tr.SOD = Trajectory{Iter: run.Trace.Iter, Dist: run.Trace.Dist}
 	at := 0

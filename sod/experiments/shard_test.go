@@ -1,0 +1,139 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"sodworkbench.org/workbench/sod"
+)
+
+// TestStudyShardsMerge: the study run as N shards (each through a JSON
+// round trip, as between machines) and merged in any order is the unsharded
+// study, value for value and byte for byte in JSON.
+func TestStudyShardsMerge(t *testing.T) {
+	cfg := smallStudy()
+	cfg.Trials = 7 // not a multiple of N: shards of unequal size
+	whole, err := RunStudy(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	escapes := 0
+	for _, c := range whole.Cells {
+		escapes += c.Escapes
+	}
+	if escapes == 0 {
+		t.Fatal("no escapes: the test does not cover the escape records")
+	}
+	for _, n := range []int{1, 3, 4, 40} {
+		var shards []*StudyShard
+		for k := n - 1; k >= 0; k-- { // reverse order
+			sh, err := RunStudyShard(context.Background(), cfg, k, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(sh)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back StudyShard
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			shards = append(shards, &back)
+		}
+		merged, err := MergeStudy(shards)
+		if err != nil {
+			t.Fatalf("N = %d: %v", n, err)
+		}
+		if !reflect.DeepEqual(merged.Cells, whole.Cells) {
+			t.Errorf("N = %d: merged cells differ from the unsharded study", n)
+		}
+		got, err := json.Marshal(merged)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("N = %d: merged JSON differs from the unsharded study's", n)
+		}
+	}
+}
+
+func TestMergeStudyErrors(t *testing.T) {
+	cfg := smallStudy()
+	cfg.Sizes, cfg.Trials, cfg.MaxEscapes = []int{10}, 4, 0
+	run := func(c StudyConfig, k, n int) *StudyShard {
+		sh, err := RunStudyShard(context.Background(), c, k, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sh
+	}
+	s0, s1, s2 := run(cfg, 0, 3), run(cfg, 1, 3), run(cfg, 2, 3)
+	other := cfg
+	other.Seed++
+	foreign := run(other, 2, 3)
+	half := run(cfg, 1, 2)
+	stolen := *s2
+	stolen.Cells = append([]StudyCell(nil), s2.Cells...)
+	stolen.Cells[0].Trials = s1.Cells[0].Trials
+	for _, tc := range []struct {
+		name   string
+		shards []*StudyShard
+		want   string
+	}{
+		{"none", nil, "no shards"},
+		{"missing", []*StudyShard{s0, s2}, "shards [1] of 3 missing"},
+		{"twice", []*StudyShard{s0, s1, s1, s2}, "shard 1/3 given twice"},
+		{"other split", []*StudyShard{s0, s1, half}, "not the same split"},
+		{"other study", []*StudyShard{s0, s1, foreign}, "not the same study"},
+		{"other trials", []*StudyShard{s0, s1, &stolen}, "not its own"},
+		{"nil", []*StudyShard{s0, nil, s2}, "nil shard"},
+	} {
+		_, err := MergeStudy(tc.shards)
+		if !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want ErrBadParameter mentioning %q", tc.name, err, tc.want)
+		}
+	}
+	for _, kn := range [][2]int{{-1, 2}, {2, 2}, {0, 0}, {0, MaxStudyShards + 1}} {
+		if _, err := RunStudyShard(context.Background(), cfg, kn[0], kn[1]); !errors.Is(err, sod.ErrBadParameter) {
+			t.Errorf("shard %d/%d: error %v, want ErrBadParameter", kn[0], kn[1], err)
+		}
+	}
+}
+
+// TestProgressETA: the ETA extrapolates the weighted share of the work, and
+// the bar shows it while running.
+func TestProgressETA(t *testing.T) {
+	p := Progress{Done: 1, Total: 4, Work: 1000, TotalWork: 4000}
+	if eta, ok := p.ETA(3 * time.Second); !ok || eta != 9*time.Second {
+		t.Errorf("ETA = %v, %v, want 9s", eta, ok)
+	}
+	// Unweighted: Done/Total.
+	if eta, _ := (Progress{Done: 3, Total: 4}).ETA(3 * time.Second); eta != time.Second {
+		t.Errorf("unweighted ETA = %v, want 1s", eta)
+	}
+	if _, ok := (Progress{Done: 0, Total: 4}).ETA(time.Second); ok {
+		t.Error("ETA before any work")
+	}
+	for d, want := range map[time.Duration]string{45 * time.Second: "45s", 200 * time.Second: "3m20s", 7500 * time.Second: "2h05m"} {
+		if got := fmtDuration(d); got != want {
+			t.Errorf("fmtDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+	var b strings.Builder
+	f := TextProgress(&b, 10)
+	f(Progress{Label: "s", Done: 1, Total: 3, Work: 10, TotalWork: 1000})
+	if out := b.String(); !strings.Contains(out, "[..........] 1/3  ETA ") {
+		t.Errorf("progress line %q: want a 1%% bar and an ETA", out)
+	}
+}
