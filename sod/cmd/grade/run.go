@@ -196,6 +196,14 @@ func (r *runner) execute(ctx context.Context, dir, name string) ([]byte, string)
 	if r.sandbox == "bwrap" {
 		b := []string{"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
 			"--tmpfs", "/tmp", "--bind", dir, sandboxRoot, "--bind", r.goCache, r.goCache}
+		// The fresh /tmp hides whatever lived there: a module, module cache or kernel spec under
+		// /tmp (a CI checkout, say) must be bound again, read-only, or the run's go.mod symlinks
+		// dangle and GoNB resolves the module to /dev.
+		for _, p := range []string{r.module, r.goModCache, r.jupyterPath} {
+			if p != "" && (p == "/tmp" || strings.HasPrefix(p, "/tmp/")) {
+				b = append(b, "--ro-bind", p, p)
+			}
+		}
 		for _, h := range r.hide {
 			b = append(b, "--tmpfs", h)
 		}
