@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -35,6 +36,8 @@ type SGDOptions struct {
 	// traced step). It does not change the iterates: the same Seed gives
 	// the same path with or without it.
 	KeepIterates bool
+	// Context, if not nil, is checked every 1024 steps, as in GDOptions.
+	Context context.Context
 }
 
 // AdamOptions configures Adam.
@@ -54,6 +57,7 @@ type AdamOptions struct {
 	TraceEvery      int
 	DivergenceLimit float64
 	KeepIterates    bool
+	Context         context.Context // as in SGDOptions
 }
 
 // msStoch holds the workspaces of a stochastic gradient.
@@ -133,8 +137,14 @@ func (s *msStoch) grad(x *mat.Dense) {
 
 // msBaselineLoop runs a first-order method whose update is done by step,
 // recording the full h (and, if keep, the iterate) like GradientDescent.
-func msBaselineLoop(p *Problem, x0 mat.Matrix, iters, every int, limit float64, keep bool, st *msStoch,
+func msBaselineLoop(ctx context.Context, p *Problem, x0 mat.Matrix, iters, every int, limit float64, keep bool, st *msStoch,
 	step func(x *mat.Dense, k int)) (*GDResult, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sod: not started: %w", err)
+	}
 	if every == 0 {
 		every = 1
 	}
@@ -170,6 +180,11 @@ func msBaselineLoop(p *Problem, x0 mat.Matrix, iters, every int, limit float64, 
 		prev.Copy(x)
 		step(x, k)
 		k++
+		if k%gdCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("sod: stopped at step %d: %w", k, err)
+			}
+		}
 		if k%every == 0 || k == iters {
 			h, gn = full()
 			if !isFinite(h) || !isFinite(gn) || h > limit || gn > limit {
@@ -227,7 +242,7 @@ func SGD(p *Problem, x0 mat.Matrix, opt SGDOptions) (*GDResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return msBaselineLoop(p, x0, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit, opt.KeepIterates, st, func(x *mat.Dense, _ int) {
+	return msBaselineLoop(opt.Context, p, x0, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit, opt.KeepIterates, st, func(x *mat.Dense, _ int) {
 		st.grad(x)
 		axpyDense(-opt.Step, st.g, x)
 	})
@@ -263,7 +278,7 @@ func Adam(p *Problem, x0 mat.Matrix, opt AdamOptions) (*GDResult, error) {
 	n, r := p.Dims()
 	mom := make([]float64, n*r)
 	vel := make([]float64, n*r)
-	return msBaselineLoop(p, x0, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit, opt.KeepIterates, st, func(x *mat.Dense, k int) {
+	return msBaselineLoop(opt.Context, p, x0, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit, opt.KeepIterates, st, func(x *mat.Dense, k int) {
 		st.grad(x)
 		t := float64(k + 1)
 		c1 := 1 - math.Pow(b1, t)

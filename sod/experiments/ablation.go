@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -23,6 +24,9 @@ type AblationConfig struct {
 	// Critical chooses the sign convention of u_n and (v_r, q_r); the
 	// default reproduces the paper's X_final column (REPRODUCTION.md C3).
 	Critical sod.CriticalOptions
+	// Context, if not nil, stops the run early with an error wrapping its
+	// error: it is passed to every gradient descent (sod.GDOptions.Context).
+	Context context.Context `json:"-"`
 }
 
 // DefaultAblationConfig returns the paper's table settings (REPRODUCTION.md C9).
@@ -133,6 +137,9 @@ func Ablation(cfg AblationConfig, prog ProgressFunc) (*AblationResult, error) {
 		row := AblationRow{L: l, RhoMin: cf.RhoMin(), K: cf.K(), UBeta: cf.UBeta(), UGamma: cf.UGamma()}
 		row.UBetaS, row.UGamS = row.UBeta.String(), row.UGamma.String()
 		for _, t := range cfg.Ts {
+			if cfg.Context != nil && cfg.Context.Err() != nil {
+				return nil, fmt.Errorf("experiments: ablation stopped before l=%d t=%d: %w", l, t, cfg.Context.Err())
+			}
 			c, err := ablationCell(p, cp, cf, t, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("ablation l=%d t=%d: %w", l, t, err)
@@ -167,35 +174,40 @@ func ablationCell(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm,
 		c.HCheck = h
 		c.Descent = h < cp.H
 	}
-	c.Final, c.FinalDist = gdEndpoint(p, x, cfg.GDStep, cfg.GDIter)
+	if c.Final, c.FinalDist, err = gdEndpoint(cfg.Context, p, x, cfg.GDStep, cfg.GDIter); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
 // gdEndpoint runs GD from x and classifies its end point against ±Z (rank 1:
 // the first column of Z; REPRODUCTION.md C9: "+", "−", "nan", "other").
-func gdEndpoint(p *sod.Problem, x *mat.Dense, step float64, iters int) (string, float64) {
-	g, err := sod.GradientDescent(p, x, sod.GDOptions{Step: step, MaxIter: iters, TraceEvery: max(iters, 1)})
+func gdEndpoint(ctx context.Context, p *sod.Problem, x *mat.Dense, step float64, iters int) (string, float64, error) {
+	g, err := sod.GradientDescent(p, x, sod.GDOptions{Step: step, MaxIter: iters, TraceEvery: max(iters, 1), Context: ctx})
+	if ctx != nil && ctx.Err() != nil {
+		return "", -1, err
+	}
 	if err != nil || g.Diverged {
-		return "nan", -1
+		return "nan", -1, nil
 	}
 	dist := p.DistStar(g.X)
 	if p.Z == nil {
-		return "other", dist
+		return "other", dist, nil
 	}
 	xf := g.X.RawMatrix().Data
 	z := mat.Col(nil, 0, p.Z)
 	if len(xf) != len(z) {
-		return "other", dist
+		return "other", dist, nil
 	}
 	const tol = 1e-6
 	if floats.Distance(xf, z, 2) < tol {
-		return "+", dist
+		return "+", dist, nil
 	}
 	floats.Scale(-1, z)
 	if floats.Distance(xf, z, 2) < tol {
-		return "-", dist
+		return "-", dist, nil
 	}
-	return "other", dist
+	return "other", dist, nil
 }
 
 // DescentScanResult is h at the β-type and γ-type points for one l over a

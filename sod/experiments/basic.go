@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -34,6 +35,9 @@ type BasicConfig struct {
 	GridMax   float64
 	GridSize  int // points per axis (101)
 	OnlyStuck bool
+	// Context, if not nil, stops the run early with an error wrapping its
+	// error: it is passed to every gradient descent (sod.GDOptions.Context).
+	Context context.Context `json:"-"`
 }
 
 // DefaultBasicConfig returns the documented defaults.
@@ -109,7 +113,7 @@ func BasicExample(cfg BasicConfig, prog ProgressFunc) (*BasicResult, error) {
 	p := sod.BasicExample()
 	xh := sod.BasicExampleXHat()
 	res := &BasicResult{Z: [2]float64{1, 0}, XHat: [2]float64{xh.At(0, 0), xh.At(1, 0)}}
-	gdo := sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters, KeepIterates: true,
+	gdo := sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters, KeepIterates: true, Context: cfg.Context,
 		StagnationWindow: 50, StagnationTol: 1e-4, StopOnStagnation: true, GradTol: 1e-10}
 	total := cfg.Starts + 1
 	for try := uint64(0); len(res.Seeds) < cfg.Starts && try < 100; try++ {
@@ -202,7 +206,7 @@ func sgdPath(p *sod.Problem, x0 *mat.Dense, cfg BasicConfig, seed uint64) (*Path
 	if batch > m {
 		batch = m
 	}
-	res, err := sod.SGD(p, x0, sod.SGDOptions{Step: cfg.Step, MaxIter: cfg.Iters, BatchSize: batch, Seed: seed, KeepIterates: true})
+	res, err := sod.SGD(p, x0, sod.SGDOptions{Step: cfg.Step, MaxIter: cfg.Iters, BatchSize: batch, Seed: seed, KeepIterates: true, Context: cfg.Context})
 	if err != nil {
 		return nil, err
 	}

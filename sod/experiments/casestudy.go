@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -35,6 +36,9 @@ type CaseConfig struct {
 	// closed-form curves and of the recorded exact-PGD steps (default 200).
 	CurvePoints int
 	Critical    sod.CriticalOptions
+	// Context, if not nil, stops the run early with an error wrapping its
+	// error: it is passed to every gradient descent (sod.GDOptions.Context).
+	Context context.Context `json:"-"`
 }
 
 // PMCCaseConfig returns the settings of the PMC case study (Fig. "exp2",
@@ -156,7 +160,7 @@ func (c *CaseConfig) findStart() (*mat.Dense, uint64, error) {
 				x0.Set(i, j, c.InitScale*rng.NormFloat64())
 			}
 		}
-		g, err := sod.GradientDescent(c.Problem, x0, sod.GDOptions{Step: c.Step, MaxIter: c.ItersBefore, TraceEvery: c.ItersBefore})
+		g, err := sod.GradientDescent(c.Problem, x0, sod.GDOptions{Step: c.Step, MaxIter: c.ItersBefore, TraceEvery: c.ItersBefore, Context: c.Context})
 		if err != nil {
 			return nil, 0, err
 		}
@@ -182,7 +186,7 @@ func CaseStudy(cfg CaseConfig, prog ProgressFunc) (*CaseResult, error) {
 	prog.report(cfg.Name, 1, stages)
 	esc := &sod.MultiStepSOD{L: cfg.L, T: cfg.T, Rho: cfg.Rho, Eta: cfg.Eta}
 	run, err := sod.RunEscape(p, x0, esc, sod.EscapeOptions{
-		GD:             sod.GDOptions{Step: cfg.Step, MaxIter: cfg.ItersAfter, KeepIterates: true},
+		GD:             sod.GDOptions{Step: cfg.Step, MaxIter: cfg.ItersAfter, KeepIterates: true, Context: cfg.Context},
 		FirstPhaseIter: cfg.ItersBefore, MaxEscapes: 1, AllowAscent: true, Critical: cfg.Critical,
 	})
 	if err == nil {
@@ -291,6 +295,9 @@ func liftedPanels(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm,
 		out.CloseB = append(out.CloseB, lb/math.Ln10)
 		out.CloseC = append(out.CloseC, nanIfInf(lc/math.Ln10))
 		for ; t < tg && !out.ExactDiverged; t++ {
+			if t%4096 == 0 && cfg.Context != nil && cfg.Context.Err() != nil {
+				return out, fmt.Errorf("experiments: lifted panels stopped at step %d: %w", t, cfg.Context.Err())
+			}
 			if _, err := pgd.Step(coef); err != nil {
 				out.ExactDiverged = true
 			}

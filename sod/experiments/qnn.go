@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 
@@ -106,6 +107,9 @@ type QNNConfig struct {
 	// GrowthQ, if > 0, is sod.SODLineSearch.GrowthQ: η is lowered at each
 	// stalled point so that Q = 1 − ηλ_n^l ≤ GrowthQ.
 	GrowthQ float64
+	// Context, if not nil, stops the run early with an error wrapping its
+	// error: it is passed to every gradient descent, SGD and Adam run (sod.GDOptions.Context).
+	Context context.Context `json:"-"`
 }
 
 // DefaultQNNConfig returns the documented defaults (width 1, a start at
@@ -262,7 +266,7 @@ func continueGD(c *LossCurve, p *sod.Problem, run *sod.EscapeRun, cfg QNNConfig)
 	if last >= cfg.Iters {
 		return nil
 	}
-	g, err := sod.GradientDescent(p, run.X, sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters - last})
+	g, err := sod.GradientDescent(p, run.X, sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters - last, Context: cfg.Context})
 	if err != nil {
 		return err
 	}
@@ -300,7 +304,7 @@ func QNN(cfg QNNConfig, prog ProgressFunc) (*QNNResult, error) {
 	x0 := qnnStart(p, cfg.InitScale, cfg.Seed)
 	const stages = 7
 	res := &QNNResult{StallIter: -1}
-	gd, err := sod.GradientDescent(p, x0, sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters,
+	gd, err := sod.GradientDescent(p, x0, sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters, Context: cfg.Context,
 		StagnationWindow: cfg.StagnationWindow, StagnationTol: cfg.StagnationTol})
 	if err != nil {
 		return nil, err
@@ -311,20 +315,20 @@ func QNN(cfg QNNConfig, prog ProgressFunc) (*QNNResult, error) {
 	}
 	res.Optimizers = append(res.Optimizers, curveFromGD("GD", p, gd))
 	prog.report("quadratic network", 1, stages)
-	sgd, err := sod.SGD(p, x0, sod.SGDOptions{Step: cfg.Step, MaxIter: cfg.Iters, BatchSize: cfg.SGDBatch, Seed: cfg.Seed})
+	sgd, err := sod.SGD(p, x0, sod.SGDOptions{Step: cfg.Step, MaxIter: cfg.Iters, BatchSize: cfg.SGDBatch, Seed: cfg.Seed, Context: cfg.Context})
 	if err != nil {
 		return nil, err
 	}
 	res.Optimizers = append(res.Optimizers, curveFromGD("SGD", p, sgd))
 	prog.report("quadratic network", 2, stages)
-	adam, err := sod.Adam(p, x0, sod.AdamOptions{Step: cfg.AdamStep, MaxIter: cfg.Iters, Seed: cfg.Seed})
+	adam, err := sod.Adam(p, x0, sod.AdamOptions{Step: cfg.AdamStep, MaxIter: cfg.Iters, Seed: cfg.Seed, Context: cfg.Context})
 	if err != nil {
 		return nil, err
 	}
 	res.Optimizers = append(res.Optimizers, curveFromGD("Adam", p, adam))
 	prog.report("quadratic network", 3, stages)
 
-	gdo := sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters, StagnationWindow: cfg.StagnationWindow,
+	gdo := sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters, Context: cfg.Context, StagnationWindow: cfg.StagnationWindow,
 		StagnationTol: cfg.StagnationTol, StopOnStagnation: true}
 	escapers := []struct {
 		name string

@@ -110,7 +110,7 @@ func QNNScan(cfg QNNConfig, opt QNNScanOptions, prog ProgressFunc) (*QNNScanResu
 	rot := r * (r - 1) / 2
 	for s := 0; s < opt.Starts; s++ {
 		seed := cfg.Seed + uint64(s)
-		gd, err := sod.GradientDescent(p, qnnStart(p, cfg.InitScale, seed), sod.GDOptions{Step: cfg.Step, MaxIter: opt.MaxIter, GradTol: opt.GradTol, TraceEvery: opt.MaxIter})
+		gd, err := sod.GradientDescent(p, qnnStart(p, cfg.InitScale, seed), sod.GDOptions{Step: cfg.Step, MaxIter: opt.MaxIter, GradTol: opt.GradTol, TraceEvery: opt.MaxIter, Context: cfg.Context})
 		if err != nil {
 			return nil, err
 		}

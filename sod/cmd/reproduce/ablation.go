@@ -24,7 +24,7 @@ func setupAblation(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 	fs.Var(listFlag[int]{p: &cfg.Ls, parse: parseL}, "ls", fmt.Sprintf("ablation: `list` of lifting orders, odd, each in [%d, %d]", minL, maxL))
 	fs.Var(int64List(&cfg.Ts, minT, maxT), "ts", fmt.Sprintf("ablation: `list` of step counts, integers in [%d, %d] (2e6 is accepted)", minT, int64(maxT)))
 	return func() (runFunc, error) {
-		return func(ctx context.Context) error { return runAblation(c, cfg) }, nil
+		return func(ctx context.Context) error { cfg.Context = ctx; return runAblation(c, cfg) }, nil
 	}
 }
 

@@ -16,7 +16,7 @@ func setupBasic(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 	return func() (runFunc, error) {
 		cfg := experiments.DefaultBasicConfig()
 		cfg.Seed = c.seed
-		return func(ctx context.Context) error { return runBasic(c, cfg) }, nil
+		return func(ctx context.Context) error { cfg.Context = ctx; return runBasic(c, cfg) }, nil
 	}
 }
 

@@ -21,7 +21,7 @@ func prepareCase(c *common, name string) func() (runFunc, error) {
 		if name == "realworld" {
 			cfg = experiments.RealWorldCaseConfig()
 		}
-		return func(ctx context.Context) error { return runCase(c, name, cfg) }, nil
+		return func(ctx context.Context) error { cfg.Context = ctx; return runCase(c, name, cfg) }, nil
 	}
 }
 

@@ -192,7 +192,10 @@ func exitCode(err error) int {
 }
 
 func main() {
+	// The first Ctrl-C cancels ctx (the running experiment stops at its
+	// next check and the command exits 1); a second one kills the process.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	go func() { <-ctx.Done(); stop() }()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	code := exitCode(err)

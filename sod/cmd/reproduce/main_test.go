@@ -315,3 +315,21 @@ func TestSubcommand(t *testing.T) {
 		t.Errorf("help does not list the subcommand:\n%s", help.String())
 	}
 }
+
+// TestRunCanceled: every experiment honours the command's context (what
+// Ctrl-C cancels): a canceled run ends with an error wrapping
+// context.Canceled (exit status 1), not with the whole experiment.
+func TestRunCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, name := range experimentNames() {
+		args := []string{"-quiet", "-out", t.TempDir(), name}
+		if name == "study" {
+			args = append(args, "-sizes", "10", "-trials", "1")
+		}
+		err := run(ctx, args, io.Discard, io.Discard)
+		if !errors.Is(err, context.Canceled) || exitCode(err) != 1 {
+			t.Errorf("%s: err = %v (exit %d), want context.Canceled (exit 1)", name, err, exitCode(err))
+		}
+	}
+}

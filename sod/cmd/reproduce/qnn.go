@@ -18,7 +18,7 @@ func setupQNN(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 		if c.seedSet {
 			cfg.Seed = c.seed
 		}
-		return func(ctx context.Context) error { return runQNN(c, cfg) }, nil
+		return func(ctx context.Context) error { cfg.Context = ctx; return runQNN(c, cfg) }, nil
 	}
 }
 

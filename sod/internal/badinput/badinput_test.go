@@ -327,6 +327,24 @@ func cases(t *testing.T) []badCase {
 		{"CaseStudy t MaxInt64", caseStudy(func(c *experiments.CaseConfig) { c.T = math.MaxInt64 }), bad, []string{"t = 9223372036854775807, want [1, sod.MaxSubspaceSteps = 1000000000]"}, true},
 		{"CaseStudy step NaN", caseStudy(func(c *experiments.CaseConfig) { c.Step = math.NaN() }), bad, []string{"step NaN"}, true},
 		{"CaseStudy CurvePoints MaxInt", caseStudy(func(c *experiments.CaseConfig) { c.CurvePoints = math.MaxInt }), bad, []string{"CurvePoints = 9223372036854775807"}, true},
+		// Cancellation: every long-running entry point honours its context.
+		{"BasicExample canceled", basic(func(c *experiments.BasicConfig) { c.Context = canceled }), context.Canceled, nil, false},
+		{"CaseStudy canceled", caseStudy(func(c *experiments.CaseConfig) { c.Context = canceled }), context.Canceled, nil, false},
+		{"Ablation canceled", ablation(func(c *experiments.AblationConfig) { c.Context = canceled }), context.Canceled, nil, false},
+		{"QNN canceled", func() error {
+			cfg := experiments.DefaultQNNConfig()
+			cfg.Context = canceled
+			_, err := experiments.QNN(cfg, nil)
+			return err
+		}, context.Canceled, nil, false},
+		{"QNNScan canceled", func() error {
+			cfg := experiments.DefaultQNNConfig()
+			cfg.Context = canceled
+			_, err := experiments.QNNScan(cfg, experiments.DefaultQNNScanOptions(), nil)
+			return err
+		}, context.Canceled, nil, false},
+		{"SGD canceled", func() error { _, err := sod.SGD(rw, z, sod.SGDOptions{Step: 0.1, MaxIter: 10, Context: canceled}); return err }, context.Canceled, []string{"not started"}, true},
+		{"Adam canceled", func() error { _, err := sod.Adam(rw, z, sod.AdamOptions{Step: 0.1, MaxIter: 10, Context: canceled}); return err }, context.Canceled, nil, true},
 		// Widgets.
 		{"Render 1e6 × 1e6 png", func() error { _, err := widgets.Render(fig, 1e6, 1e6, "png"); return err }, widgets.ErrTooLarge, []string{"size 1e+06 × 1e+06 pt", "MaxRenderSize"}, true},
 		{"Render NaN size", func() error { _, err := widgets.Render(fig, vg.Length(math.NaN()), 100, "svg"); return err }, widgets.ErrBadInput, []string{"size NaN × 100 pt"}, true},
