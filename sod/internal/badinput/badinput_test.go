@@ -343,8 +343,14 @@ func cases(t *testing.T) []badCase {
 			_, err := experiments.QNNScan(cfg, experiments.DefaultQNNScanOptions(), nil)
 			return err
 		}, context.Canceled, nil, false},
-		{"SGD canceled", func() error { _, err := sod.SGD(rw, z, sod.SGDOptions{Step: 0.1, MaxIter: 10, Context: canceled}); return err }, context.Canceled, []string{"not started"}, true},
-		{"Adam canceled", func() error { _, err := sod.Adam(rw, z, sod.AdamOptions{Step: 0.1, MaxIter: 10, Context: canceled}); return err }, context.Canceled, nil, true},
+		{"SGD canceled", func() error {
+			_, err := sod.SGD(rw, z, sod.SGDOptions{Step: 0.1, MaxIter: 10, Context: canceled})
+			return err
+		}, context.Canceled, []string{"not started"}, true},
+		{"Adam canceled", func() error {
+			_, err := sod.Adam(rw, z, sod.AdamOptions{Step: 0.1, MaxIter: 10, Context: canceled})
+			return err
+		}, context.Canceled, nil, true},
 		// Widgets.
 		{"Render 1e6 × 1e6 png", func() error { _, err := widgets.Render(fig, 1e6, 1e6, "png"); return err }, widgets.ErrTooLarge, []string{"size 1e+06 × 1e+06 pt", "MaxRenderSize"}, true},
 		{"Render NaN size", func() error { _, err := widgets.Render(fig, vg.Length(math.NaN()), 100, "svg"); return err }, widgets.ErrBadInput, []string{"size NaN × 100 pt"}, true},
