@@ -58,9 +58,6 @@ func TestNotebookSources(t *testing.T) {
 				t.Error(prob)
 			}
 			for _, prob := range checkExercises(filepath.Base(p), nb) {
-				if pendingRewrite[filepath.Base(p)] && strings.Contains(prob, "old style") {
-					continue // rewritten into the three-cell convention with the rest of the notebook
-				}
 				t.Error(prob)
 			}
 			var meta struct {

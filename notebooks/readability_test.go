@@ -19,15 +19,6 @@ const (
 	boilerplateIssue  = "use must.M / must.M1 (github.com/janpfeifer/must): a failing call panics, which GoNB shows as an error and the headless run reports"
 )
 
-// pendingRewrite lists the notebooks whose cells are still being rewritten for these limits
-// (issue 15 rewrites them one or two at a time): their problems are logged, not failed. The
-// list only shrinks; it is empty when every notebook meets the limits.
-var pendingRewrite = map[string]bool{
-
-	"07-case-real-world-and-ablation.ipynb": true,
-	"09-quadratic-network.ipynb":            true, "10-prototype-your-escape.ipynb": true,
-}
-
 // readability holds the figures of one notebook's code cells (or of all notebooks).
 type readability struct {
 	Cells       int     // code cells
@@ -159,12 +150,7 @@ func TestNotebookReadability(t *testing.T) {
 		r := measure(nb)
 		total = total.add(r)
 		fmt.Fprintf(&report, "%-42s %s\n", name, r)
-		probs := r.problems(nb)
-		if pendingRewrite[name] && len(probs) > 0 {
-			fmt.Fprintf(&report, "%-42s   (not rewritten yet: %d readability problems reported, not enforced)\n", "", len(probs))
-			continue
-		}
-		for _, prob := range probs {
+		for _, prob := range r.problems(nb) {
 			t.Errorf("%s: %s", name, prob)
 		}
 	}

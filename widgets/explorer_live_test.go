@@ -26,8 +26,9 @@ const explorerNotebook = "07-case-real-world-and-ablation.ipynb"
 // TestBrowserLiveExplorer drives the live-only explorer cell of notebook 07
 // for real: it serves the repository's notebooks with docker/notebook.sh on
 // 127.0.0.1 (token authentication on), opens notebook 07 in headless
-// Chromium without network, runs the setup cell, the explorer's definitions
-// and the live cell, then moves the controls as a student would and checks
+// Chromium without network, runs the setup cell, the import cell (the
+// explorer is figures.ExplorerControls and figures.ExplorerChart) and the
+// live cell, then moves the controls as a student would and checks
 // each redraw against values that do not come from this package: h(X̂) of
 // the real-world case at the printed x̂ (0.0582892, notebook 07's table) and
 // of the PMC case (0.330275, REPRODUCTION.md F1), and which rows and marks the chart
@@ -81,7 +82,9 @@ func TestBrowserLiveExplorer(t *testing.T) {
 		}
 		return i
 	}
-	setup, decl, live := index("go mod edit -require"), index("func exploreChart("), index("widgets.Explore(ctx, exploreControls(), exploreChart)")
+	// The explorer lives in package figures: the "definitions" are the notebook's import cell.
+	setup, decl, live := index("go mod edit -require"), index(`"sodworkbench.org/workbench/sod/experiments/figures"`),
+		index("widgets.Explore(ctx, figures.ExplorerControls(), figures.ExplorerChart)")
 	tags := run[[]string](t, ctx, fmt.Sprintf(`(Jupyter.notebook.get_cell(%d).metadata.tags || [])`, live))
 	if strings.Join(tags, ",") != LiveOnlyTag {
 		t.Errorf("the explorer cell has tags %q, want [%s]", tags, LiveOnlyTag)
