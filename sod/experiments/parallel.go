@@ -5,17 +5,12 @@ import (
 	"sync"
 )
 
-// parallelFor runs f(0), …, f(count−1) on workers goroutines and reports
-// progress after each finished call, from the calling goroutine. Each f(j)
-// must write only its own output slot; then the result does not depend on
-// workers or scheduling. The first error (or ctx's cancellation) stops the
-// remaining work and is returned.
-func parallelFor(ctx context.Context, count, workers int, prog ProgressFunc, label string, f func(j int) error) error {
-	return parallelForWeighted(ctx, count, workers, prog, label, nil, f)
-}
-
-// parallelForWeighted is parallelFor whose progress reports also carry the
-// share of the work done: call j weighs weight(j) (nil: 1 each).
+// parallelForWeighted runs f(0), …, f(count−1) on workers goroutines and
+// reports progress after each finished call, from the calling goroutine,
+// with the share of the work done: call j weighs weight(j) (nil: 1 each).
+// Each f(j) must write only its own output slot; then the result does not
+// depend on workers or scheduling. The first error (or ctx's cancellation)
+// stops the remaining work and is returned.
 func parallelForWeighted(ctx context.Context, count, workers int, prog ProgressFunc, label string, weight func(j int) float64, f func(j int) error) error {
 	total := float64(count)
 	if weight != nil {

@@ -39,6 +39,10 @@
 //	-step η         fixed GD step of the study, in [0, 10] (default 0: η = 0.5/n)
 //	-rank r         search rank of the study, in [1, 100] and ≤ n (default 1;
 //	                z = (1,0,1,0,…))
+//	-shard k/N      run only the k-th of N disjoint slices of the study's trials
+//	                (0 ≤ k < N ≤ 10⁵; trial j of all cells goes to k = j mod N)
+//	                and write <out>/study-shard-k-of-N.json; `reproduce merge`
+//	                combines the N files into the unsharded study's output
 //	-ls list        ablation lifting orders, odd, each in [3, 99] (default 3,5,7)
 //	-ts list        ablation step counts, integers in [1, 10¹⁵] (2e6 is
 //	                accepted) (default 1000,5000,33500,100000,500000,2000000)

@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"sodworkbench.org/workbench/sod/experiments"
@@ -31,6 +35,8 @@ func setupStudy(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 	fs.Var(intFlag{p: &cfg.Workers, min: 0, max: maxWorkers}, "workers", fmt.Sprintf("study: `w` goroutines, in [0, %d] (0: all cores)", maxWorkers))
 	fs.Var(floatFlag{p: &cfg.Step, min: 0, max: maxStep}, "step", fmt.Sprintf("study: fixed GD `step` η, in [0, %d] (0: η = 0.5/n)", maxStep))
 	fs.Var(intFlag{p: &cfg.Rank, min: 1, max: maxRank}, "rank", fmt.Sprintf("study: search `rank` r, in [1, %d] and ≤ every n (z = (1,0,1,0,…))", maxRank))
+	var sh shardFlag
+	fs.Var(&sh, "shard", fmt.Sprintf("study: run only slice `k/N` of the trials (0 ≤ k < N ≤ %d; trial j of all cells goes to k = j mod N) and write <out>/study-shard-k-of-N.json, for reproduce merge", experiments.MaxStudyShards))
 	return func() (runFunc, error) {
 		for _, n := range cfg.Sizes {
 			if cfg.Rank > n {
@@ -41,8 +47,18 @@ func setupStudy(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 		if err := cfg.Validate(); err != nil {
 			return nil, usagef("study: %v", err)
 		}
+		if sh.set {
+			formatSet := false
+			fs.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
+			if formatSet {
+				return nil, usagef("-format does not apply with -shard: a shard writes only <out>/%s, for reproduce merge (which takes -format)", shardFile(sh.k, sh.n))
+			}
+		}
 		return func(ctx context.Context) error {
 			cfg.Progress = c.progress()
+			if sh.set {
+				return runStudyShard(ctx, c, cfg, sh.k, sh.n)
+			}
 			return runStudy(ctx, c, cfg)
 		}, nil
 	}
@@ -55,12 +71,19 @@ func runStudy(ctx context.Context, c *common, cfg experiments.StudyConfig) error
 		return err
 	}
 	fmt.Fprintf(c.stdout, "  wall time %.2f s (%d trials)\n", time.Since(start).Seconds(), len(r.Cells)*cfg.Trials)
+	return writeStudy(c, r)
+}
+
+// writeStudy prints the study's summary and writes <out>/study.json and the
+// CSV tables. The unsharded study and reproduce merge both write through it,
+// so their files are the same bytes.
+func writeStudy(c *common, r *experiments.StudyResult) error {
 	summary := [][]string{{"n", "eps", "trials", "gd_successes", "sod_successes", "escapes", "escape_descent", "escape_errors"}}
 	trials := [][]string{{"n", "eps", "trial", "gd_dist", "gd_success", "gd_iter", "sod_dist", "sod_success", "sod_iter", "outcome", "escapes"}}
 	traj := [][]string{{"n", "eps", "trial", "method", "iter", "dist"}}
 	for _, cell := range r.Cells {
-		fmt.Fprintf(c.stdout, "  n=%d ε=%.2f: GD %d/%d, GD+SOD %d/%d (escapes %d, of which lowering h %d; escape errors %d)\n",
-			cell.N, cell.Eps, cell.GDSuccesses, len(cell.Trials), cell.SODSuccesses, len(cell.Trials), cell.Escapes, cell.EscapeDescent, cell.EscapeErrors)
+		fmt.Fprintf(c.stdout, "  n=%d ε=%s: GD %d/%d, GD+SOD %d/%d (escapes %d, of which lowering h %d; escape errors %d)\n",
+			cell.N, epsString(cell.Eps), cell.GDSuccesses, len(cell.Trials), cell.SODSuccesses, len(cell.Trials), cell.Escapes, cell.EscapeDescent, cell.EscapeErrors)
 		summary = append(summary, []string{itoa(cell.N), ftoa(cell.Eps), itoa(len(cell.Trials)), itoa(cell.GDSuccesses), itoa(cell.SODSuccesses), itoa(cell.Escapes), itoa(cell.EscapeDescent), itoa(cell.EscapeErrors)})
 		for _, t := range cell.Trials {
 			trials = append(trials, []string{itoa(cell.N), ftoa(cell.Eps), itoa(t.Index), ftoa(t.GDDist), strconv.FormatBool(t.GDSuccess), itoa(t.GDIter),
@@ -76,4 +99,68 @@ func runStudy(ctx context.Context, c *common, cfg experiments.StudyConfig) error
 		}
 	}
 	return c.write("study", r, map[string][][]string{"summary": summary, "trials": trials, "trajectories": traj})
+}
+
+// epsString prints ε with two decimals (0.10, as the paper does), or all
+// the digits it needs when two would round it (0.005).
+func epsString(e float64) string {
+	if s := strconv.FormatFloat(e, 'f', 2, 64); strconv.FormatFloat(e, 'f', -1, 64) == strings.TrimRight(strings.TrimRight(s, "0"), ".") {
+		return s
+	}
+	return strconv.FormatFloat(e, 'g', -1, 64)
+}
+
+// shardFile is the file a shard writes, in -out.
+func shardFile(k, n int) string { return fmt.Sprintf("study-shard-%d-of-%d.json", k, n) }
+
+// runStudyShard runs shard k of n and writes it as JSON for reproduce merge.
+func runStudyShard(ctx context.Context, c *common, cfg experiments.StudyConfig, k, n int) error {
+	start := time.Now()
+	sh, err := experiments.RunStudyShard(ctx, cfg, k, n)
+	if err != nil {
+		return err
+	}
+	count := 0
+	for _, cell := range sh.Cells {
+		count += len(cell.Trials)
+		fmt.Fprintf(c.stdout, "  n=%d ε=%s: %d trials of %d in this shard: GD %d, GD+SOD %d successes\n",
+			cell.N, epsString(cell.Eps), len(cell.Trials), cfg.Trials, cell.GDSuccesses, cell.SODSuccesses)
+	}
+	fmt.Fprintf(c.stdout, "  shard %d/%d: wall time %.2f s (%d trials); merge the %d shards with: reproduce merge -out DIR <shard files or folders>\n",
+		k, n, time.Since(start).Seconds(), count, n)
+	b, err := json.Marshal(sh)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(c.out, shardFile(k, n)), b, 0o644)
+}
+
+// shardFlag is -shard k/N.
+type shardFlag struct {
+	k, n int
+	set  bool
+}
+
+func (f *shardFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", f.k, f.n)
+}
+
+func (f *shardFlag) Set(s string) error {
+	ks, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok {
+		return fmt.Errorf("want k/N with 0 ≤ k < N ≤ %d (e.g. 0/4)", experiments.MaxStudyShards)
+	}
+	n, err := parseIntIn(ns, 1, experiments.MaxStudyShards, "a shard count N")
+	if err != nil {
+		return err
+	}
+	k, err := parseIntIn(ks, 0, n-1, "a shard number k")
+	if err != nil {
+		return err
+	}
+	f.k, f.n, f.set = int(k), int(n), true
+	return nil
 }
