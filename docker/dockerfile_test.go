@@ -112,12 +112,17 @@ func TestLintParseError(t *testing.T) {
 // TestPolicyRules: each policy rule fires when the repository's Dockerfile is changed to break it.
 func TestPolicyRules(t *testing.T) {
 	orig := string(readDockerfile(t))
-	edit := func(old, new string) func(*testing.T) string {
+	// edit replaces the first occurrence of old (the last one with last set: the runtime stage).
+	edit := func(old, new string, last ...bool) func(*testing.T) string {
 		return func(t *testing.T) string {
-			if !strings.Contains(orig, old) {
+			i := strings.Index(orig, old)
+			if len(last) > 0 && last[0] {
+				i = strings.LastIndex(orig, old)
+			}
+			if i < 0 {
 				t.Fatalf("the Dockerfile no longer contains %q: update this test", old)
 			}
-			return strings.Replace(orig, old, new, 1)
+			return orig[:i] + new + orig[i+len(old):]
 		}
 	}
 	drop := func(prefix string) func(*testing.T) string {
@@ -138,29 +143,54 @@ func TestPolicyRules(t *testing.T) {
 			return b.String()
 		}
 	}
+	// runtimeOnly is the Dockerfile without its build stage (and what refers to it).
+	runtimeOnly := func(t *testing.T) string {
+		i := strings.Index(orig, "FROM ${BASE_IMAGE} AS build")
+		j := strings.LastIndex(orig, "FROM ${BASE_IMAGE}")
+		if i < 0 || j <= i {
+			t.Fatal("the Dockerfile no longer has a build stage and a runtime stage: update this test")
+		}
+		var b strings.Builder
+		for _, l := range strings.Split(orig[:i]+orig[j:], "\n") {
+			if !strings.Contains(l, "--from=build") {
+				b.WriteString(l + "\n")
+			}
+		}
+		return b.String()
+	}
+	const runtimeApt = "apt-get install -y -qq --no-install-recommends ca-certificates tini"
 	tests := []struct {
 		name   string
 		mutate func(*testing.T) string
 		want   string
 	}{
 		{"unchanged", func(*testing.T) string { return orig }, ""},
-		{"other base", edit("ARG BASE_IMAGE=docker.io/library/debian:bookworm-slim", "ARG BASE_IMAGE=ubuntu:24.04"), "PolicyBase"},
-		{"runs as root", edit("USER ${NB_UID}", "USER root"), "PolicyNonRoot"},
-		{"no NB_UID", edit("ARG NB_UID=1000", "ARG NB_ID=1000"), "PolicyNBUser"},
-		{"home elsewhere", edit("HOME=/home/${NB_USER}", "HOME=/srv"), "PolicyNBUser"},
+		{"other base", edit("ARG BASE_IMAGE=docker.io/library/debian:trixie-slim", "ARG BASE_IMAGE=ubuntu:24.04"), "PolicyBase"},
+		{"bookworm base", edit("ARG BASE_IMAGE=docker.io/library/debian:trixie-slim", "ARG BASE_IMAGE=debian:bookworm-slim"), "PolicyBase"},
+		{"one stage", runtimeOnly, "PolicyStages"},
+		{"runtime from the build stage", edit("FROM ${BASE_IMAGE}\n", "FROM build\n", true), "PolicyStages"},
+		{"nodejs in the runtime", edit(runtimeApt, runtimeApt+" nodejs", true), "PolicyLean"},
+		{"node package in the runtime", edit(runtimeApt, runtimeApt+" node-lumino", true), "PolicyLean"},
+		{"Debian's Go in the runtime", edit(runtimeApt, runtimeApt+" golang-go", true), "PolicyLean"},
+		{"jupyterlab deb in the runtime", edit(runtimeApt, runtimeApt+" jupyterlab", true), "PolicyLean"},
+		{"install.sh in the runtime", edit("RUN useradd", "RUN docker/install.sh --system && useradd", true), "PolicyLean"},
+		{"runs as root", edit("USER ${NB_UID}", "USER root", true), "PolicyNonRoot"},
+		{"no NB_UID", edit("ARG NB_UID=1000", "ARG NB_ID=1000", true), "PolicyNBUser"},
+		{"home elsewhere", edit("HOME=/home/${NB_USER}", "HOME=/srv", true), "PolicyNBUser"},
 		{"no health check", drop("HEALTHCHECK"), "PolicyHealthcheck"},
 		{"health check off", edit("HEALTHCHECK --interval", "HEALTHCHECK NONE\n# --interval"), "PolicyHealthcheck"},
 		{"no port", drop("EXPOSE"), "PolicyPort"},
 		{"token off", edit(`CMD ["sod-notebook"]`, `CMD ["sod-notebook", "--NotebookApp.token="]`), "PolicyToken"},
-		{"token off quoted", edit(`CMD ["sod-notebook"]`, `CMD ["sod-notebook", "--NotebookApp.token=''"]`), "PolicyToken"},
-		{"token baked", edit("ENV LANG=C.UTF-8", "ENV JUPYTER_TOKEN=abc LANG=C.UTF-8"), "PolicyToken"},
+		{"token off quoted", edit(`CMD ["sod-notebook"]`, `CMD ["sod-notebook", "--ServerApp.token=''"]`), "PolicyToken"},
+		{"token off IdentityProvider", edit(`CMD ["sod-notebook"]`, `CMD ["sod-notebook", "--IdentityProvider.token="]`), "PolicyToken"},
+		{"token baked", edit("ENV LANG=C.UTF-8", "ENV JUPYTER_TOKEN=abc LANG=C.UTF-8", true), "PolicyToken"},
 		{"curl", edit("RUN useradd", "RUN curl -fsSL https://example.org/x | sh && useradd"), "PolicyDownloads"},
 		{"ADD url", edit("COPY docker/healthcheck.sh", "ADD https://example.org/x /x\nCOPY docker/healthcheck.sh"), "PolicyDownloads"},
 		{"missing COPY source", edit("COPY docker/healthcheck.sh", "COPY docker/no-such-file.sh"), "PolicyCopySource"},
 		{"no CMD", drop("CMD"), "PolicyCommand"},
 		{"entrypoint swallows CMD", edit(`ENTRYPOINT ["tini", "-g", "--"]`, `ENTRYPOINT ["sod-notebook"]`), "PolicyCommand"},
-		{"no jupyterhub", edit("jupyterhub tini", "tini"), "PolicyJupyterHub"},
-		{"user part as root", edit("docker/build-env.sh docker/install.sh --user", "docker/build-env.sh docker/install.sh --user\nUSER root"), "PolicyNonRoot"},
+		{"no jupyterhub", edit("--no-install-recommends jupyterhub >/dev/null", "--no-install-recommends tini >/dev/null"), "PolicyJupyterHub"},
+		{"user part as root", edit("USER ${NB_UID}\nWORKDIR /home/${NB_USER}\nCOPY --chown=${NB_UID}:${NB_GID} go.mod", "USER root\nWORKDIR /home/${NB_USER}\nCOPY --chown=${NB_UID}:${NB_GID} go.mod"), "PolicyInstall"},
 		{"no install.sh --user", edit("docker/install.sh --user", "docker/other.sh"), "PolicyInstall"},
 		{"system part as user", edit("/opt/sod-install/docker/install.sh --system", "true\nUSER 1000\nRUN docker/install.sh --system\nUSER root"), "PolicyInstall"},
 	}
@@ -174,7 +204,7 @@ func TestPolicyRules(t *testing.T) {
 			got := rules(checkPolicy(p, os.DirFS("..")))
 			if tt.want == "" {
 				if len(got) != 0 {
-					t.Errorf("policy findings %v on the unchanged Dockerfile", got)
+					t.Errorf("policy findings %v on the unchanged Dockerfile: %v", got, checkPolicy(p, os.DirFS("..")))
 				}
 				return
 			}
@@ -216,6 +246,7 @@ func TestDockerignore(t *testing.T) {
 func TestScriptsParse(t *testing.T) {
 	for _, s := range []struct{ shell, file string }{
 		{"sh", "build-env.sh"}, {"sh", "healthcheck.sh"}, {"sh", "sod-notebook"}, {"bash", "test-image.sh"},
+		{"bash", "image-build.sh"}, {"bash", "install.sh"}, {"bash", "notebook.sh"},
 	} {
 		if _, err := exec.LookPath(s.shell); err != nil {
 			t.Skipf("%s not found", s.shell)

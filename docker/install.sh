@@ -5,6 +5,12 @@
 #   docker/install.sh --system        only the root part: apt packages, Go 1.26
 #   docker/install.sh --user          only the per-user part: ECharts assets, gonb, goimports, kernel
 #   docker/install.sh --with-browser  also install Debian's chromium (for the browser tests)
+#   docker/install.sh --with-podman   also install podman, runc and mmdebstrap (to build and test the
+#                                     image with docker/test-image.sh where no registry is reachable)
+#
+# The front end comes from the distribution: JupyterLab 4 where it packages JupyterLab (Debian
+# trixie or newer), else the classic Jupyter Notebook 6 (Debian bookworm, Ubuntu). docker/notebook.sh
+# serves whichever is installed.
 #
 # It is idempotent: a step whose result is already in place is skipped. Each step says what it
 # does and how long it took. The Dockerfile runs the same two parts (system as root, user as the
@@ -16,20 +22,27 @@
 #   SOD_GO_VERSION   Go toolchain to install when the machine has none new enough (default go1.26.8)
 #   SOD_BIN          where gonb and goimports go (default /usr/local/bin for root, ~/.local/bin otherwise)
 #   SOD_LOG_DIR      where the gonb kernel writes its logs (default ~/.cache/sod-workbench/gonb-logs)
+#   SOD_JUPYTER     lab or notebook: the front end to install (default: lab where apt has jupyterlab ≥ 4)
 set -euo pipefail
 
 GO_VERSION=${SOD_GO_VERSION:-go1.26.8}
 GOIMPORTS_VERSION=v0.52.0
-JUPYTER_PKGS=(jupyter-notebook python3-notebook jupyter-nbconvert python3-nbconvert python3-nbclient
+# Notebook 6 (bookworm), or JupyterLab 4 with jupyter-server 2 (trixie). Debian's jupyterlab package
+# brings about 0.9 GB of node-* packages (only needed to build lab extensions); the image keeps them
+# out of its runtime stage (see the Dockerfile).
+NOTEBOOK_PKGS=(jupyter-notebook python3-notebook jupyter-nbconvert python3-nbconvert python3-nbclient
   python3-ipykernel jupyter-core jupyter-client jupyter-nbformat)
+LAB_PKGS=(jupyterlab jupyter-core jupyter-client jupyter-nbconvert python3-nbconvert python3-nbclient python3-jupyter-server
+  libjs-mathjax)
 BASE_PKGS=(ca-certificates git python3 tar gzip)
 
-do_system=0 do_user=0 with_browser=0
+do_system=0 do_user=0 with_browser=0 with_podman=0
 for arg in "$@"; do
   case "$arg" in
   --system) do_system=1 ;;
   --user) do_user=1 ;;
   --with-browser) with_browser=1 ;;
+  --with-podman) with_podman=1 ;;
   -h | --help)
     sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
     exit 0
@@ -81,6 +94,21 @@ go_minor() { # prints the minor version of a go binary (e.g. 26), or 0
   }
   v=${v#go1.}
   echo "${v%%[.a-z]*}"
+}
+
+# frontend: lab or notebook, from SOD_JUPYTER or from what apt offers (JupyterLab 4 or newer).
+frontend() {
+  case "${SOD_JUPYTER:-}" in
+  lab | notebook)
+    echo "$SOD_JUPYTER"
+    return
+    ;;
+  "") ;;
+  *) die "SOD_JUPYTER=$SOD_JUPYTER: want lab or notebook" ;;
+  esac
+  local v
+  v=$(apt-cache policy jupyterlab 2>/dev/null | sed -n 's/^ *Candidate: *\([0-9]*\).*/\1/p' | head -1)
+  if [ -n "$v" ] && [ "$v" -ge 4 ]; then echo lab; else echo notebook; fi
 }
 
 # ---------------------------------------------------------------- system part (root)
@@ -154,6 +182,7 @@ system_part() {
     say "system part needs root: re-running '$script --system' through sudo"
     local extra=()
     [ $with_browser = 1 ] && extra+=(--with-browser)
+    [ $with_podman = 1 ] && extra+=(--with-podman)
     sudo -E "$script" --system "${extra[@]}"
     return
   fi
@@ -163,8 +192,17 @@ system_part() {
   else
     step "apt: nodejs and npm" apt_install_missing nodejs npm
   fi
-  step "apt: Jupyter (Notebook 6, nbconvert)" apt_install_missing "${JUPYTER_PKGS[@]}"
+  # apt-cache needs package lists: a fresh container has none.
+  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -print -quit 2>/dev/null)" ]; then apt-get update -qq; fi
+  local fe
+  fe=$(frontend)
+  if [ "$fe" = lab ]; then
+    step "apt: Jupyter (JupyterLab 4, jupyter-server 2, nbconvert)" apt_install_missing "${LAB_PKGS[@]}"
+  else
+    step "apt: Jupyter (Notebook 6, nbconvert)" apt_install_missing "${NOTEBOOK_PKGS[@]}"
+  fi
   [ $with_browser = 1 ] && step "apt: chromium (browser tests)" apt_install_missing chromium
+  [ $with_podman = 1 ] && step "apt: podman, runc, mmdebstrap (image tests)" apt_install_missing podman runc mmdebstrap
   step "Go toolchain (go.mod needs go 1.26)" install_go
   if [ "${SOD_APT_CLEAN:-0}" = 1 ]; then
     step "apt: clean package lists (SOD_APT_CLEAN=1)" bash -c 'apt-get clean && rm -rf /var/lib/apt/lists/*'

@@ -1,25 +1,36 @@
 #!/usr/bin/env bash
 # docker/test-image.sh — build the SOD Workbench Jupyter image and smoke-test it.
 #
-#   docker/test-image.sh            (from anywhere in the repository; about 10 minutes cold)
+#   docker/test-image.sh            (from anywhere in the repository; about 15 minutes cold)
+#   docker/test-image.sh --probe    only say whether this host can build and run the image: exit 0,
+#                                   or exit 3 printing why not (no engine, no user namespaces,
+#                                   no base image), as docker/test.sh asks before running it
 #
 # 1. engine: docker if its daemon answers, else podman (SOD_ENGINE=docker|podman to choose)
-# 2. base image: debian:bookworm-slim; if it is not local and cannot be pulled (no registry),
+# 2. base image: debian:trixie-slim; if it is not local and cannot be pulled (no registry),
 #    podman gets one made with mmdebstrap from Debian's archive and imported under that name
 # 3. build:   <engine> build -t sod-workbench .   (the README's command; podman adds --format docker
-#             so the HEALTHCHECK is kept, and --pull=never when the base was made locally)
+#             so the HEALTHCHECK is kept, and --pull=never when the base was made locally); prints
+#             the layers' sizes and fails if the image is larger than SOD_MAX_IMAGE_MB
 # 4. notebook: docker/smoke.ipynb runs with nbconvert in a container without network, then again
-#             from a host folder mounted at ~/notebooks/work (the README's "own notebooks" route)
-# 5. server:  <engine> run -p ...:8888 -e JUPYTER_TOKEN=... sod-workbench; /api/kernelspecs answers
-#             with the gonb kernel given the token, and refuses requests without it or with a
-#             wrong one; a Go cell runs through the server's API (docker/kernel_check.py); the health check
-#             passes; without JUPYTER_TOKEN a random token is made and printed
-# 6. jupyterhub-singleuser runs in the image
+#             from a host folder mounted at ~/notebooks/work (the README's "own notebooks" route);
+#             the Go build cache is warm for sod and widgets (go list: nothing stale)
+# 5. server:  <engine> run -p 127.0.0.1:...:8888 -e JUPYTER_TOKEN=... sod-workbench; the first Go
+#             cell of every notebook runs through the server's API in a fresh container (its time
+#             is printed: the first-cell latency); /api/kernelspecs answers with the gonb kernel
+#             given the token, and refuses requests without it or with a wrong one; a Go cell runs
+#             through the server's API (docker/kernel_check.py); the health check passes; without
+#             JUPYTER_TOKEN a random token is made and printed
+# 6. jupyterhub-singleuser serves the API under a hub's prefix, and the health check follows it
+# 7. browser: every notebook runs in JupyterLab in headless Chromium (widgets/cmd/labcheck): its
+#             charts draw, its sliders redraw their charts, live and after reopening the saved
+#             notebook; screenshots in $SOD_ARTIFACTS. Needs Go and Chromium on the host: without
+#             them the step is skipped with a message, or fails when SOD_REQUIRE_BROWSER=1.
 #
 # Parameters (environment):
 #   SOD_ENGINE=docker|podman   container engine (default: docker if `docker info` works, else podman)
 #   SOD_IMAGE=sod-workbench    image name
-#   SOD_BASE_IMAGE=docker.io/library/debian:bookworm-slim
+#   SOD_BASE_IMAGE=docker.io/library/debian:trixie-slim
 #   SOD_BUILD_CA=FILE          PEM bundle trusted by the HTTPS build steps, passed as a build secret
 #                              (default: the host's /etc/ssl/certs/ca-certificates.crt if present, so a
 #                              TLS-inspecting proxy the host trusts works; SOD_BUILD_CA=none: no bundle)
@@ -32,14 +43,31 @@
 #   SOD_PORT=18888             host port for the server test
 #   SOD_NOTEBOOKS="a.ipynb .." more notebooks (paths in the repository, or "all" for notebooks/*.ipynb)
 #                              to execute in the image, without network, as the notebook harness does
+#                              (the image build already executes every notebook for the HTML book)
+#   SOD_BROWSER=0              skip the browser test (step 7); SOD_BROWSER_NOTEBOOKS="05-a.ipynb .."
+#                              runs it on these notebooks only (default: every notebook in the image)
+#   SOD_REQUIRE_BROWSER=1      fail instead of skipping step 7 when Go or Chromium is missing
+#   SOD_ARTIFACTS=DIR          where the browser test's screenshots go (default out/test-image)
+#   SOD_MAX_IMAGE_MB=1500      the largest image accepted
 #   SOD_KEEP=1                 keep the test containers (for debugging)
 #   CONTAINERS_CONF            podman: if unset, a containers.conf of the script's own is used
 #                              (runtime runc when installed, raised nofile/nproc ulimits)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+probe=0
+case "${1:-}" in
+--probe) probe=1 ;;
+"") ;;
+*)
+  echo "usage: docker/test-image.sh [--probe] (parameters are environment variables: see the script's header)" >&2
+  exit 2
+  ;;
+esac
 image=${SOD_IMAGE:-sod-workbench}
-base=${SOD_BASE_IMAGE:-docker.io/library/debian:bookworm-slim}
+default_base=docker.io/library/debian:trixie-slim
+base=${SOD_BASE_IMAGE:-$default_base}
+suite=trixie
 port=${SOD_PORT:-18888}
 state=${XDG_CACHE_HOME:-$HOME/.cache}/sod-workbench/test-image
 mkdir -p "$state"
@@ -49,8 +77,10 @@ containers=()
 tmp=$(mktemp -d)
 
 say() { printf '[test-image] %s\n' "$*"; }
+passed=0
 die() {
   printf '[test-image] FAIL: %s\n' "$*" >&2
+  [ "$probe" = 1 ] || echo "test-image: $passed passed, 1 failed"
   exit 1
 }
 show() { # show CMD...: print a command (on stderr, so that `show ... >/dev/null` still logs it), then run it
@@ -67,6 +97,7 @@ step() { # step NAME CMD...: run a step and record its duration
   "$@"
   t=$(($(date +%s) - t0))
   timings+=("$(printf '%5d s  %s' "$t" "$name")")
+  passed=$((passed + 1))
   say "$name: ok in $t s"
 }
 cleanup() {
@@ -78,6 +109,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# unusable REASON: this host cannot build or run the image (an environment problem, not the
+# image's): with --probe print the reason and exit 3, else fail.
+unusable() {
+  if [ "$probe" = 1 ]; then
+    echo "$*"
+    exit 3
+  fi
+  die "$*"
+}
+
 # ---------------------------------------------------------------- 1. engine
 
 engine=${SOD_ENGINE:-}
@@ -87,10 +128,11 @@ if [ -z "$engine" ]; then
   elif command -v podman >/dev/null; then
     engine=podman
   else
-    die "neither a working docker (daemon) nor podman found: apt-get install podman runc"
+    unusable "neither a working docker (daemon) nor podman found (apt-get install podman runc mmdebstrap)"
   fi
 fi
-command -v curl >/dev/null || die "curl is needed for the server checks"
+command -v "$engine" >/dev/null || unusable "SOD_ENGINE=$engine is not installed"
+command -v curl >/dev/null || unusable "curl is needed for the server checks"
 if [ "$engine" = podman ] && [ -z "${CONTAINERS_CONF:-}" ]; then
   export CONTAINERS_CONF=$state/containers.conf
   {
@@ -101,7 +143,7 @@ if [ "$engine" = podman ] && [ -z "${CONTAINERS_CONF:-}" ]; then
     if command -v runc >/dev/null; then echo 'runtime = "runc"'; fi
   } >"$CONTAINERS_CONF"
 fi
-say "engine: $engine ($($engine --version | head -1))${CONTAINERS_CONF:+, CONTAINERS_CONF=$CONTAINERS_CONF}"
+[ "$probe" = 1 ] || say "engine: $engine ($($engine --version | head -1))${CONTAINERS_CONF:+, CONTAINERS_CONF=$CONTAINERS_CONF}"
 
 # ---------------------------------------------------------------- 2. base image
 
@@ -117,10 +159,10 @@ make_base() {
     local mirror=${SOD_APT_MIRROR:-http://deb.debian.org}
     mirror=${mirror%/}
     say "no registry: making $base with mmdebstrap from $mirror"
-    show mmdebstrap --variant=minbase --quiet bookworm "$tmp/base.tar" \
-      "deb $mirror/debian bookworm main" \
-      "deb $mirror/debian bookworm-updates main" \
-      "deb $mirror/debian-security bookworm-security main"
+    show mmdebstrap --variant=minbase --quiet $suite "$tmp/base.tar" \
+      "deb $mirror/debian $suite main" \
+      "deb $mirror/debian $suite-updates main" \
+      "deb $mirror/debian-security $suite-security main"
     show podman import --change 'CMD ["bash"]' "$tmp/base.tar" "$base"
     rm -f "$tmp/base.tar"
   fi
@@ -155,10 +197,21 @@ build() {
   [ -n "${SOD_GOPROXY:-}" ] && args+=(--build-arg "GOPROXY=$SOD_GOPROXY")
   [ -n "${SOD_GOSUMDB:-}" ] && args+=(--build-arg "GOSUMDB=$SOD_GOSUMDB")
   [ -n "${SOD_NPM_REGISTRY:-}" ] && args+=(--build-arg "NPM_REGISTRY=$SOD_NPM_REGISTRY")
-  [ "$base" != docker.io/library/debian:bookworm-slim ] && args+=(--build-arg "BASE_IMAGE=$base")
+  [ "$base" != "$default_base" ] && args+=(--build-arg "BASE_IMAGE=$base")
   args+=(-t "$image" .)
   (cd "$ctx" && show $engine "${args[@]}")
-  say "image: $($engine image inspect --format '{{.Id}} {{.Size}}' "$image" | awk '{printf "%s, %.0f MB", substr($1,1,19), $2/1e6}')"
+}
+
+# The layers of the runtime stage, largest first, and the size limit.
+sizes() {
+  local size max=${SOD_MAX_IMAGE_MB:-1500}
+  size=$($engine image inspect --format '{{.Size}}' "$image")
+  say "image: $($engine image inspect --format '{{.Id}}' "$image" | cut -c1-19), $((size / 1000000)) MB (limit $max MB)"
+  say "layers (podman history: size, step):"
+  $engine history --format '{{.Size}}	{{.CreatedBy}}' "$image" |
+    awk -F'\t' '$1 != "0B" && $1 != "0 B" { c = $2; sub(/^\/bin\/sh -c #\(nop\) */, "", c); sub(/^\/bin\/sh -c /, "RUN ", c);
+      printf "[test-image]   %9s  %s\n", $1, substr(c, 1, 110) }'
+  [ $((size / 1000000)) -le "$max" ] || die "the image is $((size / 1000000)) MB, more than SOD_MAX_IMAGE_MB=$max"
 }
 
 # ---------------------------------------------------------------- 4. notebooks with nbconvert
@@ -202,6 +255,12 @@ run_smoke() {
   say "smoke notebook executed in $(($(date +%s) - t0)) s (container start, kernel start, first cells)"
   $engine cp "$name:/tmp/out/smoke.ipynb" "$tmp/smoke.out.ipynb"
   check_smoke "$tmp/smoke.out.ipynb"
+  # The warm build cache covers the library: nothing of sod or widgets needs compiling.
+  local stale
+  stale=$($engine run --rm --network none "$image" go list -deps \
+    -f '{{if .Stale}}{{.ImportPath}}: {{.StaleReason}}{{end}}' ./sod/... ./widgets)
+  [ -z "$stale" ] || die "the image's Go build cache is not warm for: $stale"
+  say "  build cache: warm for sod/... and widgets and their dependencies"
 }
 
 run_own_notebooks() {
@@ -246,10 +305,10 @@ http_code() { # http_code URL [curl args]: print the HTTP status
   curl -s -o "$tmp/body" -w '%{http_code}' --max-time 10 "$@" "$url" || true
 }
 
-wait_api() { # wait_api: until the server answers /api (max 90 s)
+wait_api() { # wait_api [PREFIX]: until the server answers PREFIX/api (max 90 s)
   local i
   for i in $(seq 1 90); do
-    [ "$(http_code "http://127.0.0.1:$port/api")" = 200 ] && return 0
+    [ "$(http_code "http://127.0.0.1:$port${1:-}/api")" = 200 ] && return 0
     sleep 1
   done
   return 1
@@ -266,6 +325,14 @@ run_server() {
     die "the server did not answer on port $port"
   }
   say "server answered /api after $(($(date +%s) - t0)) s: $(cat "$tmp/body")"
+
+  # The first-cell latency in a fresh container: each notebook's cells up to its first Go cell, in
+  # a fresh kernel (the first one right after the container started).
+  local nbs
+  nbs=$($engine exec "$name" sh -c 'cd ~/notebooks && ls [0-9]*.ipynb' | tr '\n' ' ')
+  # shellcheck disable=SC2086
+  show $engine exec -i "$name" python3 - http://127.0.0.1:8888 "$token" $nbs <"$repo/docker/kernel_check.py" ||
+    die "the first cells of the notebooks did not run through the server"
 
   code=$(http_code "http://127.0.0.1:$port/api/kernelspecs" -H "Authorization: token $token")
   [ "$code" = 200 ] || die "/api/kernelspecs with the token: HTTP $code"
@@ -286,9 +353,16 @@ PY
   code=$(http_code "http://127.0.0.1:$port/api/contents")
   say "  /api/contents without a token: HTTP $code"
   [ "$code" = 403 ] || [ "$code" = 401 ] || die "/api/contents without the token answered HTTP $code"
-  code=$(http_code "http://127.0.0.1:$port/tree")
-  say "  /tree without a token: HTTP $code ($(grep -o 'login[^"]*' "$tmp/body" | head -1 || true))"
-  [ "$code" = 302 ] || [ "$code" = 403 ] || [ "$code" = 401 ] || die "/tree without the token answered HTTP $code"
+  code=$(http_code "http://127.0.0.1:$port/lab")
+  say "  /lab without a token: HTTP $code ($(grep -o 'login[^"]*' "$tmp/body" | head -1 || true))"
+  [ "$code" = 302 ] || [ "$code" = 403 ] || [ "$code" = 401 ] || die "/lab without the token answered HTTP $code"
+  code=$(http_code "http://127.0.0.1:$port/lab" -H "Authorization: token $token")
+  [ "$code" = 200 ] || die "/lab with the token: HTTP $code"
+  grep -q 'jupyter-config-data' "$tmp/body" || die "/lab does not serve JupyterLab's page"
+  code=$(http_code "http://127.0.0.1:$port/files/book/index.html" -H "Authorization: token $token")
+  [ "$code" = 200 ] || die "the HTML book (~/notebooks/book/index.html): HTTP $code"
+  code=$(http_code "http://127.0.0.1:$port/files/book/index.html")
+  [ "$code" = 403 ] || [ "$code" = 401 ] || [ "$code" = 302 ] || die "the HTML book without the token: HTTP $code"
 
   # A Go cell runs through the server, as from a browser: REST API + the kernel's websocket.
   show $engine exec -i "$name" python3 - http://127.0.0.1:8888 "$token" <"$repo/docker/kernel_check.py" ||
@@ -319,7 +393,7 @@ run_random_token() {
   containers+=("$name")
   show $engine run -d --name "$name" -p "127.0.0.1:$port:8888" "$image" >/dev/null
   wait_api || die "the server (random token) did not answer"
-  token=$($engine logs "$name" 2>&1 | sed -n 's/.*tree?token=\([0-9a-f]*\).*/\1/p' | head -1)
+  token=$($engine logs "$name" 2>&1 | sed -n 's/.*lab?token=\([0-9a-f]*\).*/\1/p' | head -1)
   [ ${#token} -ge 32 ] || die "no random token in the server log"
   say "  random token printed in the log: ${token:0:6}… (${#token} hex digits)"
   code=$(http_code "http://127.0.0.1:$port/api/kernelspecs" -H "Authorization: token $token")
@@ -329,22 +403,119 @@ run_random_token() {
   $engine rm -f "$name" >/dev/null 2>&1
 }
 
+# jupyterhub-singleuser as a spawner starts it: the hub's environment variables, the command
+# replacing sod-notebook. No hub answers at JUPYTERHUB_API_URL: the server must still serve its API
+# under the prefix, refuse requests without the hub's auth, and pass the health check.
 run_singleuser() {
-  show $engine run --rm "$image" jupyterhub-singleuser --version
-  show $engine run --rm "$image" sh -c 'echo "NB_USER=$NB_USER NB_UID=$NB_UID HOME=$HOME uid=$(id -u) cwd=$PWD"; go version; for c in gonb goimports jupyter jupyterhub-singleuser tini; do command -v $c; done'
+  local name=sod-test-hub-$$ prefix=/user/student code
+  containers+=("$name")
+  show $engine run --rm "$image" sh -c 'echo "NB_USER=$NB_USER NB_UID=$NB_UID HOME=$HOME uid=$(id -u) cwd=$PWD"; go version; for c in gonb goimports jupyter jupyter-lab jupyterhub-singleuser tini; do command -v $c; done; jupyterhub-singleuser --version'
+  show $engine run -d --name "$name" -p "127.0.0.1:$port:8888" \
+    -e JUPYTERHUB_API_TOKEN="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" \
+    -e JUPYTERHUB_CLIENT_ID=jupyterhub-user-student -e JUPYTERHUB_USER=student \
+    -e JUPYTERHUB_API_URL=http://127.0.0.1:8081/hub/api -e JUPYTERHUB_BASE_URL=/ \
+    -e JUPYTERHUB_SERVICE_PREFIX=$prefix/ -e JUPYTERHUB_OAUTH_CALLBACK_URL=$prefix/oauth_callback \
+    -e JUPYTERHUB_SERVICE_URL=http://0.0.0.0:8888$prefix/ \
+    "$image" jupyterhub-singleuser >/dev/null
+  wait_api "$prefix" || {
+    $engine logs "$name" 2>&1 | tail -30
+    die "jupyterhub-singleuser did not answer $prefix/api"
+  }
+  say "  jupyterhub-singleuser answers $prefix/api: $(cat "$tmp/body")"
+  code=$(http_code "http://127.0.0.1:$port$prefix/api/kernelspecs")
+  say "  $prefix/api/kernelspecs without the hub's auth: HTTP $code"
+  [ "$code" = 403 ] || [ "$code" = 401 ] || [ "$code" = 302 ] || die "jupyterhub-singleuser answered HTTP $code without auth"
+  code=$(http_code "http://127.0.0.1:$port$prefix/lab")
+  say "  $prefix/lab without the hub's auth: HTTP $code (a redirect to the hub's login)"
+  [ "$code" = 302 ] || [ "$code" = 403 ] || [ "$code" = 401 ] || die "$prefix/lab answered HTTP $code without auth"
+  if [ "$engine" = podman ]; then
+    show podman healthcheck run "$name" || die "health check under JUPYTERHUB_SERVICE_PREFIX failed"
+    say "  health check under JUPYTERHUB_SERVICE_PREFIX: healthy"
+  fi
+  $engine logs "$name" 2>&1 | grep -qi 'jupyterlab' || say "  (the server log does not mention JupyterLab)"
+  $engine rm -f "$name" >/dev/null 2>&1
 }
+
+# ---------------------------------------------------------------- 7. browser
+
+# The reason the browser test cannot run on this host, or nothing.
+browser_missing() {
+  [ "${SOD_BROWSER:-1}" = 0 ] && { echo "SOD_BROWSER=0"; return; }
+  command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || { echo "no Go on this host (docker/install.sh)"; return; }
+  local b
+  for b in ${SOD_CHROMIUM:-} chromium chromium-browser google-chrome; do
+    command -v "$b" >/dev/null && return
+  done
+  echo "no Chromium on this host (docker/install.sh --with-browser)"
+}
+
+run_browser() {
+  local name=sod-test-lab-$$ token nbs out=${SOD_ARTIFACTS:-$repo/out/test-image}
+  containers+=("$name")
+  token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  # The image's own command, with Lab's application object exposed for the test to drive it.
+  show $engine run -d --name "$name" -p "127.0.0.1:$port:8888" -e JUPYTER_TOKEN="$token" "$image" \
+    sod-notebook --LabApp.expose_app_in_browser=True >/dev/null
+  wait_api || {
+    $engine logs "$name" 2>&1 | tail -20
+    die "the server for the browser test did not answer"
+  }
+  nbs=${SOD_BROWSER_NOTEBOOKS:-$($engine exec "$name" sh -c 'cd ~/notebooks && ls [0-9]*.ipynb' | tr '\n' ' ')}
+  rm -rf "$out" && mkdir -p "$out"
+  say "  notebooks: $nbs"
+  say "  screenshots: $out"
+  # shellcheck disable=SC2086
+  (cd "$repo" && PATH="$PATH:/usr/local/go/bin" SOD_LAB_TOKEN=$token show go run ./widgets/cmd/labcheck \
+    -url "http://127.0.0.1:$port" -shots "$out" $nbs) | tee "$out/labcheck.txt" || {
+    $engine logs "$name" 2>&1 | tail -40 >"$out/server.log"
+    die "the browser test failed (server log: $out/server.log)"
+  }
+  $engine rm -f "$name" >/dev/null 2>&1
+}
+
+# ---------------------------------------------------------------- probe
+
+if [ "$probe" = 1 ]; then
+  exec 3>&1 1>"$tmp/probe.log" 2>&1
+  if [ "$engine" = podman ] && ! podman info >/dev/null 2>&1; then
+    exec 1>&3
+    unusable "podman does not work here: $(podman info 2>&1 | grep -i error | tail -1)"
+  fi
+  (make_base) || {
+    exec 1>&3
+    unusable "no base image $base and none could be made: $(tail -1 "$tmp/probe.log")"
+  }
+  $engine run --rm --network none "$base" true || {
+    exec 1>&3
+    unusable "$engine cannot run a container here (user namespaces, cgroups or the runtime): $(grep -iv systemd "$tmp/probe.log" | tail -1)"
+  }
+  exec 1>&3
+  echo "usable: $engine ($($engine --version | head -1)), base image $base"
+  exit 0
+fi
 
 # ---------------------------------------------------------------- main
 
 step "base image" make_base
 step "build" build
+sizes
 step "notebook (nbconvert, no network)" run_smoke
 step "own notebooks mounted at ~/notebooks/work" run_own_notebooks
 [ -n "${SOD_NOTEBOOKS:-}" ] && step "more notebooks: $SOD_NOTEBOOKS" run_more_notebooks
 step "server: token, kernelspecs, health" run_server
 step "server: random token" run_random_token
 step "jupyterhub-singleuser and environment" run_singleuser
+why=$(browser_missing)
+if [ -z "$why" ]; then
+  step "browser: every notebook in JupyterLab (chromedp)" run_browser
+elif [ "${SOD_REQUIRE_BROWSER:-0}" = 1 ]; then
+  die "the browser test cannot run: $why (SOD_REQUIRE_BROWSER=1)"
+else
+  say "== browser test SKIPPED: $why"
+  timings+=("$(printf '%5s    %s' - "browser test skipped: $why")")
+fi
 
 say "== timings"
 for t in "${timings[@]}"; do say "$t"; done
-say "PASS: image $image built and smoke-tested with $engine in $(($(date +%s) - t_start)) s"
+say "PASS: image $image built and tested with $engine in $(($(date +%s) - t_start)) s"
+echo "test-image: $passed passed, 0 failed"

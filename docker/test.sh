@@ -6,6 +6,11 @@
 #                                       (go test over every package but notebooks/)
 # 3. the notebook harness              (executes every notebooks/*.ipynb with nbconvert + gonb,
 #                                        printing each notebook and its time)
+# 4. the image, with SOD_IMAGE_TEST=1: docker/install.sh --with-podman, then
+#    docker/test-image.sh if `docker/test-image.sh --probe` finds that this host can build and run
+#    containers; if it cannot (no podman, no user namespaces, no base image), the step is SKIPPED
+#    with the reason printed (SOD_REQUIRE_IMAGE=1 makes that a failure); a failure of the image
+#    itself fails. Without SOD_IMAGE_TEST=1 the step says that it was not asked for.
 #
 # Set SOD_REQUIRE_NOTEBOOKS=1 / SOD_REQUIRE_BROWSER=1 to turn "skipped: not installed" into failures
 # (CI does). SOD_SKIP_INSTALL=1 skips step 1, SOD_SKIP_STATICCHECK=1 staticcheck, SOD_SKIP_FUZZ=1
@@ -16,7 +21,11 @@ cd "$repo"
 t0=$(date +%s)
 
 if [ "${SOD_SKIP_INSTALL:-0}" != 1 ]; then
-  docker/install.sh --with-browser
+  if [ "${SOD_IMAGE_TEST:-0}" = 1 ]; then
+    docker/install.sh --with-browser --with-podman
+  else
+    docker/install.sh --with-browser
+  fi
 fi
 export PATH="${SOD_BIN:-$HOME/.local/bin}:/usr/local/bin:/usr/local/go/bin:$PATH"
 
@@ -43,3 +52,20 @@ if [ "${SOD_SKIP_FUZZ:-0}" != 1 ]; then
 fi
 echo "== notebooks"
 go test -count=1 -timeout 80m -v ./notebooks 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
+
+echo "== image (docker/test-image.sh)"
+if [ "${SOD_IMAGE_TEST:-0}" != 1 ]; then
+  echo "image test SKIPPED: not asked for (SOD_IMAGE_TEST=1 builds and tests the image; README, \"Docker\": how CI decides)"
+else
+  rc=0
+  why=$(docker/test-image.sh --probe) || rc=$?
+  if [ $rc = 0 ]; then
+    echo "$why"
+    docker/test-image.sh
+  elif [ $rc = 3 ] && [ "${SOD_REQUIRE_IMAGE:-0}" != 1 ]; then
+    echo "image test SKIPPED: this host cannot build or run containers: $why"
+  else
+    echo "image test FAILED: docker/test-image.sh --probe (exit $rc): $why" >&2
+    exit 1
+  fi
+fi

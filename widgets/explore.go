@@ -173,6 +173,7 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 	if err := emitLibraries(needGL); err != nil {
 		return err
 	}
+	gonbui.DisplayHTML(websocketBaseURLJS)
 	root := dom.CreateTransientDiv()
 	type change struct{ i, k int }
 	changes := make(chan change, 64)
@@ -267,3 +268,37 @@ func emitLibraries(needGL bool) error {
 	}
 	return nil
 }
+
+// websocketBaseURLJS lets GoNB's widgets reach their kernel when Jupyter is
+// served under a base URL (JupyterHub's /user/NAME/) or over HTTPS: GoNB's
+// front-end script opens ws://HOST/api/kernels/ID/channels, without the base
+// URL and always unencrypted. Once per page, it makes the browser's WebSocket
+// open such URLs under the page's base URL (JupyterLab's page config or
+// Notebook 6's data-base-url) with wss: on HTTPS pages. Other URLs, and pages
+// served at / over HTTP, are left alone.
+const websocketBaseURLJS = `<script type="text/javascript">
+(function () {
+  if (window.sodWidgetsWebSocket) { return; }
+  window.sodWidgetsWebSocket = true;
+  var base = "/";
+  try {
+    var cfg = document.getElementById("jupyter-config-data");
+    if (cfg) { base = JSON.parse(cfg.textContent).baseUrl || base; }
+    else if (document.body && document.body.getAttribute("data-base-url")) { base = document.body.getAttribute("data-base-url"); }
+  } catch (e) { return; }
+  if (base.charAt(base.length - 1) !== "/") { base += "/"; }
+  var secure = location.protocol === "https:";
+  if (base === "/" && !secure) { return; }
+  var gonb = "ws://" + location.host + "/api/kernels/", WS = window.WebSocket;
+  var Patched = function (url, protocols) {
+    if (typeof url === "string" && url.indexOf(gonb) === 0) {
+      url = (secure ? "wss://" : "ws://") + location.host + base + url.slice(gonb.length - "api/kernels/".length);
+    }
+    return protocols === undefined ? new WS(url) : new WS(url, protocols);
+  };
+  Patched.prototype = WS.prototype;
+  ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (k) { Patched[k] = WS[k]; });
+  window.WebSocket = Patched;
+})();
+</script>
+`
