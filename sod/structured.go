@@ -610,7 +610,10 @@ func (st *masked) spectrum(cp *CriticalPoint, opt CriticalOptions) error {
 	}
 	F, J := st.truthFactor(cp.X), st.signJ()
 	apply := func(dst, v []float64) { st.mul(dst, F, st.s, J, v, 1) }
-	lambda, u, err := lanczosMin(n, apply, cp.GradFNorm, lanczosTol)
+	// The product's rounding error, u·s·‖[X Z]‖_F² per unit vector (it
+	// forms X(Xᵀv) − Z(Zᵀv)), bounds the residual that can be reached.
+	floor := 16 * 0x1p-53 * float64(st.s) * floats.Dot(F, F)
+	lambda, u, err := lanczosMin(n, apply, cp.GradFNorm, lanczosTol, floor)
 	if err != nil {
 		return err
 	}
@@ -620,8 +623,9 @@ func (st *masked) spectrum(cp *CriticalPoint, opt CriticalOptions) error {
 	return nil
 }
 
-// lanczosTol is the residual ‖∇f u − λu‖ ≤ lanczosTol·‖∇f‖_F at which
-// the structured analysis accepts (λ_n, u_n).
+// lanczosTol is the residual ‖∇f u − λu‖ ≤ lanczosTol·‖∇f‖_F (or the
+// rounding floor of the product, if larger) at which the structured
+// analysis accepts (λ_n, u_n).
 const lanczosTol = 1e-12
 
 // escapeTerms fills cp.EX = E X̂, EXNorm and Euu = u_nᵀ E u_n with

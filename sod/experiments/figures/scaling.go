@@ -1,0 +1,70 @@
+package figures
+
+import (
+	"fmt"
+	"sort"
+
+	"sodworkbench.org/workbench/sod/experiments"
+	"sodworkbench.org/workbench/widgets"
+)
+
+// SuccessVsN draws the success rates of GD and GD + SOD against n (log
+// axis), one line per method and ε, for a study beyond the paper's range
+// (experiments.ScalingStudyConfig). Every ε must have been run at the same
+// sizes.
+func SuccessVsN(res *experiments.StudyResult, title string) (widgets.Chart, error) {
+	if res == nil || len(res.Cells) == 0 {
+		return nil, fmt.Errorf("figures: SuccessVsN needs a study with cells")
+	}
+	var sizes []int
+	seenN := map[int]bool{}
+	var epss []float64
+	seenE := map[float64]bool{}
+	for _, c := range res.Cells {
+		if !seenN[c.N] {
+			seenN[c.N] = true
+			sizes = append(sizes, c.N)
+		}
+		if !seenE[c.Eps] {
+			seenE[c.Eps] = true
+			epss = append(epss, c.Eps)
+		}
+	}
+	sort.Ints(sizes)
+	x := make([]float64, len(sizes))
+	for i, n := range sizes {
+		x[i] = float64(n)
+	}
+	series := map[string][]float64{}
+	for _, e := range epss {
+		gd, sod := make([]float64, len(sizes)), make([]float64, len(sizes))
+		for i, n := range sizes {
+			c := res.Cell(n, e)
+			if c == nil || len(c.Trials) == 0 {
+				return nil, fmt.Errorf("figures: SuccessVsN: no trials at n = %d, ε = %g (every ε needs every size)", n, e)
+			}
+			gd[i] = float64(c.GDSuccesses) / float64(len(c.Trials))
+			sod[i] = float64(c.SODSuccesses) / float64(len(c.Trials))
+		}
+		series[fmt.Sprintf("ε = %.2f %s", e, experiments.MethodGD)] = gd
+		series[fmt.Sprintf("ε = %.2f %s", e, experiments.MethodGDSOD)] = sod
+	}
+	return widgets.LineChart(title, x, series, widgets.LogX(), widgets.Size("100%", "360px"))
+}
+
+// StudyProgress returns a notebook progress bar for a study and sets
+// cfg.Progress to feed it: the bar follows the share of the work done
+// (trials weighted by n, experiments.Progress.Fraction), so its time
+// estimate holds when the sizes differ by orders of magnitude; the note
+// counts trials. Call Done on the bar when the study has returned.
+func StudyProgress(title string, cfg *experiments.StudyConfig) (*widgets.Progress, error) {
+	const steps = 1000
+	bar, err := widgets.NewProgress(title, steps)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Progress = func(p experiments.Progress) {
+		bar.Update(int(steps*p.Fraction()), fmt.Sprintf("%d of %d trials", p.Done, p.Total))
+	}
+	return bar, nil
+}
