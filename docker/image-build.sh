@@ -6,7 +6,8 @@
 #
 #   gomod/    the Go module cache the notebooks need, offline: the go.mod files of the module graph
 #             (GoNB's `go get` reads them) and the sources of only the modules that provide the
-#             packages of sod/... and widgets (no test-only modules: chromedp, buildkit, ...).
+#             packages of sod/..., widgets and the notebooks' own imports (no test-only modules:
+#             chromedp, buildkit, ...).
 #             It is built at its final place, $GOPATH/pkg/mod, because compiled packages are keyed
 #             by their source paths.
 #   gocache/  a warm Go build cache holding what the first Go cell of each notebook compiles: each
@@ -31,8 +32,26 @@ say() { printf '[image-build] %s\n' "$*"; }
 # ---- 1. the module cache, from the full one (a file:// proxy: no network from here on)
 t0=$(date +%s)
 rm -rf "$modcache"
+# The packages the notebooks reach: sod/..., widgets, and what their cells import themselves
+# (e.g. github.com/janpfeifer/must).
+nbimports=$(python3 - notebooks/[0-9]*.ipynb <<'PY'
+import json, re, sys
+seen = set()
+for path in sys.argv[1:]:
+    for c in json.load(open(path))["cells"]:
+        if c["cell_type"] != "code":
+            continue
+        src = "".join(c["source"])
+        for block in re.findall(r'(?ms)^import\s*\((.*?)\)', src) + re.findall(r'(?m)^import\s+((?:\w+\s+)?"[^"]+")', src):
+            for p in re.findall(r'"([^"]+)"', block):
+                if "." in p.split("/")[0] and not p.startswith("sodworkbench.org/"):
+                    seen.add(p)
+print(" ".join(sorted(seen)))
+PY
+)
+# shellcheck disable=SC2086
 mods=$(GOMODCACHE=$full GOFLAGS=-mod=mod GOPROXY=off go list -deps \
-  -f '{{with .Module}}{{if not .Main}}{{.Path}}@{{.Version}}{{end}}{{end}}' ./sod/... ./widgets | sort -u)
+  -f '{{with .Module}}{{if not .Main}}{{.Path}}@{{.Version}}{{end}}{{end}}' ./sod/... ./widgets $nbimports | sort -u)
 # The go.mod (and .info) files of every module the full cache knows: the module graph.
 mkdir -p "$modcache/cache/download"
 tar -C "$full/cache/download" --exclude='*.zip' --exclude='*.ziphash' --exclude='*.lock' -cf - . |
@@ -48,7 +67,8 @@ find "$modcache/cache/download" -name '*.zip' -delete
 # workbench through a local replace) imports every non-internal package the notebooks can reach;
 # `go get` there, with the network (the build's own GOPROXY, no downloads: the sources are
 # already in the cache), looks them up.
-pkgs=$(GOPROXY=off go list -deps -f '{{if not .Standard}}{{if ne .Name "main"}}{{.ImportPath}}{{end}}{{end}}' ./sod/... ./widgets |
+# shellcheck disable=SC2086
+pkgs=$(GOPROXY=off go list -deps -f '{{if not .Standard}}{{if ne .Name "main"}}{{.ImportPath}}{{end}}{{end}}' ./sod/... ./widgets $nbimports |
   grep -v -e '/internal/' -e '/internal$' | sort -u)
 sumdb=$(mktemp -d)
 (
