@@ -11,6 +11,7 @@ require (
 	github.com/moby/buildkit v0.20.2
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

@@ -263,6 +263,7 @@ func (r *runner) env(root string) []string {
 		"GOPATH":                         filepath.Join(root, "home", "go"),
 		"GOFLAGS":                        "-mod=mod -buildvcs=false",
 		"GOPROXY":                        "off",
+		"GOSUMDB":                        "off", // offline: the module cache was checked when it was filled
 		"GOTOOLCHAIN":                    "local",
 		"JUPYTER_PATH":                   r.jupyterPath,
 		"PYDEVD_DISABLE_FILE_VALIDATION": "1",
