@@ -24,7 +24,7 @@
 #
 # It prints a table of its checks and exits 1 if any failed. Every wait is bounded.
 # Parameters: SOD_ENGINE, SOD_IMAGE, SOD_HUB_IMAGE (sod-hub), SOD_KEEP=1 (keep containers and
-# volumes), SOD_HUB_LOAD, SOD_HUB_LOAD_NOTEBOOK (05-case-basic-example.ipynb), SOD_APT_MIRROR,
+# volumes), SOD_HUB_LOAD, SOD_HUB_LOAD_NOTEBOOK (00-welcome.ipynb), SOD_APT_MIRROR,
 # CONTAINERS_CONF (podman; a file of the script's own if unset, as docker/test-image.sh does).
 set -euo pipefail
 
@@ -149,6 +149,10 @@ start_hub() {
   $engine logs "$name" 2>&1 | tail -20
   die "the hub did not answer $url/hub/health within 60 s"
 }
+stop_hub() { # the hub stops its students' servers on SIGTERM: give it the time to
+  $engine stop -t 60 "$name" >/dev/null 2>&1 || true
+  $engine rm -f "$name" >/dev/null 2>&1 || true
+}
 check() { # check PHASE ARGS...: run hub_check.py in the container, record its CHECK lines
   local out rc line
   out=$(timeout "${check_timeout:-600}" $engine exec -i "$name" python3 - "$url" "$@" <"$repo/docker/hub/hub_check.py" 2>&1) && rc=0 || rc=$?
@@ -184,12 +188,12 @@ else
 fi
 
 # ---------------------------------------------------------------- 4. a new hub container, same volumes
-$engine rm -f -t 10 "$name" >/dev/null
+stop_hub
 start_hub
 check restart /srv/jupyterhub/test-state.json "${creds[@]}"
 
 # ---------------------------------------------------------------- 5. culling
-$engine rm -f -t 10 "$name" >/dev/null
+stop_hub
 cull_kernel=20 cull_server=45
 start_hub
 check cull /srv/jupyterhub/test-state.json $cull_kernel $cull_server "${creds[0]}"
@@ -228,9 +232,9 @@ $engine rm -f -t 2 "$name-su" >/dev/null 2>&1
 
 # ---------------------------------------------------------------- 7. capacity (optional)
 if [ -n "${SOD_HUB_LOAD:-}" ]; then
-  nb=${SOD_HUB_LOAD_NOTEBOOK:-05-case-basic-example.ipynb}
+  nb=${SOD_HUB_LOAD_NOTEBOOK:-00-welcome.ipynb}
   for k in $SOD_HUB_LOAD; do
-    $engine rm -f -t 10 "$name" >/dev/null
+    stop_hub
     lcreds=()
     for i in $(seq "$k"); do
       s=$(printf 'load%02d%s' "$i" "$k"); pw="pw-$s-$RANDOM$RANDOM"

@@ -234,9 +234,12 @@ def phase_cull(base, state, users, kernel_s, server_s):
     t0 = time.time()
     gone_kernel = gone_server = None
     while time.time() - t0 < kernel_s + server_s + 120:
-        code, ks = call(base, "GET", "/user/%s/api/kernels" % name, tok)
-        if gone_kernel is None and code == 200 and kid not in [k["id"] for k in ks]:
-            gone_kernel = time.time() - t0
+        # Requests to the server count as activity: ask it about its kernels only until the
+        # kernel is gone, then ask only the hub whether the server still runs.
+        if gone_kernel is None:
+            code, ks = call(base, "GET", "/user/%s/api/kernels" % name, tok)
+            if code == 200 and kid not in [k["id"] for k in ks]:
+                gone_kernel = time.time() - t0
         if not server_running(base, name, tok):
             gone_server = time.time() - t0
             break
@@ -244,7 +247,7 @@ def phase_cull(base, state, users, kernel_s, server_s):
     check("idle kernel culled (cull_idle_timeout %ds)" % kernel_s, gone_kernel is not None,
           "after %.0fs" % gone_kernel if gone_kernel else "still there")
     check("idle server stopped (shutdown_no_activity_timeout %ds)" % server_s, gone_server is not None,
-          "after %.0fs" % gone_server if gone_server else "still running")
+          "after %.0fs (%.0fs after its last kernel)" % (gone_server, gone_server - (gone_kernel or 0)) if gone_server else "still running")
 
 
 async def one_student(base, name, tok, cells):

@@ -10,7 +10,7 @@ module=/opt/sod-workbench
 work=$(mktemp -d)
 mkdir -p "$work/home/notebooks" "$cache"
 for f in go.mod go.sum sod widgets; do ln -s "$module/$f" "$work/home/$f"; done
-pkgs=$(cd "$module" && GOFLAGS=-mod=mod GOPROXY=off go list ./sod/... ./widgets/... | grep -v '/cmd/' | grep -v '/internal/' || true)
+pkgs=$(cd "$module" && GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off go list ./sod/... ./widgets/... | grep -v '/cmd/' | grep -v '/internal/')
 python3 - "$work/home/notebooks/warm.ipynb" "$pkgs" <<'PY'
 import json, sys
 path, pkgs = sys.argv[1], sys.argv[2].split()
@@ -21,10 +21,22 @@ cell = lambda s: {"cell_type": "code", "metadata": {}, "source": s, "outputs": [
 json.dump({"cells": [cell(setup), cell(imports)], "metadata": {"kernelspec": {"name": "gonb", "display_name": "Go (gonb)", "language": "go"}},
            "nbformat": 4, "nbformat_minor": 5}, open(path, "w"))
 PY
+[ -n "$pkgs" ] || { echo "warm-cache.sh: go list found no packages in $module" >&2; exit 1; }
+# The students' Go settings (jupyterhub_config.py), with sod-gocache writing what the builds
+# store into the shared folder: it then holds exactly the entries the students' builds look up.
+export GOFLAGS="-mod=mod -p=1 -trimpath" GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \
+  GOMODCACHE=${GOMODCACHE:-$(go env GOMODCACHE)} GOCACHE=$work/gocache \
+  GOCACHEPROG="/usr/local/bin/sod-gocache -rw $cache" PYDEVD_DISABLE_FILE_VALIDATION=1
 cd "$work/home/notebooks"
-HOME=$work/home GOCACHE=$cache GOFLAGS="-mod=mod -trimpath" GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \
-  GOMODCACHE=${GOMODCACHE:-$(go env GOMODCACHE)} PYDEVD_DISABLE_FILE_VALIDATION=1 \
-  jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=1200 --output-dir "$work/out" warm.ipynb
+HOME=$work/home jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=1200 --output-dir "$work/out" warm.ipynb
 grep -q SOD_WARM_OK "$work/out/warm.ipynb" || { echo "warm-cache.sh: the warm-up notebook failed" >&2; cat "$work/out/warm.ipynb" >&2; exit 1; }
+# Proof: a student-like build of a program using sod, from another folder, through the shared
+# layer, compiles nothing but its main package.
+mkdir -p "$work/check" && cd "$work/check"
+go mod init gonb_check >/dev/null 2>&1
+go mod edit -require=sodworkbench.org/workbench@v0.0.0-00010101000000-000000000000 -replace=sodworkbench.org/workbench=$work/home
+printf 'package main\n\nimport "sodworkbench.org/workbench/sod"\n\nfunc main() { println(sod.ModulePath) }\n' >main.go
+go mod tidy >/dev/null 2>&1
+n=$(GOCACHEPROG="/usr/local/bin/sod-gocache -ro $cache -rw $work/check-cache" go build -x -o prog . 2>&1 | grep -c '/compile ' || true)
+echo "warm-cache.sh: $(du -sh "$cache" | cut -f1) in $cache; a student's first build of a program using sod compiles $n package(s)"
 rm -rf "$work" /tmp/gonb_*
-echo "warm-cache.sh: $(du -sh "$cache" | cut -f1) in $cache"

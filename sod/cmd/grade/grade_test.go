@@ -277,3 +277,84 @@ func toolchain() error {
 	_, err := kernelSpecPath()
 	return err
 }
+
+// TestGradeRealNotebook grades a notebook of the workbench (notebooks/, SOD_GRADE_NOTEBOOK,
+// default 00-welcome.ipynb) as three students hand it in: the unmodified instructor copy (its
+// answer cells hold placeholders, and its own check and solution cells are dropped), the
+// release copy with its answers left blank, and the release copy with the worked solutions
+// typed in (sod/exercises' own table of hand-worked answers, given here as Go literals).
+func TestGradeRealNotebook(t *testing.T) {
+	if err := toolchain(); err != nil {
+		if os.Getenv("SOD_REQUIRE_NOTEBOOKS") == "1" {
+			t.Fatalf("cannot execute notebooks: %v (SOD_REQUIRE_NOTEBOOKS=1)", err)
+		}
+		t.Skipf("cannot execute notebooks: %v", err)
+	}
+	name := os.Getenv("SOD_GRADE_NOTEBOOK")
+	if name == "" {
+		name = "00-welcome.ipynb"
+	}
+	// Hand-worked answers (as in the notebooks' solution cells), as Go source for the answer cells.
+	solved := map[string]string{
+		"00.1": "0.40625", "01.1": "0.5", "01.2": "0.9137", "02.1": "1.0", "02.2": "-1",
+		"03.1": "0.0694", "03.2": "7.99", "04.1": "177147", "04.2": "6.23", "05.1": "55.72",
+		"05.2": "0.3660", "06.1": "0.36", "06.2": "0.960769", "07.1": "[2]int64{7, 2000000}",
+		"07.2": "0.2081", "08.1": "3", "08.2": "0.5 / 60", "09.1": "1.25", "09.2": "25.0",
+		"09.3": "0.5", "10.2": "2",
+	}
+	src := filepath.Join("..", "..", "..", "notebooks", name)
+	instr := mustRead(t, src)
+	exs, err := exercises(instr)
+	if err != nil || len(exs) == 0 {
+		t.Fatalf("%s: %d exercises, %v", name, len(exs), err)
+	}
+	subs := t.TempDir()
+	write := func(student string, nb *notebook) {
+		if err := os.MkdirAll(filepath.Join(subs, student), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := nb.write(filepath.Join(subs, student, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := os.ReadFile(src)
+	raw, _ := parseNotebook(b)
+	write("instructor", raw)
+	blank, _, err := release(mustRead(t, src), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("blank", blank)
+	sol, _, _ := release(mustRead(t, src), false)
+	want := 0
+	for _, c := range sol.cells {
+		id := exerciseID(c)
+		if v, ok := solved[id]; ok && hasTag(c, tagAnswer) {
+			c["source"] = "var answer" + strings.Replace(id, ".", "", 1) + " = " + v
+			want++
+		}
+	}
+	write("solved", sol)
+	out := filepath.Join(t.TempDir(), "out")
+	var log bytes.Buffer
+	err = run(context.Background(), []string{"-source", filepath.Dir(src), "-notebooks", "^" + regexp.QuoteMeta(name) + "$",
+		"-o", out, "-timeout", "8m", "-cell-timeout", "4m", subs}, &log, &log)
+	t.Logf("grade output:\n%s", log.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	csvb, _ := os.ReadFile(filepath.Join(out, "grades.csv"))
+	recs, _ := csv.NewReader(bytes.NewReader(csvb)).ReadAll()
+	passed := map[string]int{}
+	for _, r := range recs[1:] {
+		if r[3] == "true" {
+			passed[r[0]]++
+		} else if r[0] != "solved" && !strings.Contains(r[4], "not answered yet") {
+			t.Errorf("%s %s: %q, want a failure saying the answer is not given yet", r[0], r[2], r[4])
+		}
+	}
+	t.Logf("grades.csv:\n%s", csvb)
+	if passed["instructor"] != 0 || passed["blank"] != 0 || passed["solved"] != want {
+		t.Errorf("passed: %v, want instructor 0, blank 0, solved %d", passed, want)
+	}
+}
