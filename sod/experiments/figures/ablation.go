@@ -61,7 +61,7 @@ func AblationTable(res *experiments.AblationResult) (widgets.Table, []string) {
 		Caption: "Table ablation (real-world case, ρ = η = 0.1, printed x̂): ours, with the paper's value in grey",
 		Header:  []string{"l", "t", "interval", "X̌", "‖X̂X̂ᵀ − X̌X̌ᵀ‖_F", "‖X̌X̌ᵀ − ZZᵀ‖_F", "ratio", "X_final", "h(X̌) (not in paper)", "h(X̌) < h(X̂)?"},
 		Notes: []string{fmt.Sprintf("h(X̂) = %.6f. Highlighted: differs from the paper after rounding to its printed digits.", res.HHat),
-			"✗¹: undefined (t in neither window); ✗²: the paper's \"numerically unstable\". NaN in X_final: GD from X̌ overflowed."},
+			"✗¹: undefined (t in neither window); ✗²: the paper's \"numerically unstable\". NaN in X_final: GD from X̌ overflowed. The two cells that differ at l = 3, t = 33500: REPRODUCTION.md F11."},
 	}
 	dash := widgets.Cell{Text: "—"}
 	for _, row := range res.Rows {

@@ -40,7 +40,7 @@ func LiftingCheckTable() (widgets.Table, error) {
 			tab.Rows = append(tab.Rows, row)
 		}
 	}
-	tab.Notes = []string{"w = a + 0.1 b − 0.05 c. Basic example: E X̂ ∥ u_n q_rᵀ, so c ∥ b and only the tensor, not its coefficients, is unique (NaN)."}
+	tab.Notes = []string{"w = a + 0.1 b − 0.05 c. Basic example: E X̂ ∥ u_n q_rᵀ, so c ∥ b and only the tensor, not its coefficients, is unique (NaN). See REPRODUCTION.md C7."}
 	return tab, nil
 }
 
@@ -227,6 +227,6 @@ func FirstStepGapTable(in sod.Instance, l int, eta float64, rhos []float64) (wid
 			{Text: fmt.Sprintf("(%.7f, %.7f, %.3g)", cl[0], cl[1], cl[2])}, {Text: fmt.Sprintf("(%.7f, %.7f, %.3g)", c[0], c[1], c[2])},
 			num("%.2g", d), num("%.3g", d/r)})
 	}
-	tab.Notes = []string{"At a rounded X̂ (such as the printed real-world point) ∇h^l(a) ≠ 0, so exact PGD moves α by O(η‖∇h^l(a)‖) even as ρ → 0; the closed form keeps α = 1."}
+	tab.Notes = []string{"At a rounded X̂ (such as the printed real-world point) ∇h^l(a) ≠ 0, so exact PGD moves α by O(η‖∇h^l(a)‖) even as ρ → 0; the closed form keeps α = 1 (REPRODUCTION.md C9)."}
 	return tab, nil
 }

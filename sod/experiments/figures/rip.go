@@ -52,7 +52,7 @@ func RIPTable(insts []sod.Instance, samples, starts int, seed uint64) (widgets.T
 		}
 	}
 	tab.Notes = []string{fmt.Sprintf("sampling: %d random rank-p matrices; optimize: Nelder–Mead over rank-p factors, %d starts; exact: all symmetric matrices (p = n).", samples, starts),
-		"PMC: the paper quotes δ ≈ (1−ε)/(1+ε) = 0.538; the best uniform rescaling of the operator gives (1−ε²)/(1+ε²) = 0.835."}
+		"PMC: the paper quotes δ ≈ (1−ε)/(1+ε) = 0.538; the best uniform rescaling of the operator gives (1−ε²)/(1+ε²) = 0.835 (REPRODUCTION.md F2)."}
 	return tab, nil
 }
 
