@@ -51,9 +51,11 @@ func BenchmarkGradPMC(b *testing.B) {
 					ws := p.getWorkspace()
 					b.ReportAllocs()
 					b.ResetTimer()
+					done := cpuMetric(b)
 					for i := 0; i < b.N; i++ {
 						p.gradFast(ws, g, x)
 					}
+					done()
 				})
 			}
 		}
@@ -116,11 +118,13 @@ func BenchmarkGradientDescentPMC(b *testing.B) {
 					opt := GDOptions{Step: 0.5 / float64(n), MaxIter: 1000, TraceEvery: 100}
 					b.ReportAllocs()
 					b.ResetTimer()
+					done := cpuMetric(b)
 					for i := 0; i < b.N; i++ {
 						if _, err := GradientDescent(p, x0, opt); err != nil {
 							b.Fatal(err)
 						}
 					}
+					done()
 				})
 			}
 		}
