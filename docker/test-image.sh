@@ -50,6 +50,7 @@
 #   SOD_ARTIFACTS=DIR          where the browser test's screenshots go (default out/test-image)
 #   SOD_MAX_IMAGE_MB=1500      the largest image accepted
 #   SOD_KEEP=1                 keep the test containers (for debugging)
+#   SOD_SKIP_HUB=1             leave out the classroom hub test (docker/test-hub.sh, run last)
 #   CONTAINERS_CONF            podman: if unset, a containers.conf of the script's own is used
 #                              (runtime runc when installed, raised nofile/nproc ulimits)
 set -euo pipefail
@@ -513,6 +514,13 @@ elif [ "${SOD_REQUIRE_BROWSER:-0}" = 1 ]; then
 else
   say "== browser test SKIPPED: $why"
   timings+=("$(printf '%5s    %s' - "browser test skipped: $why")")
+fi
+
+# The classroom hub built on this image (docker/hub/), tested with three students.
+if [ "${SOD_SKIP_HUB:-0}" != 1 ]; then
+  step "classroom hub (docker/test-hub.sh)" env SOD_IMAGE="$image" SOD_ENGINE="$engine" "$repo/docker/test-hub.sh"
+else
+  timings+=("$(printf '%5s    %s' - "classroom hub skipped: SOD_SKIP_HUB=1")")
 fi
 
 say "== timings"

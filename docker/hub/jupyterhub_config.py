@@ -152,7 +152,7 @@ def first_start(spawner):
         raise RuntimeError(f"{spawner.user.name} has no home folder {home}")
     dst = os.path.join(home, "notebooks")
     if not os.path.exists(dst):
-        shutil.copytree(notebooks, dst, ignore=shutil.ignore_patterns("*_test.go", "testdata", ".*"))
+        shutil.copytree(notebooks, dst, ignore=shutil.ignore_patterns("*_test.go", "testdata", "book", ".*"))
         for root, dirs, files in os.walk(dst):
             for n in [root] + [os.path.join(root, f) for f in files]:
                 os.chown(n, pw.pw_uid, pw.pw_gid)
