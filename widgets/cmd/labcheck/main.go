@@ -224,7 +224,7 @@ func (c *check) open(ctx context.Context) error {
 		return err
 	}
 	if path != c.nb {
-		return fmt.Errorf("Lab opened %q, want %q", path, c.nb)
+		return fmt.Errorf("lab opened %q, want %q", path, c.nb)
 	}
 	return nil
 }
