@@ -24,7 +24,8 @@
 #
 # It prints a table of its checks and exits 1 if any failed. Every wait is bounded.
 # Parameters: SOD_ENGINE, SOD_IMAGE, SOD_HUB_IMAGE (sod-hub), SOD_KEEP=1 (keep containers and
-# volumes), SOD_HUB_LOAD, SOD_HUB_LOAD_NOTEBOOK (00-welcome.ipynb), SOD_APT_MIRROR,
+# volumes), SOD_HUB_LOAD, SOD_HUB_LOAD_NOTEBOOK (00-welcome.ipynb), SOD_APT_MIRROR, SOD_GOPROXY,
+# SOD_BUILD_CA (as for docker/test-image.sh),
 # CONTAINERS_CONF (podman; a file of the script's own if unset, as docker/test-image.sh does).
 set -euo pipefail
 
@@ -85,6 +86,10 @@ t0=$(date +%s)
 build=("$engine" build --pull=never --build-arg "BASE_IMAGE=$image" -t "$hub_image" -f docker/hub/Dockerfile)
 [ "$engine" = podman ] && build+=(--format docker)
 [ -n "${SOD_APT_MIRROR:-}" ] && build+=(--build-arg "APT_MIRROR=$SOD_APT_MIRROR")
+[ -n "${SOD_GOPROXY:-}" ] && build+=(--build-arg "GOPROXY=$SOD_GOPROXY")
+# The HTTPS build steps (Go module proxy) trust the host's CA bundle, as docker/test-image.sh's do.
+ca=${SOD_BUILD_CA:-/etc/ssl/certs/ca-certificates.crt}
+[ "$ca" != none ] && [ -s "$ca" ] && build+=(--secret "id=build_ca,src=$ca")
 say "+ ${build[*]} ."
 (cd "$repo" && "${build[@]}" . >"$state/build.log" 2>&1) || { tail -30 "$state/build.log"; die "building $hub_image failed (log: $state/build.log)"; }
 record "hub image built FROM $image" ok "$(($(date +%s) - t0)) s, $($engine run --rm "$hub_image" jupyterhub --version 2>/dev/null | tail -1 | sed 's/^/JupyterHub /')"
