@@ -74,6 +74,16 @@
 // GradientDescent runs X ← X − η∇h(X) with a trace, stagnation and
 // divergence detection (section 6 experiments).
 //
+// Structured path (beyond the paper). PMC's squared weights are all ones
+// minus a rank-one term plus a diagonal, so with a known low-rank M* = ZZᵀ
+// a Problem evaluates h, ∇h and ‖XXᵀ − M*‖_F from n×(r + k) factors in
+// O(n(r + k)²) (structured.go: a QR of the parity blocks of [X Z] keeps h
+// accurate near the minimum), and AnalyzeCritical finds λ_n, u_n by
+// Lanczos iterations (lanczos.go) above StructuredCriticalMinN. NewProblem
+// chooses it automatically (Problem.Structured; Problem.DensePath for the
+// O(n²) path); PMC problems then work up to n = MaxPMCSize without any
+// n×n array, all others up to MaxDenseSize.
+//
 // Definition "RIP" (δ_p), returned as a RIPEstimate: RIPSample (random
 // rank-p matrices, an inner estimate), RIPOptimize (Nelder–Mead over rank-p
 // factors, usually sharp) or RIPExact (all symmetric matrices, small n).
