@@ -20,7 +20,8 @@
 #    singleuser.cmd, JupyterHub's environment variables): it serves under its prefix, refuses
 #    requests without a token and passes its health check
 # 7. SOD_HUB_LOAD="5 10 20": the capacity test, K students at once open a notebook and run its
-#    cells (per-cell latency median/p95, memory per student); off by default (several minutes)
+#    cells (per-cell latency median/p95, memory per student); off by default (several minutes);
+#    SOD_HUB_LOAD_ONLY=1 runs only this step
 #
 # It prints a table of its checks and exits 1 if any failed. Every wait is bounded.
 # Parameters: SOD_ENGINE, SOD_IMAGE, SOD_HUB_IMAGE (sod-hub), SOD_KEEP=1 (keep containers and
@@ -94,53 +95,13 @@ say "+ ${build[*]} ."
 (cd "$repo" && "${build[@]}" . >"$state/build.log" 2>&1) || { tail -30 "$state/build.log"; die "building $hub_image failed (log: $state/build.log)"; }
 record "hub image built FROM $image" ok "$(($(date +%s) - t0)) s, $($engine run --rm "$hub_image" jupyterhub --version 2>/dev/null | tail -1 | sed 's/^/JupyterHub /')"
 
-# ---------------------------------------------------------------- 2. the test-only authenticator
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=$(free_port); hport=$(free_port); aport=$(free_port)
 url=http://127.0.0.1:$port
 hubenv=(-e "SOD_HUB_URL=$url" -e "SOD_HUB_PORTS=$hport,$aport")
-
-# The hub with the test-only authenticator, on ports of its own; `timeout` ends the client, so
-# the container is named and removed explicitly.
-tport=$(free_port); thport=$(free_port); taport=$(free_port)
-testauth() { # testauth SECONDS ENV...: run the hub with the test authenticator, print its log
-  local n=$name-auth
-  $engine run -d --no-healthcheck --name "$n" --network host -e "SOD_HUB_URL=http://127.0.0.1:$tport" \
-    -e "SOD_HUB_PORTS=$thport,$taport" -e SOD_HUB_AUTH=test -e SOD_HUB_TEST_PASSWORD=test-password "${@:2}" "$hub_image" >/dev/null
-  local i
-  for i in $(seq "$1"); do
-    [ "$($engine inspect -f '{{.State.Running}}' "$n" 2>/dev/null)" = true ] || break
-    if curl -fsS -o /dev/null "http://127.0.0.1:$tport/hub/health" 2>/dev/null; then break; fi
-    sleep 1
-  done
-  $engine logs "$n" 2>&1
-  echo "exit status: $($engine inspect -f '{{.State.ExitCode}} {{.State.Running}}' "$n")"
-  $engine rm -f -t 2 "$n" >/dev/null 2>&1
-}
-out=$(testauth 30)
-if grep -q "refused unless SOD_HUB_TEST=1" <<<"$out" && grep -q "exit status: [1-9][0-9]* false" <<<"$out"; then
-  record "test-only authenticator refused without SOD_HUB_TEST=1" ok "$(grep -o 'exit status: [0-9]*' <<<"$out")"
-else
-  record "test-only authenticator refused without SOD_HUB_TEST=1" FAIL "$(tail -2 <<<"$out" | tr '\n' ' ')"
-fi
-out=$(testauth 60 -e SOD_HUB_TEST=1)
-if grep -q "JupyterHub is now running" <<<"$out"; then
-  record "test-only authenticator accepted with SOD_HUB_TEST=1" ok "hub started"
-else
-  record "test-only authenticator accepted with SOD_HUB_TEST=1" FAIL "$(tail -2 <<<"$out" | tr '\n' ' ')"
-fi
-
-# ---------------------------------------------------------------- 3. three students
-students=(alice bob carol)
-creds=()
 $engine volume create "$vol_state" >/dev/null
 $engine volume create "$vol_homes" >/dev/null
 vols=(-v "$vol_state:/srv/jupyterhub" -v "$vol_homes:/srv/homes")
-for s in "${students[@]}"; do
-  pw="pw-$s-$RANDOM$RANDOM"
-  creds+=("$s:$pw")
-  $engine run --rm "${vols[@]}" -i "$hub_image" sod-hub-user add "$s" <<<"$pw" >/dev/null
-done
 cull_kernel=600   # long while the students work; the cull test restarts the hub with short times
 cull_server=900
 start_hub() {
@@ -182,6 +143,48 @@ for f in glob.glob("/proc/[0-9]*/status"):
     except (OSError, ValueError, KeyError):
         pass
 print(s)'
+
+if [ "${SOD_HUB_LOAD_ONLY:-0}" != 1 ]; then # SOD_HUB_LOAD_ONLY=1: only the capacity test (7)
+# ---------------------------------------------------------------- 2. the test-only authenticator
+
+# The hub with the test-only authenticator, on ports of its own; `timeout` ends the client, so
+# the container is named and removed explicitly.
+tport=$(free_port); thport=$(free_port); taport=$(free_port)
+testauth() { # testauth SECONDS ENV...: run the hub with the test authenticator, print its log
+  local n=$name-auth
+  $engine run -d --no-healthcheck --name "$n" --network host -e "SOD_HUB_URL=http://127.0.0.1:$tport" \
+    -e "SOD_HUB_PORTS=$thport,$taport" -e SOD_HUB_AUTH=test -e SOD_HUB_TEST_PASSWORD=test-password "${@:2}" "$hub_image" >/dev/null
+  local i
+  for i in $(seq "$1"); do
+    [ "$($engine inspect -f '{{.State.Running}}' "$n" 2>/dev/null)" = true ] || break
+    if curl -fsS -o /dev/null "http://127.0.0.1:$tport/hub/health" 2>/dev/null; then break; fi
+    sleep 1
+  done
+  $engine logs "$n" 2>&1
+  echo "exit status: $($engine inspect -f '{{.State.ExitCode}} {{.State.Running}}' "$n")"
+  $engine rm -f -t 2 "$n" >/dev/null 2>&1
+}
+out=$(testauth 30)
+if grep -q "refused unless SOD_HUB_TEST=1" <<<"$out" && grep -q "exit status: [1-9][0-9]* false" <<<"$out"; then
+  record "test-only authenticator refused without SOD_HUB_TEST=1" ok "$(grep -o 'exit status: [0-9]*' <<<"$out")"
+else
+  record "test-only authenticator refused without SOD_HUB_TEST=1" FAIL "$(tail -2 <<<"$out" | tr '\n' ' ')"
+fi
+out=$(testauth 60 -e SOD_HUB_TEST=1)
+if grep -q "JupyterHub is now running" <<<"$out"; then
+  record "test-only authenticator accepted with SOD_HUB_TEST=1" ok "hub started"
+else
+  record "test-only authenticator accepted with SOD_HUB_TEST=1" FAIL "$(tail -2 <<<"$out" | tr '\n' ' ')"
+fi
+
+# ---------------------------------------------------------------- 3. three students
+students=(alice bob carol)
+creds=()
+for s in "${students[@]}"; do
+  pw="pw-$s-$RANDOM$RANDOM"
+  creds+=("$s:$pw")
+  $engine run --rm "${vols[@]}" -i "$hub_image" sod-hub-user add "$s" <<<"$pw" >/dev/null
+done
 start_hub
 record "hub started (3 students, PAM), listening on 127.0.0.1 only" ok "$url"
 check login /srv/jupyterhub/test-state.json "${creds[@]}"
@@ -234,6 +237,8 @@ else
   record "image runs singleuser.cmd ($cmd) with JupyterHub's env" FAIL "$($engine logs "$name-su" 2>&1 | tail -3 | tr '\n' ' ')"
 fi
 $engine rm -f -t 2 "$name-su" >/dev/null 2>&1
+
+fi # SOD_HUB_LOAD_ONLY
 
 # ---------------------------------------------------------------- 7. capacity (optional)
 if [ -n "${SOD_HUB_LOAD:-}" ]; then

@@ -39,7 +39,7 @@ def check(name, ok, detail=""):
     return ok
 
 
-def call(base, method, path, token=None, body=None, timeout=60):
+def call(base, method, path, token=None, body=None, timeout=180):
     """An HTTP request; returns (status, parsed JSON or text). Redirects are not followed."""
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *a, **k):
@@ -100,7 +100,8 @@ async def run_cells(base, name, token, cells, timeout=300):
         return None, None, "POST kernels: HTTP %d %s" % (st, str(k)[:80]), None
     kid = k["id"]
     ws = await websocket_connect(HTTPRequest(
-        "ws" + base[len("http"):] + "/user/%s/api/kernels/%s/channels" % (name, kid), headers=auth))
+        "ws" + base[len("http"):] + "/user/%s/api/kernels/%s/channels" % (name, kid), headers=auth,
+        connect_timeout=180, request_timeout=180))
     outs, times = [], []
     for code in cells:
         t0 = time.time()

@@ -21,7 +21,7 @@ print(" ".join(sorted(found)))
 PY
 )
 # shellcheck disable=SC2086
-mods=$(GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off go list -e -deps \
+mods=$(GOFLAGS=-mod=mod go list -e -deps \
   -f '{{with .Module}}{{if not .Main}}{{.Path}}@{{.Version}}{{end}}{{end}}' ./sod/... ./widgets $imports | sort -u)
 # shellcheck disable=SC2086
 GOFLAGS=-mod=mod go mod download $mods
