@@ -146,7 +146,8 @@ def setup_cell(base, name, token, notebook):
 
 WORK_CELL = ('import (\n\t"fmt"\n\t"os"\n\n\t"sodworkbench.org/workbench/sod"\n)\n\n%%\nerr := os.WriteFile("hub-check.txt", []byte("work of "+os.Getenv("USER")), 0o644)\n'
              'fmt.Println(sod.ModulePath, err, os.Getuid())\n'
-             '_, err = os.ReadDir("/srv/homes/OTHER")\nfmt.Println("neighbour:", err)\n')
+             '_, err = os.ReadDir("/srv/homes/OTHER")\nfmt.Println("neighbour:", err)\n'
+             '_, err = os.ReadDir("/opt/sod-workbench/notebooks")\nfmt.Println("instructor:", err)\n')
 
 
 def phase_login(base, state, users):
@@ -175,8 +176,8 @@ def phase_login(base, state, users):
         nb, cells = setup_cell(base, name, tok, nbname)
         other = names[(names.index(name) + 1) % len(names)]
         outs, times, err, _ = asyncio.run(run_cells(base, name, tok, [cells[0]["source"], WORK_CELL.replace("OTHER", other)]))
-        ok = not err and outs and "sodworkbench.org/workbench <nil>" in outs[-1] and "permission denied" in outs[-1]
-        check("%s runs a Go cell using sod (setup + cell)" % name, ok,
+        ok = not err and outs and "sodworkbench.org/workbench <nil>" in outs[-1] and outs[-1].count("permission denied") == 2
+        check("%s runs a Go cell using sod; cannot read B's home or the instructor's notebooks" % name, ok,
               err or "%s; %.1fs + %.1fs" % (outs[-1].strip(), times[0], times[1]))
         # an edit to a notebook, saved through the contents API
         nb["content"]["cells"].append({"cell_type": "markdown", "metadata": {}, "source": "edited by " + name, "id": "edit-" + name})
