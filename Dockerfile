@@ -157,8 +157,12 @@ COPY --chown=${NB_UID}:${NB_GID} . ./
 COPY --from=build --chown=${NB_UID}:${NB_GID} /opt/sod-stage/assets /home/${NB_USER}/widgets/assets/node_modules
 COPY --from=build --chown=${NB_UID}:${NB_GID} /home/${NB_USER}/.cache/go-build /home/${NB_USER}/.cache/go-build
 COPY --from=build --chown=${NB_UID}:${NB_GID} /opt/sod-stage/book /home/${NB_USER}/notebooks/book
-# The gonb kernel writes its logs there (docker/install.sh, kernel spec).
-RUN mkdir -p /home/${NB_USER}/.cache/sod-workbench/gonb-logs
+# The gonb kernel writes its logs there (docker/install.sh, kernel spec). The book and the caches
+# were made from the same sources as the ones this stage copied (a build context that changed
+# during the build fails here, see docker/image-build.sh).
+RUN mkdir -p /home/${NB_USER}/.cache/sod-workbench/gonb-logs && \
+    cd /home/${NB_USER} && { sha256sum --quiet --strict -c notebooks/book/SOURCES.sha256 || { \
+      echo "the book and caches were made from other sources than this stage copied (edited during the build?)" >&2; exit 1; }; }
 
 EXPOSE 8888
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 CMD ["sod-healthcheck"]

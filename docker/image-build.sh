@@ -10,13 +10,15 @@
 #             chromedp, buildkit, ...).
 #             It is built at its final place, $GOPATH/pkg/mod, because compiled packages are keyed
 #             by their source paths.
-#   gocache/  a warm Go build cache holding what the first Go cell of each notebook compiles: each
-#             notebook's cells up to its first Go cell run through nbconvert and the gonb kernel,
+#   gocache/  a warm Go build cache holding what the cells of each notebook compile: each notebook's
+#             set-up cells and a cell importing all its packages run through nbconvert and gonb,
 #             offline (GOPROXY=off), with the module cache above — which also proves it is complete.
 #   assets/   the two ECharts files the widgets inline (from widgets/assets/node_modules), with
 #             their licences and package.json files.
 #   book/     the HTML book (docker/book.sh --no-check): every notebook executed, offline, and
-#             exported with its charts and equations; a failing notebook fails the build.
+#             exported with its charts and equations; a failing notebook fails the build (and
+#             book.sh's error detection is itself tested first, on docker/testdata/book-errors).
+#             book/SOURCES.sha256 lists the sources all of this was made from.
 set -euo pipefail
 
 stage=${SOD_STAGE:-/opt/sod-stage}
@@ -29,26 +31,21 @@ build_goproxy=$(go env GOPROXY) build_gosumdb=$(go env GOSUMDB)
 t_all=$(date +%s)
 say() { printf '[image-build] %s\n' "$*"; }
 
+# ---- 0. the sources everything below is made from. The runtime stage checks its own copy of the
+# repository against this list (Dockerfile): a book or build cache made from other sources than the
+# image ships (a build context that changed while the build ran) fails the build.
+mkdir -p "$stage"
+find go.mod go.sum docker notebooks sod widgets -name node_modules -prune -o -type f -print0 |
+  sort -z | xargs -0 sha256sum >"$stage/sources.sha256"
+say "sources: $(wc -l <"$stage/sources.sha256") files (notebooks/book/SOURCES.sha256 in the image)"
+
 # ---- 1. the module cache, from the full one (a file:// proxy: no network from here on)
 t0=$(date +%s)
 rm -rf "$modcache"
 # The packages the notebooks reach: sod/..., widgets, and what their cells import themselves
 # (e.g. github.com/janpfeifer/must).
-nbimports=$(python3 - notebooks/[0-9]*.ipynb <<'PY'
-import json, re, sys
-seen = set()
-for path in sys.argv[1:]:
-    for c in json.load(open(path))["cells"]:
-        if c["cell_type"] != "code":
-            continue
-        src = "".join(c["source"])
-        for block in re.findall(r'(?ms)^import\s*\((.*?)\)', src) + re.findall(r'(?m)^import\s+((?:\w+\s+)?"[^"]+")', src):
-            for p in re.findall(r'"([^"]+)"', block):
-                if "." in p.split("/")[0] and not p.startswith("sodworkbench.org/"):
-                    seen.add(p)
-print(" ".join(sorted(seen)))
-PY
-)
+nbimports=$(python3 docker/kernel_check.py --imports notebooks/[0-9]*.ipynb | tr ' ' '\n' |
+  grep -E '^[^/]+\.[^/]*/' | grep -v '^sodworkbench\.org/' | tr '\n' ' ' || true)
 # shellcheck disable=SC2086
 mods=$(GOMODCACHE=$full GOFLAGS=-mod=mod GOPROXY=off go list -deps \
   -f '{{with .Module}}{{if not .Main}}{{.Path}}@{{.Version}}{{end}}{{end}}' ./sod/... ./widgets $nbimports | sort -u)
@@ -84,30 +81,15 @@ say "module cache: $(echo "$mods" | wc -w) modules with sources, $(du -sh "$modc
 unset GOSUMDB GOFLAGS
 export GOPROXY=off
 
-# ---- 2. the warm build cache: each notebook's cells up to its first Go cell
+# ---- 2. the warm build cache: each notebook's set-up cells, then one cell importing every package
+# its cells import (docker/kernel_check.py --warm-notebooks): it compiles them, as GoNB does, and
+# runs none of the notebook's computations
 t0=$(date +%s)
 gocache=$(go env GOCACHE)
 rm -rf "$gocache"
 warm=$repo/notebooks/.sod-warm
 rm -rf "$warm" && mkdir -p "$warm"
-python3 - "$warm" notebooks/[0-9]*.ipynb <<'PY'
-import json, os, sys
-out = sys.argv[1]
-for path in sys.argv[2:]:
-    nb = json.load(open(path))
-    cells = []
-    for c in nb["cells"]:
-        if c["cell_type"] != "code" or "live-only" in c.get("metadata", {}).get("tags", []):
-            continue
-        c = dict(c, outputs=[], execution_count=None)
-        cells.append(c)
-        src = "".join(c["source"]).strip()
-        # the first cell that is not only shell (!) or magic (%) lines compiles Go
-        if any(l.strip() and not l.lstrip().startswith(("!", "%")) for l in src.splitlines()):
-            break
-    nb["cells"] = cells
-    json.dump(nb, open(os.path.join(out, os.path.basename(path)), "w"))
-PY
+python3 docker/kernel_check.py --warm-notebooks "$warm" notebooks/[0-9]*.ipynb
 # The warm notebooks sit one folder below notebooks/: they find the module as the real ones do.
 (cd "$warm" && for nb in *.ipynb; do
   t1=$(date +%s)
@@ -125,7 +107,7 @@ for c in json.load(open(sys.argv[1]))["cells"]:
         if o.get("output_type") == "error" or "exit status" in t:
             sys.exit(f"{sys.argv[1]}: a first cell failed: {o.get('ename', '')} {o.get('evalue', '')} {t[-300:]}")
 PY
-  say "  warm: $nb first cells in $(($(date +%s) - t1)) s"
+  say "  warm: $nb packages compiled in $(($(date +%s) - t1)) s"
 done)
 rm -rf "$warm"
 say "build cache: $(du -sh "$gocache" | cut -f1) (in $(($(date +%s) - t0)) s)"
@@ -143,11 +125,34 @@ for f in echarts/dist/echarts.min.js echarts-gl/dist/echarts-gl.min.js; do
   [ -s "$stage/assets/$f" ] || { echo "image-build.sh: $nm/$f missing" >&2; exit 1; }
 done
 
-# ---- 4. the book, with a copy of the warm cache (so that its extra entries stay out of the image)
+# ---- 4. the book. First book.sh's own error detection, here with trixie's nbconvert 7: on a
+# notebook whose cells fail in every way a cell can (docker/testdata/book-errors), book.sh must
+# exit 1 and name each failing cell (expected.txt; docker/book_test.go does the same on the host).
+t0=$(date +%s)
+errs=$(mktemp -d)
+cp -a "$gocache" "$errs/gocache" # compiled std: faster; the copy keeps the test's entries out
+if GOCACHE=$errs/gocache SOD_BOOK_NOTEBOOKS=$repo/docker/testdata/book-errors docker/book.sh --no-check \
+  -o "$errs/book" >"$errs/log" 2>&1; then
+  cat "$errs/log" >&2
+  echo "image-build.sh: docker/book.sh exited 0 on docker/testdata/book-errors, whose cells fail" >&2
+  exit 1
+fi
+grep -v -e '^#' -e '^$' docker/testdata/book-errors/expected.txt | while IFS= read -r want; do
+  grep -qF -- "$want" "$errs/log" || {
+    cat "$errs/log" >&2
+    echo "image-build.sh: docker/book.sh did not report: $want" >&2
+    exit 1
+  }
+done
+rm -rf "$errs"
+say "book.sh detects failing cells (docker/testdata/book-errors) (in $(($(date +%s) - t0)) s)"
+
+# Then the book, with a copy of the warm cache (so that its extra entries stay out of the image).
 t0=$(date +%s)
 rm -rf "$stage/book" /tmp/sod-book-cache && cp -a "$gocache" /tmp/sod-book-cache
 GOCACHE=/tmp/sod-book-cache docker/book.sh --no-check -o "$stage/book"
 rm -rf /tmp/sod-book-cache "$stage/book/ipynb"/*.log
+cp "$stage/sources.sha256" "$stage/book/SOURCES.sha256"
 say "book: $(du -sh "$stage/book" | cut -f1) (in $(($(date +%s) - t0)) s)"
 rm -rf /tmp/gonb_* "$repo/out"
 say "done in $(($(date +%s) - t_all)) s"

@@ -10,9 +10,18 @@ success.
 
 With NOTEBOOK arguments (paths relative to the server's root, readable at ROOT/NOTEBOOK where ROOT
 is $SOD_NOTEBOOK_ROOT, default ~/notebooks), each notebook gets a fresh kernel and runs its code
-cells up to and including its first Go cell (the cells before it are `!` or `%` lines, e.g. the
-go.mod set-up); it prints how long that took from the session request (kernel start included): the first-cell
-latency a student sees. A cell error fails.
+cells up to and including its first cell (below); it prints how long that took from the session
+request (kernel start included) and how long the first cell itself took: the first-cell latency a
+student sees. A cell error fails.
+
+    python3 kernel_check.py --imports NOTEBOOK...          # the packages the notebooks' cells import
+    python3 kernel_check.py --warm-notebooks DIR NOTEBOOK...  # notebooks that compile those (image build)
+
+The first cell of a notebook, here, is its first cell that runs code (a `%%` line or a func main),
+with the cells before it (the go.mod set-up, imports, declarations). The warm notebooks (used by
+docker/image-build.sh to fill the image's build cache) are each notebook's set-up cells (only `!`
+or `%` lines) and one cell that imports, blank, every package the notebook's cells import: running
+one compiles those packages, and nothing of the notebook's own computations runs.
 
 docker/test-image.sh runs it inside the container (`podman exec -i NAME python3 - URL TOKEN ... <
 docker/kernel_check.py`), with the tornado that Jupyter already needs, so the host needs no Jupyter.
@@ -21,29 +30,71 @@ docker/kernel_check.py`), with the tornado that Jupyter already needs, so the ho
 import asyncio
 import json
 import os
+import re
 import sys
 import time
 import uuid
-
-from tornado.httpclient import AsyncHTTPClient, HTTPRequest
-from tornado.websocket import websocket_connect
 
 CODE = 'import "fmt"\n\n%%\nfmt.Println(6 * 7)\n'
 WANT = "42"
 TIMEOUT = 300
 
 
+def code_cells(path):
+    """The sources of a notebook's code cells, without the live-only ones (they need a browser)."""
+    return ["".join(c["source"]) for c in json.load(open(path))["cells"]
+            if c["cell_type"] == "code" and "live-only" not in c.get("metadata", {}).get("tags", [])]
+
+
+def runs_code(src):
+    """Whether a GoNB cell runs code: a `%%` line or a func main (else it only declares)."""
+    return re.search(r"(?m)^(%%|func\s+main\s*\()", src) is not None
+
+
+def only_magic(src):
+    """Whether a cell has only shell (!) and magic (%) lines: the go.mod set-up."""
+    return all(not l.strip() or l.lstrip().startswith(("!", "%")) for l in src.splitlines())
+
+
 def first_cells(path):
-    """The code cells of a notebook up to and including its first Go cell."""
+    """The code cells of a notebook up to and including its first cell that runs code."""
     cells = []
-    for c in json.load(open(path))["cells"]:
-        if c["cell_type"] != "code" or "live-only" in c.get("metadata", {}).get("tags", []):
-            continue
-        src = "".join(c["source"])
+    for src in code_cells(path):
         cells.append(src)
-        if any(l.strip() and not l.lstrip().startswith(("!", "%")) for l in src.splitlines()):
+        if runs_code(src):
             break
     return cells
+
+
+def imports(paths, live=True):
+    """The packages the code cells of the notebooks import (live-only cells too: a browser runs them)."""
+    seen = set()
+    for path in paths:
+        for c in json.load(open(path))["cells"]:
+            if c["cell_type"] != "code":
+                continue
+            src = "".join(c["source"])
+            for block in (re.findall(r"(?ms)^import\s*\((.*?)\)", src) +
+                          re.findall(r'(?m)^import\s+((?:[\w.]+\s+)?"[^"]+")', src)):
+                seen.update(re.findall(r'"([^"]+)"', block))
+    return sorted(seen)
+
+
+def warm_notebooks(out, paths):
+    """Writes, for each notebook, its set-up cells and one cell importing all its packages."""
+    os.makedirs(out, exist_ok=True)
+    for path in paths:
+        nb = json.load(open(path))
+        setup = []
+        for src in code_cells(path):
+            if not only_magic(src):
+                break
+            setup.append(src)
+        pkgs = imports([path])
+        warm = "import (\n" + "".join('\t_ "%s"\n' % p for p in pkgs) + ")\n\n%%\n"
+        nb["cells"] = [{"cell_type": "code", "execution_count": None, "id": "warm%d" % i, "metadata": {},
+                        "outputs": [], "source": src} for i, src in enumerate(setup + [warm])]
+        json.dump(nb, open(os.path.join(out, os.path.basename(path)), "w"))
 
 
 async def session(http, base, auth, path):
@@ -89,18 +140,25 @@ async def execute(ws, code, t0):
 
 
 async def run(base, auth, path, cells):
+    """Runs the cells in a new session; returns the time from the session request, the time of
+    the last cell, and the output."""
+    # tornado (Jupyter's own) only here: --imports and --warm-notebooks need nothing but Python.
+    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+    from tornado.websocket import websocket_connect
     http = AsyncHTTPClient()
     t0 = time.time()
     sid, kid = await session(http, base, auth, path)
     try:
         ws = await websocket_connect(HTTPRequest(
             "ws" + base[len("http"):] + "/api/kernels/" + kid + "/channels", headers=auth))
-        out = ""
+        out, last = "", 0.0
         for code in cells:
+            t1 = time.time()
             _, o = await execute(ws, code, t0)
+            last = time.time() - t1
             out += o
         ws.close()
-        return time.time() - t0, out
+        return time.time() - t0, last, out
     finally:
         await http.fetch(base + "/api/sessions/" + sid, method="DELETE", headers=auth)
 
@@ -108,7 +166,7 @@ async def run(base, auth, path, cells):
 async def main(base, token, notebooks):
     auth = {"Authorization": "token " + token}
     if not notebooks:
-        total, out = await run(base, auth, "kernel_check.ipynb", [CODE])
+        total, _, out = await run(base, auth, "kernel_check.ipynb", [CODE])
         print("  a Go cell through the server: %.1f s (kernel start included), output %r" % (total, out.strip()))
         if out.strip() != WANT:
             sys.exit("expected the output %r" % WANT)
@@ -118,12 +176,18 @@ async def main(base, token, notebooks):
         cells = first_cells(os.path.join(root, nb))
         if not cells:
             sys.exit("%s has no code cell" % nb)
-        total, _ = await run(base, auth, nb, cells)
-        print("  first-cell latency %-45s %5.1f s (kernel start and the %d cell(s) up to the first Go cell)"
-              % (nb, total, len(cells)))
+        total, last, _ = await run(base, auth, nb, cells)
+        print("  first-cell latency %-40s %5.1f s from opening it; its first cell (code cell %d) %5.1f s"
+              % (nb, total, len(cells), last))
 
 
 if __name__ == "__main__":
+    if len(sys.argv) >= 2 and sys.argv[1] == "--imports":
+        print(" ".join(imports(sys.argv[2:])))
+        sys.exit(0)
+    if len(sys.argv) >= 3 and sys.argv[1] == "--warm-notebooks":
+        warm_notebooks(sys.argv[2], sys.argv[3:])
+        sys.exit(0)
     if len(sys.argv) < 3:
         sys.exit("usage: kernel_check.py BASE_URL TOKEN [NOTEBOOK...]")
     asyncio.run(main(sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3:]))

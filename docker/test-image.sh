@@ -14,8 +14,8 @@
 #             the layers' sizes and fails if the image is larger than SOD_MAX_IMAGE_MB
 # 4. notebook: docker/smoke.ipynb runs with nbconvert in a container without network, then again
 #             from a host folder mounted at ~/notebooks/work (the README's "own notebooks" route);
-#             the Go build cache is warm for sod and widgets (go list: nothing stale)
-# 5. server:  <engine> run -p 127.0.0.1:...:8888 -e JUPYTER_TOKEN=... sod-workbench; the first Go
+#             the Go build cache is warm for what the notebooks import (go list: nothing stale)
+# 5. server:  <engine> run -p 127.0.0.1:...:8888 -e JUPYTER_TOKEN=... sod-workbench; the first
 #             cell of every notebook runs through the server's API in a fresh container (its time
 #             is printed: the first-cell latency); /api/kernelspecs answers with the gonb kernel
 #             given the token, and refuses requests without it or with a wrong one; a Go cell runs
@@ -24,7 +24,8 @@
 # 6. jupyterhub-singleuser serves the API under a hub's prefix, and the health check follows it
 # 7. browser: every notebook runs in JupyterLab in headless Chromium (widgets/cmd/labcheck): its
 #             charts draw, its sliders redraw their charts, live and after reopening the saved
-#             notebook; screenshots in $SOD_ARTIFACTS. Needs Go and Chromium on the host: without
+#             notebook; screenshots in $SOD_ARTIFACTS; then the notebooks with sliders again, Lab
+#             served under /user/student/ (as behind JupyterHub). Needs Go and Chromium on the host: without
 #             them the step is skipped with a message, or fails when SOD_REQUIRE_BROWSER=1.
 #
 # Parameters (environment):
@@ -39,7 +40,8 @@
 #   SOD_NPM_REGISTRY=URL       npm registry for the build
 #   SOD_NO_CACHE=1             build without the layer cache (a cold build)
 #   SOD_FRESH_BASE=1           remake the base image even if it exists
-#   SOD_SOURCE=worktree|HEAD   build the working tree (default) or a clean `git archive HEAD`
+#   SOD_SOURCE=worktree|HEAD   build a snapshot of the working tree (default: tracked and untracked,
+#                              not ignored files, copied before the build) or a clean `git archive HEAD`
 #   SOD_PORT=18888             host port for the server test
 #   SOD_NOTEBOOKS="a.ipynb .." more notebooks (paths in the repository, or "all" for notebooks/*.ipynb)
 #                              to execute in the image, without network, as the notebook harness does
@@ -181,8 +183,18 @@ build() {
     mkdir -p "$ctx"
     git -C "$repo" archive HEAD | tar -x -C "$ctx"
     say "building from git HEAD $(git -C "$repo" rev-parse --short HEAD) (clean export in $ctx)"
+  elif git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+    # A snapshot of the working tree (tracked and untracked files, not the ignored ones): the
+    # build reads its context at each COPY, over many minutes, and a tree edited (or rebased)
+    # meanwhile would give the build stage (book, caches) and the runtime stage different sources.
+    ctx=$tmp/src
+    mkdir -p "$ctx"
+    (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+      while IFS= read -r -d '' f; do if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\0' "$f"; fi; done |
+      tar --null -T - -cf - | tar -x -C "$ctx")
+    say "building from a snapshot of the working tree $repo ($(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD 2>/dev/null || echo ', with local changes'))"
   else
-    say "building from the working tree $repo"
+    say "building from the directory $repo (not a git checkout: do not edit it during the build)"
   fi
   local args=(build)
   [ "$engine" = podman ] && args+=(--format docker)
@@ -256,12 +268,12 @@ run_smoke() {
   say "smoke notebook executed in $(($(date +%s) - t0)) s (container start, kernel start, first cells)"
   $engine cp "$name:/tmp/out/smoke.ipynb" "$tmp/smoke.out.ipynb"
   check_smoke "$tmp/smoke.out.ipynb"
-  # The warm build cache covers the library: nothing of sod or widgets needs compiling.
+  # The warm build cache covers what the notebooks import: none of it needs compiling.
   local stale
-  stale=$($engine run --rm --network none "$image" go list -deps \
-    -f '{{if .Stale}}{{.ImportPath}}: {{.StaleReason}}{{end}}' ./sod/... ./widgets)
+  stale=$($engine run --rm --network none "$image" sh -c 'go list -deps \
+    -f "{{if .Stale}}{{.ImportPath}}: {{.StaleReason}}{{end}}" $(python3 docker/kernel_check.py --imports notebooks/[0-9]*.ipynb)')
   [ -z "$stale" ] || die "the image's Go build cache is not warm for: $stale"
-  say "  build cache: warm for sod/... and widgets and their dependencies"
+  say "  build cache: warm for every package the notebooks import and their dependencies"
 }
 
 run_own_notebooks() {
@@ -327,14 +339,6 @@ run_server() {
   }
   say "server answered /api after $(($(date +%s) - t0)) s: $(cat "$tmp/body")"
 
-  # The first-cell latency in a fresh container: each notebook's cells up to its first Go cell, in
-  # a fresh kernel (the first one right after the container started).
-  local nbs
-  nbs=$($engine exec "$name" sh -c 'cd ~/notebooks && ls [0-9]*.ipynb' | tr '\n' ' ')
-  # shellcheck disable=SC2086
-  show $engine exec -i "$name" python3 - http://127.0.0.1:8888 "$token" $nbs <"$repo/docker/kernel_check.py" ||
-    die "the first cells of the notebooks did not run through the server"
-
   code=$(http_code "http://127.0.0.1:$port/api/kernelspecs" -H "Authorization: token $token")
   [ "$code" = 200 ] || die "/api/kernelspecs with the token: HTTP $code"
   python3 - "$tmp/body" <<'PY' || die "/api/kernelspecs does not list the gonb kernel"
@@ -387,6 +391,34 @@ PY
   say "  health check: healthy"
   $engine logs "$name" 2>&1 | grep -q "token=$token" || die "the server log does not show the URL with the token"
   $engine rm -f "$name" >/dev/null 2>&1
+}
+
+# The first-cell latency: for each notebook, a fresh container, and in it the notebook's cells up to
+# its first cell that runs code (docker/kernel_check.py), timed from the session request (as when
+# a student opens the notebook: kernel start, go.mod set-up, compiling and running that cell).
+run_latency() {
+  local nb name token line max=${SOD_MAX_FIRST_CELL_S:-10} slow=()
+  for nb in $($engine run --rm --network none "$image" sh -c 'cd ~/notebooks && ls [0-9]*.ipynb'); do
+    name=sod-test-latency-$$-${nb%%-*}
+    containers+=("$name")
+    token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+    $engine run -d --name "$name" --network none -e JUPYTER_TOKEN="$token" "$image" >/dev/null
+    local i ok=0
+    for i in $(seq 1 90); do
+      if $engine exec "$name" sod-healthcheck >/dev/null 2>&1; then ok=1; break; fi
+      sleep 1
+    done
+    [ $ok = 1 ] || die "the server in $name did not answer"
+    line=$($engine exec -i "$name" python3 - http://127.0.0.1:8888 "$token" "$nb" <"$repo/docker/kernel_check.py") ||
+      die "$nb: its first cells did not run through the server: $line"
+    say "$line"
+    # "... N.N s from opening it; ..."
+    if awk -v l="$line" -v m="$max" 'BEGIN { split(l, a, " s from opening"); n = split(a[1], b, " "); exit !(b[n] + 0 > m) }'; then
+      slow+=("$nb")
+    fi
+    $engine rm -f "$name" >/dev/null 2>&1
+  done
+  [ ${#slow[@]} = 0 ] || die "first cell slower than SOD_MAX_FIRST_CELL_S=$max s in a fresh container: ${slow[*]}"
 }
 
 run_random_token() {
@@ -474,6 +506,32 @@ run_browser() {
   $engine rm -f "$name" >/dev/null 2>&1
 }
 
+# The sliders under a base URL, as behind JupyterHub (/user/NAME/): GoNB's widget script opens its
+# websocket without the base URL, which widgets.Explore corrects (widgets/explore.go). The notebooks
+# with live-only cells (the sliders) run in Lab served under /user/student/.
+run_browser_prefix() {
+  local name=sod-test-lab-prefix-$$ token nbs prefix=/user/student out=${SOD_ARTIFACTS:-$repo/out/test-image}/base-url
+  containers+=("$name")
+  token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  show $engine run -d --name "$name" -p "127.0.0.1:$port:8888" -e JUPYTER_TOKEN="$token" "$image" \
+    sod-notebook --LabApp.expose_app_in_browser=True --ServerApp.base_url=$prefix/ >/dev/null
+  wait_api "$prefix" || {
+    $engine logs "$name" 2>&1 | tail -20
+    die "the server under $prefix/ did not answer"
+  }
+  nbs=$(cd "$repo/notebooks" && grep -l '"live-only"' [0-9]*.ipynb | tr '\n' ' ')
+  [ -n "$nbs" ] || { say "  no notebook has live-only cells (sliders)"; return 0; }
+  mkdir -p "$out"
+  say "  notebooks with sliders: $nbs (screenshots: $out)"
+  # shellcheck disable=SC2086
+  (cd "$repo" && PATH="$PATH:/usr/local/go/bin" SOD_LAB_TOKEN=$token show go run ./widgets/cmd/labcheck \
+    -url "http://127.0.0.1:$port$prefix" -shots "$out" -reopen=false $nbs) | tee "$out/labcheck.txt" || {
+    $engine logs "$name" 2>&1 | tail -40 >"$out/server.log"
+    die "the browser test under the base URL $prefix/ failed (server log: $out/server.log)"
+  }
+  $engine rm -f "$name" >/dev/null 2>&1
+}
+
 # ---------------------------------------------------------------- probe
 
 if [ "$probe" = 1 ]; then
@@ -504,11 +562,13 @@ step "notebook (nbconvert, no network)" run_smoke
 step "own notebooks mounted at ~/notebooks/work" run_own_notebooks
 [ -n "${SOD_NOTEBOOKS:-}" ] && step "more notebooks: $SOD_NOTEBOOKS" run_more_notebooks
 step "server: token, kernelspecs, health" run_server
+step "first-cell latency, each notebook in a fresh container" run_latency
 step "server: random token" run_random_token
 step "jupyterhub-singleuser and environment" run_singleuser
 why=$(browser_missing)
 if [ -z "$why" ]; then
   step "browser: every notebook in JupyterLab (chromedp)" run_browser
+  step "browser: the sliders under a base URL (/user/student/, as behind JupyterHub)" run_browser_prefix
 elif [ "${SOD_REQUIRE_BROWSER:-0}" = 1 ]; then
   die "the browser test cannot run: $why (SOD_REQUIRE_BROWSER=1)"
 else
