@@ -11,7 +11,7 @@
 #             It is built at its final place, $GOPATH/pkg/mod, because compiled packages are keyed
 #             by their source paths.
 #   gocache/  a warm Go build cache holding what the cells of each notebook compile: each notebook's
-#             set-up cells and a cell importing all its packages run through nbconvert and gonb,
+#             set-up cells and a cell per package it imports run through nbconvert and gonb,
 #             offline (GOPROXY=off), with the module cache above — which also proves it is complete.
 #   assets/   the two ECharts files the widgets inline (from widgets/assets/node_modules), with
 #             their licences and package.json files.
@@ -81,9 +81,9 @@ say "module cache: $(echo "$mods" | wc -w) modules with sources, $(du -sh "$modc
 unset GOSUMDB GOFLAGS
 export GOPROXY=off
 
-# ---- 2. the warm build cache: each notebook's set-up cells, then one cell importing every package
-# its cells import (docker/kernel_check.py --warm-notebooks): it compiles them, as GoNB does, and
-# runs none of the notebook's computations
+# ---- 2. the warm build cache: each notebook's set-up cells, then a cell per package its cells
+# import (docker/kernel_check.py --warm-notebooks): GoNB compiles them, and none of the notebook's
+# computations runs
 t0=$(date +%s)
 gocache=$(go env GOCACHE)
 rm -rf "$gocache"

@@ -20,8 +20,9 @@ student sees. A cell error fails.
 The first cell of a notebook, here, is its first cell that runs code (a `%%` line or a func main),
 with the cells before it (the go.mod set-up, imports, declarations). The warm notebooks (used by
 docker/image-build.sh to fill the image's build cache) are each notebook's set-up cells (only `!`
-or `%` lines) and one cell that imports, blank, every package the notebook's cells import: running
-one compiles those packages, and nothing of the notebook's own computations runs.
+or `%` lines) and, for each package the notebook's cells import (and no notebook before it), a cell
+that imports it blank: running them compiles those packages, and none of the notebook's own
+computations runs.
 
 docker/test-image.sh runs it inside the container (`podman exec -i NAME python3 - URL TOKEN ... <
 docker/kernel_check.py`), with the tornado that Jupyter already needs, so the host needs no Jupyter.
@@ -81,8 +82,10 @@ def imports(paths, live=True):
 
 
 def warm_notebooks(out, paths):
-    """Writes, for each notebook, its set-up cells and one cell importing all its packages."""
+    """Writes, for each notebook, its set-up cells and a cell per package it imports that no
+    notebook before it imports (no notebook if there is no such package)."""
     os.makedirs(out, exist_ok=True)
+    seen = set()
     for path in paths:
         nb = json.load(open(path))
         setup = []
@@ -90,10 +93,15 @@ def warm_notebooks(out, paths):
             if not only_magic(src):
                 break
             setup.append(src)
-        pkgs = imports([path])
-        warm = "import (\n" + "".join('\t_ "%s"\n' % p for p in pkgs) + ")\n\n%%\n"
+        # One cell per package: GoNB keeps one import per name, so several blank (_) imports in one
+        # cell would leave only the last.
+        pkgs = [p for p in imports([path]) if p not in seen]
+        if not pkgs:
+            continue
+        seen.update(pkgs)
+        warm = ['import _ "%s"\n\n%%%%\n' % p for p in pkgs]
         nb["cells"] = [{"cell_type": "code", "execution_count": None, "id": "warm%d" % i, "metadata": {},
-                        "outputs": [], "source": src} for i, src in enumerate(setup + [warm])]
+                        "outputs": [], "source": src} for i, src in enumerate(setup + warm)]
         json.dump(nb, open(os.path.join(out, os.path.basename(path)), "w"))
 
 

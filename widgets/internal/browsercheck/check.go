@@ -328,10 +328,34 @@ var NbconvertAllowed = []string{"cdnjs.cloudflare.com", "cdn.jsdelivr.net", "unp
 // as a script. None of them is ours.
 var LiveNotebookAllowed = []string{"/nbextensions/widgets/notebook/js/extension.js"}
 
+// Allow is a console message that is not a failure of the page under test,
+// with the reason. A message matches when its URL contains URL and its text
+// contains Text (an empty field matches anything; at least one must be set).
+type Allow struct {
+	URL, Text string
+	Why       string
+}
+
+func (a Allow) matches(m chromedp.ConsoleMessage) bool {
+	return (a.URL != "" || a.Text != "") && strings.Contains(m.URL, a.URL) && strings.Contains(m.Text, a.Text)
+}
+
 // Errors returns the console messages that indicate a failure: exceptions
 // and console errors (which include failed network requests), except those
 // whose URL or text contains one of allowed.
 func (rep Report) Errors(allowed []string) []string {
+	var as []Allow
+	for _, a := range allowed {
+		if a != "" {
+			as = append(as, Allow{URL: a}, Allow{Text: a})
+		}
+	}
+	return rep.ErrorsExcept(as)
+}
+
+// ErrorsExcept is Errors with allowed messages matched by [Allow]: by URL
+// and text together.
+func (rep Report) ErrorsExcept(allowed []Allow) []string {
 	var errs []string
 	for _, m := range rep.Messages {
 		if m.Type != chromedp.ConsoleException && m.Type != chromedp.ConsoleError {
@@ -339,13 +363,38 @@ func (rep Report) Errors(allowed []string) []string {
 		}
 		ok := false
 		for _, a := range allowed {
-			if a != "" && (strings.Contains(m.URL, a) || strings.Contains(m.Text, a)) {
+			if a.matches(m) {
 				ok = true
 			}
 		}
 		if !ok {
-			errs = append(errs, fmt.Sprintf("%s (%s:%d)", m.String(), m.URL, m.Line))
+			errs = append(errs, fmt.Sprintf("%s (%s:%d)%s", m.String(), m.URL, m.Line, stack(m)))
 		}
 	}
 	return errs
+}
+
+// stack gives the first frames of a message's stack trace, " at f (url:line:col) < ...", or "".
+func stack(m chromedp.ConsoleMessage) string {
+	if m.Stack == nil || len(m.Stack.CallFrames) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, f := range m.Stack.CallFrames {
+		if i == 4 {
+			b.WriteString(" < ...")
+			break
+		}
+		if i == 0 {
+			b.WriteString(" at ")
+		} else {
+			b.WriteString(" < ")
+		}
+		name := f.FunctionName
+		if name == "" {
+			name = "(anonymous)"
+		}
+		fmt.Fprintf(&b, "%s (%s:%d:%d)", name, f.URL, f.LineNumber, f.ColumnNumber)
+	}
+	return b.String()
 }
