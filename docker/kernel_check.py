@@ -184,9 +184,10 @@ async def main(base, token, notebooks):
         cells = first_cells(os.path.join(root, nb))
         if not cells:
             sys.exit("%s has no code cell" % nb)
-        total, last, _ = await run(base, auth, nb, cells)
-        print("  first-cell latency %-40s %5.1f s from opening it; its first cell (code cell %d) %5.1f s"
-              % (nb, total, len(cells), last))
+        total, last, out = await run(base, auth, nb, cells)
+        lines = [l for l in out.splitlines() if l.strip() and not l.startswith("workbench module:")]
+        print("  first-cell latency %-40s %5.1f s from opening it; its first cell (code cell %d) %5.1f s: %s"
+              % (nb, total, len(cells), last, (lines[0][:50] + "…") if lines else "(no text output)"))
 
 
 if __name__ == "__main__":

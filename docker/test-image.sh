@@ -52,6 +52,7 @@
 #   SOD_REQUIRE_BROWSER=1      fail instead of skipping step 7 when Go or Chromium is missing
 #   SOD_ARTIFACTS=DIR          where the browser test's screenshots go (default out/test-image)
 #   SOD_MAX_IMAGE_MB=1500      the largest image accepted
+#   SOD_MAX_FIRST_CELL_S=10    the slowest first cell of a notebook accepted, in a fresh container
 #   SOD_KEEP=1                 keep the test containers (for debugging)
 #   SOD_SKIP_HUB=1             leave out the classroom hub test (docker/test-hub.sh, run last)
 #   CONTAINERS_CONF            podman: if unset, a containers.conf of the script's own is used
@@ -459,19 +460,39 @@ run_random_token() {
 }
 
 # jupyterhub-singleuser as a spawner starts it: the hub's environment variables, the command
-# replacing sod-notebook. No hub answers at JUPYTERHUB_API_URL: the server must still serve its API
-# under the prefix, refuse requests without the hub's auth, and pass the health check.
+# replacing sod-notebook. JupyterHub 5's singleuser asks its hub's API for the hub's version at
+# start, and exits when no hub answers: a stand-in answers that one request (GET /hub/api, with
+# the image's JupyterHub version) in the container, and nothing else (a real hub: docker/test-hub.sh).
+# The server must serve its API under the prefix, refuse requests without the hub's auth, and pass
+# the health check.
+fake_hub='import http.server, json, os
+class Hub(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        ok = self.path.rstrip("/") == "/hub/api"
+        self.send_response(200 if ok else 404)
+        self.send_header("X-JupyterHub-Version", os.environ["SOD_HUB_VERSION"])
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(json.dumps({"version": os.environ["SOD_HUB_VERSION"]} if ok else {}).encode())
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", 8081), Hub).serve_forever()'
+
 run_singleuser() {
-  local name=sod-test-hub-$$ prefix=/user/student code
+  local name=sod-test-hub-$$ prefix=/user/student code version
   containers+=("$name")
-  show $engine run --rm "$image" sh -c 'echo "NB_USER=$NB_USER NB_UID=$NB_UID HOME=$HOME uid=$(id -u) cwd=$PWD"; go version; for c in gonb goimports jupyter jupyter-lab jupyterhub-singleuser tini; do command -v $c; done; jupyterhub-singleuser --version'
+  show $engine run --rm "$image" sh -c 'echo "NB_USER=$NB_USER NB_UID=$NB_UID HOME=$HOME uid=$(id -u) cwd=$PWD"; go version; for c in gonb goimports jupyter jupyter-lab jupyterhub-singleuser tini; do command -v $c; done'
+  version=$($engine run --rm "$image" jupyterhub-singleuser --version 2>/dev/null | tail -1)
+  say "  jupyterhub-singleuser $version"
+  case "$version" in 5.*) ;; *) die "jupyterhub-singleuser --version: '$version', want JupyterHub 5" ;; esac
   show $engine run -d --name "$name" -p "127.0.0.1:$port:8888" \
     -e JUPYTERHUB_API_TOKEN="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" \
     -e JUPYTERHUB_CLIENT_ID=jupyterhub-user-student -e JUPYTERHUB_USER=student \
     -e JUPYTERHUB_API_URL=http://127.0.0.1:8081/hub/api -e JUPYTERHUB_BASE_URL=/ \
     -e JUPYTERHUB_SERVICE_PREFIX=$prefix/ -e JUPYTERHUB_OAUTH_CALLBACK_URL=$prefix/oauth_callback \
     -e JUPYTERHUB_SERVICE_URL=http://0.0.0.0:8888$prefix/ \
-    "$image" jupyterhub-singleuser >/dev/null
+    -e SOD_FAKE_HUB="$fake_hub" -e SOD_HUB_VERSION="$version" \
+    "$image" sh -c 'python3 -c "$SOD_FAKE_HUB" & exec jupyterhub-singleuser' >/dev/null
   wait_api "$prefix" || {
     $engine logs "$name" 2>&1 | tail -30
     die "jupyterhub-singleuser did not answer $prefix/api"

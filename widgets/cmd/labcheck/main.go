@@ -54,12 +54,13 @@ import (
 // let through.
 var labAllowed = []browsercheck.Allow{
 	{
-		URL: "/lsp/status", Text: "404",
+		URL: "/lsp/status", Text: "404", Name: "/lsp/status 404 (no jupyter-lsp)",
 		Why: "Lab's language-server client asks the jupyter-lsp server extension for its status at start; " +
 			"Debian does not package jupyter-lsp, the image has no language servers, and Lab works without (LSP features are off by default)",
 	},
 	{
 		URL: "/static/lab/packages_notebook_lib_index_js", Text: "Cannot read properties of undefined (reading 'type')",
+		Name: "ToC heading bug (jupyterlab#15166)",
 		Why: "a JupyterLab 4 bug (jupyterlab/jupyterlab#15166, open): when a cell scrolls into view, the table of contents " +
 			"looks up a heading id for a cell whose heading list has a hole; it only affects the ToC's numbering of that cell",
 	},
@@ -128,12 +129,22 @@ type check struct {
 	sliders        int
 	reopenedCharts int
 	reopenSliders  int
+	allowed        []int // console messages let through, per labAllowed entry
 }
 
 func (c *check) summary() string {
 	s := fmt.Sprintf("%d code cells (%d live-only), %d charts drawn, %d slider redraws", c.cells, c.live, c.charts, c.sliders)
 	if c.reopen {
 		s += fmt.Sprintf("; reopened: %d charts drawn, %d slider redraws", c.reopenedCharts, c.reopenSliders)
+	}
+	var allowed []string
+	for i, n := range c.allowed {
+		if n > 0 {
+			allowed = append(allowed, fmt.Sprintf("%d× %s", n, labAllowed[i].Name))
+		}
+	}
+	if len(allowed) > 0 {
+		s += "; allowed Lab console messages: " + strings.Join(allowed, ", ")
 	}
 	return s
 }
@@ -319,6 +330,7 @@ func (c *check) run(bctx context.Context, timeout time.Duration) error {
 		if err != nil {
 			return err
 		}
+		c.allowed = rep.Allowed(labAllowed)
 		if errs := rep.ErrorsExcept(labAllowed); len(errs) > 0 {
 			return fmt.Errorf("reopened: JavaScript errors: %s", strings.Join(errs, "; "))
 		}
@@ -438,7 +450,13 @@ func (c *check) slider(ctx context.Context, i int) error {
 	if err := c.eval(ctx, fmt.Sprintf(sliderJS, i), &before); err != nil {
 		return err
 	}
-	return c.poll(ctx, "the slider to redraw its chart", fmt.Sprintf(redrawnJS, i, before.ID, before.Option), 2*time.Minute)
+	if err := c.poll(ctx, "the slider to redraw its chart", fmt.Sprintf(redrawnJS, i, before.ID, before.Option), 2*time.Minute); err != nil {
+		return err
+	}
+	// The redrawn chart with its controls, as evidence (NN-name-slider-CELL.png).
+	_ = c.eval(ctx, fmt.Sprintf(`(%s.content.widgets[%d].outputArea.node.scrollIntoView({block: 'start'}), null)`, nbJS, i), nil)
+	c.shot(ctx, fmt.Sprintf("-slider-%d", i))
+	return nil
 }
 
 // inspect checks every chart of the page, and that the page shows as many
@@ -455,6 +473,7 @@ func (c *check) inspect(ctx context.Context, tb *browsercheck.Tab, st nbState, s
 		return 0, err
 	}
 	c.screenshot(ctx, suffix)
+	c.allowed = rep.Allowed(labAllowed)
 	var probs []string
 	probs = append(probs, rep.ChartProblems(want)...)
 	for _, e := range rep.ErrorsExcept(labAllowed) {
@@ -474,6 +493,14 @@ func (c *check) screenshot(ctx context.Context, suffix string) {
 	}
 	_ = c.eval(ctx, `(function () { var el = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) div.sodw div.item');
 	  if (el) { el.scrollIntoView({block: 'start'}); } return null; })()`, nil)
+	c.shot(ctx, suffix)
+}
+
+// shot saves the viewport as it is, as NN-name<suffix>.png in -shots.
+func (c *check) shot(ctx context.Context, suffix string) {
+	if c.shots == "" {
+		return
+	}
 	_ = chromedp.Do(ctx, chromedp.Sleep(500*time.Millisecond))
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {

@@ -329,11 +329,12 @@ var NbconvertAllowed = []string{"cdnjs.cloudflare.com", "cdn.jsdelivr.net", "unp
 var LiveNotebookAllowed = []string{"/nbextensions/widgets/notebook/js/extension.js"}
 
 // Allow is a console message that is not a failure of the page under test,
-// with the reason. A message matches when its URL contains URL and its text
-// contains Text (an empty field matches anything; at least one must be set).
+// with a short name and the reason. A message matches when its URL contains
+// URL and its text contains Text (an empty field matches anything; at least
+// one must be set).
 type Allow struct {
 	URL, Text string
-	Why       string
+	Name, Why string
 }
 
 func (a Allow) matches(m chromedp.ConsoleMessage) bool {
@@ -351,6 +352,24 @@ func (rep Report) Errors(allowed []string) []string {
 		}
 	}
 	return rep.ErrorsExcept(as)
+}
+
+// Allowed counts, for each entry of allowed, the exceptions and console
+// errors it let through.
+func (rep Report) Allowed(allowed []Allow) []int {
+	n := make([]int, len(allowed))
+	for _, m := range rep.Messages {
+		if m.Type != chromedp.ConsoleException && m.Type != chromedp.ConsoleError {
+			continue
+		}
+		for i, a := range allowed {
+			if a.matches(m) {
+				n[i]++
+				break
+			}
+		}
+	}
+	return n
 }
 
 // ErrorsExcept is Errors with allowed messages matched by [Allow]: by URL
