@@ -246,7 +246,8 @@ func TestDockerignore(t *testing.T) {
 func TestScriptsParse(t *testing.T) {
 	for _, s := range []struct{ shell, file string }{
 		{"sh", "build-env.sh"}, {"sh", "healthcheck.sh"}, {"sh", "sod-notebook"}, {"bash", "test-image.sh"},
-		{"bash", "image-build.sh"}, {"bash", "install.sh"}, {"bash", "notebook.sh"},
+		{"bash", "image-build.sh"}, {"bash", "install.sh"}, {"bash", "notebook.sh"}, {"bash", "image-step.sh"},
+		{"bash", "test.sh"},
 	} {
 		if _, err := exec.LookPath(s.shell); err != nil {
 			t.Skipf("%s not found", s.shell)

@@ -5,7 +5,7 @@
 #   docker/install.sh --system        only the root part: apt packages, Go 1.26
 #   docker/install.sh --user          only the per-user part: ECharts assets, gonb, goimports, kernel
 #   docker/install.sh --with-browser  also install Debian's chromium (for the browser tests)
-#   docker/install.sh --with-podman   also install podman, runc and mmdebstrap (to build and test the
+#   docker/install.sh --with-podman   also install podman, runc, mmdebstrap and curl (to build and test the
 #                                     image with docker/test-image.sh where no registry is reachable)
 #
 # The front end comes from the distribution: JupyterLab 4 where it packages JupyterLab (Debian
@@ -202,7 +202,7 @@ system_part() {
     step "apt: Jupyter (Notebook 6, nbconvert)" apt_install_missing "${NOTEBOOK_PKGS[@]}"
   fi
   [ $with_browser = 1 ] && step "apt: chromium (browser tests)" apt_install_missing chromium
-  [ $with_podman = 1 ] && step "apt: podman, runc, mmdebstrap (image tests)" apt_install_missing podman runc mmdebstrap
+  [ $with_podman = 1 ] && step "apt: podman, runc, mmdebstrap, curl (image tests)" apt_install_missing podman runc mmdebstrap curl
   step "Go toolchain (go.mod needs go 1.26)" install_go
   if [ "${SOD_APT_CLEAN:-0}" = 1 ]; then
     step "apt: clean package lists (SOD_APT_CLEAN=1)" bash -c 'apt-get clean && rm -rf /var/lib/apt/lists/*'

@@ -412,7 +412,14 @@ PY
     [ "$status" = healthy ] || die "health status: $status"
   fi
   say "  health check: healthy"
-  $engine logs "$name" 2>&1 | grep -q "token=$token" || die "the server log does not show the URL with the token"
+  # Jupyter prints its URLs (with the token) once its extensions have loaded, which can be after
+  # /api answers: wait for the line.
+  local i
+  for i in $(seq 1 30); do
+    $engine logs "$name" 2>&1 | grep -q "token=$token" && break
+    [ "$i" = 30 ] && die "the server log does not show the URL with the token (30 s)"
+    sleep 1
+  done
   $engine rm -f "$name" >/dev/null 2>&1
 }
 

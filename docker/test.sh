@@ -6,11 +6,12 @@
 #                                       (go test over every package but notebooks/)
 # 3. the notebook harness              (executes every notebooks/*.ipynb with nbconvert + gonb,
 #                                        printing each notebook and its time)
-# 4. the image, with SOD_IMAGE_TEST=1: docker/install.sh --with-podman, then
-#    docker/test-image.sh if `docker/test-image.sh --probe` finds that this host can build and run
-#    containers; if it cannot (no podman, no user namespaces, no base image), the step is SKIPPED
-#    with the reason printed (SOD_REQUIRE_IMAGE=1 makes that a failure); a failure of the image
-#    itself fails. Without SOD_IMAGE_TEST=1 the step says that it was not asked for.
+# 4. the image: SOD_IMAGE_TEST=1 runs docker/test-image.sh in full; SOD_IMAGE_TEST=ci (.ci/run) runs
+#    its CI profile when the measured cost fits the 25-minute budget (README, "How CI decides").
+#    Both install podman (docker/install.sh --with-podman) and first check the host: no podman, no
+#    user namespaces, no base image, no network for the build or too little disk give a printed
+#    "image test SKIPPED: <reason>" (SOD_REQUIRE_IMAGE=1 makes that a failure); a failure of the
+#    image itself fails. Without SOD_IMAGE_TEST the step prints that it was not asked for.
 #
 # Set SOD_REQUIRE_NOTEBOOKS=1 / SOD_REQUIRE_BROWSER=1 to turn "skipped: not installed" into failures
 # (CI does). SOD_SKIP_INSTALL=1 skips step 1, SOD_SKIP_STATICCHECK=1 staticcheck, SOD_SKIP_FUZZ=1
@@ -54,18 +55,4 @@ echo "== notebooks"
 go test -count=1 -timeout 80m -v ./notebooks 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
 
 echo "== image (docker/test-image.sh)"
-if [ "${SOD_IMAGE_TEST:-0}" != 1 ]; then
-  echo "image test SKIPPED: not asked for (SOD_IMAGE_TEST=1 builds and tests the image; README, \"Docker\": how CI decides)"
-else
-  rc=0
-  why=$(docker/test-image.sh --probe) || rc=$?
-  if [ $rc = 0 ]; then
-    echo "$why"
-    docker/test-image.sh
-  elif [ $rc = 3 ] && [ "${SOD_REQUIRE_IMAGE:-0}" != 1 ]; then
-    echo "image test SKIPPED: this host cannot build or run containers: $why"
-  else
-    echo "image test FAILED: docker/test-image.sh --probe (exit $rc): $why" >&2
-    exit 1
-  fi
-fi
+docker/image-step.sh
