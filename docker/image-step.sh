@@ -40,10 +40,14 @@ image_env_problem() {
     return
   fi
   command -v curl >/dev/null || { echo "no curl (docker/install.sh --with-podman installs it)"; return; }
-  local url
+  # One file from each (a pinned module's go.mod: the proxy refuses version lists here).
+  local url gonum proxy=${SOD_GOPROXY:-https://proxy.golang.org}
+  proxy=${proxy%%[,|]*}
+  gonum=$(awk '$1 == "gonum.org/v1/gonum" { print $2 }' go.mod)
   for url in "${SOD_APT_MIRROR:-http://deb.debian.org}/debian/dists/trixie/InRelease" \
-    "${SOD_GOPROXY:-https://proxy.golang.org}/github.com/janpfeifer/must/@v/list" \
+    "$proxy/gonum.org/v1/gonum/@v/${gonum:-v0.17.0}.mod" \
     "${SOD_NPM_REGISTRY:-https://registry.npmjs.org}/echarts"; do
+    case "$url" in http*) ;; *) continue ;; esac # GOPROXY=direct or off: nothing to ask
     if ! curl -fsS -o /dev/null --max-time 20 "$url" 2>/dev/null; then
       echo "the build's sources cannot be reached from here (no network for apt, the Go module proxy or npm): $url"
       return
