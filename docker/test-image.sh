@@ -39,6 +39,7 @@
 #   SOD_GOPROXY, SOD_GOSUMDB   Go module proxy / checksum database for the build
 #   SOD_NPM_REGISTRY=URL       npm registry for the build
 #   SOD_NO_CACHE=1             build without the layer cache (a cold build)
+#   SOD_BUILD_RETRIES=N        build again after a failure, up to N times (default 0; CI: 1)
 #   SOD_REUSE_IMAGE=1          do not build: test the image $SOD_IMAGE as it is (iterating on the tests)
 #   SOD_FRESH_BASE=1           remake the base image even if it exists
 #   SOD_SOURCE=worktree|HEAD   build a snapshot of the working tree (default: tracked and untracked,
@@ -214,7 +215,15 @@ build() {
   [ -n "${SOD_NPM_REGISTRY:-}" ] && args+=(--build-arg "NPM_REGISTRY=$SOD_NPM_REGISTRY")
   [ "$base" != "$default_base" ] && args+=(--build-arg "BASE_IMAGE=$base")
   args+=(-t "$image" .)
-  (cd "$ctx" && show $engine "${args[@]}")
+  # SOD_BUILD_RETRIES=N: build again after a failure, N times (the layer cache keeps what was
+  # built): a download that fails once (apt, Go proxy, npm) is not the image's fault; a build that
+  # fails every time is.
+  local try=0
+  until (cd "$ctx" && show $engine "${args[@]}"); do
+    try=$((try + 1))
+    [ "$try" -le "${SOD_BUILD_RETRIES:-0}" ] || die "the build failed$([ "$try" -gt 1 ] && echo " $try times")"
+    say "the build failed; trying again ($try of ${SOD_BUILD_RETRIES}, SOD_BUILD_RETRIES)"
+  done
 }
 
 # The layers of the runtime stage, largest first, and the size limit.
