@@ -5,6 +5,7 @@
 #   docker/install.sh --system        only the root part: apt packages, Go 1.26
 #   docker/install.sh --user          only the per-user part: ECharts assets, gonb, goimports, kernel
 #   docker/install.sh --with-browser  also install Debian's chromium (for the browser tests)
+#   docker/install.sh --with-grader   also install bubblewrap (the grader's sandbox, sod/cmd/grade)
 #   docker/install.sh --with-podman   also install podman, runc, mmdebstrap and curl (to build and test the
 #                                     image with docker/test-image.sh where no registry is reachable)
 #
@@ -36,13 +37,14 @@ LAB_PKGS=(jupyterlab jupyter-core jupyter-client jupyter-nbconvert python3-nbcon
   libjs-mathjax)
 BASE_PKGS=(ca-certificates git python3 tar gzip)
 
-do_system=0 do_user=0 with_browser=0 with_podman=0
+do_system=0 do_user=0 with_browser=0 with_podman=0 with_grader=0
 for arg in "$@"; do
   case "$arg" in
   --system) do_system=1 ;;
   --user) do_user=1 ;;
   --with-browser) with_browser=1 ;;
   --with-podman) with_podman=1 ;;
+  --with-grader) with_grader=1 ;;
   -h | --help)
     sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
     exit 0
@@ -183,6 +185,7 @@ system_part() {
     local extra=()
     [ $with_browser = 1 ] && extra+=(--with-browser)
     [ $with_podman = 1 ] && extra+=(--with-podman)
+    [ $with_grader = 1 ] && extra+=(--with-grader)
     sudo -E "$script" --system "${extra[@]}"
     return
   fi
@@ -202,6 +205,7 @@ system_part() {
     step "apt: Jupyter (Notebook 6, nbconvert)" apt_install_missing "${NOTEBOOK_PKGS[@]}"
   fi
   [ $with_browser = 1 ] && step "apt: chromium (browser tests)" apt_install_missing chromium
+  [ $with_grader = 1 ] && step "apt: bubblewrap (the grader's sandbox)" apt_install_missing bubblewrap
   [ $with_podman = 1 ] && step "apt: podman, runc, mmdebstrap, curl (image tests)" apt_install_missing podman runc mmdebstrap curl
   step "Go toolchain (go.mod needs go 1.26)" install_go
   if [ "${SOD_APT_CLEAN:-0}" = 1 ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docker/test.sh — the workbench's test command (README.md, "Test"), also what CI runs.
 #
-# 1. docker/install.sh --with-browser  (idempotent: a no-op once everything is installed)
+# 1. docker/install.sh --with-browser --with-grader  (idempotent: a no-op once everything is installed)
 # 2. go vet, staticcheck (pinned, run through the Go module proxy) and the library tests
 #                                       (go test over every package but notebooks/)
 # 3. the notebook harness              (executes every notebooks/*.ipynb with nbconvert + gonb,
@@ -23,9 +23,9 @@ t0=$(date +%s)
 
 if [ "${SOD_SKIP_INSTALL:-0}" != 1 ]; then
   if [ "${SOD_IMAGE_TEST:-0}" = 1 ]; then
-    docker/install.sh --with-browser --with-podman
+    docker/install.sh --with-browser --with-grader --with-podman
   else
-    docker/install.sh --with-browser
+    docker/install.sh --with-browser --with-grader
   fi
 fi
 export PATH="${SOD_BIN:-$HOME/.local/bin}:/usr/local/bin:/usr/local/go/bin:$PATH"

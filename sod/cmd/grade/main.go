@@ -17,9 +17,11 @@
 // (the student's cells; any check or solution cell in it dropped; the instructor's check of each
 // exercise inserted after the student's answer cell) and executed headless with nbconvert and
 // the gonb kernel, in a folder of its own, offline, with a time limit per cell and per notebook.
-// When bubblewrap (bwrap) is installed, each run sees the file system read-only except its
-// own folder and the Go build cache, without network, and without the instructor's notebooks,
-// the submissions and the output folder. The verdicts are read from the grader's own cells
+// When bubblewrap (bwrap) is installed and can make a sandbox here (a probe run says; inside
+// a container it often cannot), each run sees the file system read-only except its own folder
+// and the Go build cache, without network, and without the instructor's notebooks, the
+// submissions and the output folder. -sandbox auto then uses it, and otherwise grades without a
+// sandbox and prints why; -sandbox bwrap stops with the probe's reason instead. The verdicts are read from the grader's own cells
 // only, by a random token made for each run (package sod/grading), so a forged "exercise
 // 07.1: correct" in a student's output counts for nothing.
 //
@@ -162,19 +164,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	r := &runner{module: mod, timeout: *timeout, cellTimeout: *cellTimeout}
-	if r.jupyterPath, err = kernelSpecPath(); err != nil {
-		return err
-	}
 	r.sandbox = *sandbox
-	if r.sandbox == "auto" {
-		r.sandbox = "none"
-		if _, err := exec.LookPath("bwrap"); err == nil {
+	var noSandbox string // why auto mode runs without a sandbox
+	if r.sandbox != "none" {
+		why := bwrapProblem(ctx)
+		switch {
+		case why != "" && r.sandbox == "bwrap":
+			return errors.New("-sandbox bwrap: " + why)
+		case why != "":
+			r.sandbox, noSandbox = "none", why
+		default:
 			r.sandbox = "bwrap"
 		}
-	} else if r.sandbox == "bwrap" {
-		if _, err := exec.LookPath("bwrap"); err != nil {
-			return errors.New("-sandbox bwrap: bwrap not found (apt-get install bubblewrap)")
-		}
+	}
+	if r.jupyterPath, err = kernelSpecPath(); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -197,7 +201,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "grading %d submissions of %d students, %d at a time (sandbox: %s; %v per notebook, %v per cell)\n",
 		len(subs), countStudents(subs), *jobs, r.sandbox, *timeout, *cellTimeout)
 	if r.sandbox == "none" {
-		fmt.Fprintln(stdout, "warning: no sandbox (install bubblewrap): a notebook can read and delete whatever this user can")
+		if noSandbox == "" {
+			noSandbox = "-sandbox none"
+		}
+		fmt.Fprintf(stdout, "warning: no sandbox (%s): a notebook can read and delete whatever this user can\n", noSandbox)
 	}
 	for _, ig := range ignored {
 		fmt.Fprintln(stdout, "ignored:", ig)
