@@ -208,7 +208,14 @@ const statusJS = `(function () {
   return out;
 })()`
 
+// evalTimeout bounds one evaluation in the page: a page that stops answering, or a promise
+// that never settles (a kernel interrupt, a save), is an error within a minute, not a wait
+// until the notebook's whole time limit.
+const evalTimeout = time.Minute
+
 func (c *check) eval(ctx context.Context, js string, v any) error {
+	ctx, cancel := context.WithTimeout(ctx, evalTimeout)
+	defer cancel()
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](js, chromedp.EvalAwaitPromise))
 	if err != nil {
 		return fmt.Errorf("evaluating %.60q: %w", js, err)
@@ -264,12 +271,17 @@ func (c *check) start(ctx context.Context, cmd string) error {
 	return c.eval(ctx, fmt.Sprintf(`(jupyterapp.commands.execute(%q), null)`, cmd), nil)
 }
 
-func (c *check) run(bctx context.Context, timeout time.Duration) error {
+func (c *check) run(bctx context.Context, timeout time.Duration) (err error) {
 	tb := browsercheck.OpenTab(bctx)
 	defer tb.Close()
 	tb.ElementShots = true
 	ctx, cancel := context.WithTimeout(tb.Ctx, timeout)
 	defer cancel()
+	defer func() { // the page as it was when the check failed, as evidence
+		if err != nil {
+			c.shot(tb.Ctx, "-failed")
+		}
+	}()
 
 	if err := c.open(ctx); err != nil {
 		return err
@@ -339,6 +351,10 @@ func (c *check) run(bctx context.Context, timeout time.Duration) error {
 	return nil
 }
 
+// liveWait is how long a live-only cell may run before its slider shows: the
+// cells of the notebooks draw theirs in seconds.
+const liveWait = 2 * time.Minute
+
 // drive waits until the cells that run have finished: each live-only cell
 // that shows a slider gets its slider test and is interrupted, and the cells
 // that an interrupt left unexecuted are run. It counts the slider redraws.
@@ -346,6 +362,7 @@ func (c *check) drive(ctx context.Context, sliders *int) (nbState, error) {
 	tested := map[int]bool{}
 	restarted := map[int]bool{}
 	idle := 0
+	runningCell, runningSince := -1, time.Now()
 	for {
 		if err := ctx.Err(); err != nil {
 			return nbState{}, fmt.Errorf("the cells did not finish in time: %w", err)
@@ -367,6 +384,12 @@ func (c *check) drive(ctx context.Context, sliders *int) (nbState, error) {
 		if running >= 0 {
 			idle = 0
 			s := st.Cells[running]
+			if running != runningCell {
+				runningCell, runningSince = running, time.Now()
+			}
+			if s.Live && !s.Slider && !tested[running] && time.Since(runningSince) > liveWait {
+				return st, fmt.Errorf("live cell %d: running for %v without showing its slider and a drawn chart (GoNB's widget connection?)", running, liveWait)
+			}
 			if s.Live && s.Slider && !tested[running] {
 				tested[running] = true
 				if err := c.slider(ctx, running); err != nil {
@@ -502,8 +525,11 @@ func (c *check) shot(ctx context.Context, suffix string) {
 		return
 	}
 	_ = chromedp.Do(ctx, chromedp.Sleep(500*time.Millisecond))
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a capture can wait for a frame forever
+	defer cancel()
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
+		fmt.Fprintf(os.Stderr, "labcheck: %s: no screenshot%s: %v\n", c.nb, suffix, err)
 		return
 	}
 	name := strings.TrimSuffix(filepath.Base(c.nb), filepath.Ext(c.nb)) + suffix + ".png"
