@@ -118,7 +118,7 @@ frontend() {
 apt_install_missing() {
   local missing=() p
   for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep 'install ok installed' >/dev/null || missing+=("$p")
   done
   if [ ${#missing[@]} = 0 ]; then
     say "  already installed: $*"
@@ -252,7 +252,7 @@ install_gonb() {
 }
 
 install_goimports() {
-  if [ -x "$1/goimports" ] && go version -m "$1/goimports" | grep -q "mod.*golang.org/x/tools.*$GOIMPORTS_VERSION"; then
+  if [ -x "$1/goimports" ] && go version -m "$1/goimports" | grep "mod.*golang.org/x/tools.*$GOIMPORTS_VERSION" >/dev/null; then
     say "  already installed"
     return
   fi

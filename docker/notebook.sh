@@ -131,10 +131,18 @@ command -v jupyter >/dev/null || {
 }
 # gonb and goimports live where docker/install.sh put them.
 export PATH="${SOD_BIN:-$HOME/.local/bin}:/usr/local/bin:/usr/local/go/bin:$PATH"
-jupyter kernelspec list 2>/dev/null | grep -qw gonb || {
-  echo "notebook.sh: the gonb kernel is not installed. Run docker/install.sh --user first." >&2
-  exit 1
-}
+# The gonb kernel must be listed. While other Jupyter processes start (tests run several at once),
+# `jupyter kernelspec list` has been seen to miss it once: the check is tried three times, a second
+# apart, and on failure says what the command printed.
+specs="" tries=0
+until specs=$(jupyter kernelspec list 2>&1) && grep -w gonb >/dev/null <<<"$specs"; do
+  tries=$((tries + 1))
+  if [ $tries -ge 3 ]; then
+    echo "notebook.sh: the gonb kernel is not installed ('jupyter kernelspec list' printed: $(tr '\n' ' ' <<<"$specs" | cut -c1-400)). Run docker/install.sh --user first." >&2
+    exit 1
+  fi
+  sleep 1
+done
 
 app=${SOD_JUPYTER:-}
 if [ -z "$app" ]; then

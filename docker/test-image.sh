@@ -427,7 +427,7 @@ PY
   # /api answers: wait for the line.
   local i
   for i in $(seq 1 30); do
-    $engine logs "$name" 2>&1 | grep -q "token=$token" && break
+    $engine logs "$name" 2>&1 | grep "token=$token" >/dev/null && break # not grep -q: SIGPIPE + pipefail
     [ "$i" = 30 ] && die "the server log does not show the URL with the token (30 s)"
     sleep 1
   done
@@ -526,7 +526,7 @@ run_singleuser() {
     show podman healthcheck run "$name" || die "health check under JUPYTERHUB_SERVICE_PREFIX failed"
     say "  health check under JUPYTERHUB_SERVICE_PREFIX: healthy"
   fi
-  $engine logs "$name" 2>&1 | grep -qi 'jupyterlab' || say "  (the server log does not mention JupyterLab)"
+  $engine logs "$name" 2>&1 | grep -i 'jupyterlab' >/dev/null || say "  (the server log does not mention JupyterLab)"
   $engine rm -f "$name" >/dev/null 2>&1
 }
 
