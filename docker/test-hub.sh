@@ -4,7 +4,9 @@
 #   docker/test-hub.sh               (from anywhere in the repository; podman, no registry needed)
 #
 # 1. the workbench image ($SOD_IMAGE, default sod-workbench): used if present, else built and
-#    smoke-tested by docker/test-image.sh; then the hub image, FROM it (docker/hub/Dockerfile)
+#    smoke-tested by docker/test-image.sh; then the hub image, FROM it (docker/hub/Dockerfile);
+#    its shared read-only Go build cache must hold every package of the workbench and every
+#    package the notebooks import (a student's build of them compiles none)
 # 2. the config refuses the test-only authenticator without SOD_HUB_TEST=1 (and the hub starts
 #    with it when the flag is set)
 # 3. three students are added (sod-hub-user, PAM passwords) and the hub started in a container
@@ -94,6 +96,43 @@ ca=${SOD_BUILD_CA:-/etc/ssl/certs/ca-certificates.crt}
 say "+ ${build[*]} ."
 (cd "$repo" && "${build[@]}" . >"$state/build.log" 2>&1) || { tail -30 "$state/build.log"; die "building $hub_image failed (log: $state/build.log)"; }
 record "hub image built FROM $image" ok "$(($(date +%s) - t0)) s, $($engine run --rm "$hub_image" jupyterhub --version 2>/dev/null | tail -1 | sed 's/^/JupyterHub /')"
+
+# The shared read-only build cache covers what students compile: as a student (an unprivileged
+# uid, a home of its own, the hub's Go settings and sod-gocache over /opt/sod-gocache), in a
+# module made as GoNB makes its own, a program importing every package of the workbench and
+# every package the notebooks import builds without compiling any of them.
+# (The package list is read as root: students cannot read the instructor's notebooks.)
+t0=$(date +%s)
+hub_pkgs=$($engine run --rm --network none --entrypoint bash "$hub_image" -c 'cd /opt/sod-workbench &&
+  { GOFLAGS=-mod=mod GOPROXY=off go list ./sod/... ./widgets/... 2>/dev/null | grep -v -e /cmd/ -e /internal/;
+    python3 docker/kernel_check.py --imports notebooks/[0-9]*.ipynb | tr " " "\n"; } | sort -u' 2>/dev/null | tr '\n' ' ') || true
+compiled=$($engine run --rm -i --network none --user 2999:100 -e "PKGS=$hub_pkgs" -e "SHARED=${SOD_HUB_CHECK_CACHE:-/opt/sod-gocache}" \
+  --entrypoint bash "$hub_image" -s <<'SH' 2>&1
+set -eu
+[ -n "$PKGS" ] || { echo "no package list"; exit 1; }
+export HOME=$(mktemp -d /tmp/student.XXXXXX)
+for f in go.mod go.sum sod widgets; do ln -s "/opt/sod-workbench/$f" "$HOME/$f"; done
+export GOFLAGS="-mod=mod -p=1 -trimpath" GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \
+  GOMODCACHE=/home/jovyan/.go/pkg/mod GOCACHE=$HOME/.cache/go-build \
+  GOCACHEPROG="sod-gocache -ro $SHARED -rw $HOME/.cache/sod-go-build"
+d=$(mktemp -d /tmp/gonb_check.XXXXXX); cd "$d"
+go mod init gonb_check >/dev/null 2>&1
+go mod edit -require=sodworkbench.org/workbench@v0.0.0-00010101000000-000000000000 -replace=sodworkbench.org/workbench="$HOME"
+{ echo 'package main'; echo 'import ('
+  for p in $PKGS; do echo "	_ \"$p\""; done
+  echo ')'; echo 'func main() {}'; } >main.go
+go build -x -o /dev/null . 2>build.log || { cat build.log; exit 1; }
+echo "packages: $(grep -c '"' main.go)"
+sed -n 's/.*\/compile .* -p \([^ ]*\) .*/\1/p' build.log | grep -vx main | sed 's/^/compiled: /' || true
+SH
+) && rc=0 || rc=$?
+if [ $rc -ne 0 ]; then
+  record "shared Go build cache: a student's build of the workbench" FAIL "exit $rc: $(tail -3 <<<"$compiled" | tr '\n' ' ')"
+elif grep -q '^compiled: ' <<<"$compiled"; then
+  record "shared Go build cache covers the workbench and the notebooks' imports" FAIL "compiled $(grep -c '^compiled: ' <<<"$compiled"): $(grep '^compiled: ' <<<"$compiled" | head -8 | sed 's/^compiled: //' | tr '\n' ' ')"
+else
+  record "shared Go build cache covers the workbench and the notebooks' imports" ok "$(grep '^packages: ' <<<"$compiled" | sed 's/packages: //') packages imported, none compiled ($(($(date +%s) - t0)) s)"
+fi
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=$(free_port); hport=$(free_port); aport=$(free_port)
