@@ -178,7 +178,7 @@ def phase_login(base, state, users):
         outs, times, err, _ = asyncio.run(run_cells(base, name, tok, [cells[0]["source"], WORK_CELL.replace("OTHER", other)]))
         ok = not err and outs and "sodworkbench.org/workbench <nil>" in outs[-1] and outs[-1].count("permission denied") == 2
         check("%s runs a Go cell using sod; cannot read B's home or the instructor's notebooks" % name, ok,
-              err or "%s; %.1fs + %.1fs" % (outs[-1].strip(), times[0], times[1]))
+              err or "cells %.1fs + %.1fs; %s" % (times[0], times[1], outs[-1].strip()))
         # an edit to a notebook, saved through the contents API
         nb["content"]["cells"].append({"cell_type": "markdown", "metadata": {}, "source": "edited by " + name, "id": "edit-" + name})
         st, _ = call(base, "PUT", "/user/%s/api/contents/notebooks/%s" % (name, nbname), tok,
