@@ -98,34 +98,20 @@ say "+ ${build[*]} ."
 record "hub image built FROM $image" ok "$(($(date +%s) - t0)) s, $($engine run --rm "$hub_image" jupyterhub --version 2>/dev/null | tail -1 | sed 's/^/JupyterHub /')"
 
 # The shared read-only build cache covers what students compile: as a student (an unprivileged
-# uid, a home of its own, the hub's Go settings and sod-gocache over /opt/sod-gocache), in a
-# module made as GoNB makes its own, a program importing every package of the workbench and
-# every package the notebooks import builds without compiling any of them.
+# uid, a home of its own, the hub's Go settings and sod-gocache over /opt/sod-gocache), a
+# program importing every package of the workbench and every package the notebooks import
+# builds without compiling any of them (docker/compile-check.sh).
 # (The package list is read as root: students cannot read the instructor's notebooks.)
 t0=$(date +%s)
 hub_pkgs=$($engine run --rm --network none --entrypoint bash "$hub_image" -c 'cd /opt/sod-workbench &&
   { GOFLAGS=-mod=mod GOPROXY=off go list ./sod/... ./widgets/... 2>/dev/null | grep -v -e /cmd/ -e /internal/;
     python3 docker/kernel_check.py --imports notebooks/[0-9]*.ipynb | tr " " "\n"; } | sort -u' 2>/dev/null | tr '\n' ' ') || true
-compiled=$($engine run --rm -i --network none --user 2999:100 -e "PKGS=$hub_pkgs" -e "SHARED=${SOD_HUB_CHECK_CACHE:-/opt/sod-gocache}" \
-  --entrypoint bash "$hub_image" -s <<'SH' 2>&1
-set -eu
-[ -n "$PKGS" ] || { echo "no package list"; exit 1; }
-export HOME=$(mktemp -d /tmp/student.XXXXXX)
-for f in go.mod go.sum sod widgets; do ln -s "/opt/sod-workbench/$f" "$HOME/$f"; done
-export GOFLAGS="-mod=mod -p=1 -trimpath" GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \
-  GOMODCACHE=/home/jovyan/.go/pkg/mod GOCACHE=$HOME/.cache/go-build \
-  GOCACHEPROG="sod-gocache -ro $SHARED -rw $HOME/.cache/sod-go-build"
-d=$(mktemp -d /tmp/gonb_check.XXXXXX); cd "$d"
-go mod init gonb_check >/dev/null 2>&1
-go mod edit -require=sodworkbench.org/workbench@v0.0.0-00010101000000-000000000000 -replace=sodworkbench.org/workbench="$HOME"
-{ echo 'package main'; echo 'import ('
-  for p in $PKGS; do echo "	_ \"$p\""; done
-  echo ')'; echo 'func main() {}'; } >main.go
-go build -x -o /dev/null . 2>build.log || { cat build.log; exit 1; }
-echo "packages: $(grep -c '"' main.go)"
-sed -n 's/.*\/compile .* -p \([^ ]*\) .*/\1/p' build.log | grep -vx main | sed 's/^/compiled: /' || true
-SH
-) && rc=0 || rc=$?
+compiled=$($engine run --rm -i --network none --user 2999:100 -e "PKGS=$hub_pkgs" -e MODULE=/opt/sod-workbench \
+  --entrypoint bash "$hub_image" -c '
+export HOME=$(mktemp -d /tmp/student.XXXXXX) GOFLAGS="-mod=mod -p=1 -trimpath" GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \
+  GOMODCACHE=/home/jovyan/.go/pkg/mod GOCACHEPROG="sod-gocache -ro '"${SOD_HUB_CHECK_CACHE:-/opt/sod-gocache}"' -rw /tmp/student-layer"
+export GOCACHE=$HOME/.cache/go-build
+bash -s' <"$repo/docker/compile-check.sh" 2>&1) && rc=0 || rc=$?
 if [ $rc -ne 0 ]; then
   record "shared Go build cache: a student's build of the workbench" FAIL "exit $rc: $(tail -3 <<<"$compiled" | tr '\n' ' ')"
 elif grep -q '^compiled: ' <<<"$compiled"; then

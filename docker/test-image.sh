@@ -284,28 +284,14 @@ run_smoke() {
   say "smoke notebook executed in $(($(date +%s) - t0)) s (container start, kernel start, first cells)"
   $engine cp "$name:/tmp/out/smoke.ipynb" "$tmp/smoke.out.ipynb"
   check_smoke "$tmp/smoke.out.ipynb"
-  # The warm build cache covers what the notebooks import: in a module made as GoNB makes its own
-  # (go mod init, the workbench required through a local replace, go get offline), a program
-  # importing every package the notebooks' cells import builds without compiling any of them.
-  # (`go list`'s Stale cannot tell: it calls packages that are only in the build cache stale.)
-  local compiled
-  compiled=$($engine run --rm -i --network none "$image" bash -s <<'SH'
-set -eu
-d=$(mktemp -d /tmp/gonb_check.XXXXXX)
-cd "$d"
-go mod init gonb_check >/dev/null 2>&1
-go mod edit -require=sodworkbench.org/workbench@v0.0.0-00010101000000-000000000000 -replace=sodworkbench.org/workbench="$HOME"
-{
-  echo 'package main'
-  echo 'import ('
-  for p in $(python3 "$HOME/docker/kernel_check.py" --imports "$HOME"/notebooks/[0-9]*.ipynb); do echo "	_ \"$p\""; done
-  echo ')'
-  echo 'func main() {}'
-} >main.go
-GOPROXY=off go get >/dev/null 2>&1 || GOPROXY=off go get
-go build -x -o /dev/null . 2>&1 | sed -n 's/.*\/compile .* -p \([^ ]*\) .*/\1/p' | grep -vx main || true
-SH
-  ) || die "could not build the notebooks' packages in the image"
+  # The warm build cache covers what the notebooks import: a program importing every package the
+  # notebooks' cells import builds without compiling any of them (docker/compile-check.sh).
+  local compiled pkgs
+  pkgs=$($engine run --rm --network none -w /home/jovyan "$image" \
+    sh -c 'python3 docker/kernel_check.py --imports notebooks/[0-9]*.ipynb') || die "could not list the notebooks' imports in the image"
+  compiled=$($engine run --rm -i --network none -e "PKGS=$pkgs" -e MODULE=/home/jovyan "$image" \
+    bash -s <"$repo/docker/compile-check.sh") || die "could not build the notebooks' packages in the image"
+  compiled=$(sed -n 's/^compiled: //p' <<<"$compiled")
   [ -z "$compiled" ] || die "the image's Go build cache is not warm for: $(echo $compiled)"
   say "  build cache: warm for every package the notebooks import (nothing compiled)"
 }
