@@ -49,7 +49,7 @@ ENV LANG=C.UTF-8 \
 
 # ---- system part, as root: apt packages (JupyterLab, nodejs/npm, git, ...) and Go 1.26; and
 # Debian's jupyterhub, whose Python package the runtime stage takes (jupyterhub-singleuser).
-COPY docker/install.sh docker/build-env.sh /opt/sod-install/docker/
+COPY docker/install.sh docker/lib.sh docker/build-env.sh /opt/sod-install/docker/
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
     /opt/sod-install/docker/build-env.sh /opt/sod-install/docker/install.sh --system
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
@@ -85,7 +85,7 @@ USER ${NB_UID}
 WORKDIR /home/${NB_USER}
 COPY --chown=${NB_UID}:${NB_GID} go.mod go.sum ./
 COPY --chown=${NB_UID}:${NB_GID} widgets/assets/package.json widgets/assets/package-lock.json widgets/assets/
-COPY --chown=${NB_UID}:${NB_GID} docker/install.sh docker/build-env.sh docker/
+COPY --chown=${NB_UID}:${NB_GID} docker/install.sh docker/lib.sh docker/build-env.sh docker/
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
     GOMODCACHE=/home/${NB_USER}/.cache/sod-full-mod GOCACHE=/tmp/sod-tools-cache \
     docker/build-env.sh sh -c 'docker/install.sh --user && go mod download && rm -rf /tmp/sod-tools-cache'
@@ -95,7 +95,7 @@ RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
 # made by docker/image-build.sh (offline but for the checksum database's answers, see there).
 COPY --chown=${NB_UID}:${NB_GID} . ./
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
-    SOD_FULL_MODCACHE=/home/${NB_USER}/.cache/sod-full-mod docker/build-env.sh docker/image-build.sh
+    docker/build-env.sh docker/image-build.sh /home/${NB_USER}/.cache/sod-full-mod
 
 # ================================================================
 # The runtime stage: no node, no npm, one Go.

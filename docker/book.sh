@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docker/book.sh — execute every notebook and export a static HTML "book" of the paper.
 #
-#   docker/book.sh [-o DIR] [--check|--no-check] [REGEXP]
+#   docker/book.sh [-o DIR] [--check|--no-check] [--notebooks DIR] [REGEXP]
 #
 # Executes notebooks/[0-9]*.ipynb (or those whose file name matches REGEXP) from scratch with
 # nbconvert and the gonb kernel, exactly as the test harness does (cells tagged "live-only" are
@@ -20,18 +20,20 @@
 # (ECharts initialised its container); the index shows "drawn/charts" per notebook.
 # A notebook with a cell error, a failed `!` line or no output at all is still exported, marked
 # FAILED in the index, and makes the script exit 1. SOD_NOTEBOOK_TIMEOUT (seconds, default 600)
-# limits a cell; SOD_BOOK_NOTEBOOKS names another folder of notebooks (default notebooks/).
+# limits a cell; --notebooks DIR takes the notebooks from another folder (default notebooks/).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$repo/out/book
 match=.
 check=auto
+nbdir=$repo/notebooks
 while [ $# -gt 0 ]; do
   case "$1" in
   --no-check) check=no; shift ;;
   --check) check=yes; shift ;;
   -o) out=$2; shift 2 ;;
+  --notebooks) nbdir=$2; shift 2 ;;
   -o*) out=${1#-o}; shift ;;
   -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   *) match=$1; shift ;;
@@ -100,7 +102,7 @@ status=$out/.status.tsv
 : >"$status"
 failed=0
 t0=$(date +%s)
-nbdir=${SOD_BOOK_NOTEBOOKS:-$repo/notebooks}
+nbdir=$(cd "$nbdir" && pwd)
 cd "$nbdir"
 for nb in [0-9]*.ipynb; do
   name=${nb%.ipynb}

@@ -55,8 +55,8 @@ func TestBookFailsOnCellErrors(t *testing.T) {
 		t.Skipf("cannot execute notebooks: %v (docker/install.sh installs them)", err)
 	}
 	want := bookExpected(t)
-	cmd := exec.Command("./book.sh", "--no-check", "-o", t.TempDir())
-	cmd.Env = append(os.Environ(), "SOD_BOOK_NOTEBOOKS="+bookErrorsDir, "GOPROXY=off")
+	cmd := exec.Command("./book.sh", "--no-check", "--notebooks", bookErrorsDir, "-o", t.TempDir())
+	cmd.Env = append(os.Environ(), "GOPROXY=off")
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	switch {

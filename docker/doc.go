@@ -1,16 +1,16 @@
-// Package docker holds the workbench's container image support: the install and start scripts
-// that the repository's Dockerfile runs, and the Dockerfile lint that runs with `go test ./...`.
+// Package docker holds the workbench's container image support: the install, start and test
+// scripts (docker/*.sh, sharing docker/lib.sh), the Dockerfile's helpers, and their tests.
 //
-// It has no Go API. Its test, dockerfile_test.go, checks ../Dockerfile with BuildKit's own
-// Dockerfile parser and check rules (the rules behind `docker build --check`, package
-// github.com/moby/buildkit/frontend/dockerfile/linter) and with the project's image policy:
-// Debian trixie base; a build stage that runs the install steps of install.sh (--system as root,
-// --user as the notebook user) and a runtime stage that starts from the base again and installs
-// no node, npm or Debian Go (lean); jupyterhub-singleuser carried over; a non-root user with the
-// JupyterHub / Binder conventions (NB_USER, NB_UID, home directory), port 8888, a health check,
-// and token authentication that cannot be switched off by the image.
+// It has no Go API. Its tests check the scripts themselves: the notebook server's guard
+// (notebook.sh refuses every way of switching authentication off), the book's error detection
+// (book.sh), the image step's decisions (image-step.sh), that every script parses, that the
+// build context keeps what the image needs, that no file points outside the repository, and that
+// every SOD_* environment variable in the code is documented in environment.md, the one table of
+// them. The Dockerfile lint (BuildKit's own parser and check rules, and the project's image
+// policy) needs BuildKit, a dependency the library does not have: it lives in the test tooling's
+// module, docker/testtools/dockerlint.
 //
 // The image itself is built and tested by test-image.sh (not part of `go test`: it takes about
-// fifteen minutes), which docker/test.sh runs when podman or docker can build here; the README's
-// "Docker" section documents both.
+// fifteen minutes; its checks are in image-test/), which docker/test.sh runs when asked
+// (SOD_IMAGE_TEST) and podman or docker can build here.
 package docker

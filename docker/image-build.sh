@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # docker/image-build.sh — the last step of the image's build stage (see the Dockerfile): prepares,
-# under $SOD_STAGE (default /opt/sod-stage), what the runtime stage copies into the notebook user's
-# home, and nothing else. It runs as the notebook user, in the home (the repository), after
-# `docker/install.sh --user` and a full `go mod download` into $SOD_FULL_MODCACHE.
+# under /opt/sod-stage, what the runtime stage copies into the notebook user's home, and nothing
+# else. It runs as the notebook user, in the home (the repository), after `docker/install.sh --user`
+# and a full `go mod download` into the module cache FULL_MODCACHE:
+#
+#   docker/image-build.sh FULL_MODCACHE
 #
 #   gomod/    the Go module cache the notebooks need, offline: the go.mod files of the module graph
 #             (GoNB's `go get` reads them) and the sources of only the modules that provide the
-#             packages of sod/..., widgets and the notebooks' own imports (no test-only modules:
-#             chromedp, buildkit, ...).
+#             packages of sod/..., widgets and the notebooks' own imports (no test-only modules).
 #             It is built at its final place, $GOPATH/pkg/mod, because compiled packages are keyed
 #             by their source paths.
 #   gocache/  a warm Go build cache holding what the cells of each notebook compile: each notebook's
@@ -21,15 +22,18 @@
 #             book/SOURCES.sha256 lists the sources all of this was made from.
 set -euo pipefail
 
-stage=${SOD_STAGE:-/opt/sod-stage}
-full=${SOD_FULL_MODCACHE:?the full module cache of the earlier build step}
+stage=/opt/sod-stage
+[ $# = 1 ] && [ -d "$1" ] || { echo "usage: docker/image-build.sh FULL_MODCACHE (the module cache of the build stage's go mod download)" >&2; exit 2; }
+full=$1
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
+lib_name=image-build
+# shellcheck source=docker/lib.sh
+. docker/lib.sh
 export PATH="$HOME/.local/bin:/usr/local/go/bin:$PATH"
 modcache=$(go env GOPATH)/pkg/mod
 build_goproxy=$(go env GOPROXY) build_gosumdb=$(go env GOSUMDB)
 t_all=$(date +%s)
-say() { printf '[image-build] %s\n' "$*"; }
 
 # ---- 0. the sources everything below is made from. The runtime stage checks its own copy of the
 # repository against this list (Dockerfile): a book or build cache made from other sources than the
@@ -131,7 +135,7 @@ done
 t0=$(date +%s)
 errs=$(mktemp -d)
 cp -a "$gocache" "$errs/gocache" # compiled std: faster; the copy keeps the test's entries out
-if GOCACHE=$errs/gocache SOD_BOOK_NOTEBOOKS=$repo/docker/testdata/book-errors docker/book.sh --no-check \
+if GOCACHE=$errs/gocache docker/book.sh --no-check --notebooks "$repo/docker/testdata/book-errors" \
   -o "$errs/book" >"$errs/log" 2>&1; then
   cat "$errs/log" >&2
   echo "image-build.sh: docker/book.sh exited 0 on docker/testdata/book-errors, whose cells fail" >&2

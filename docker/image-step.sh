@@ -4,15 +4,33 @@
 #
 # SOD_IMAGE_TEST says how:
 #   1    the whole image test (every notebook in the browser, the classroom hub), however long it takes
-#   ci   what .ci/run asks for: the CI profile within SOD_IMAGE_BUDGET_MIN minutes (25), by the rule below
+#   ci   what .ci/run asks for: the CI profile within the budget (25 minutes), by the rule below
 #   0    (default) not run, and it says so
 # Whatever the mode, a host that cannot build or run the image (no podman, no user namespaces, no
 # base image, no network for the build, too little disk) gives a printed SKIP with the reason; a
 # failure of the image itself fails (SOD_REQUIRE_IMAGE=1 turns every skip into a failure too).
-# SOD_SKIP_INSTALL=1: podman is not installed here (docker/install.sh --with-podman); SOD_NPROC
-# overrides the number of cores the CI rule sees.
+#
+#   docker/image-step.sh [--no-install] [--budget-min N] [--nproc N]
+#
+# --no-install: podman is not installed here (docker/install.sh --with-podman); --budget-min: the
+# CI profile's budget in minutes (default 25); --nproc: the number of cores the CI rule sees
+# (default nproc; the last two for docker/imagestep_test.go).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+no_install=0 budget=25 cores=$(nproc)
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --no-install) no_install=1 ;;
+  --budget-min | --nproc)
+    case "${2:-}" in '' | *[!0-9]*) echo "docker/image-step.sh: $1 wants a whole number" >&2; exit 2 ;; esac
+    if [ "$1" = --nproc ]; then cores=$2; else budget=$2; fi
+    shift
+    ;;
+  *) echo "usage: docker/image-step.sh [--no-install] [--budget-min N] [--nproc N]" >&2; exit 2 ;;
+  esac
+  shift
+done
 
 image_skip() {
   echo "image test SKIPPED: $*"
@@ -55,8 +73,8 @@ image_env_problem() {
   done
 }
 
-image_test() { # image_test [ENV=VALUE...]: probe, then docker/test-image.sh with the settings given
-  if [ "${SOD_SKIP_INSTALL:-0}" != 1 ] && ! docker/install.sh --with-podman; then
+image_test() { # image_test [OPTION...]: probe, then docker/test-image.sh with the options given
+  if [ "$no_install" != 1 ] && ! docker/install.sh --with-podman; then
     image_skip "docker/install.sh --with-podman could not install podman, runc, mmdebstrap and curl (see above)"
     return 0
   fi
@@ -72,7 +90,7 @@ image_test() { # image_test [ENV=VALUE...]: probe, then docker/test-image.sh wit
     exit 1
   fi
   echo "$why"
-  env "$@" docker/test-image.sh
+  docker/test-image.sh "$@"
 }
 
 case "${SOD_IMAGE_TEST:-0}" in
@@ -83,8 +101,6 @@ case "${SOD_IMAGE_TEST:-0}" in
   image_test
   ;;
 ci)
-  budget=${SOD_IMAGE_BUDGET_MIN:-25}
-  cores=${SOD_NPROC:-$(nproc)}
   if [ "$image_ci_measured_min" -gt "$budget" ] && [ "$cores" -le "$image_ci_measured_cores" ]; then
     image_skip "the CI profile of the image test takes ${image_ci_measured_min} min cold on ${image_ci_measured_cores} cores ($image_ci_measured_note), more than the ${budget} min CI gives it; this machine has $cores cores. SOD_IMAGE_TEST=1 docker/test.sh runs it anywhere"
   else
@@ -94,7 +110,7 @@ ci)
     nbs=$(cd notebooks && { ls 05-*.ipynb; grep -l '"live-only"' [0-9]*.ipynb; } 2>/dev/null | sort -u | tr '\n' ' ')
     echo "image test: the CI profile (measured ${image_ci_measured_min} min cold on ${image_ci_measured_cores} cores; budget ${budget} min; this machine: $cores cores); browser test on: $nbs"
     rc=0
-    timeout -k 60 "$((budget * 60))" bash -c "$(declare -f image_env_problem image_skip image_test); image_test SOD_SKIP_HUB=1 SOD_REQUIRE_BROWSER=1 SOD_BUILD_RETRIES=1 SOD_BROWSER_NOTEBOOKS='$nbs'" || rc=$?
+    timeout -k 60 "$((budget * 60))" env SOD_REQUIRE_BROWSER=1 bash -c "no_install=$no_install; $(declare -f image_env_problem image_skip image_test); image_test --no-hub --build-retries 1 --browser-notebooks '$nbs'" || rc=$?
     if [ $rc = 124 ] || [ $rc = 137 ]; then
       image_skip "stopped at the ${budget}-minute budget before it finished (see above for the steps that ran): not counted as a failure of the image; SOD_IMAGE_TEST=1 docker/test.sh runs it without a time limit"
     elif [ $rc != 0 ]; then

@@ -9,10 +9,11 @@ import (
 	"testing"
 )
 
-// runImageStep runs docker/image-step.sh with env added to a clean environment (no SOD_* set).
-func runImageStep(t *testing.T, env ...string) (string, int) {
+// runImageStep runs docker/image-step.sh with args, and env added to a clean environment (no
+// SOD_* set).
+func runImageStep(t *testing.T, args, env []string) (string, int) {
 	t.Helper()
-	cmd := exec.Command("./image-step.sh")
+	cmd := exec.Command("./image-step.sh", args...)
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, "SOD_") {
 			cmd.Env = append(cmd.Env, e)
@@ -46,20 +47,23 @@ func TestImageStepDecisions(t *testing.T) {
 	}
 	tests := []struct {
 		name string
+		args []string
 		env  []string
 		code int
 		want []string
 	}{
-		{"not asked", nil, 0, []string{"image test SKIPPED: not asked for", "SOD_IMAGE_TEST=ci"}},
-		{"not asked, required", []string{"SOD_REQUIRE_IMAGE=1"}, 1, []string{"image test SKIPPED: not asked for", "SOD_REQUIRE_IMAGE=1"}},
-		{"unknown mode", []string{"SOD_IMAGE_TEST=yes"}, 2, []string{"SOD_IMAGE_TEST=yes: want 0, 1 or ci"}},
-		{"ci over budget on 2 cores", []string{"SOD_IMAGE_TEST=ci", "SOD_IMAGE_BUDGET_MIN=0", "SOD_NPROC=2"}, 0,
+		{"not asked", nil, nil, 0, []string{"image test SKIPPED: not asked for", "SOD_IMAGE_TEST=ci"}},
+		{"not asked, required", nil, []string{"SOD_REQUIRE_IMAGE=1"}, 1, []string{"image test SKIPPED: not asked for", "SOD_REQUIRE_IMAGE=1"}},
+		{"unknown mode", nil, []string{"SOD_IMAGE_TEST=yes"}, 2, []string{"SOD_IMAGE_TEST=yes: want 0, 1 or ci"}},
+		{"unknown option", []string{"--budget"}, nil, 2, []string{"usage: docker/image-step.sh"}},
+		{"bad budget", []string{"--budget-min", "x"}, nil, 2, []string{"--budget-min wants a whole number"}},
+		{"ci over budget on 2 cores", []string{"--budget-min", "0", "--nproc", "2"}, []string{"SOD_IMAGE_TEST=ci"}, 0,
 			[]string{"image test SKIPPED: the CI profile of the image test takes " + string(m[1]) + " min cold on 2 cores", "more than the 0 min CI gives it", "this machine has 2 cores"}},
-		{"ci over budget, required", []string{"SOD_IMAGE_TEST=ci", "SOD_IMAGE_BUDGET_MIN=0", "SOD_NPROC=2", "SOD_REQUIRE_IMAGE=1"}, 1,
+		{"ci over budget, required", []string{"--budget-min", "0", "--nproc", "2"}, []string{"SOD_IMAGE_TEST=ci", "SOD_REQUIRE_IMAGE=1"}, 1,
 			[]string{"image test SKIPPED: the CI profile", "SOD_REQUIRE_IMAGE=1"}},
 	}
 	for _, tc := range tests {
-		out, code := runImageStep(t, tc.env...)
+		out, code := runImageStep(t, tc.args, tc.env)
 		if code != tc.code {
 			t.Errorf("%s: exit %d, want %d\n%s", tc.name, code, tc.code, out)
 		}

@@ -17,16 +17,13 @@
 # does and how long it took. The Dockerfile runs the same two parts (system as root, user as the
 # notebook user), so the image and a laptop cannot drift apart.
 #
-# Environment knobs:
-#   SOD_APT_MIRROR   Debian mirror root for bookworm-backports (default: the one the apt sources name)
-#   SOD_APT_CLEAN=1  remove apt's package lists at the end of the system part (smaller images)
-#   SOD_GO_VERSION   Go toolchain to install when the machine has none new enough (default go1.26.8)
-#   SOD_BIN          where gonb and goimports go (default /usr/local/bin for root, ~/.local/bin otherwise)
-#   SOD_LOG_DIR      where the gonb kernel writes its logs (default ~/.cache/sod-workbench/gonb-logs)
-#   SOD_JUPYTER     lab or notebook: the front end to install (default: lab where apt has jupyterlab ≥ 4)
+# Environment (docker/environment.md): SOD_APT_MIRROR (a Debian mirror for bookworm-backports),
+# SOD_BIN (where gonb and goimports go), SOD_JUPYTER (lab or notebook). The gonb kernel writes its
+# logs to ~/.cache/sod-workbench/gonb-logs.
 set -euo pipefail
 
-GO_VERSION=${SOD_GO_VERSION:-go1.26.8}
+# The Go toolchain installed when the machine has none new enough for go.mod.
+GO_VERSION=go1.26.8
 GOIMPORTS_VERSION=v0.52.0
 # Notebook 6 (bookworm), or JupyterLab 4 with jupyter-server 2 (trixie). Debian's jupyterlab package
 # brings about 0.9 GB of node-* packages (only needed to build lab extensions); the image keeps them
@@ -61,20 +58,9 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 script="$repo/docker/install.sh"
 t_all=$(date +%s)
 
-if [ -t 1 ]; then b=$'\033[1m' r=$'\033[31m' n=$'\033[0m'; else b= r= n=; fi
-say() { printf '%s[install]%s %s\n' "$b" "$n" "$*"; }
-die() {
-  printf '%s[install] error:%s %s\n' "$r" "$n" "$*" >&2
-  exit 1
-}
-step() { # step NAME CMD...: run a step and report its duration
-  local name=$1 t0
-  shift
-  t0=$(date +%s)
-  say "$name ..."
-  "$@"
-  say "$name: done in $(($(date +%s) - t0)) s"
-}
+lib_name=install
+# shellcheck source=docker/lib.sh
+. "$repo/docker/lib.sh"
 
 check_os() {
   [ "$(uname -s)" = Linux ] || die "unsupported system $(uname -s): this script supports Debian and Ubuntu only (see README, 'Manual installation')."
@@ -208,9 +194,6 @@ system_part() {
   [ $with_grader = 1 ] && step "apt: bubblewrap (the grader's sandbox)" apt_install_missing bubblewrap
   [ $with_podman = 1 ] && step "apt: podman, runc, mmdebstrap, curl (image tests)" apt_install_missing podman runc mmdebstrap curl
   step "Go toolchain (go.mod needs go 1.26)" install_go
-  if [ "${SOD_APT_CLEAN:-0}" = 1 ]; then
-    step "apt: clean package lists (SOD_APT_CLEAN=1)" bash -c 'apt-get clean && rm -rf /var/lib/apt/lists/*'
-  fi
 }
 
 # ---------------------------------------------------------------- user part
@@ -260,7 +243,7 @@ install_goimports() {
 }
 
 install_kernel() {
-  local bin=$1 logdir=${SOD_LOG_DIR:-$HOME/.cache/sod-workbench/gonb-logs}
+  local bin=$1 logdir=$HOME/.cache/sod-workbench/gonb-logs
   mkdir -p "$logdir"
   # Kernel logs go to files in $logdir, never to cell output or the notebook server's terminal.
   "$bin/gonb" --install --force_deps --logtostderr=false --alsologtostderr=false --stderrthreshold=FATAL --log_dir="$logdir" \

@@ -8,8 +8,8 @@ JupyterLab and Notebook 6 do when a notebook is opened), connects to the kernel'
 (/api/kernels/ID/channels) and sends execute_requests. Then it deletes the session. It exits 0 on
 success.
 
-With NOTEBOOK arguments (paths relative to the server's root, readable at ROOT/NOTEBOOK where ROOT
-is $SOD_NOTEBOOK_ROOT, default ~/notebooks), each notebook gets a fresh kernel and runs its code
+With NOTEBOOK arguments (paths relative to the server's root, readable at ~/notebooks/NOTEBOOK, as in
+the image), each notebook gets a fresh kernel and runs its code
 cells up to and including its first cell (below); it prints how long that took from the session
 request (kernel start included) and how long the first cell itself took: the first-cell latency a
 student sees. A cell error fails.
@@ -179,7 +179,7 @@ async def main(base, token, notebooks):
         if out.strip() != WANT:
             sys.exit("expected the output %r" % WANT)
         return
-    root = os.environ.get("SOD_NOTEBOOK_ROOT", os.path.expanduser("~/notebooks"))
+    root = os.path.expanduser("~/notebooks")
     for nb in notebooks:
         cells = first_cells(os.path.join(root, nb))
         if not cells:

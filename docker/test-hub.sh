@@ -15,6 +15,7 @@
 #    password, starts their servers, runs a Go cell using the workbench in each, saves an edited
 #    notebook, and proves that A's token is refused on B's server and files, and that requests
 #    without a token (or with a made-up one) are refused
+#    3b. limits per student: A's memory hog fails in A's server; B's kernel keeps running cells
 # 4. the hub's container is removed and a new one started on the same volumes: the tokens, the
 #    servers and each student's work (file, edited notebook) are still there
 # 5. culling: an idle kernel is shut down, then the idle server stops (short times for the test)
@@ -219,6 +220,65 @@ if [ -n "$listen" ] && ! grep -qv '^0100007F:\|^00000000000000000000000001000000
 else
   record "the hub's port is bound to loopback only" FAIL "$(tr '\n' ' ' <<<"$listen")"
 fi
+
+# ---------------------------------------------------------------- 3b. limits per student
+# jupyterhub_config.py's limits per student (SOD_HUB_MEM_LIMIT, default 2G): A runs a cell that
+# allocates memory without bound; it must fail in A's own server, and B's kernel, started
+# before, must still run a cell afterwards. The functions of hub_check.py drive the kernels.
+limits_py=$(cat <<'PY'
+def run_in(base, name, token, kid, code, timeout=300):
+    async def go():
+        ws = await websocket_connect(HTTPRequest(
+            "ws" + base[len("http"):] + "/user/%s/api/kernels/%s/channels" % (name, kid),
+            headers={"Authorization": "token " + token}, connect_timeout=60, request_timeout=60))
+        msg_id = uuid.uuid4().hex
+        ws.write_message(json.dumps({
+            "header": {"msg_id": msg_id, "username": name, "session": uuid.uuid4().hex,
+                       "msg_type": "execute_request", "version": "5.3"},
+            "parent_header": {}, "metadata": {}, "channel": "shell",
+            "content": {"code": code, "silent": False, "store_history": True,
+                        "user_expressions": {}, "allow_stdin": False, "stop_on_error": True}}))
+        out, status = "", None
+        while status is None:
+            m = json.loads(await asyncio.wait_for(ws.read_message(), timeout=timeout))
+            if m.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            if m["header"]["msg_type"] == "stream":
+                out += m["content"]["text"]
+            elif m["header"]["msg_type"] == "execute_reply":
+                status = m["content"]["status"]
+        ws.close()
+        return status, out
+    return asyncio.run(go())
+
+HOG = ("%%\nvar hoard [][]byte\nfor {\n\tb := make([]byte, 64<<20)\n\tfor i := range b {\n\t\tb[i] = 1\n\t}\n"
+       "\thoard = append(hoard, b)\n}\n")
+base, state, users = sys.argv[1].rstrip("/"), sys.argv[2], [tuple(a.split(":", 1)) for a in sys.argv[3:]]
+tokens, nb = json.load(open(state))["tokens"], json.load(open(state))["notebook"]
+(a, _), (b, _) = users[0], users[1]
+_, cells = setup_cell(base, b, tokens[b], nb)
+outs, _, err, kid_b = asyncio.run(run_cells(base, b, tokens[b], [cells[0]["source"], "%%\nfmt.Println(\"B before\")"]))
+check("B starts a kernel and runs a cell", not err and outs and "B before" in outs[-1], err)
+_, cells = setup_cell(base, a, tokens[a], nb)
+t0 = time.time()
+outs, _, err, kid_a = asyncio.run(run_cells(base, a, tokens[a], [cells[0]["source"], HOG], timeout=600))
+check("A's memory hog fails in A's own server (limit per student)", bool(err), "%.0fs: %s" % (time.time() - t0, err or "the cell ended without an error"))
+status, out = run_in(base, b, tokens[b], kid_b, "%%\nfmt.Println(\"B after\")")
+check("B's kernel still runs cells after A's hog", status == "ok" and "B after" in out, "%s %s" % (status, out.strip()))
+status, out = run_in(base, a, tokens[a], kid_a, "%%\nfmt.Println(\"A after\")")
+check("A's own kernel still runs cells after its hog", status == "ok" and "A after" in out, "%s %s" % (status, out.strip()))
+sys.exit(1 if FAILED else 0)
+PY
+)
+out=$({ sed '/^if __name__ == "__main__":/,$d' "$repo/docker/hub/hub_check.py"; printf '%s\n' "$limits_py"; } |
+  timeout 900 $engine exec -i "$name" python3 - "$url" /srv/jupyterhub/test-state.json "${creds[@]}" 2>&1) && rc=0 || rc=$?
+while IFS=$'\t' read -r kind n ok detail; do
+  if [ "$kind" = CHECK ]; then record "$n" "$ok" "$detail"; fi
+done <<<"$out"
+if [ $rc -ne 0 ] && ! grep -q '^CHECK' <<<"$out"; then
+  record "limits per student" FAIL "exit $rc: $(tail -3 <<<"$out" | tr '\n' ' ')"
+fi
+record "limits per student, as the hub applies them" ok "$($engine logs "$name" 2>&1 | grep -o 'limits per student: .*' | tail -1)"
 
 # ---------------------------------------------------------------- 4. a new hub container, same volumes
 stop_hub

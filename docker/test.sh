@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # docker/test.sh — the workbench's test command (README.md, "Test"), also what CI runs.
 #
+#   docker/test.sh [--no-install] [--no-staticcheck] [--no-fuzz]
+#
 # 1. docker/install.sh --with-browser --with-grader  (idempotent: a no-op once everything is installed)
 # 2. go vet, staticcheck (pinned, run through the Go module proxy) and the library tests
 #                                       (go test over every package but notebooks/)
-# 3. the notebook harness              (executes every notebooks/*.ipynb with nbconvert + gonb,
+# 3. the test tooling's module (docker/testtools: the browser tests, labcheck and chartcheck,
+#    the Dockerfile lint): go vet, staticcheck and go test, as for the library
+# 4. the notebook harness              (executes every notebooks/*.ipynb with nbconvert + gonb,
 #                                        printing each notebook and its time)
-# 4. the image: SOD_IMAGE_TEST=1 runs docker/test-image.sh in full; SOD_IMAGE_TEST=ci (.ci/run) runs
+# 5. the image: SOD_IMAGE_TEST=1 runs docker/test-image.sh in full; SOD_IMAGE_TEST=ci (.ci/run) runs
 #    its CI profile when the measured cost fits the 25-minute budget (README, "How CI decides").
 #    Both install podman (docker/install.sh --with-podman) and first check the host: no podman, no
 #    user namespaces, no base image, no network for the build or too little disk give a printed
@@ -14,14 +18,29 @@
 #    image itself fails. Without SOD_IMAGE_TEST the step prints that it was not asked for.
 #
 # Set SOD_REQUIRE_NOTEBOOKS=1 / SOD_REQUIRE_BROWSER=1 to turn "skipped: not installed" into failures
-# (CI does). SOD_SKIP_INSTALL=1 skips step 1, SOD_SKIP_STATICCHECK=1 staticcheck, SOD_SKIP_FUZZ=1
-# the bounded fuzzing after the library tests (SOD_FUZZTIME per target, default 10s).
+# (CI does; docker/environment.md lists every variable). --no-install skips step 1 (and the image
+# step's install of podman), --no-staticcheck staticcheck, --no-fuzz the bounded fuzzing after the
+# library tests.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 t0=$(date +%s)
 
-if [ "${SOD_SKIP_INSTALL:-0}" != 1 ]; then
+install=1 staticcheck=1 fuzz=1
+for arg in "$@"; do
+  case "$arg" in
+  --no-install) install=0 ;;
+  --no-staticcheck) staticcheck=0 ;;
+  --no-fuzz) fuzz=0 ;;
+  *)
+    echo "usage: docker/test.sh [--no-install] [--no-staticcheck] [--no-fuzz]" >&2
+    exit 2
+    ;;
+  esac
+done
+staticcheck_cmd=honnef.co/go/tools/cmd/staticcheck@v0.7.0
+
+if [ "$install" = 1 ]; then
   if [ "${SOD_IMAGE_TEST:-0}" = 1 ]; then
     docker/install.sh --with-browser --with-grader --with-podman
   else
@@ -32,27 +51,35 @@ export PATH="${SOD_BIN:-$HOME/.local/bin}:/usr/local/bin:/usr/local/go/bin:$PATH
 
 echo "== go vet ./..."
 go vet ./...
-if [ "${SOD_SKIP_STATICCHECK:-0}" != 1 ]; then
+if [ "$staticcheck" = 1 ]; then
   echo "== staticcheck ./..."
-  go run honnef.co/go/tools/cmd/staticcheck@v0.7.0 ./...
+  go run "$staticcheck_cmd" ./...
 fi
 echo "== library tests"
 go test -timeout 40m $(go list ./... | grep -v '/notebooks$')
-if [ "${SOD_SKIP_FUZZ:-0}" != 1 ]; then
-  # Each fuzz target for a bounded time (SOD_FUZZTIME, default 10s; below ~5s Go can stop a
-  # target with "context deadline exceeded" before it starts fuzzing; their seed corpora
-  # already ran above). A failing input is saved under the package's testdata/fuzz: commit it
-  # with the fix, so it stays in the corpus.
-  echo "== fuzz (${SOD_FUZZTIME:-10s} each)"
+if [ "$fuzz" = 1 ]; then
+  # Each fuzz target for 10 s (below ~5 s Go can stop a target with "context deadline exceeded"
+  # before it starts fuzzing; their seed corpora already ran above). A failing input is saved
+  # under the package's testdata/fuzz: commit it with the fix, so it stays in the corpus.
+  echo "== fuzz (10s each)"
   for target in ./sod:FuzzPMC ./sod:FuzzGaussian ./sod:FuzzRealWorldH ./sod:FuzzTPGDClosedForm \
     ./sod:FuzzEscapePoint ./sod:FuzzEscapeDistances ./sod/experiments:FuzzLogGrid \
     ./sod/cmd/reproduce:FuzzPlan ./sod/cmd/reproduce:FuzzParseIntIn; do
-    go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${SOD_FUZZTIME:-10s}" "${target%%:*}" |
+    go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime 10s "${target%%:*}" |
       grep -v '^fuzz: elapsed' || { echo "fuzz: ${target#*:} failed" >&2; exit 1; }
   done
 fi
+# The test tooling is a module of its own (docker/testtools/go.mod), which `./...` above does
+# not enter: its heavy dependencies (chromedp, BuildKit) stay out of the library's go.mod.
+echo "== test tooling (docker/testtools): go vet, staticcheck, go test"
+(
+  cd docker/testtools
+  go vet ./...
+  if [ "$staticcheck" = 1 ]; then go run "$staticcheck_cmd" ./...; fi
+  go test -timeout 20m ./...
+)
 echo "== notebooks"
 go test -count=1 -timeout 80m -v ./notebooks 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
 
 echo "== image (docker/test-image.sh)"
-docker/image-step.sh
+if [ "$install" = 1 ]; then docker/image-step.sh; else docker/image-step.sh --no-install; fi

@@ -117,7 +117,7 @@ func TestNotebooks(t *testing.T) {
 var chartLineRe = regexp.MustCompile(`(?m)^(ok  |FAIL) (\S+): (\d+) charts`)
 
 // checkExportedCharts exports every cleanly executed notebook to HTML (as the book does) and
-// loads the pages in headless Chromium without network (widgets/cmd/chartcheck): every chart
+// loads the pages in headless Chromium without network (docker/testtools/cmd/chartcheck): every chart
 // the notebook displayed must draw, with no script error. Skipped without Chromium, unless
 // SOD_REQUIRE_BROWSER=1.
 func checkExportedCharts(t *testing.T, outDir string, results []result) {
@@ -156,7 +156,7 @@ func checkExportedCharts(t *testing.T, outDir string, results []result) {
 		return
 	}
 	bin := filepath.Join(t.TempDir(), "chartcheck")
-	if out, err := exec.Command("go", "build", "-o", bin, "sodworkbench.org/workbench/widgets/cmd/chartcheck").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "-C", filepath.Join("..", "docker", "testtools"), "build", "-o", bin, "./cmd/chartcheck").CombinedOutput(); err != nil {
 		t.Errorf("building chartcheck: %v\n%s", err, out)
 		return
 	}

@@ -16,52 +16,37 @@ import (
 // ½‖𝒜(XXᵀ) − b‖² and return a GDResult whose trace holds the exact (full)
 // h, ‖∇h‖_F and ‖XXᵀ − M*‖_F, so that they plot beside GradientDescent.
 
-// SGDOptions configures SGD.
-type SGDOptions struct {
-	// Step is the step size (> 0).
-	Step float64
-	// MaxIter is the number of steps (≥ 0).
-	MaxIter int
+// Minibatch holds the sampling options SGD and Adam share.
+type Minibatch struct {
 	// BatchSize is the number of measurements per minibatch, drawn without
-	// replacement each step; 0 or m means full batch (then SGD is GD).
+	// replacement each step; 0 or m means full batch (then SGD is GD and
+	// Adam uses the full gradient).
 	BatchSize int
-	// Seed seeds the minibatch sampler (math/rand/v2 PCG).
+	// Seed seeds the minibatch sampler (math/rand/v2 PCG). The same Seed
+	// gives the same path, with or without Iteration.KeepIterates.
 	Seed uint64
-	// TraceEvery records the full h every TraceEvery steps (default 1).
-	TraceEvery int
-	// DivergenceLimit as in GDOptions (default 1e150).
-	DivergenceLimit float64
-	// KeepIterates records a copy of every traced iterate in
-	// Trace.Iterates, as GDOptions.KeepIterates does (one n×r matrix per
-	// traced step). It does not change the iterates: the same Seed gives
-	// the same path with or without it.
-	KeepIterates bool
-	// Context, if not nil, is checked every 1024 steps, as in GDOptions.
-	Context context.Context
 }
 
-// AdamOptions configures Adam.
+// SGDOptions configures SGD: Iteration.Step is the step size, and the
+// full h is recorded every TraceEvery steps.
+type SGDOptions struct {
+	Iteration
+	Minibatch
+}
+
+// AdamOptions configures Adam: Iteration.Step is the learning rate α.
 type AdamOptions struct {
-	// Step is the learning rate α (> 0).
-	Step float64
+	Iteration
+	Minibatch
 	// Beta1, Beta2 ∈ [0, 1) are the moment decay rates (defaults 0.9, 0.999
 	// when both are zero).
 	Beta1, Beta2 float64
 	// Eps > 0 is the denominator offset (default 1e-8).
 	Eps float64
-	// MaxIter, BatchSize, Seed, TraceEvery, DivergenceLimit and
-	// KeepIterates are as in SGDOptions (BatchSize 0: full-gradient Adam).
-	MaxIter         int
-	BatchSize       int
-	Seed            uint64
-	TraceEvery      int
-	DivergenceLimit float64
-	KeepIterates    bool
-	Context         context.Context // as in SGDOptions
 }
 
-// msStoch holds the workspaces of a stochastic gradient.
-type msStoch struct {
+// stochasticGradient holds the workspaces of a stochastic gradient.
+type stochasticGradient struct {
 	p      *Problem
 	n, r   int
 	m      int
@@ -75,7 +60,7 @@ type msStoch struct {
 	full   *mat.Dense // full gradient, for the trace
 }
 
-func msNewStoch(p *Problem, batch int, seed uint64) (*msStoch, error) {
+func newStochasticGradient(p *Problem, batch int, seed uint64) (*stochasticGradient, error) {
 	if err := p.needDense("a stochastic baseline"); err != nil {
 		return nil, err
 	}
@@ -87,7 +72,7 @@ func msNewStoch(p *Problem, batch int, seed uint64) (*msStoch, error) {
 	if batch == 0 {
 		batch = m
 	}
-	s := &msStoch{p: p, n: n, r: r, m: m, batch: batch,
+	s := &stochasticGradient{p: p, n: n, r: r, m: m, batch: batch,
 		rng:  rand.New(rand.NewPCG(seed, 0x5d0b)),
 		perm: make([]int, m), y: make([]float64, m), keep: make([]bool, m),
 		xx: mat.NewDense(n, n, nil), gf: mat.NewDense(n, n, nil),
@@ -102,7 +87,7 @@ func msNewStoch(p *Problem, batch int, seed uint64) (*msStoch, error) {
 // an unbiased estimate of ∇h(X). It applies the full operator and masks the
 // residual, so a step costs as much as a GD step: the point of the baseline
 // is its stochastic dynamics, not its speed.
-func (s *msStoch) grad(x *mat.Dense) {
+func (s *stochasticGradient) grad(x *mat.Dense) {
 	xr := x.RawMatrix()
 	blas64.Gemm(blas.NoTrans, blas.Trans, 1, xr, xr, 0, s.xx.RawMatrix())
 	s.p.Op.Apply(s.y, s.xx)
@@ -135,25 +120,21 @@ func (s *msStoch) grad(x *mat.Dense) {
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 2, s.gf.RawMatrix(), xr, 0, s.g.RawMatrix())
 }
 
-// msBaselineLoop runs a first-order method whose update is done by step,
-// recording the full h (and, if keep, the iterate) like GradientDescent.
-func msBaselineLoop(ctx context.Context, p *Problem, x0 mat.Matrix, iters, every int, limit float64, keep bool, st *msStoch,
+// runBaseline runs a first-order method whose update is done by step,
+// recording the full h (and, with KeepIterates, the iterate) like
+// GradientDescent.
+func runBaseline(ctx context.Context, p *Problem, x0 mat.Matrix, it Iteration, st *stochasticGradient,
 	step func(x *mat.Dense, k int)) (*GDResult, error) {
-	if ctx == nil {
-		ctx = context.Background()
+	if err := checkContext(ctx); err != nil {
+		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("sod: not started: %w", err)
-	}
+	iters, every, limit, keep := it.MaxIter, it.TraceEvery, it.limit(), it.KeepIterates
 	if every == 0 {
 		every = 1
 	}
-	if limit == 0 {
-		limit = 1e150
-	}
 	x := mat.DenseCopyOf(x0)
 	prev := mat.DenseCopyOf(x0)
-	res := &GDResult{StagnatedAt: -1}
+	res := &GDResult{StagnatedAt: -1, Stop: StopMaxIter}
 	tr := &res.Trace
 	full := func() (float64, float64) {
 		p.Grad(st.full, x)
@@ -191,7 +172,7 @@ func msBaselineLoop(ctx context.Context, p *Problem, x0 mat.Matrix, iters, every
 				x.Copy(prev)
 				k--
 				h, gn = full()
-				res.Diverged = true
+				res.Stop = StopDiverged
 				record(k, h, gn)
 				break
 			}
@@ -200,7 +181,7 @@ func msBaselineLoop(ctx context.Context, p *Problem, x0 mat.Matrix, iters, every
 			x.Copy(prev)
 			k--
 			h, gn = full()
-			res.Diverged = true
+			res.Stop = StopDiverged
 			record(k, h, gn)
 			break
 		}
@@ -209,40 +190,26 @@ func msBaselineLoop(ctx context.Context, p *Problem, x0 mat.Matrix, iters, every
 	return res, nil
 }
 
-// msCheckBaseline checks the options SGD and Adam share, naming the bad
-// value and its range (DivergenceLimit as in GDOptions: 0 for the default,
-// else (0, +Inf]; NaN is refused).
-func msCheckBaseline(name string, step float64, maxIter, every int, limit float64) error {
-	switch {
-	case !(step > 0) || math.IsInf(step, 0):
-		return fmt.Errorf("%w: %s step %v, want finite and > 0", ErrBadParameter, name, step)
-	case maxIter < 0 || every < 0:
-		return fmt.Errorf("%w: %s MaxIter = %d, TraceEvery = %d, want both ≥ 0", ErrBadParameter, name, maxIter, every)
-	case !(limit >= 0):
-		return fmt.Errorf("%w: %s DivergenceLimit = %v, want 0 (default 1e150) or a value in (0, +Inf]", ErrBadParameter, name, limit)
-	}
-	return nil
-}
-
 // SGD runs minibatch stochastic gradient descent X ← X − Step·g, where g is
 // the gradient of h restricted to a random minibatch of measurements,
 // rescaled by m/|S| (an unbiased estimate of ∇h). With BatchSize 0 or m it
-// is plain gradient descent.
-func SGD(p *Problem, x0 mat.Matrix, opt SGDOptions) (*GDResult, error) {
+// is plain gradient descent. ctx is checked every 1024 steps, as in
+// GradientDescent.
+func SGD(ctx context.Context, p *Problem, x0 mat.Matrix, opt SGDOptions) (*GDResult, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	if err := p.CheckX(x0); err != nil {
 		return nil, err
 	}
-	if err := msCheckBaseline("SGD", opt.Step, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit); err != nil {
+	if err := opt.Iteration.check("SGD"); err != nil {
 		return nil, err
 	}
-	st, err := msNewStoch(p, opt.BatchSize, opt.Seed)
+	st, err := newStochasticGradient(p, opt.BatchSize, opt.Seed)
 	if err != nil {
 		return nil, err
 	}
-	return msBaselineLoop(opt.Context, p, x0, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit, opt.KeepIterates, st, func(x *mat.Dense, _ int) {
+	return runBaseline(ctx, p, x0, opt.Iteration, st, func(x *mat.Dense, _ int) {
 		st.grad(x)
 		axpyDense(-opt.Step, st.g, x)
 	})
@@ -250,8 +217,8 @@ func SGD(p *Problem, x0 mat.Matrix, opt SGDOptions) (*GDResult, error) {
 
 // Adam runs Adam (Kingma and Ba, 2015) on h with bias-corrected first and
 // second moments, elementwise on the entries of X, with full or minibatch
-// gradients.
-func Adam(p *Problem, x0 mat.Matrix, opt AdamOptions) (*GDResult, error) {
+// gradients. ctx is checked every 1024 steps, as in GradientDescent.
+func Adam(ctx context.Context, p *Problem, x0 mat.Matrix, opt AdamOptions) (*GDResult, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -265,20 +232,20 @@ func Adam(p *Problem, x0 mat.Matrix, opt AdamOptions) (*GDResult, error) {
 	if eps == 0 {
 		eps = 1e-8
 	}
-	if err := msCheckBaseline("Adam", opt.Step, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit); err != nil {
+	if err := opt.Iteration.check("Adam"); err != nil {
 		return nil, err
 	}
 	if !(b1 >= 0 && b1 < 1) || !(b2 >= 0 && b2 < 1) || !(eps > 0) || math.IsInf(eps, 0) {
 		return nil, fmt.Errorf("%w: Adam β₁ = %v, β₂ = %v, ε = %v, want β₁, β₂ in [0, 1) and ε finite and > 0", ErrBadParameter, b1, b2, eps)
 	}
-	st, err := msNewStoch(p, opt.BatchSize, opt.Seed)
+	st, err := newStochasticGradient(p, opt.BatchSize, opt.Seed)
 	if err != nil {
 		return nil, err
 	}
 	n, r := p.Dims()
 	mom := make([]float64, n*r)
 	vel := make([]float64, n*r)
-	return msBaselineLoop(opt.Context, p, x0, opt.MaxIter, opt.TraceEvery, opt.DivergenceLimit, opt.KeepIterates, st, func(x *mat.Dense, k int) {
+	return runBaseline(ctx, p, x0, opt.Iteration, st, func(x *mat.Dense, k int) {
 		st.grad(x)
 		t := float64(k + 1)
 		c1 := 1 - math.Pow(b1, t)

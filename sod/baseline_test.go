@@ -3,7 +3,6 @@ package sod
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -12,18 +11,18 @@ import (
 // TestSGDFullBatchIsGD compares full-batch SGD with the package's
 // GradientDescent and with the test's own GD loop.
 func TestSGDFullBatchIsGD(t *testing.T) {
-	p := RealWorld()
-	op, b, _, _, _ := msRealWorld()
+	p := RealWorldProblem()
+	op, b, _, _, _ := refRealWorld()
 	x0 := mat.NewDense(3, 1, []float64{0.3, -0.2, 0.5})
-	sgd, err := SGD(p, x0, SGDOptions{Step: 0.1, MaxIter: 300})
+	sgd, err := SGD(t.Context(), p, x0, SGDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 300}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gd, err := GradientDescent(p, x0, GDOptions{Step: 0.1, MaxIter: 300})
+	gd, err := GradientDescent(t.Context(), p, x0, GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 300}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	own := msGD(op, b, x0, 0.1, 300)
+	own := refGD(op, b, x0, 0.1, 300)
 	if !mat.EqualApprox(sgd.X, gd.X, 1e-12) || !mat.EqualApprox(sgd.X, own, 1e-12) {
 		t.Errorf("full-batch SGD %v, GD %v, own GD %v", sgd.X.RawMatrix().Data, gd.X.RawMatrix().Data, own.RawMatrix().Data)
 	}
@@ -36,10 +35,10 @@ func TestSGDFullBatchIsGD(t *testing.T) {
 // with batch size 1 the mean of many seeded draws approaches the full
 // gradient (m = 6, 60000 draws, tolerance ~5 standard errors).
 func TestSGDUnbiased(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	x := RealWorldXHat()
 	x.Set(0, 0, 0.7)
-	st, err := msNewStoch(p, 1, 42)
+	st, err := newStochasticGradient(p, 1, 42)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,11 +64,11 @@ func TestSGDUnbiased(t *testing.T) {
 // TestAdamAgainstReference compares Adam with a plain reference
 // implementation on the test's own gradient.
 func TestAdamAgainstReference(t *testing.T) {
-	p := RealWorld()
-	op, b, _, _, _ := msRealWorld()
+	p := RealWorldProblem()
+	op, b, _, _, _ := refRealWorld()
 	x0 := mat.NewDense(3, 1, []float64{0.3, -0.2, 0.5})
 	const iters = 200
-	res, err := Adam(p, x0, AdamOptions{Step: 0.01, MaxIter: iters})
+	res, err := Adam(t.Context(), p, x0, AdamOptions{Iteration: Iteration{Step: 0.01, MaxIter: iters}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +78,7 @@ func TestAdamAgainstReference(t *testing.T) {
 	for k := 1; k <= iters; k++ {
 		var xx, g mat.Dense
 		xx.Mul(x, x.T())
-		g.Mul(msGradF(op, b, &xx), x)
+		g.Mul(refGradF(op, b, &xx), x)
 		for i := 0; i < 3; i++ {
 			gi := 2 * g.At(i, 0)
 			m[i] = 0.9*m[i] + 0.1*gi
@@ -95,30 +94,36 @@ func TestAdamAgainstReference(t *testing.T) {
 }
 
 func TestBaselineSeededAndErrors(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	x0 := mat.NewDense(3, 1, []float64{0.3, -0.2, 0.5})
-	a, _ := SGD(p, x0, SGDOptions{Step: 0.05, MaxIter: 50, BatchSize: 2, Seed: 9})
-	b, _ := SGD(p, x0, SGDOptions{Step: 0.05, MaxIter: 50, BatchSize: 2, Seed: 9})
-	c, _ := SGD(p, x0, SGDOptions{Step: 0.05, MaxIter: 50, BatchSize: 2, Seed: 10})
+	a, _ := SGD(t.Context(), p, x0, SGDOptions{Iteration: Iteration{Step: 0.05, MaxIter: 50}, Minibatch: Minibatch{BatchSize: 2, Seed: 9}})
+	b, _ := SGD(t.Context(), p, x0, SGDOptions{Iteration: Iteration{Step: 0.05, MaxIter: 50}, Minibatch: Minibatch{BatchSize: 2, Seed: 9}})
+	c, _ := SGD(t.Context(), p, x0, SGDOptions{Iteration: Iteration{Step: 0.05, MaxIter: 50}, Minibatch: Minibatch{BatchSize: 2, Seed: 10}})
 	if !mat.Equal(a.X, b.X) || mat.Equal(a.X, c.X) {
 		t.Errorf("SGD seeding: same seed equal %v, different seeds equal %v", mat.Equal(a.X, b.X), mat.Equal(a.X, c.X))
 	}
 	// A huge step diverges: reported, last finite iterate returned.
-	d, err := SGD(p, x0, SGDOptions{Step: 1e3, MaxIter: 100})
-	if err != nil || !d.Diverged || !isFinite(d.H) {
-		t.Errorf("divergence: %v diverged=%v h=%v", err, d != nil && d.Diverged, d)
+	d, err := SGD(t.Context(), p, x0, SGDOptions{Iteration: Iteration{Step: 1e3, MaxIter: 100}})
+	if err != nil || d.Stop != StopDiverged || !isFinite(d.H) {
+		t.Errorf("divergence: %v stop=%v h=%v", err, d != nil && d.Stop == StopDiverged, d)
 	}
-	for _, o := range []SGDOptions{{Step: 0, MaxIter: 1}, {Step: -1}, {Step: 0.1, MaxIter: -1}, {Step: 0.1, BatchSize: 7}, {Step: math.Inf(1)}} {
-		if _, err := SGD(p, x0, o); !errors.Is(err, ErrBadParameter) {
+	for _, o := range []SGDOptions{
+		{Iteration: Iteration{Step: 0, MaxIter: 1}}, {Iteration: Iteration{Step: -1}}, {Iteration: Iteration{Step: 0.1, MaxIter: -1}},
+		{Iteration: Iteration{Step: 0.1}, Minibatch: Minibatch{BatchSize: 7}}, {Iteration: Iteration{Step: math.Inf(1)}},
+	} {
+		if _, err := SGD(t.Context(), p, x0, o); !errors.Is(err, ErrBadParameter) {
 			t.Errorf("SGD %+v: %v", o, err)
 		}
 	}
-	for _, o := range []AdamOptions{{Step: 0}, {Step: 0.1, Beta1: 1, Beta2: 0.9}, {Step: 0.1, Beta1: 0.9, Beta2: 1.2}, {Step: 0.1, Eps: -1}, {Step: 0.1, BatchSize: -1}} {
-		if _, err := Adam(p, x0, o); !errors.Is(err, ErrBadParameter) {
+	for _, o := range []AdamOptions{
+		{Iteration: Iteration{Step: 0}}, {Iteration: Iteration{Step: 0.1}, Beta1: 1, Beta2: 0.9}, {Iteration: Iteration{Step: 0.1}, Beta1: 0.9, Beta2: 1.2},
+		{Iteration: Iteration{Step: 0.1}, Eps: -1}, {Iteration: Iteration{Step: 0.1}, Minibatch: Minibatch{BatchSize: -1}},
+	} {
+		if _, err := Adam(t.Context(), p, x0, o); !errors.Is(err, ErrBadParameter) {
 			t.Errorf("Adam %+v: %v", o, err)
 		}
 	}
-	if _, err := SGD(p, mat.NewDense(2, 1, nil), SGDOptions{Step: 0.1}); !errors.Is(err, ErrShape) {
+	if _, err := SGD(t.Context(), p, mat.NewDense(2, 1, nil), SGDOptions{Iteration: Iteration{Step: 0.1}}); !errors.Is(err, ErrShape) {
 		t.Errorf("bad x0: %v", err)
 	}
 }
@@ -126,8 +131,8 @@ func TestBaselineSeededAndErrors(t *testing.T) {
 // TestBaselineGradNoAlloc checks that the minibatch gradient does not
 // allocate per iteration.
 func TestBaselineGradNoAlloc(t *testing.T) {
-	p := RealWorld()
-	st, err := msNewStoch(p, 2, 1)
+	p := RealWorldProblem()
+	st, err := newStochasticGradient(p, 2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,56 +142,22 @@ func TestBaselineGradNoAlloc(t *testing.T) {
 	}
 }
 
-// msRefSGD is the test's own minibatch SGD on explicit sensing matrices:
-// each step draws a batch without replacement by a partial Fisher–Yates
-// shuffle of a PCG(seed, 0x5d0b) stream and steps along
-// 2 (m/|S|) Σ_{i∈S} (⟨A_i, XXᵀ⟩ − b_i) A_i X. It returns every iterate.
-func msRefSGD(as []*mat.Dense, b []float64, x0 *mat.Dense, step float64, batch, iters int, seed uint64) []*mat.Dense {
-	m := len(as)
-	rng := rand.New(rand.NewPCG(seed, 0x5d0b))
-	perm := make([]int, m)
-	for i := range perm {
-		perm[i] = i
-	}
-	x := mat.DenseCopyOf(x0)
-	out := []*mat.Dense{mat.DenseCopyOf(x)}
-	for k := 0; k < iters; k++ {
-		for i := 0; i < batch; i++ {
-			j := i + rng.IntN(m-i)
-			perm[i], perm[j] = perm[j], perm[i]
-		}
-		var xx, ax mat.Dense
-		xx.Mul(x, x.T())
-		g := mat.NewDense(x.RawMatrix().Rows, x.RawMatrix().Cols, nil)
-		for _, i := range perm[:batch] {
-			res := mat.Sum(elemMul(as[i], &xx)) - b[i]
-			ax.Mul(as[i], x)
-			ax.Scale(2*float64(m)/float64(batch)*res, &ax)
-			g.Add(g, &ax)
-		}
-		g.Scale(-step, g)
-		x.Add(x, g)
-		out = append(out, mat.DenseCopyOf(x))
-	}
-	return out
-}
-
 // TestBaselineKeepIterates: SGD's and Adam's KeepIterates record the
 // traced iterates without changing them. SGD's path is checked step by
 // step against the test's own loop on explicit matrices (same estimator,
 // same seed), each kept iterate against the traced h computed by hand.
 func TestBaselineKeepIterates(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	as := explicitSensing(p.Op)
 	x0 := mat.NewDense(3, 1, []float64{0.3, -0.2, 0.5})
 	const iters = 60
-	ref := msRefSGD(as, p.B, x0, 0.05, 2, iters, 9)
+	ref := refSGD(as, p.B, x0, 0.05, 2, iters, 9)
 	for _, every := range []int{1, 7} {
-		plain, err := SGD(p, x0, SGDOptions{Step: 0.05, MaxIter: iters, BatchSize: 2, Seed: 9, TraceEvery: every})
+		plain, err := SGD(t.Context(), p, x0, SGDOptions{Iteration: Iteration{Step: 0.05, MaxIter: iters, TraceEvery: every}, Minibatch: Minibatch{BatchSize: 2, Seed: 9}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		kept, err := SGD(p, x0, SGDOptions{Step: 0.05, MaxIter: iters, BatchSize: 2, Seed: 9, TraceEvery: every, KeepIterates: true})
+		kept, err := SGD(t.Context(), p, x0, SGDOptions{Iteration: Iteration{Step: 0.05, MaxIter: iters, TraceEvery: every, KeepIterates: true}, Minibatch: Minibatch{BatchSize: 2, Seed: 9}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,11 +174,11 @@ func TestBaselineKeepIterates(t *testing.T) {
 			}
 		}
 	}
-	plain, err := Adam(p, x0, AdamOptions{Step: 0.01, MaxIter: iters, BatchSize: 3, Seed: 4})
+	plain, err := Adam(t.Context(), p, x0, AdamOptions{Iteration: Iteration{Step: 0.01, MaxIter: iters}, Minibatch: Minibatch{BatchSize: 3, Seed: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, err := Adam(p, x0, AdamOptions{Step: 0.01, MaxIter: iters, BatchSize: 3, Seed: 4, KeepIterates: true})
+	kept, err := Adam(t.Context(), p, x0, AdamOptions{Iteration: Iteration{Step: 0.01, MaxIter: iters, KeepIterates: true}, Minibatch: Minibatch{BatchSize: 3, Seed: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ var benchSizes = []int{80, 1000, 10_000, 1_000_000}
 // search rank r) on the structured or the dense path, with a start
 // X = 0.01·N(0, I) rescaled like the study's and a gradient buffer.
 func benchPMC(b *testing.B, n, r int, structured bool) (*Problem, *mat.Dense) {
-	op, err := NewPMC(n, 0.1)
+	op, err := NewPMCOperator(n, 0.1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func BenchmarkGradPMCGeneric(b *testing.B) {
 // BenchmarkGradGaussian measures h/∇h for a dense Gaussian operator with
 // n = 40, m = 2000 (two BLAS matrix–vector products with the m×n² matrix Φ).
 func BenchmarkGradGaussian(b *testing.B) {
-	op, err := NewGaussian(40, 2000, 1)
+	op, err := NewGaussianOperator(40, 2000, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -115,12 +115,12 @@ func BenchmarkGradientDescentPMC(b *testing.B) {
 				b.Run(fmt.Sprintf("r=%d/n=%d/path=%s", r, n, path), func(b *testing.B) {
 					p, x0 := benchPMC(b, n, r, path == "structured")
 					x0.Scale(0.01, x0)
-					opt := GDOptions{Step: 0.5 / float64(n), MaxIter: 1000, TraceEvery: 100}
+					opt := GDOptions{Iteration: Iteration{Step: 0.5 / float64(n), MaxIter: 1000, TraceEvery: 100}}
 					b.ReportAllocs()
 					b.ResetTimer()
 					done := cpuMetric(b)
 					for i := 0; i < b.N; i++ {
-						if _, err := GradientDescent(p, x0, opt); err != nil {
+						if _, err := GradientDescent(b.Context(), p, x0, opt); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -134,7 +134,7 @@ func BenchmarkGradientDescentPMC(b *testing.B) {
 // BenchmarkAnalyzeCritical measures the critical-point analysis at n = 80
 // (PMC, r = 1), with and without the 80×80 Hessian.
 func BenchmarkAnalyzeCritical(b *testing.B) {
-	op, _ := NewPMC(80, 0.1)
+	op, _ := NewPMCOperator(80, 0.1)
 	p, _ := NewProblem(op, randDense(80, 1, 1), 1)
 	X := randDense(80, 1, 2)
 	for _, skip := range []bool{false, true} {

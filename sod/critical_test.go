@@ -13,7 +13,7 @@ import (
 // with which the paper's X_final columns were produced (REPRODUCTION.md C3), and the
 // rank-1 convention q_r = +1, v_r = X̂/‖X̂‖.
 func TestCriticalPaperSigns(t *testing.T) {
-	pmc, err := PMCCaseStudy(0.3)
+	pmc, err := PMCCaseStudyProblem(0.3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,11 +25,11 @@ func TestCriticalPaperSigns(t *testing.T) {
 		un   []float64
 		tol  float64
 	}{
-		{"real-world", RealWorld(), RealWorldXHat(), []float64{-0.93577, 0.12392, 0.33013}, 5e-6},
+		{"real-world", RealWorldProblem(), RealWorldXHat(), []float64{-0.93577, 0.12392, 0.33013}, 5e-6},
 		{"pmc", pmc, mat.NewDense(3, 1, []float64{a, 0, -a}), []float64{1 / math.Sqrt2, 0, 1 / math.Sqrt2}, 1e-12},
-		{"basic", BasicExample(), BasicExampleXHat(), []float64{1, 0}, 1e-15},
+		{"basic", BasicExampleProblem(), BasicExampleXHat(), []float64{1, 0}, 1e-15},
 	} {
-		for _, x := range []*mat.Dense{tc.x, scaledCopy(-1, tc.x)} {
+		for _, x := range []*mat.Dense{tc.x, scaled(-1, tc.x)} {
 			cp, err := AnalyzeCritical(tc.p, x, CriticalOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -53,19 +53,13 @@ func TestCriticalPaperSigns(t *testing.T) {
 	}
 }
 
-func scaledCopy(s float64, x *mat.Dense) *mat.Dense {
-	var d mat.Dense
-	d.Scale(s, x)
-	return &d
-}
-
 // TestCriticalValues checks the quantities against hand derivations and
 // Reference values: basic example (∇f = diag(−¾, 0), σ_r = 1/√2, E = √3·A₂·√3 has
 // zero diagonal so Euu = 0, Hessian eigenvalues {0, 2}); PMC spurious
 // minimum (h = 0.330275 and Hessian eigenvalues 2.679, 3.339,
 // 3.640, REPRODUCTION.md F1); E equals Σ_i ⟨A_i, P⟩ A_i from explicit matrices.
 func TestCriticalValues(t *testing.T) {
-	cp, err := AnalyzeCritical(BasicExample(), BasicExampleXHat(), CriticalOptions{})
+	cp, err := AnalyzeCritical(BasicExampleProblem(), BasicExampleXHat(), CriticalOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +74,7 @@ func TestCriticalValues(t *testing.T) {
 		t.Errorf("basic: E₁₂ = %v, want 3/2", e)
 	}
 
-	pmc, _ := PMCCaseStudy(0.3)
+	pmc, _ := PMCCaseStudyProblem(0.3)
 	a := math.Sqrt(0.91 / 1.09)
 	cp, err = AnalyzeCritical(pmc, mat.NewDense(3, 1, []float64{a, 0, -a}), CriticalOptions{})
 	if err != nil {
@@ -94,7 +88,7 @@ func TestCriticalValues(t *testing.T) {
 	}
 
 	// E from explicit sensing matrices, at the real-world x̂.
-	p := RealWorld()
+	p := RealWorldProblem()
 	cp, err = AnalyzeCritical(p, RealWorldXHat(), CriticalOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -120,8 +114,8 @@ func TestCriticalValues(t *testing.T) {
 }
 
 func TestCriticalErrors(t *testing.T) {
-	p := RealWorld()
-	pmc, _ := PMCCaseStudy(0.3)
+	p := RealWorldProblem()
+	pmc, _ := PMCCaseStudyProblem(0.3)
 	for _, tc := range []struct {
 		name string
 		p    *Problem
@@ -161,16 +155,4 @@ func TestCriticalErrors(t *testing.T) {
 	if !errors.Is(cp.CheckSpurious(1e-6), ErrNotSpuriousMinimum) {
 		t.Errorf("ground truth: λ_n = %v, CheckSpurious = %v", cp.LambdaN, cp.CheckSpurious(1e-6))
 	}
-}
-
-func mustProblem(t *testing.T, op Operator, r int) *Problem {
-	t.Helper()
-	n, _ := op.Dims()
-	z := mat.NewDense(n, 1, nil)
-	z.Set(0, 0, 1)
-	p, err := NewProblem(op, z, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }

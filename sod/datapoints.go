@@ -8,23 +8,24 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// DataPoints is the sensing operator of a one-hidden-layer network with
-// quadratic activation (paper section 6.3): the sensing matrices are
+// DataPointsOperator is the sensing operator of a one-hidden-layer network
+// with quadratic activation (paper section 6.3): the sensing matrices are
 // A_i = x_i x_iᵀ for data points x_1, …, x_m ∈ ℝⁿ, so that
 // 𝒜(XXᵀ)_i = ‖Xᵀx_i‖² is the network's output on x_i and h(X) is half the
 // squared training error against the labels b.
 //
 // The rank-one matrices are never formed: Apply and Adjoint cost O(m n²).
-// A DataPoints operator is read-only after construction and safe for
+// A DataPointsOperator is read-only after construction and safe for
 // concurrent use.
-type DataPoints struct {
+type DataPointsOperator struct {
 	n, m int
 	x    *mat.Dense // m×n, row i = x_i
 }
 
-// NewDataPoints returns the operator whose sensing matrices are x_i x_iᵀ,
-// where x_i is the i-th row of xs (m×n, m ≥ 1, finite). xs is copied.
-func NewDataPoints(xs mat.Matrix) (*DataPoints, error) {
+// NewDataPointsOperator returns the operator whose sensing matrices are
+// x_i x_iᵀ, where x_i is the i-th row of xs (m×n, m ≥ 1, finite). xs is
+// copied.
+func NewDataPointsOperator(xs mat.Matrix) (*DataPointsOperator, error) {
 	if xs == nil {
 		return nil, ErrNoMeasurements
 	}
@@ -38,14 +39,14 @@ func NewDataPoints(xs mat.Matrix) (*DataPoints, error) {
 	if err := checkFinite("x", xs); err != nil {
 		return nil, err
 	}
-	return &DataPoints{n: n, m: m, x: mat.DenseCopyOf(xs)}, nil
+	return &DataPointsOperator{n: n, m: m, x: mat.DenseCopyOf(xs)}, nil
 }
 
 // Dims returns n (the data dimension) and m (the number of data points).
-func (d *DataPoints) Dims() (n, m int) { return d.n, d.m }
+func (d *DataPointsOperator) Dims() (n, m int) { return d.n, d.m }
 
 // Apply stores 𝒜(M)_i = x_iᵀ M x_i in dst.
-func (d *DataPoints) Apply(dst []float64, M mat.Matrix) {
+func (d *DataPointsOperator) Apply(dst []float64, M mat.Matrix) {
 	n := d.n
 	v := contiguous(M)
 	for i := 0; i < d.m; i++ {
@@ -70,7 +71,7 @@ func (d *DataPoints) Apply(dst []float64, M mat.Matrix) {
 }
 
 // Adjoint stores 𝒜*(y) = Σ_i y_i x_i x_iᵀ in dst.
-func (d *DataPoints) Adjoint(dst *mat.Dense, y []float64) {
+func (d *DataPointsOperator) Adjoint(dst *mat.Dense, y []float64) {
 	dst.Zero()
 	raw := dst.RawMatrix()
 	for i := 0; i < d.m; i++ {
@@ -83,7 +84,7 @@ func (d *DataPoints) Adjoint(dst *mat.Dense, y []float64) {
 }
 
 // SensingMatrix stores x_i x_iᵀ in dst.
-func (d *DataPoints) SensingMatrix(dst *mat.SymDense, i int) {
+func (d *DataPointsOperator) SensingMatrix(dst *mat.SymDense, i int) {
 	x := d.x.RawRowView(i)
 	for j := 0; j < d.n; j++ {
 		for k := j; k < d.n; k++ {
@@ -93,7 +94,7 @@ func (d *DataPoints) SensingMatrix(dst *mat.SymDense, i int) {
 }
 
 // XiSquared returns max_i ‖x_i x_iᵀ‖₂² = max_i ‖x_i‖⁴.
-func (d *DataPoints) XiSquared() float64 {
+func (d *DataPointsOperator) XiSquared() float64 {
 	best := 0.0
 	for i := 0; i < d.m; i++ {
 		x := d.x.RawRowView(i)

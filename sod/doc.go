@@ -10,8 +10,9 @@
 // sod, or the sibling package sod/experiments for whole experiments):
 //
 //   - Fig. taxonomy, Fig. matrix_tensor: schematics, no data.
-//   - Fig. basic_example (Fig. 2): experiments.BasicExample on BasicExample
-//     (x̂ = BasicExampleXHat), with GradientDescent, SGD and RunEscape.
+//   - Fig. basic_example (Fig. 2): experiments.RunBasicExample on
+//     BasicExampleProblem (x̂ = BasicExampleXHat), with GradientDescent, SGD
+//     and RunEscape.
 //   - Fig. r1_r2 (escape zones): Radii (r₁, r₂), PaleyZygmund (which zone a
 //     point is in, PZCase), PZBound and MonteCarloEFS (P(EFS > 1)).
 //   - Fig. simulation (TPGD on the basic example): NewTPGDFromCritical,
@@ -25,14 +26,23 @@
 //     TPGDClosedForm.EscapePoint (BetaScale, GammaScale) and MultiStepSOD.
 //   - Fig. ablation (U_β and U_γ against l and t): TPGDClosedForm.UBeta,
 //     UGamma, RhoMin, Thresholds; TPGDConditions for the conditions on l.
-//   - Table ablation: experiments.Ablation (TPGDClosedForm.Select,
+//   - Table ablation: experiments.RunAblation (TPGDClosedForm.Select,
 //     EscapePoint and EscapeDistances per cell, plus the descent check).
-//   - Fig. exp2 (PMC) and Fig. exp3 (real-world): experiments.CaseStudy on
-//     PMCCaseStudy and RealWorld, via RunEscape with MultiStepSOD.
-//   - Fig. numerical_study: experiments.RunStudy on NewPMC problems.
-//   - Fig. quadratic_nn: experiments.QNN on NewDataPoints, with SGD, Adam,
-//     SODLineSearch, RandomLineSearch and NegGradLineSearch;
-//     experiments.QNNScan for where GD stalls.
+//   - Fig. exp2 (PMC) and Fig. exp3 (real-world): experiments.RunCaseStudy
+//     on PMCCaseStudyProblem and RealWorldProblem, via RunEscape with
+//     MultiStepSOD.
+//   - Fig. numerical_study: experiments.RunStudy on problems with
+//     NewPMCOperator.
+//   - Fig. quadratic_nn: experiments.RunQNN on NewDataPointsOperator, with
+//     SGD, Adam, SODLineSearch, RandomLineSearch and NegGradLineSearch;
+//     experiments.RunQNNScan for where GD stalls.
+//
+// Names tell the kind: a function ending in Problem returns a *Problem,
+// one ending in Operator (or NewXOperator) an Operator, XHat a spurious
+// point X̂ and Instance an *Instance (problem and point together); whole
+// experiments are experiments.RunX. The numbers the paper prints (the case
+// settings, its δ, the ablation table) are data in package sod/paper, which
+// this package reads rather than types again.
 //
 // The package follows the paper's notation. The conventions that reproduce
 // the paper's numbers (C1–C10) and the places where the paper's claims do
@@ -50,20 +60,23 @@
 // (SensingMatrix and XiSquared work for any Operator). Operators provided:
 //
 //   - NewDenseOperator: explicit symmetric matrices, validated.
-//   - BasicExampleOperator, BasicExample, BasicExampleXHat: eq. basic_example.
-//   - RealWorldOperator, RealWorld, RealWorldXHat: Appendix case 2,
+//   - BasicExampleOperator, BasicExampleProblem, BasicExampleXHat:
+//     eq. basic_example.
+//   - RealWorldOperator, RealWorldProblem, RealWorldXHat: Appendix case 2,
 //     eq. sensing-matrices-real-world, x̂ as printed.
-//   - NewPMC, PMCCaseStudy: perturbed matrix completion (Appendix case 1,
+//   - NewPMCOperator (a PMCOperator), PMCCaseStudyProblem,
+//     PMCCaseStudyXHat: perturbed matrix completion (Appendix case 1,
 //     eq. pmc_data), elementwise and O(n²) per product.
-//   - NewGaussian: the Gaussian ensemble of section 4.3
+//   - NewGaussianOperator: the Gaussian ensemble of section 4.3
 //     (eq. gaussian_ensemble), seeded.
-//   - NewDataPoints: A_i = x_i x_iᵀ, the quadratic network of section 6.3.
+//   - NewDataPointsOperator: A_i = x_i x_iᵀ, the quadratic network of section 6.3.
 //
 // PaperInstances returns the three instances of section 6.1 at their
-// spurious points (PMCXHat for PMC), each an Instance with the (l, t) of its
-// multi-step escape and the RIP constants δ it is evaluated with;
-// DesignedSaddle (EFS > 1 at a strict saddle) and GaussianSpurious (the
-// "Case 1" sign pitfall) are two small instances for section 4.
+// spurious points, each an Instance with the (l, t) of its multi-step
+// escape and the RIP constants δ it is evaluated with;
+// DesignedSaddleInstance (EFS > 1 at a strict saddle) and
+// GaussianSpuriousInstance (the "Case 1" sign pitfall) are two small
+// instances for section 4.
 //
 // A Problem holds 𝒜, b, the search rank r and (when known) Z and M* = ZZᵀ
 // (NewProblem from a ground truth Z, NewProblemFromMeasurements from b).
@@ -72,7 +85,10 @@
 // ∇f(M) = 𝒜*(𝒜(M) − b), Problem.HessVec and Problem.Hessian give
 // second-order information and Problem.DistStar is ‖XXᵀ − M*‖_F.
 // GradientDescent runs X ← X − η∇h(X) with a trace, stagnation and
-// divergence detection (section 6 experiments).
+// divergence detection (section 6 experiments); GDResult.Stop (a
+// StopReason) says why it stopped. GDOptions, SGDOptions and AdamOptions
+// share the embedded Iteration (step, iteration cap, trace,
+// DefaultDivergenceLimit).
 //
 // Structured path (beyond the paper). PMC's squared weights are all ones
 // minus a rank-one term plus a diagonal, so with a known low-rank M* = ZZᵀ
@@ -84,7 +100,8 @@
 // O(n²) path); PMC problems then work up to n = MaxPMCSize without any
 // n×n array, all others up to MaxDenseSize.
 //
-// Definition "RIP" (δ_p), returned as a RIPEstimate: RIPSample (random
+// Definition "RIP" (δ_p), returned as a RIPEstimate (RIPEstimate.Method
+// says which): RIPSample (random
 // rank-p matrices, an inner estimate), RIPOptimize (Nelder–Mead over rank-p
 // factors, usually sharp) or RIPExact (all symmetric matrices, small n).
 // REPRODUCTION.md C4: the paper never states p; δ enters only EFS/NCM/AIC,
@@ -124,7 +141,8 @@
 // The paper's closed form and the exact dynamics differ (REPRODUCTION.md
 // F10); the package offers both, named apart.
 //
-// TPGDClosedForm (NewTPGDClosedForm, NewTPGDFromCritical) is the paper's
+// TPGDClosedForm (NewTPGDClosedForm, NewTPGDFromCritical; CheckTPGDParams
+// checks odd l ≥ 3 and ρ, η ∈ (0, 1)) is the paper's
 // Lemma "Closed-Form Coefficient Dynamics": α̃ = 1, β̃(t) = ρQ^t,
 // γ̃(t) = −(ρη/2^{l−1}) S_t σ_r^l with Q = 1 − ηλ_n^l, all in the log domain
 // (LogScalar), so no int64 t gives Inf or NaN. It gives ρ_min
@@ -159,7 +177,11 @@
 // global trace, the GD phases and every candidate. A variant that fails
 // (error or panic) does not lose the run: the failure is recorded in
 // EscapeRecord.Err and EscapeRun.Err and the run ends at GD's point with
-// Outcome "escape-error". Built-in variants:
+// Outcome EscapeError. EscapeRun.Outcome (an Outcome) says how a run
+// ended and CandidateResult.Reason (a Rejection) why a candidate was not
+// used. An Escaper's Propose gets the run's context and an EscapeState
+// (the stalled point, h, the round and the analysed critical point).
+// Built-in variants:
 // SingleStepSOD, MultiStepSOD (the paper's β/γ point at given l, t),
 // ExactSubspaceSOD (the same idea on the exact subspace dynamics; not the
 // paper's method), SODLineSearch (SOD as a deterministic line search over
@@ -169,8 +191,24 @@
 // minibatch over measurements) and Adam are the baselines.
 //
 // Option and result types (…Options, …Result, Trace, Candidate,
-// EscapeContext, Interval, …) are documented with the function that takes
-// or returns them.
+// EscapeState, StepInterval, …) are documented with the function that
+// takes or returns them.
+//
+// # Cancellation
+//
+// Every function that can run long takes a context.Context as its first
+// argument and stops with an error wrapping ctx.Err() once it is done:
+// GradientDescent, SGD, Adam, RunEscape (and through it Escaper.Propose),
+// SubspacePGD.Run, CompareTPGD, ExplicitLifting.PGD, RIPSample,
+// RIPOptimize, SampleS and MonteCarloEFS. No option struct holds a
+// context.
+//
+// # Typed results
+//
+// StopReason, Outcome, Rejection, RIPMethod, EscapeKind, AcceptRule and
+// PZCase are integer enumerations with a String method; the first five
+// also implement encoding.TextMarshaler and TextUnmarshaler, so JSON
+// holds their words ("solved", "no-descent", "β", …).
 //
 // # Errors
 //

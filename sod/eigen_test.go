@@ -60,15 +60,6 @@ func TestAnalyzeCriticalTinyEntries(t *testing.T) {
 	}
 }
 
-func mustPMC(t *testing.T, n int, eps float64) Operator {
-	t.Helper()
-	op, err := NewPMC(n, eps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return op
-}
-
 // TestAnalyzeCriticalStudyPoint: a real GD end point (PMC n = 40, ε = 0.10, with odd
 // coordinates ≈1e-157) where the success-rate study once saw gonum's EigenSym return
 // λ_n ≈ −1e121. λ_n must agree with gonum's general (non-symmetric) eigensolver, an

@@ -1,6 +1,10 @@
 package sod
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors returned (possibly wrapped, test with errors.Is) by the
 // functions of this package. The package never panics on bad input and
@@ -35,3 +39,16 @@ var (
 	// allocating; the message names the size and the limit.
 	ErrTooLarge = errors.New("sod: size exceeds the stated limit")
 )
+
+// checkContext refuses a nil context (long work takes one as its first
+// argument; context.Background() when there is none) and one that is
+// already done.
+func checkContext(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context (pass context.Background())", ErrBadParameter)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sod: not started: %w", err)
+	}
+	return nil
+}

@@ -15,12 +15,12 @@ import (
 // Escape variants plug in through the Escaper interface; the built-in ones
 // are in variants.go. A variant in a notebook cell is a few lines:
 //
-//	esc := sod.EscapeFunc("my idea", func(ctx *sod.EscapeContext) ([]sod.Candidate, error) {
+//	esc := sod.EscapeFunc("my idea", func(ctx context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
 //		var x mat.Dense
-//		x.Scale(-1, ctx.X)
+//		x.Scale(-1, st.X)
 //		return []sod.Candidate{{X: &x, Label: "mirror"}}, nil
 //	})
-//	run, err := sod.RunEscape(p, x0, esc, sod.EscapeOptions{GD: gdOpt, MaxEscapes: 3})
+//	run, err := sod.RunEscape(ctx, p, x0, esc, sod.EscapeOptions{GD: gdOpt, MaxEscapes: 3})
 
 // Candidate is a point proposed by an Escaper.
 type Candidate struct {
@@ -36,8 +36,9 @@ type Candidate struct {
 	Data any
 }
 
-// EscapeContext is what an Escaper sees at a stalled point.
-type EscapeContext struct {
+// EscapeState is what an Escaper sees at a stalled point (the run's
+// context is Propose's first argument).
+type EscapeState struct {
 	P     *Problem
 	X     *mat.Dense // the stalled point X̂ (do not modify)
 	H     float64    // h(X̂)
@@ -48,52 +49,45 @@ type EscapeContext struct {
 	critErr error
 	critOK  bool
 	critOpt CriticalOptions
-	ctx     context.Context
 }
 
-// Context returns the run's context (EscapeOptions.GD.Context, or
-// context.Background() when none was given). A long Propose should stop
-// with its error once it is done.
-func (c *EscapeContext) Context() context.Context {
-	if c.ctx == nil {
-		return context.Background()
-	}
-	return c.ctx
-}
-
-// Critical returns AnalyzeCritical at X̂ (computed once per context, with
+// Critical returns AnalyzeCritical at X̂ (computed once per round, with
 // the driver's CriticalOptions).
-func (c *EscapeContext) Critical() (*CriticalPoint, error) {
-	if !c.critOK {
-		c.crit, c.critErr = AnalyzeCritical(c.P, c.X, c.critOpt)
-		c.critOK = true
+func (st *EscapeState) Critical() (*CriticalPoint, error) {
+	if !st.critOK {
+		st.crit, st.critErr = AnalyzeCritical(st.P, st.X, st.critOpt)
+		st.critOK = true
 	}
-	return c.crit, c.critErr
+	return st.crit, st.critErr
 }
 
 // Escaper is an escape variant: given a stalled point, it proposes
 // candidate points. Propose may return zero candidates (the driver then
 // stops and reports it) and should return an error only for a failure, not
-// for "no escape found". RunEscape records such an error (or a panic of
-// Propose, turned into an error) in the round's EscapeRecord.Err and in
+// for "no escape found"; a long Propose should stop with ctx's error once
+// ctx is done. RunEscape records such an error (or a panic of Propose,
+// turned into an error) in the round's EscapeRecord.Err and in
 // EscapeRun.Err and ends the run at the stalled point (Outcome
-// "escape-error"), so a failing variant never loses the GD run.
+// EscapeError), so a failing variant never loses the GD run.
 type Escaper interface {
 	Name() string
-	Propose(ctx *EscapeContext) ([]Candidate, error)
+	Propose(ctx context.Context, st *EscapeState) ([]Candidate, error)
 }
 
-type msEscapeFunc struct {
+// funcEscaper is the Escaper EscapeFunc returns.
+type funcEscaper struct {
 	name string
-	f    func(ctx *EscapeContext) ([]Candidate, error)
+	f    func(ctx context.Context, st *EscapeState) ([]Candidate, error)
 }
 
-func (e msEscapeFunc) Name() string                                    { return e.name }
-func (e msEscapeFunc) Propose(ctx *EscapeContext) ([]Candidate, error) { return e.f(ctx) }
+func (e funcEscaper) Name() string { return e.name }
+func (e funcEscaper) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
+	return e.f(ctx, st)
+}
 
 // EscapeFunc turns a function into a named Escaper.
-func EscapeFunc(name string, f func(ctx *EscapeContext) ([]Candidate, error)) Escaper {
-	return msEscapeFunc{name: name, f: f}
+func EscapeFunc(name string, f func(ctx context.Context, st *EscapeState) ([]Candidate, error)) Escaper {
+	return funcEscaper{name: name, f: f}
 }
 
 // AcceptRule chooses among the candidates that lower h.
@@ -106,6 +100,11 @@ const (
 	// lowers h.
 	AcceptFirst
 )
+
+// String returns "best" or "first".
+func (a AcceptRule) String() string {
+	return enumString("AcceptRule", []string{AcceptBest: "best", AcceptFirst: "first"}, int(a))
+}
 
 // EscapeOptions configures RunEscape.
 type EscapeOptions struct {
@@ -135,7 +134,7 @@ type EscapeOptions struct {
 	// candidate lowers h (the paper's practice). Such an escape is recorded
 	// with Ascent set, never silently.
 	AllowAscent bool
-	// Critical is passed to AnalyzeCritical through EscapeContext.Critical.
+	// Critical is passed to AnalyzeCritical through EscapeState.Critical.
 	Critical CriticalOptions
 }
 
@@ -147,7 +146,7 @@ type CandidateResult struct {
 	Dist     float64 // ‖X̌X̌ᵀ − M*‖_F (−1 if M* unknown or X̌ invalid)
 	Descent  bool    // HProbe < h(X̂) (with MinDecrease)
 	Accepted bool
-	Reason   string // why it was rejected, if it was
+	Reason   Rejection // why it was rejected; NotRejected for a descending accepted candidate
 }
 
 // EscapeRecord is one escape round.
@@ -164,7 +163,7 @@ type EscapeRecord struct {
 	Ascent bool
 	// Err is the error the Escaper returned (or its panic, as an error) in
 	// this round; Candidates is then empty and the run ends here with
-	// Outcome "escape-error".
+	// Outcome EscapeError.
 	Err error
 }
 
@@ -174,11 +173,12 @@ type EscapeRun struct {
 	Escaper string
 	X       *mat.Dense // final point
 	H       float64
-	// Outcome is "solved" (h ≤ TargetH or dist ≤ TargetDist), "no-descent" (no candidate lowered
-	// h), "no-candidates", "max-escapes", "diverged", "stopped" or
-	// "escape-error" (the Escaper failed; see Err).
-	Outcome string
-	// Err is the Escaper's failure when Outcome is "escape-error" (wrapped
+	// Outcome says how the run ended: Solved (h ≤ TargetH or
+	// dist ≤ TargetDist), NoDescent (no candidate lowered h),
+	// NoCandidates, MaxEscapes, Diverged, Stopped or EscapeError (the
+	// Escaper failed; see Err).
+	Outcome Outcome
+	// Err is the Escaper's failure when Outcome is EscapeError (wrapped
 	// with the variant's name; errors.Is sees the variant's own error), nil
 	// otherwise. X and H are then the stalled point GD ended at.
 	Err   error
@@ -189,8 +189,8 @@ type EscapeRun struct {
 	Escapes    []EscapeRecord
 }
 
-// Solved reports whether the run ended with h ≤ TargetH.
-func (r *EscapeRun) Solved() bool { return r.Outcome == "solved" }
+// Solved reports whether the run ended with Outcome Solved.
+func (r *EscapeRun) Solved() bool { return r.Outcome == Solved }
 
 // RunEscape runs GD → (stall) → escape → GD … from x0 with the escape
 // variant esc. After each GD phase it stops if h ≤ TargetH, if GD diverged
@@ -200,12 +200,16 @@ func (r *EscapeRun) Solved() bool { return r.Outcome == "solved" }
 // is reported in the EscapeRecord and is not used unless AllowAscent.
 //
 // The returned error is for bad arguments, a failing first GD phase and
-// cancellation (EscapeOptions.GD.Context, checked inside every GD phase and
-// after every Propose) only. When the Escaper fails (returns an error or panics), the failure is
-// recorded in that round's EscapeRecord.Err and in EscapeRun.Err, the
-// Outcome is "escape-error" and the run ends with GD's point: the phases
-// already run, and the trace, are kept.
-func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*EscapeRun, error) {
+// cancellation (ctx, checked inside every GD phase, passed to the
+// Escaper and checked after every Propose) only. When the Escaper fails
+// (returns an error or panics), the failure is recorded in that round's
+// EscapeRecord.Err and in EscapeRun.Err, the Outcome is EscapeError and
+// the run ends with GD's point: the phases already run, and the trace,
+// are kept.
+func RunEscape(ctx context.Context, p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*EscapeRun, error) {
+	if err := checkContext(ctx); err != nil {
+		return nil, err
+	}
 	if esc == nil {
 		return nil, fmt.Errorf("%w: nil Escaper", ErrBadParameter)
 	}
@@ -237,10 +241,7 @@ func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*Esca
 	if target == 0 {
 		target = 1e-12
 	}
-	limit := opt.GD.DivergenceLimit
-	if limit == 0 {
-		limit = 1e150
-	}
+	limit := opt.GD.limit()
 	run := &EscapeRun{Escaper: esc.Name()}
 	x := mat.DenseCopyOf(x0)
 	global := 0
@@ -249,63 +250,64 @@ func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*Esca
 		if phase == 0 && opt.FirstPhaseIter > 0 {
 			gdo.MaxIter = opt.FirstPhaseIter
 		}
-		res, err := GradientDescent(p, x, gdo)
+		res, err := GradientDescent(ctx, p, x, gdo)
 		if err != nil {
-			if ctx := opt.GD.Context; ctx != nil && ctx.Err() != nil {
+			if ctx.Err() != nil {
 				return nil, err
 			}
 			if phase > 0 {
 				// Only possible when the escape landed where h overflows;
-				// msJudge rejects such points unless they are the only ones.
-				run.Outcome = "diverged"
+				// judgeCandidate rejects such points unless they are the
+				// only ones.
+				run.Outcome = Diverged
 				return run, nil
 			}
 			return nil, err
 		}
 		run.Phases = append(run.Phases, res)
 		run.PhaseStart = append(run.PhaseStart, global)
-		msAppendTrace(&run.Trace, &res.Trace, global)
+		appendTrace(&run.Trace, &res.Trace, global)
 		global += res.Iter
 		x = res.X
 		run.X, run.H = x, res.H
 		switch {
-		case res.Diverged:
-			run.Outcome = "diverged"
+		case res.Stop == StopDiverged:
+			run.Outcome = Diverged
 			return run, nil
-		case res.Stopped:
-			run.Outcome = "stopped"
+		case res.Stop == StopCallback:
+			run.Outcome = Stopped
 			return run, nil
 		case res.H <= target || (opt.TargetDist > 0 && p.HasTruth() && p.DistStar(x) <= opt.TargetDist):
-			run.Outcome = "solved"
+			run.Outcome = Solved
 			return run, nil
 		case len(run.Escapes) >= maxEsc:
-			run.Outcome = "max-escapes"
+			run.Outcome = MaxEscapes
 			return run, nil
 		}
-		ctx := &EscapeContext{P: p, X: mat.DenseCopyOf(x), H: res.H, Iter: global, Round: len(run.Escapes), critOpt: opt.Critical, ctx: opt.GD.Context}
-		cands, err := msPropose(esc, ctx)
-		if gctx := opt.GD.Context; gctx != nil && gctx.Err() != nil {
-			return nil, fmt.Errorf("sod: escape run stopped in round %d: %w", ctx.Round, gctx.Err())
+		st := &EscapeState{P: p, X: mat.DenseCopyOf(x), H: res.H, Iter: global, Round: len(run.Escapes), critOpt: opt.Critical}
+		cands, err := proposeRecovering(ctx, esc, st)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("sod: escape run stopped in round %d: %w", st.Round, ctx.Err())
 		}
-		rec := EscapeRecord{Round: ctx.Round, Iter: global, From: ctx.X, HFrom: res.H, Accepted: -1}
+		rec := EscapeRecord{Round: st.Round, Iter: global, From: st.X, HFrom: res.H, Accepted: -1}
 		if err != nil {
 			rec.Err = err
 			run.Escapes = append(run.Escapes, rec)
 			run.Err = fmt.Errorf("sod: escape variant %q: %w", run.Escaper, err)
-			run.Outcome = "escape-error"
+			run.Outcome = EscapeError
 			return run, nil
 		}
 		if len(cands) == 0 {
 			run.Escapes = append(run.Escapes, rec)
-			run.Outcome = "no-candidates"
+			run.Outcome = NoCandidates
 			return run, nil
 		}
 		thr := res.H - opt.MinDecrease*math.Max(res.H, 1e-300)
 		best, bestAny := -1, -1
 		for i, c := range cands {
-			cr := msJudge(p, c, opt.GD, thr, limit)
+			cr := judgeCandidate(ctx, p, c, opt.GD, thr, limit)
 			rec.Candidates = append(rec.Candidates, cr)
-			if cr.Reason == "invalid" {
+			if cr.Reason == RejectInvalid {
 				continue
 			}
 			if bestAny < 0 || cr.HProbe < rec.Candidates[bestAny].HProbe {
@@ -323,15 +325,15 @@ func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*Esca
 		}
 		if best < 0 {
 			run.Escapes = append(run.Escapes, rec)
-			run.Outcome = "no-descent"
+			run.Outcome = NoDescent
 			return run, nil
 		}
 		rec.Accepted = best
 		for i := range rec.Candidates {
 			rc := &rec.Candidates[i]
 			rc.Accepted = i == best
-			if !rc.Accepted && rc.Reason == "" {
-				rc.Reason = "not selected"
+			if !rc.Accepted && rc.Reason == NotRejected {
+				rc.Reason = RejectNotSelected
 			}
 		}
 		run.Escapes = append(run.Escapes, rec)
@@ -339,27 +341,27 @@ func RunEscape(p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*Esca
 	}
 }
 
-// msPropose calls esc.Propose, turning a panic into an error (a variant
+// proposeRecovering calls esc.Propose, turning a panic into an error (a variant
 // written in a notebook cell should not take the run down with it).
-func msPropose(esc Escaper, ctx *EscapeContext) (cands []Candidate, err error) {
+func proposeRecovering(ctx context.Context, esc Escaper, st *EscapeState) (cands []Candidate, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			cands, err = nil, fmt.Errorf("panic in Propose: %v", v)
 		}
 	}()
-	return esc.Propose(ctx)
+	return esc.Propose(ctx, st)
 }
 
-// msJudge evaluates one candidate.
-func msJudge(p *Problem, c Candidate, gd GDOptions, thr, limit float64) CandidateResult {
+// judgeCandidate evaluates one candidate.
+func judgeCandidate(ctx context.Context, p *Problem, c Candidate, gd GDOptions, thr, limit float64) CandidateResult {
 	cr := CandidateResult{Candidate: c, H: math.Inf(1), HProbe: math.Inf(1), Dist: -1}
 	if c.X == nil || p.CheckX(c.X) != nil {
-		cr.Reason = "invalid"
+		cr.Reason = RejectInvalid
 		return cr
 	}
 	h := p.H(c.X)
 	if !isFinite(h) || h > limit {
-		cr.Reason = "invalid"
+		cr.Reason = RejectInvalid
 		return cr
 	}
 	cr.H, cr.HProbe = h, h
@@ -367,26 +369,26 @@ func msJudge(p *Problem, c Candidate, gd GDOptions, thr, limit float64) Candidat
 		cr.Dist = p.DistStar(c.X)
 	}
 	if c.Probe > 0 {
-		pg := GDOptions{Step: gd.Step, MaxIter: c.Probe, TraceEvery: c.Probe, DivergenceLimit: gd.DivergenceLimit}
-		res, err := GradientDescent(p, c.X, pg)
-		if err != nil || res.Diverged {
-			cr.Reason = "probe diverged"
+		pg := GDOptions{Iteration: Iteration{Step: gd.Step, MaxIter: c.Probe, TraceEvery: c.Probe, DivergenceLimit: gd.DivergenceLimit}}
+		res, err := GradientDescent(ctx, p, c.X, pg)
+		if err != nil || res.Stop == StopDiverged {
+			cr.Reason = RejectProbeDiverged
 			return cr
 		}
 		cr.HProbe = res.H
 	}
 	cr.Descent = cr.HProbe < thr
 	if !cr.Descent {
-		cr.Reason = "does not lower h"
+		cr.Reason = RejectNoDecrease
 	}
 	return cr
 }
 
-// msAppendTrace appends src to dst with iterations shifted by offset. A
+// appendTrace appends src to dst with iterations shifted by offset. A
 // phase starts at the point where the escape landed, so the global
 // iteration of the stalled point appears twice: once with h(X̂) and once
 // with h(X̌), which makes the escape jump visible in plots.
-func msAppendTrace(dst, src *Trace, offset int) {
+func appendTrace(dst, src *Trace, offset int) {
 	for k, it := range src.Iter {
 		dst.Iter = append(dst.Iter, it+offset)
 		dst.H = append(dst.H, src.H[k])

@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -8,13 +9,14 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/paper"
 )
 
-// msPMCSpuriousStart returns the PMC case-study start used below: the
+// pmcSpuriousStart returns the PMC case-study start used below: the
 // paper's small initialisation x0 = 0.01·N(0, I) with a fixed seed such
 // that 6000 GD steps of size 0.001 end near the spurious minimum
 // ±√((1−ε²)/(1+ε²))(1, 0, −1) (REPRODUCTION.md F1).
-func msPMCSpuriousStart() *mat.Dense {
+func pmcSpuriousStart() *mat.Dense {
 	rng := rand.New(rand.NewPCG(1, 1))
 	return mat.NewDense(3, 1, []float64{0.01 * rng.NormFloat64(), 0.01 * rng.NormFloat64(), 0.01 * rng.NormFloat64()})
 }
@@ -23,27 +25,28 @@ func msPMCSpuriousStart() *mat.Dense {
 // spurious minimum. h is recomputed with the test's own operator to check
 // the driver's descent verdicts independently.
 func TestRunEscapeRealWorld(t *testing.T) {
-	p := RealWorld()
-	op, b, _, _, _ := msRealWorld()
-	gd := GDOptions{Step: 0.1, MaxIter: 2000, GradTol: 1e-10}
+	p := RealWorldProblem()
+	op, b, _, _, _ := refRealWorld()
+	gd := GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}
+	rc := paper.RealWorldCase()
 	tests := []struct {
 		name    string
 		esc     Escaper
 		allow   bool
-		outcome string
+		outcome Outcome
 	}{
 		// Descent-verified SOD line search over β/γ points, l = 5.
-		{"line search l=5", &SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1}, false, "solved"},
+		{"line search l=5", &SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1}, false, Solved},
 		// The one ablation cell whose point lowers h (REPRODUCTION.md F8).
-		{"γ l=7 t=2e6", &MultiStepSOD{L: 7, T: 2000000, Rho: 0.1, Eta: 0.1}, false, "solved"},
+		{"γ l=7 t=2e6", &MultiStepSOD{L: 7, T: 2000000, Rho: 0.1, Eta: 0.1}, false, Solved},
 		// The paper's case-study setting (l=5, t=150000): the γ-type point
 		// raises h (0.0729 > 0.0583), so the driver refuses it …
-		{"paper l=5 t=150000", &MultiStepSOD{L: 5, T: 150000, Rho: 0.1, Eta: 0.1}, false, "no-descent"},
+		{"paper l=5 t=150000", &MultiStepSOD{L: rc.L, T: rc.T, Rho: 0.1, Eta: 0.1}, false, NoDescent},
 		// … and, told to use it anyway, GD from it still reaches the solution.
-		{"paper l=5 t=150000, ascent allowed", &MultiStepSOD{L: 5, T: 150000, Rho: 0.1, Eta: 0.1}, true, "solved"},
+		{"paper l=5 t=150000, ascent allowed", &MultiStepSOD{L: rc.L, T: rc.T, Rho: 0.1, Eta: 0.1}, true, Solved},
 	}
 	for _, tc := range tests {
-		run, err := RunEscape(p, RealWorldXHat(), tc.esc, EscapeOptions{GD: gd, MaxEscapes: 2, AllowAscent: tc.allow, TargetH: 1e-16})
+		run, err := RunEscape(t.Context(), p, RealWorldXHat(), tc.esc, EscapeOptions{GD: gd, MaxEscapes: 2, AllowAscent: tc.allow, TargetH: 1e-16})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -54,13 +57,13 @@ func TestRunEscapeRealWorld(t *testing.T) {
 			t.Fatalf("%s: no escape round", tc.name)
 		}
 		e := run.Escapes[0]
-		hHat := msH(op, b, e.From)
+		hHat := refH(op, b, e.From)
 		for _, c := range e.Candidates {
-			if c.Reason == "invalid" {
+			if c.Reason == RejectInvalid {
 				continue
 			}
-			hc := msH(op, b, c.X)
-			if !msRelClose(c.H, hc, 1e-12) {
+			hc := refH(op, b, c.X)
+			if !relClose(c.H, hc, 1e-12) {
 				t.Errorf("%s %s: driver h = %v, independent %v", tc.name, c.Label, c.H, hc)
 			}
 			if c.Descent != (hc < hHat) {
@@ -70,7 +73,7 @@ func TestRunEscapeRealWorld(t *testing.T) {
 				t.Errorf("%s: non-descending candidate %s accepted silently", tc.name, c.Label)
 			}
 		}
-		if tc.outcome == "solved" {
+		if tc.outcome == Solved {
 			if d := p.DistStar(run.X); d > 1e-6 {
 				t.Errorf("%s: final ‖XXᵀ−M*‖ = %v", tc.name, d)
 			}
@@ -86,16 +89,17 @@ func TestRunEscapeRealWorld(t *testing.T) {
 // 1000 more steps) and requires the paper's success criterion
 // ‖XXᵀ − M*‖_F < 0.02.
 func TestRunEscapePMC(t *testing.T) {
-	p, err := PMCCaseStudy(0.3)
+	c := paper.PMCCase()
+	p, err := PMCCaseStudyProblem(c.Eps)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, esc := range []Escaper{
-		&MultiStepSOD{L: 11, T: 59000, Rho: 0.1, Eta: 0.1},
-		&SODLineSearch{L: 11, Rho: 0.1, Eta: 0.1},
+		&MultiStepSOD{L: c.L, T: c.T, Rho: 0.1, Eta: 0.1},
+		&SODLineSearch{L: c.L, Rho: 0.1, Eta: 0.1},
 	} {
-		run, err := RunEscape(p, msPMCSpuriousStart(), esc, EscapeOptions{
-			GD: GDOptions{Step: 0.001, MaxIter: 1000}, FirstPhaseIter: 6000, MaxEscapes: 1, TargetDist: 0.02})
+		run, err := RunEscape(t.Context(), p, pmcSpuriousStart(), esc, EscapeOptions{
+			GD: GDOptions{Iteration: Iteration{Step: c.Step, MaxIter: c.After}}, FirstPhaseIter: c.Before, MaxEscapes: 1, TargetDist: 0.02})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +112,7 @@ func TestRunEscapePMC(t *testing.T) {
 		if math.Abs(math.Abs(from[0])-a) > 1e-3 || math.Abs(from[1]) > 1e-3 || math.Abs(from[0]+from[2]) > 1e-3 {
 			t.Errorf("%s: stalled at %v, want ±%.6f(1,0,−1)", esc.Name(), from, a)
 		}
-		if run.Outcome != "solved" || p.DistStar(run.X) >= 0.02 {
+		if run.Outcome != Solved || p.DistStar(run.X) >= 0.02 {
 			t.Errorf("%s: outcome %s, final dist %v", esc.Name(), run.Outcome, p.DistStar(run.X))
 		}
 		acc := run.Escapes[0].Candidates[run.Escapes[0].Accepted]
@@ -121,28 +125,28 @@ func TestRunEscapePMC(t *testing.T) {
 // TestRunEscapeReportsNonDescent uses a custom variant proposing the mirror
 // point −X̂ (same h) and a worse point; neither may be used silently.
 func TestRunEscapeReportsNonDescent(t *testing.T) {
-	p := RealWorld()
-	esc := EscapeFunc("mirror", func(ctx *EscapeContext) ([]Candidate, error) {
+	p := RealWorldProblem()
+	esc := EscapeFunc("mirror", func(_ context.Context, st *EscapeState) ([]Candidate, error) {
 		var m, w mat.Dense
-		m.Scale(-1, ctx.X)
-		w.Scale(3, ctx.X)
+		m.Scale(-1, st.X)
+		w.Scale(3, st.X)
 		return []Candidate{{X: &m, Label: "mirror"}, {X: &w, Label: "3X̂"}, {X: mat.NewDense(2, 2, nil), Label: "bad shape"}}, nil
 	})
-	gd := GDOptions{Step: 0.1, MaxIter: 200}
-	run, err := RunEscape(p, RealWorldXHat(), esc, EscapeOptions{GD: gd})
+	gd := GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 200}}
+	run, err := RunEscape(t.Context(), p, RealWorldXHat(), esc, EscapeOptions{GD: gd})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Outcome != "no-descent" || run.Escapes[0].Accepted != -1 {
+	if run.Outcome != NoDescent || run.Escapes[0].Accepted != -1 {
 		t.Fatalf("outcome %q accepted %d", run.Outcome, run.Escapes[0].Accepted)
 	}
-	want := []string{"does not lower h", "does not lower h", "invalid"}
+	want := []Rejection{RejectNoDecrease, RejectNoDecrease, RejectInvalid}
 	for i, c := range run.Escapes[0].Candidates {
 		if c.Reason != want[i] || c.Accepted {
 			t.Errorf("candidate %s: reason %q accepted %v, want %q", c.Label, c.Reason, c.Accepted, want[i])
 		}
 	}
-	run, err = RunEscape(p, RealWorldXHat(), esc, EscapeOptions{GD: gd, AllowAscent: true})
+	run, err = RunEscape(t.Context(), p, RealWorldXHat(), esc, EscapeOptions{GD: gd, AllowAscent: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,16 +160,16 @@ func TestRunEscapeReportsNonDescent(t *testing.T) {
 }
 
 func TestRunEscapeErrors(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	x := RealWorldXHat()
-	gd := GDOptions{Step: 0.1, MaxIter: 10}
-	if _, err := RunEscape(p, x, nil, EscapeOptions{GD: gd}); !errors.Is(err, ErrBadParameter) {
+	gd := GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 10}}
+	if _, err := RunEscape(t.Context(), p, x, nil, EscapeOptions{GD: gd}); !errors.Is(err, ErrBadParameter) {
 		t.Errorf("nil escaper: %v", err)
 	}
-	if _, err := RunEscape(p, mat.NewDense(2, 1, nil), &NegGradLineSearch{}, EscapeOptions{GD: gd}); !errors.Is(err, ErrShape) {
+	if _, err := RunEscape(t.Context(), p, mat.NewDense(2, 1, nil), &NegGradLineSearch{}, EscapeOptions{GD: gd}); !errors.Is(err, ErrShape) {
 		t.Errorf("bad x0: %v", err)
 	}
-	if _, err := RunEscape(p, x, &NegGradLineSearch{}, EscapeOptions{GD: gd, MaxEscapes: -1}); !errors.Is(err, ErrBadParameter) {
+	if _, err := RunEscape(t.Context(), p, x, &NegGradLineSearch{}, EscapeOptions{GD: gd, MaxEscapes: -1}); !errors.Is(err, ErrBadParameter) {
 		t.Errorf("negative MaxEscapes: %v", err)
 	}
 	for _, esc := range []Escaper{
@@ -178,12 +182,12 @@ func TestRunEscapeErrors(t *testing.T) {
 	} {
 		// A variant's bad parameters surface when it is asked to propose:
 		// the driver records the error and keeps the GD run.
-		run, err := RunEscape(p, x, esc, EscapeOptions{GD: gd})
+		run, err := RunEscape(t.Context(), p, x, esc, EscapeOptions{GD: gd})
 		if err != nil {
 			t.Errorf("%s: RunEscape error %v, want it recorded in the run", esc.Name(), err)
 			continue
 		}
-		if run.Outcome != "escape-error" || !errors.Is(run.Err, ErrBadParameter) || len(run.Escapes) != 1 || !errors.Is(run.Escapes[0].Err, ErrBadParameter) {
+		if run.Outcome != EscapeError || !errors.Is(run.Err, ErrBadParameter) || len(run.Escapes) != 1 || !errors.Is(run.Escapes[0].Err, ErrBadParameter) {
 			t.Errorf("%s: outcome %q, err %v, want escape-error wrapping ErrBadParameter", esc.Name(), run.Outcome, run.Err)
 		}
 	}
@@ -195,34 +199,34 @@ func TestRunEscapeErrors(t *testing.T) {
 // computed by separate GradientDescent calls, and the first round's
 // candidate is checked to lower h with the test's own operator.
 func TestRunEscapeFailingVariant(t *testing.T) {
-	p := RealWorld()
-	op, b, _, _, _ := msRealWorld()
+	p := RealWorldProblem()
+	op, b, _, _, _ := refRealWorld()
 	errBoom := errors.New("boom")
-	gd := GDOptions{Step: 0.1, MaxIter: 5}
+	gd := GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 5}}
 	// near is a point close to z = e₁, where h is far below h(X̂).
 	near := mat.NewDense(3, 1, []float64{0.9, 0.05, 0})
-	if hn, hx := msH(op, b, near), msH(op, b, RealWorldXHat()); !(hn < hx) {
+	if hn, hx := refH(op, b, near), refH(op, b, RealWorldXHat()); !(hn < hx) {
 		t.Fatalf("test set-up: h(near) = %v not below h(X̂) = %v", hn, hx)
 	}
 	// failAt returns a variant that proposes near in the rounds before
 	// round k and then fails, by error or by panic.
 	failAt := func(k int, panics bool) Escaper {
-		return EscapeFunc("failing", func(ctx *EscapeContext) ([]Candidate, error) {
-			if ctx.Round < k {
+		return EscapeFunc("failing", func(_ context.Context, st *EscapeState) ([]Candidate, error) {
+			if st.Round < k {
 				return []Candidate{{X: near, Label: "near z"}}, nil
 			}
 			if panics {
 				var s []int
-				_ = s[ctx.Round] // index out of range
+				_ = s[st.Round] // index out of range
 			}
-			return nil, fmt.Errorf("round %d: %w", ctx.Round, errBoom)
+			return nil, fmt.Errorf("round %d: %w", st.Round, errBoom)
 		})
 	}
-	phase0, err := GradientDescent(p, RealWorldXHat(), gd)
+	phase0, err := GradientDescent(t.Context(), p, RealWorldXHat(), gd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	phase1, err := GradientDescent(p, near, gd)
+	phase1, err := GradientDescent(t.Context(), p, near, gd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,12 +241,12 @@ func TestRunEscapeFailingVariant(t *testing.T) {
 		{"panic in round 0", 0, true, phase0},
 		{"panic in round 1", 1, true, phase1},
 	} {
-		run, err := RunEscape(p, RealWorldXHat(), failAt(tc.round, tc.panics), EscapeOptions{GD: gd, MaxEscapes: 3, TargetH: 1e-16})
+		run, err := RunEscape(t.Context(), p, RealWorldXHat(), failAt(tc.round, tc.panics), EscapeOptions{GD: gd, MaxEscapes: 3, TargetH: 1e-16})
 		if err != nil {
 			t.Errorf("%s: RunEscape error %v", tc.name, err)
 			continue
 		}
-		if run.Outcome != "escape-error" || run.Err == nil {
+		if run.Outcome != EscapeError || run.Err == nil {
 			t.Errorf("%s: outcome %q err %v, want escape-error", tc.name, run.Outcome, run.Err)
 			continue
 		}
@@ -265,7 +269,7 @@ func TestRunEscapeFailingVariant(t *testing.T) {
 		if !mat.Equal(run.X, tc.want.X) || !mat.Equal(last.From, tc.want.X) {
 			t.Errorf("%s: run ends at %v, GD reached %v", tc.name, mat.Formatted(run.X.T()), mat.Formatted(tc.want.X.T()))
 		}
-		if h := msH(op, b, run.X); math.Abs(run.H-h) > 1e-12*math.Max(h, 1) {
+		if h := refH(op, b, run.X); math.Abs(run.H-h) > 1e-12*math.Max(h, 1) {
 			t.Errorf("%s: run.H = %v, h(run.X) = %v", tc.name, run.H, h)
 		}
 		if wantLen := len(phase0.Trace.Iter) + tc.round*len(phase1.Trace.Iter); len(run.Trace.Iter) != wantLen {
@@ -276,14 +280,14 @@ func TestRunEscapeFailingVariant(t *testing.T) {
 
 // TestPerturbedGDSeeded checks reproducibility and the ball radius.
 func TestPerturbedGDSeeded(t *testing.T) {
-	p := RealWorld()
-	ctx := &EscapeContext{P: p, X: RealWorldXHat()}
+	p := RealWorldProblem()
+	st := &EscapeState{P: p, X: RealWorldXHat()}
 	a := &PerturbedGD{Radius: 0.3, TThres: 5, Samples: 4, Seed: 7}
 	b := &PerturbedGD{Radius: 0.3, TThres: 5, Samples: 4, Seed: 7}
 	c := &PerturbedGD{Radius: 0.3, TThres: 5, Samples: 4, Seed: 8}
-	ca, _ := a.Propose(ctx)
-	cb, _ := b.Propose(ctx)
-	cc, _ := c.Propose(ctx)
+	ca, _ := a.Propose(t.Context(), st)
+	cb, _ := b.Propose(t.Context(), st)
+	cc, _ := c.Propose(t.Context(), st)
 	for i := range ca {
 		if !mat.Equal(ca[i].X, cb[i].X) {
 			t.Errorf("same seed, different perturbation %d", i)
@@ -292,7 +296,7 @@ func TestPerturbedGDSeeded(t *testing.T) {
 			t.Errorf("different seeds, same perturbation %d", i)
 		}
 		var d mat.Dense
-		d.Sub(ca[i].X, ctx.X)
+		d.Sub(ca[i].X, st.X)
 		if nrm := mat.Norm(&d, 2); nrm > 0.3 || nrm == 0 {
 			t.Errorf("perturbation norm %v outside (0, 0.3]", nrm)
 		}
@@ -300,8 +304,8 @@ func TestPerturbedGDSeeded(t *testing.T) {
 			t.Errorf("probe %d", ca[i].Probe)
 		}
 	}
-	r1, _ := (&RandomLineSearch{Seed: 3}).Propose(ctx)
-	r2, _ := (&RandomLineSearch{Seed: 3}).Propose(ctx)
+	r1, _ := (&RandomLineSearch{Seed: 3}).Propose(t.Context(), st)
+	r2, _ := (&RandomLineSearch{Seed: 3}).Propose(t.Context(), st)
 	if len(r1) != 16 || !mat.Equal(r1[5].X, r2[5].X) {
 		t.Errorf("random line search not reproducible (%d candidates)", len(r1))
 	}
@@ -310,9 +314,9 @@ func TestPerturbedGDSeeded(t *testing.T) {
 // ExampleRunEscape escapes the real-world spurious minimum with SOD used as
 // a descent-verified line search over the β and γ points (l = 5).
 func ExampleRunEscape() {
-	p := RealWorld()
-	run, err := RunEscape(p, RealWorldXHat(), &SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1},
-		EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 2000, GradTol: 1e-10}, TargetH: 1e-16})
+	p := RealWorldProblem()
+	run, err := RunEscape(context.Background(), p, RealWorldXHat(), &SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1},
+		EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}, TargetH: 1e-16})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -329,10 +333,10 @@ func ExampleRunEscape() {
 // TestRunEscapeAcceptRules checks AcceptFirst and AcceptBest on a variant
 // whose candidates are X̂·3 (worse), then two points on the way to Z.
 func TestRunEscapeAcceptRules(t *testing.T) {
-	p := RealWorld()
-	esc := EscapeFunc("fixed", func(ctx *EscapeContext) ([]Candidate, error) {
+	p := RealWorldProblem()
+	esc := EscapeFunc("fixed", func(_ context.Context, st *EscapeState) ([]Candidate, error) {
 		var w mat.Dense
-		w.Scale(3, ctx.X)
+		w.Scale(3, st.X)
 		return []Candidate{
 			{X: &w, Label: "worse"},
 			{X: mat.NewDense(3, 1, []float64{0.8, 0, 0}), Label: "good"},
@@ -343,14 +347,14 @@ func TestRunEscapeAcceptRules(t *testing.T) {
 		rule AcceptRule
 		want int
 	}{{AcceptFirst, 1}, {AcceptBest, 2}} {
-		run, err := RunEscape(p, RealWorldXHat(), esc, EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 50}, Accept: tc.rule, MaxEscapes: 1})
+		run, err := RunEscape(t.Context(), p, RealWorldXHat(), esc, EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 50}}, Accept: tc.rule, MaxEscapes: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := run.Escapes[0].Accepted; got != tc.want {
 			t.Errorf("rule %v: accepted %d, want %d", tc.rule, got, tc.want)
 		}
-		if c := run.Escapes[0].Candidates[0]; c.Accepted || c.Reason != "does not lower h" {
+		if c := run.Escapes[0].Candidates[0]; c.Accepted || c.Reason != RejectNoDecrease {
 			t.Errorf("rule %v: worse candidate %+v", tc.rule, c.Reason)
 		}
 	}
@@ -359,9 +363,9 @@ func TestRunEscapeAcceptRules(t *testing.T) {
 // ExampleEscapeFunc writes a new escape variant in a few lines: here, the
 // points c·E X̂ for a few scales c (a hand-made γ-direction line search).
 func ExampleEscapeFunc() {
-	p := RealWorld()
-	esc := EscapeFunc("E X̂ line", func(ctx *EscapeContext) ([]Candidate, error) {
-		cp, err := ctx.Critical()
+	p := RealWorldProblem()
+	esc := EscapeFunc("E X̂ line", func(_ context.Context, st *EscapeState) ([]Candidate, error) {
+		cp, err := st.Critical()
 		if err != nil {
 			return nil, err
 		}
@@ -373,7 +377,7 @@ func ExampleEscapeFunc() {
 		}
 		return out, nil
 	})
-	run, err := RunEscape(p, RealWorldXHat(), esc, EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 2000, GradTol: 1e-10}, TargetH: 1e-16})
+	run, err := RunEscape(context.Background(), p, RealWorldXHat(), esc, EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}, TargetH: 1e-16})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -395,25 +399,25 @@ func ExampleEscapeFunc() {
 // case at l = 7 (via the c-term), but not the real-world case at l = 5,
 // where exact PGD returns to ŵ (REPRODUCTION.md F9).
 func TestExactSubspaceSOD(t *testing.T) {
-	pmc, _ := PMCCaseStudy(0.3)
-	rw := RealWorld()
+	pmc, _ := PMCCaseStudyProblem(0.3)
+	rw := RealWorldProblem()
 	for _, tc := range []struct {
 		name    string
 		p       *Problem
 		x0      *mat.Dense
 		esc     *ExactSubspaceSOD
 		opt     EscapeOptions
-		outcome string
+		outcome Outcome
 		label   string
 	}{
-		{"PMC l=11", pmc, msPMCSpuriousStart(), &ExactSubspaceSOD{L: 11, T: 59000, Rho: 0.1, Eta: 0.1},
-			EscapeOptions{GD: GDOptions{Step: 0.001, MaxIter: 1000}, FirstPhaseIter: 6000, TargetDist: 0.02}, "solved", "exact b-term t=59000"},
+		{"PMC l=11", pmc, pmcSpuriousStart(), &ExactSubspaceSOD{L: 11, T: 59000, Rho: 0.1, Eta: 0.1},
+			EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.001, MaxIter: 1000}}, FirstPhaseIter: 6000, TargetDist: 0.02}, Solved, "exact b-term t=59000"},
 		{"real-world l=7", rw, RealWorldXHat(), &ExactSubspaceSOD{L: 7, T: 150000, Rho: 0.1, Eta: 0.1},
-			EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 2000, GradTol: 1e-10}, TargetH: 1e-16}, "solved", "exact c-term t=150000"},
+			EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}, TargetH: 1e-16}, Solved, "exact c-term t=150000"},
 		{"real-world l=5", rw, RealWorldXHat(), &ExactSubspaceSOD{L: 5, T: 150000, Rho: 0.1, Eta: 0.1},
-			EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 2000, GradTol: 1e-10}, TargetH: 1e-16}, "no-descent", ""},
+			EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}, TargetH: 1e-16}, NoDescent, ""},
 	} {
-		run, err := RunEscape(tc.p, tc.x0, tc.esc, tc.opt)
+		run, err := RunEscape(t.Context(), tc.p, tc.x0, tc.esc, tc.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -431,13 +435,13 @@ func TestExactSubspaceSOD(t *testing.T) {
 // F3: ≈ 0.22–0.24), so single-step SOD certifies nothing and the
 // driver reports that no candidate was proposed.
 func TestSingleStepSODEscaper(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	esc := &SingleStepSOD{Options: SingleStepOptions{Delta: 0.81106}}
-	run, err := RunEscape(p, RealWorldXHat(), esc, EscapeOptions{GD: GDOptions{Step: 0.1, MaxIter: 100}})
+	run, err := RunEscape(t.Context(), p, RealWorldXHat(), esc, EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 100}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Outcome != "no-candidates" {
+	if run.Outcome != NoCandidates {
 		t.Errorf("outcome %q, want no-candidates", run.Outcome)
 	}
 	res, err := SingleStep(p, run.Escapes[0].From, esc.Options)
@@ -455,7 +459,7 @@ func TestSingleStepSODEscaper(t *testing.T) {
 // the closed-form γ/β point at l = 11, t = 59000 and the exact h check, at
 // a point reached by 3000 GD steps from a small seeded initialisation.
 func BenchmarkSODEscapePMC80(b *testing.B) {
-	op, err := NewPMC(80, 0.15)
+	op, err := NewPMCOperator(80, 0.15)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -468,28 +472,28 @@ func BenchmarkSODEscapePMC80(b *testing.B) {
 		b.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(80, 1))
-	x0 := msRandDense(rng, 80, 1)
+	x0 := randDenseFrom(rng, 80, 1)
 	x0.Scale(0.01, x0)
-	res, err := GradientDescent(p, x0, GDOptions{Step: 0.001, MaxIter: 3000})
+	res, err := GradientDescent(b.Context(), p, x0, GDOptions{Iteration: Iteration{Step: 0.001, MaxIter: 3000}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	esc := &MultiStepSOD{L: 11, T: 59000, Rho: 0.1, Eta: 0.1, Force: KindGamma}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ctx := &EscapeContext{P: p, X: res.X, H: res.H, critOpt: CriticalOptions{SkipHessian: true}}
-		cands, err := esc.Propose(ctx)
+		st := &EscapeState{P: p, X: res.X, H: res.H, critOpt: CriticalOptions{SkipHessian: true}}
+		cands, err := esc.Propose(b.Context(), st)
 		if err != nil || len(cands) == 0 {
 			b.Fatal(err, len(cands))
 		}
-		msJudge(p, cands[0], GDOptions{Step: 0.001}, res.H, 1e150)
+		judgeCandidate(b.Context(), p, cands[0], GDOptions{Iteration: Iteration{Step: 0.001}}, res.H, DefaultDivergenceLimit)
 	}
 }
 
 // BenchmarkSubspacePGDStep measures one exact subspace PGD step (its cost
 // does not depend on n or m once the subspace is built).
 func BenchmarkSubspacePGDStep(b *testing.B) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	cp, _ := AnalyzeCritical(p, RealWorldXHat(), CriticalOptions{})
 	s, _ := NewPaperSubspace(p, cp, 5)
 	pgd, _ := NewSubspacePGD(s, 0.1)
@@ -506,13 +510,13 @@ func BenchmarkSubspacePGDStep(b *testing.B) {
 // using λ_n; when the derived η exceeds Eta, nothing changes; a growth
 // factor ≤ 1 is an error.
 func TestSODLineSearchGrowthQ(t *testing.T) {
-	p := RealWorld()
-	ctx := func() *EscapeContext { return &EscapeContext{P: p, X: RealWorldXHat(), H: p.H(RealWorldXHat())} }
+	p := RealWorldProblem()
+	state := func() *EscapeState { return &EscapeState{P: p, X: RealWorldXHat(), H: p.H(RealWorldXHat())} }
 	ts := []int64{0, 1, 10, 1000, 100000}
 	const rho, l = 0.1, 3
 	// Real-world λ_n ≈ −0.13, so (Q − 1)/(−λ_n)³ ≈ 0.04 < η = 0.1 for Q = 1.0001.
 	for _, q := range []float64{1.0001, 1.00001} {
-		cands, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, Ts: ts, Kinds: []EscapeKind{KindBeta}, GrowthQ: q}).Propose(ctx())
+		cands, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, Ts: ts, Kinds: []EscapeKind{KindBeta}, GrowthQ: q}).Propose(t.Context(), state())
 		if err != nil || len(cands) != len(ts) {
 			t.Fatalf("Q=%v: %d candidates, err %v", q, len(cands), err)
 		}
@@ -524,11 +528,11 @@ func TestSODLineSearchGrowthQ(t *testing.T) {
 		}
 	}
 	// Derived η = 0.5/(−λ_n)³ ≫ Eta: η stays Eta and the points are unchanged.
-	plain, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, Ts: ts}).Propose(ctx())
+	plain, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, Ts: ts}).Propose(t.Context(), state())
 	if err != nil {
 		t.Fatal(err)
 	}
-	capped, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, Ts: ts, GrowthQ: 1.5}).Propose(ctx())
+	capped, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, Ts: ts, GrowthQ: 1.5}).Propose(t.Context(), state())
 	if err != nil || len(capped) != len(plain) {
 		t.Fatalf("capped: %d candidates (want %d), err %v", len(capped), len(plain), err)
 	}
@@ -538,7 +542,7 @@ func TestSODLineSearchGrowthQ(t *testing.T) {
 		}
 	}
 	for _, q := range []float64{0.5, 1, math.Inf(1), -2} {
-		if _, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, GrowthQ: q}).Propose(ctx()); !errors.Is(err, ErrBadParameter) {
+		if _, err := (&SODLineSearch{L: l, Rho: rho, Eta: 0.1, GrowthQ: q}).Propose(t.Context(), state()); !errors.Is(err, ErrBadParameter) {
 			t.Errorf("GrowthQ %v: err %v, want ErrBadParameter", q, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package sod_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 
@@ -12,13 +13,13 @@ import (
 // Gradient descent on the paper's real-world case from the printed x̂
 // converges to the nearby spurious minimum.
 func ExampleGradientDescent() {
-	p := sod.RealWorld()
-	res, err := sod.GradientDescent(p, sod.RealWorldXHat(), sod.GDOptions{Step: 0.1, MaxIter: 5000, GradTol: 1e-12})
+	p := sod.RealWorldProblem()
+	res, err := sod.GradientDescent(context.Background(), p, sod.RealWorldXHat(), sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 5000}, GradTol: 1e-12})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("converged=%v x=(%.6f, %.6f, %.6f) h=%.6f ‖XXᵀ−M*‖=%.4f\n",
-		res.Converged, res.X.At(0, 0), res.X.At(1, 0), res.X.At(2, 0), res.H, p.DistStar(res.X))
+		res.Stop == sod.StopConverged, res.X.At(0, 0), res.X.At(1, 0), res.X.At(2, 0), res.H, p.DistStar(res.X))
 	// Output:
 	// converged=true x=(0.223471, 0.091832, 0.598578) h=0.058289 ‖XXᵀ−M*‖=1.0362
 }
@@ -26,7 +27,7 @@ func ExampleGradientDescent() {
 // The quantities of section 3 at the printed real-world x̂, with the
 // documented sign convention for u_n.
 func ExampleAnalyzeCritical() {
-	cp, err := sod.AnalyzeCritical(sod.RealWorld(), sod.RealWorldXHat(), sod.CriticalOptions{})
+	cp, err := sod.AnalyzeCritical(sod.RealWorldProblem(), sod.RealWorldXHat(), sod.CriticalOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func ExampleAnalyzeCritical() {
 // Single-step SOD on the real-world case: EFS is far below 1, so no escape
 // is certified (REPRODUCTION.md F3).
 func ExampleSingleStep() {
-	s, err := sod.SingleStep(sod.RealWorld(), sod.RealWorldXHat(), sod.SingleStepOptions{Delta: 0.81106})
+	s, err := sod.SingleStep(sod.RealWorldProblem(), sod.RealWorldXHat(), sod.SingleStepOptions{Delta: 0.81106})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func ExampleRIPExact() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r1, err := sod.RIPOptimize(op, 1, 10, 1)
+	r1, err := sod.RIPOptimize(context.Background(), op, 1, 10, 1)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -75,12 +76,12 @@ func ExampleRIPExact() {
 
 // The PMC operator of Appendix case 1 is elementwise; for n = 3 and
 // ε = 0.3 the spurious minimum is ±√((1−ε²)/(1+ε²))(1, 0, −1).
-func ExampleNewPMC() {
-	p, err := sod.PMCCaseStudy(0.3)
+func ExampleNewPMCOperator() {
+	p, err := sod.PMCCaseStudyProblem(0.3)
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := sod.GradientDescent(p, mat.NewDense(3, 1, []float64{1, 0, -1}), sod.GDOptions{Step: 0.01, MaxIter: 20000, GradTol: 1e-12})
+	res, err := sod.GradientDescent(context.Background(), p, mat.NewDense(3, 1, []float64{1, 0, -1}), sod.GDOptions{Iteration: sod.Iteration{Step: 0.01, MaxIter: 20000}, GradTol: 1e-12})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func ExamplePZBound() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	mc, err := sod.MonteCarloEFS(3, m, delta, 1-theta*eAIC, 20000, 1)
+	mc, err := sod.MonteCarloEFS(context.Background(), 3, m, delta, 1-theta*eAIC, 20000, 1)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func ExampleOperator() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := sod.GradientDescent(p, mat.NewDense(2, 1, []float64{0.5, 0.5}), sod.GDOptions{Step: 0.05, MaxIter: 2000, GradTol: 1e-10})
+	res, err := sod.GradientDescent(context.Background(), p, mat.NewDense(2, 1, []float64{0.5, 0.5}), sod.GDOptions{Iteration: sod.Iteration{Step: 0.05, MaxIter: 2000}, GradTol: 1e-10})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func ExamplePaperInstances() {
 // instance whose line contains descent points: with this sign of u_n the
 // Case 1 point is the mirror point, where h rises.
 func ExampleCriticalPoint_LinePoint() {
-	in, err := sod.GaussianSpurious()
+	in, err := sod.GaussianSpuriousInstance()
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -75,7 +76,7 @@ func NewExplicitLifting(op Operator, b []float64, r, l int) (*ExplicitLifting, e
 		return nil, fmt.Errorf("%w: explicit lifting with n=%d r=%d m=%d l=%d needs %.3g bytes, more than ExplicitMaxBytes = %d MiB", ErrTooLarge, n, r, m, l, need, ExplicitMaxBytes>>20)
 	}
 	e := &ExplicitLifting{L: l, n: n, r: r, m: m}
-	e.nl, e.rl, e.ml = msIPow(n, l), msIPow(r, l), msIPow(m, l)
+	e.nl, e.rl, e.ml = intPow(n, l), intPow(r, l), intPow(m, l)
 	e.amat = mat.NewDense(m, n*n, nil)
 	for i := 0; i < m; i++ {
 		a, err := SensingMatrix(op, i)
@@ -88,7 +89,7 @@ func NewExplicitLifting(op Operator, b []float64, r, l int) (*ExplicitLifting, e
 			}
 		}
 	}
-	e.bl = msKronPower(b, l)
+	e.bl = kronPower(b, l)
 	e.wmat = mat.NewDense(e.nl, e.rl, nil)
 	e.gw = mat.NewDense(e.nl, e.rl, nil)
 	e.mm = mat.NewDense(e.nl, e.nl, nil)
@@ -96,14 +97,14 @@ func NewExplicitLifting(op Operator, b []float64, r, l int) (*ExplicitLifting, e
 	e.pair = make([]float64, e.nl*e.nl)
 	maxMode := 0
 	for t := 0; t <= l; t++ {
-		maxMode = max(maxMode, msIPow(m, t)*msIPow(n*n, l-t))
+		maxMode = max(maxMode, intPow(m, t)*intPow(n*n, l-t))
 	}
 	e.bufA = make([]float64, maxMode)
 	e.bufB = make([]float64, maxMode)
 	return e, nil
 }
 
-func msIPow(a, l int) int {
+func intPow(a, l int) int {
 	p := 1
 	for i := 0; i < l; i++ {
 		p *= a
@@ -111,8 +112,8 @@ func msIPow(a, l int) int {
 	return p
 }
 
-// msKronPower returns v^{⊗l} (first factor most significant).
-func msKronPower(v []float64, l int) []float64 {
+// kronPower returns v^{⊗l} (first factor most significant).
+func kronPower(v []float64, l int) []float64 {
 	out := []float64{1}
 	for t := 0; t < l; t++ {
 		next := make([]float64, len(out)*len(v))
@@ -146,7 +147,7 @@ func (e *ExplicitLifting) Lift(coef []float64, dirs ...mat.Matrix) ([]float64, e
 				v[i*e.r+k] = d.At(i, k)
 			}
 		}
-		floats.AddScaled(w, coef[j], msKronPower(v, e.L))
+		floats.AddScaled(w, coef[j], kronPower(v, e.L))
 	}
 	return w, nil
 }
@@ -298,7 +299,11 @@ type ExplicitPGDResult struct {
 // tensors, S = span{vec(Y_j)^{⊗l}}, projection C (CᵀC)⁺ Cᵀ built from the
 // explicit tensors (pseudo-inverse, so dependent directions are allowed).
 // It returns the coefficients of w in the given directions after each step.
-func (e *ExplicitLifting) PGD(coef0 []float64, dirs []mat.Matrix, eta float64, steps int) (*ExplicitPGDResult, error) {
+// ctx is checked before every step (each costs O((nr)^l)).
+func (e *ExplicitLifting) PGD(ctx context.Context, coef0 []float64, dirs []mat.Matrix, eta float64, steps int) (*ExplicitPGDResult, error) {
+	if err := checkContext(ctx); err != nil {
+		return nil, err
+	}
 	if !(eta > 0) || steps < 0 || math.IsInf(eta, 0) {
 		return nil, fmt.Errorf("%w: need η > 0 and steps ≥ 0", ErrBadParameter)
 	}
@@ -322,7 +327,7 @@ func (e *ExplicitLifting) PGD(coef0 []float64, dirs []mat.Matrix, eta float64, s
 			gram.SetSym(i, j, floats.Dot(cols[i], cols[j]))
 		}
 	}
-	pinv, _, err := msPinvSym(gram, 1e-12)
+	pinv, _, err := pinvSym(gram, 1e-12)
 	if err != nil {
 		return nil, err
 	}
@@ -348,6 +353,9 @@ func (e *ExplicitLifting) PGD(coef0 []float64, dirs []mat.Matrix, eta float64, s
 		if s == steps {
 			break
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("sod: explicit PGD stopped at step %d of %d: %w", s, steps, err)
+		}
 		for j := range cols {
 			ctg.SetVec(j, floats.Dot(cols[j], g))
 		}
@@ -359,9 +367,9 @@ func (e *ExplicitLifting) PGD(coef0 []float64, dirs []mat.Matrix, eta float64, s
 	return res, nil
 }
 
-// msPinvSym returns the pseudo-inverse of a symmetric positive
+// pinvSym returns the pseudo-inverse of a symmetric positive
 // semi-definite matrix, dropping eigenvalues below tol·λ_max, and its rank.
-func msPinvSym(a *mat.SymDense, tol float64) (*mat.Dense, int, error) {
+func pinvSym(a *mat.SymDense, tol float64) (*mat.Dense, int, error) {
 	var eig mat.EigenSym
 	if !eig.Factorize(a, true) {
 		return nil, 0, fmt.Errorf("%w: eigen-decomposition of the Gram matrix", ErrFactorization)

@@ -11,46 +11,18 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// msGaussOp returns m symmetric Gaussian sensing matrices (REPRODUCTION.md
-// C5: diagonal N(0,1/m), off-diagonal N(0,1/(2m))), seeded.
-func msGaussOp(n, m int, seed uint64) *msDenseOp {
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	op := &msDenseOp{n: n}
-	for i := 0; i < m; i++ {
-		a := mat.NewSymDense(n, nil)
-		for j := 0; j < n; j++ {
-			a.SetSym(j, j, rng.NormFloat64()/math.Sqrt(float64(m)))
-			for k := j + 1; k < n; k++ {
-				a.SetSym(j, k, rng.NormFloat64()/math.Sqrt(2*float64(m)))
-			}
-		}
-		op.a = append(op.a, a)
-	}
-	return op
-}
-
-func msRandDense(rng *rand.Rand, r, c int) *mat.Dense {
-	d := mat.NewDense(r, c, nil)
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			d.Set(i, j, rng.NormFloat64())
-		}
-	}
-	return d
-}
-
 // TestExplicitRankOneObjective checks the dense lifting against the
 // identity h^l(vec(X)^{⊗l}) = ‖y‖^{2l} − 2⟨y,b⟩^l + ‖b‖^{2l}, y = 𝒜(XXᵀ).
 func TestExplicitRankOneObjective(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct{ n, r, m, l int }{{2, 1, 3, 3}, {3, 1, 6, 3}, {2, 2, 4, 3}, {3, 1, 6, 5}, {2, 2, 3, 5}} {
-		op := msGaussOp(tc.n, tc.m, uint64(tc.n*100+tc.l))
-		b := msMeasure(op, msRandDense(rng, tc.n, tc.r))
+		op := refGaussianOperator(tc.n, tc.m, uint64(tc.n*100+tc.l))
+		b := refMeasure(op, randDenseFrom(rng, tc.n, tc.r))
 		e, err := NewExplicitLifting(op, b, tc.r, tc.l)
 		if err != nil {
 			t.Fatal(err)
 		}
-		x := msRandDense(rng, tc.n, tc.r)
+		x := randDenseFrom(rng, tc.n, tc.r)
 		w, err := e.Lift([]float64{1}, x)
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +36,7 @@ func TestExplicitRankOneObjective(t *testing.T) {
 		y := make([]float64, tc.m)
 		op.Apply(y, &xx)
 		want := math.Pow(floats.Dot(y, y), float64(tc.l)) - 2*math.Pow(floats.Dot(y, b), float64(tc.l)) + math.Pow(floats.Dot(b, b), float64(tc.l))
-		if !msRelClose(got, want, 1e-12) {
+		if !relClose(got, want, 1e-12) {
 			t.Errorf("%+v: explicit h^l = %v, identity %v", tc, got, want)
 		}
 	}
@@ -75,8 +47,8 @@ func TestExplicitRankOneObjective(t *testing.T) {
 func TestExplicitGradientFD(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct{ n, r, m, l int }{{2, 1, 3, 3}, {2, 2, 3, 3}, {3, 1, 4, 3}} {
-		op := msGaussOp(tc.n, tc.m, uint64(7*tc.n+tc.r))
-		b := msMeasure(op, msRandDense(rng, tc.n, tc.r))
+		op := refGaussianOperator(tc.n, tc.m, uint64(7*tc.n+tc.r))
+		b := refMeasure(op, randDenseFrom(rng, tc.n, tc.r))
 		e, err := NewExplicitLifting(op, b, tc.r, tc.l)
 		if err != nil {
 			t.Fatal(err)
@@ -107,7 +79,7 @@ func TestExplicitGradientFD(t *testing.T) {
 }
 
 func TestExplicitErrors(t *testing.T) {
-	op := msGaussOp(6, 4, 1)
+	op := refGaussianOperator(6, 4, 1)
 	b := make([]float64, 4)
 	for _, tc := range []struct {
 		name string
@@ -130,7 +102,7 @@ func TestExplicitErrors(t *testing.T) {
 	if _, err := NewExplicitLifting(op, b[:3], 1, 3); !errors.Is(err, ErrShape) {
 		t.Errorf("short b: %v", err)
 	}
-	e, err := NewExplicitLifting(msGaussOp(2, 3, 1), make([]float64, 3), 1, 3)
+	e, err := NewExplicitLifting(refGaussianOperator(2, 3, 1), make([]float64, 3), 1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,10 +119,10 @@ func TestExplicitErrors(t *testing.T) {
 func BenchmarkLiftingStep(b *testing.B) {
 	for _, n := range []int{2, 3, 5} {
 		for _, l := range []int{3, 5} {
-			op := msGaussOp(n, 2*n, uint64(n))
+			op := refGaussianOperator(n, 2*n, uint64(n))
 			rng := rand.New(rand.NewPCG(uint64(n), uint64(l)))
-			bb := msMeasure(op, msRandDense(rng, n, 1))
-			dirs := []mat.Matrix{msRandDense(rng, n, 1), msRandDense(rng, n, 1), msRandDense(rng, n, 1)}
+			bb := refMeasure(op, randDenseFrom(rng, n, 1))
+			dirs := []mat.Matrix{randDenseFrom(rng, n, 1), randDenseFrom(rng, n, 1), randDenseFrom(rng, n, 1)}
 			coef := []float64{1, 0.1, 0}
 			b.Run(fmt.Sprintf("n=%d/l=%d/explicit", n, l), func(b *testing.B) {
 				e, err := NewExplicitLifting(op, bb, 1, l)

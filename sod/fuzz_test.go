@@ -13,27 +13,6 @@ import (
 // testdata/fuzz) run in every `go test`; docker/test.sh also fuzzes each
 // for a few seconds.
 
-// fillX returns an n×r matrix whose entries cycle through vals (scaled by
-// scale), or nil when vals is empty.
-func fillX(n, r int, scale float64, vals ...float64) *mat.Dense {
-	x := mat.NewDense(n, r, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < r; j++ {
-			x.Set(i, j, scale*vals[(i*r+j)%len(vals)])
-		}
-	}
-	return x
-}
-
-func allFinite(vs ...float64) bool {
-	for _, v := range vs {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
-}
-
 // checkHGrad checks h and ∇h of p at x: h ≥ 0 and finite, h(−X) = h(X),
 // ∇h finite, and ⟨∇h(X), X⟩ equal to the derivative of s ↦ h(sX) at
 // s = 1 (a quartic, differentiated exactly by the five-point stencil).
@@ -66,7 +45,7 @@ func checkHGrad(t *testing.T, p *Problem, x *mat.Dense) {
 	}
 }
 
-// FuzzPMC: NewPMC accepts exactly n ∈ [1, MaxPMCSize] and finite ε > 0
+// FuzzPMC: NewPMCOperator accepts exactly n ∈ [1, MaxPMCSize] and finite ε > 0
 // (anything else is ErrBadParameter, without allocating), and on small
 // problems h and ∇h are consistent.
 func FuzzPMC(f *testing.F) {
@@ -79,10 +58,10 @@ func FuzzPMC(f *testing.F) {
 	f.Add(10, math.Inf(1), 1.0, 1.0)
 	f.Add(7, 1e-300, 1e3, -1e3)
 	f.Fuzz(func(t *testing.T, n int, eps, a, b float64) {
-		op, err := NewPMC(n, eps)
+		op, err := NewPMCOperator(n, eps)
 		valid := n >= 1 && n <= MaxPMCSize && eps > 0 && !math.IsInf(eps, 0)
 		if (err == nil) != valid || (err != nil && !errors.Is(err, ErrBadParameter)) {
-			t.Fatalf("NewPMC(%d, %v): %v", n, eps, err)
+			t.Fatalf("NewPMCOperator(%d, %v): %v", n, eps, err)
 		}
 		if err != nil || n > 12 || !allFinite(a, b) || math.Abs(a) > 1e3 || math.Abs(b) > 1e3 || eps > 1e3 {
 			return
@@ -99,7 +78,7 @@ func FuzzPMC(f *testing.F) {
 	})
 }
 
-// FuzzGaussian: NewGaussian refuses sizes outside its limits (before
+// FuzzGaussian: NewGaussianOperator refuses sizes outside its limits (before
 // allocating) and otherwise builds an operator whose adjoint is its
 // transpose: ⟨𝒜(M), y⟩ = ⟨M, 𝒜*(y)⟩.
 func FuzzGaussian(f *testing.F) {
@@ -114,15 +93,15 @@ func FuzzGaussian(f *testing.F) {
 		if !refused && n*n*m > 512 {
 			return // valid but too big to fuzz cheaply
 		}
-		op, err := NewGaussian(n, m, seed)
+		op, err := NewGaussianOperator(n, m, seed)
 		if refused {
 			if err == nil || !(errors.Is(err, ErrBadParameter) || errors.Is(err, ErrNoMeasurements) || errors.Is(err, ErrTooLarge)) {
-				t.Fatalf("NewGaussian(%d, %d): %v, want a refusal", n, m, err)
+				t.Fatalf("NewGaussianOperator(%d, %d): %v, want a refusal", n, m, err)
 			}
 			return
 		}
 		if err != nil {
-			t.Fatalf("NewGaussian(%d, %d): %v", n, m, err)
+			t.Fatalf("NewGaussianOperator(%d, %d): %v", n, m, err)
 		}
 		if !allFinite(a, b) || math.Abs(a) > 1e100 || math.Abs(b) > 1e100 {
 			return
@@ -165,7 +144,7 @@ func FuzzRealWorldH(f *testing.F) {
 	f.Add(math.NaN(), 0.0, 0.0)
 	f.Add(1e300, -1e300, 1e-300)
 	f.Add(1e3, -1e3, 5.0)
-	p := RealWorld()
+	p := RealWorldProblem()
 	f.Fuzz(func(t *testing.T, a, b, c float64) {
 		x := mat.NewDense(3, 1, []float64{a, b, c})
 		if !allFinite(a, b, c) {

@@ -8,15 +8,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// MaxGaussianBytes bounds the memory of NewGaussian (2·8·m·n² bytes: the
+// MaxGaussianBytes bounds the memory of NewGaussianOperator (2·8·m·n² bytes: the
 // drawn matrices and the operator's copy).
 const MaxGaussianBytes = 1 << 30
 
 // gaussianStream is the second PCG word used with the caller's seed, so
-// that NewGaussian(n, m, seed) is reproducible across runs and platforms.
+// that NewGaussianOperator(n, m, seed) is reproducible across runs and platforms.
 const gaussianStream = 0x50d6a055
 
-// NewGaussian draws m independent symmetric n×n sensing matrices from the
+// NewGaussianOperator draws m independent symmetric n×n sensing matrices from the
 // Gaussian ensemble of the paper's section 4.3 (eq. gaussian_ensemble):
 // (A_i)_jj ~ N(0, 1/m), (A_i)_jk ~ N(0, 1/(2m)) for j < k, and
 // (A_i)_kj = (A_i)_jk. For every symmetric M this gives
@@ -29,7 +29,7 @@ const gaussianStream = 0x50d6a055
 // n must lie in [1, MaxDenseSize] and m ≥ 1, and the m dense matrices (and
 // the operator's copy) must fit in MaxGaussianBytes; a larger request is
 // refused with ErrTooLarge before anything is allocated.
-func NewGaussian(n, m int, seed uint64) (*DenseOperator, error) {
+func NewGaussianOperator(n, m int, seed uint64) (*DenseOperator, error) {
 	if n < 1 || n > MaxDenseSize {
 		return nil, fmt.Errorf("%w: Gaussian ensemble size n = %d, want 1 ≤ n ≤ %d (MaxDenseSize)", ErrBadParameter, n, MaxDenseSize)
 	}

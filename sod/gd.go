@@ -8,23 +8,66 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// DefaultDivergenceLimit is the divergence limit of GradientDescent, SGD,
+// Adam and RunEscape when Iteration.DivergenceLimit is 0: an iteration
+// whose h or ‖∇h‖_F exceeds it counts as diverged.
+const DefaultDivergenceLimit = 1e150
+
+// Iteration holds the options GradientDescent, SGD and Adam share (each
+// embeds it): the step size, the number of steps, how often the trace is
+// recorded and when a run counts as diverged.
+type Iteration struct {
+	// Step is the step size η > 0 (Adam's learning rate α).
+	Step float64
+	// MaxIter is the iteration cap (≥ 0; 0 only evaluates x0).
+	MaxIter int
+	// TraceEvery records the trace every TraceEvery iterations (default 1:
+	// every iteration). Iteration 0 and the last iteration are always recorded.
+	TraceEvery int
+	// KeepIterates records a copy of every traced iterate in Trace.Iterates.
+	// This allocates one n×r matrix per traced iteration and does not
+	// change the iterates.
+	KeepIterates bool
+	// DivergenceLimit: the run stops with StopDiverged when h or ‖∇h‖_F
+	// exceeds it or becomes non-finite. 0 means DefaultDivergenceLimit;
+	// otherwise it must lie in (0, +Inf] (+Inf: only overflow counts); NaN
+	// or a negative value is an error.
+	DivergenceLimit float64
+}
+
+// limit returns DivergenceLimit, or DefaultDivergenceLimit when it is 0.
+func (it Iteration) limit() float64 {
+	if it.DivergenceLimit == 0 {
+		return DefaultDivergenceLimit
+	}
+	return it.DivergenceLimit
+}
+
+// check validates the shared options of the method named by name (GD,
+// SGD or Adam), naming the bad value and its accepted range.
+func (it Iteration) check(name string) error {
+	switch {
+	case !(it.Step > 0) || math.IsInf(it.Step, 0):
+		return fmt.Errorf("%w: %s step %v, want finite > 0", ErrBadParameter, name, it.Step)
+	case it.MaxIter < 0:
+		return fmt.Errorf("%w: %s MaxIter = %d, want ≥ 0", ErrBadParameter, name, it.MaxIter)
+	case it.TraceEvery < 0:
+		return fmt.Errorf("%w: %s TraceEvery = %d, want ≥ 0", ErrBadParameter, name, it.TraceEvery)
+	case !(it.DivergenceLimit >= 0):
+		return fmt.Errorf("%w: %s DivergenceLimit = %v, want 0 (DefaultDivergenceLimit = %g) or a value in (0, +Inf]", ErrBadParameter, name, it.DivergenceLimit, DefaultDivergenceLimit)
+	}
+	return nil
+}
+
 // GDOptions configures GradientDescent, the plain iteration
 // X ← X − Step·∇h(X) of the paper's experiments (section 6; step 0.1 for the
 // basic and real-world cases, 0.001 for PMC).
 type GDOptions struct {
-	// Step is the step size η > 0.
-	Step float64
-	// MaxIter is the iteration cap (≥ 0; 0 only evaluates x0).
-	MaxIter int
-	// GradTol stops the iteration, with Converged set, once ‖∇h‖_F ≤ GradTol.
+	Iteration
+
+	// GradTol stops the iteration with StopConverged once ‖∇h‖_F ≤ GradTol.
 	// Zero disables the test.
 	GradTol float64
-	// KeepIterates records a copy of every traced iterate in Trace.Iterates.
-	// This allocates one n×r matrix per traced iteration.
-	KeepIterates bool
-	// TraceEvery records the trace every TraceEvery iterations (default 1:
-	// every iteration). Iteration 0 and the last iteration are always recorded.
-	TraceEvery int
 
 	// StagnationWindow (at most MaxStagnationWindow) and StagnationTol
 	// control stagnation detection:
@@ -35,25 +78,14 @@ type GDOptions struct {
 	// slowly converging, singular minimum). Zero StagnationWindow disables it.
 	StagnationWindow int
 	StagnationTol    float64
-	// StopOnStagnation ends the run at the first stagnation; otherwise
-	// Stagnated is reported but GD continues.
+	// StopOnStagnation ends the run at the first stagnation (StopStagnated);
+	// otherwise Stagnated is reported but GD continues.
 	StopOnStagnation bool
-
-	// DivergenceLimit: GD stops with Diverged set when h or ‖∇h‖_F exceeds
-	// it or becomes non-finite. 0 means the default 1e150; otherwise it
-	// must lie in (0, +Inf] (+Inf: only overflow counts); NaN or a negative
-	// value is an error.
-	DivergenceLimit float64
-
-	// Context, if not nil, is checked before the first step and every
-	// 1024 steps; once it is done GradientDescent stops and returns an
-	// error wrapping its error (errors.Is(err, context.Canceled)). RunEscape
-	// passes it to every phase and to the Escaper (EscapeContext.Context).
-	Context context.Context
 
 	// Callback, if not nil, is called after each traced iteration (including
 	// iteration 0) with the iteration number, the current iterate (do not
-	// retain or modify it), h and ‖∇h‖_F. Returning false stops the run.
+	// retain or modify it), h and ‖∇h‖_F. Returning false stops the run
+	// (StopCallback).
 	Callback func(iter int, X *mat.Dense, h, gradNorm float64) bool
 }
 
@@ -80,63 +112,54 @@ type Trace struct {
 	Iterates []*mat.Dense // copies of X_k when GDOptions.KeepIterates
 }
 
-// GDResult is the outcome of GradientDescent.
+// GDResult is the outcome of GradientDescent, SGD and Adam.
 type GDResult struct {
-	// X is the final iterate, or the last finite iterate when Diverged.
+	// X is the final iterate, or the last finite iterate when the run
+	// diverged.
 	X *mat.Dense
 	// Iter is the number of gradient steps taken (X is X_Iter).
 	Iter int
-	// Converged: ‖∇h(X)‖_F ≤ GradTol.
-	Converged bool
-	// Stagnated: stagnation was detected (see GDOptions.StagnationWindow).
+	// Stop says why the run ended: StopConverged (‖∇h(X)‖_F ≤ GradTol),
+	// StopMaxIter, StopStagnated (with StopOnStagnation), StopDiverged (h
+	// or ∇h overflowed or exceeded DivergenceLimit; X is the last iterate
+	// at which both were finite and below the limit) or StopCallback.
+	Stop StopReason
+	// Stagnated: stagnation was detected (see GDOptions.StagnationWindow),
+	// whether or not the run stopped there.
 	Stagnated bool
 	// StagnatedAt is the first iteration at which stagnation was detected
 	// (−1 if never).
 	StagnatedAt int
-	// Diverged: h or ∇h overflowed or exceeded DivergenceLimit; X is the
-	// last iterate at which both were finite and below the limit.
-	Diverged bool
-	// Stopped: the Callback asked to stop.
-	Stopped bool
 	// H and GradNorm are h(X) and ‖∇h(X)‖_F at the returned X.
 	H, GradNorm float64
 	Trace       Trace
 }
 
 // GradientDescent runs X_{k+1} = X_k − η∇h(X_k) from x0 (n×r, finite).
-// It stops when ‖∇h‖_F ≤ GradTol (Converged), after MaxIter steps, on
-// stagnation if requested, when the Callback returns false, or on
-// overflow (Diverged; never returns NaN). The loop runs in preallocated
-// workspaces and does not allocate per iteration (except for
-// KeepIterates copies).
-func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error) {
+// It stops when ‖∇h‖_F ≤ GradTol, after MaxIter steps, on stagnation if
+// requested, when the Callback returns false, or on overflow (never
+// returns NaN); GDResult.Stop says which. The loop runs in preallocated
+// workspaces and does not allocate per iteration (except for KeepIterates
+// copies). ctx is checked before the first step and every 1024 steps; once
+// it is done GradientDescent returns an error wrapping ctx.Err().
+func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	if err := p.CheckX(x0); err != nil {
 		return nil, err
 	}
-	if !(opt.Step > 0) || math.IsInf(opt.Step, 0) {
-		return nil, fmt.Errorf("%w: GD step %v, want finite > 0", ErrBadParameter, opt.Step)
-	}
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("sod: gradient descent not started: %w", err)
+	if err := checkContext(ctx); err != nil {
+		return nil, err
 	}
 	every := opt.TraceEvery
 	if every == 0 {
 		every = 1
 	}
-	limit := opt.DivergenceLimit
-	if limit == 0 {
-		limit = 1e150
-	}
+	limit := opt.limit()
 	n, r := p.Dims()
 	ws := p.getWorkspace()
 	defer p.putWorkspace(ws)
@@ -145,7 +168,7 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 	next := mat.NewDense(n, r, nil)
 	g := mat.NewDense(n, r, nil)
 	capTrace := min(opt.MaxIter/every, tracePrealloc) + 2
-	res := &GDResult{StagnatedAt: -1}
+	res := &GDResult{StagnatedAt: -1, Stop: StopMaxIter}
 	tr := &res.Trace
 	tr.Iter = make([]int, 0, capTrace)
 	tr.H = make([]float64, 0, capTrace)
@@ -204,19 +227,22 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 				if !res.Stagnated {
 					res.Stagnated, res.StagnatedAt = true, k
 				}
-				if opt.StopOnStagnation {
+				if opt.StopOnStagnation && !stop {
 					stop = true
+					res.Stop = StopStagnated
 				}
 			}
 		}
 		if k%every == 0 || stop {
 			lastRecorded = k
 			if !record(k, h, gn) {
-				res.Stopped = true
+				res.Stop = StopCallback
 				stop = true
 			}
 		}
-		res.Converged = converged
+		if converged {
+			res.Stop = StopConverged
+		}
 		if stop {
 			break
 		}
@@ -227,7 +253,7 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 		if bad(nh, ngn) {
 			h = p.gradFast(ws, g, x)
 			gn = frobNorm(g)
-			res.Diverged = true
+			res.Stop = StopDiverged
 			if lastRecorded != k {
 				record(k, h, gn)
 			}
@@ -246,30 +272,22 @@ func GradientDescent(p *Problem, x0 mat.Matrix, opt GDOptions) (*GDResult, error
 	return res, nil
 }
 
-// check validates the options (other than Step and the Problem), naming
-// the bad value and its accepted range.
+// check validates the options (other than the Problem), naming the bad
+// value and its accepted range.
 func (opt *GDOptions) check() error {
-	for _, v := range []struct {
-		name string
-		v    int
-	}{{"MaxIter", opt.MaxIter}, {"StagnationWindow", opt.StagnationWindow}, {"TraceEvery", opt.TraceEvery}} {
-		if v.v < 0 {
-			return fmt.Errorf("%w: GDOptions.%s = %d, want ≥ 0", ErrBadParameter, v.name, v.v)
-		}
+	if err := opt.Iteration.check("GD"); err != nil {
+		return err
 	}
-	if opt.StagnationWindow > MaxStagnationWindow {
-		return fmt.Errorf("%w: GDOptions.StagnationWindow = %d, want ≤ MaxStagnationWindow = %d", ErrBadParameter, opt.StagnationWindow, MaxStagnationWindow)
+	if opt.StagnationWindow < 0 || opt.StagnationWindow > MaxStagnationWindow {
+		return fmt.Errorf("%w: GD StagnationWindow = %d, want in [0, MaxStagnationWindow = %d]", ErrBadParameter, opt.StagnationWindow, MaxStagnationWindow)
 	}
 	for _, v := range []struct {
 		name string
 		v    float64
 	}{{"GradTol", opt.GradTol}, {"StagnationTol", opt.StagnationTol}} {
 		if !(v.v >= 0) || math.IsInf(v.v, 0) {
-			return fmt.Errorf("%w: GDOptions.%s = %v, want finite and ≥ 0", ErrBadParameter, v.name, v.v)
+			return fmt.Errorf("%w: GD %s = %v, want finite and ≥ 0", ErrBadParameter, v.name, v.v)
 		}
-	}
-	if !(opt.DivergenceLimit >= 0) {
-		return fmt.Errorf("%w: GDOptions.DivergenceLimit = %v, want 0 (default 1e150) or a value in (0, +Inf]", ErrBadParameter, opt.DivergenceLimit)
 	}
 	return nil
 }

@@ -12,13 +12,13 @@ import (
 // x̂ and checks the converged minimum against REPRODUCTION.md C9,
 // ≈ (0.223471, 0.091832, 0.598578) (printed to 6 decimals: tolerance 1e-6).
 func TestGDRealWorld(t *testing.T) {
-	p := RealWorld()
-	res, err := GradientDescent(p, RealWorldXHat(), GDOptions{Step: 0.1, MaxIter: 5000, GradTol: 1e-12})
+	p := RealWorldProblem()
+	res, err := GradientDescent(t.Context(), p, RealWorldXHat(), GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 5000}, GradTol: 1e-12})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Converged || res.Diverged {
-		t.Fatalf("GD did not converge: %+v", res.GradNorm)
+	if res.Stop != StopConverged {
+		t.Fatalf("GD stopped with %v, want converged: ‖∇h‖ = %v", res.Stop, res.GradNorm)
 	}
 	want := []float64{0.223471, 0.091832, 0.598578}
 	for i, w := range want {
@@ -44,11 +44,11 @@ func TestGDRealWorld(t *testing.T) {
 // n=3, ε=0.3) reaches the spurious minimum a(1,0,−1) with
 // a = √((1−ε²)/(1+ε²)), derived by hand (REPRODUCTION.md F1), h = 0.330275.
 func TestGDPMCSpuriousMinimum(t *testing.T) {
-	p, err := PMCCaseStudy(0.3)
+	p, err := PMCCaseStudyProblem(0.3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := GradientDescent(p, mat.NewDense(3, 1, []float64{1, 0, -1}), GDOptions{Step: 0.01, MaxIter: 20000, GradTol: 1e-11})
+	res, err := GradientDescent(t.Context(), p, mat.NewDense(3, 1, []float64{1, 0, -1}), GDOptions{Iteration: Iteration{Step: 0.01, MaxIter: 20000}, GradTol: 1e-11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +67,12 @@ func TestGDPMCSpuriousMinimum(t *testing.T) {
 // TestGDDiverges: a huge step overflows; GD must report Diverged and return
 // the last finite iterate, with a NaN-free trace.
 func TestGDDiverges(t *testing.T) {
-	p := RealWorld()
-	res, err := GradientDescent(p, mat.NewDense(3, 1, []float64{3, -2, 1}), GDOptions{Step: 50, MaxIter: 1000})
+	p := RealWorldProblem()
+	res, err := GradientDescent(t.Context(), p, mat.NewDense(3, 1, []float64{3, -2, 1}), GDOptions{Iteration: Iteration{Step: 50, MaxIter: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Diverged {
+	if res.Stop != StopDiverged {
 		t.Fatal("expected divergence")
 	}
 	if err := p.CheckX(res.X); err != nil {
@@ -92,21 +92,21 @@ func TestGDDiverges(t *testing.T) {
 // never met: stagnation must be detected. Started near the ground truth, h
 // decreases linearly to 0 and stagnation must not be reported.
 func TestGDStagnation(t *testing.T) {
-	opt := GDOptions{Step: 0.1, MaxIter: 20000, StagnationWindow: 100, StagnationTol: 1e-6, StopOnStagnation: true}
-	res, err := GradientDescent(RealWorld(), RealWorldXHat(), opt)
+	opt := GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 20000}, StagnationWindow: 100, StagnationTol: 1e-6, StopOnStagnation: true}
+	res, err := GradientDescent(t.Context(), RealWorldProblem(), RealWorldXHat(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Stagnated || res.Iter == opt.MaxIter || res.StagnatedAt != res.Iter {
-		t.Errorf("spurious minimum: Stagnated = %v at %d, Iter = %d", res.Stagnated, res.StagnatedAt, res.Iter)
+	if !res.Stagnated || res.Stop != StopStagnated || res.Iter == opt.MaxIter || res.StagnatedAt != res.Iter {
+		t.Errorf("spurious minimum: Stagnated = %v at %d, stop %v, Iter = %d", res.Stagnated, res.StagnatedAt, res.Stop, res.Iter)
 	}
 	opt.GradTol = 1e-10
-	res, err = GradientDescent(RealWorld(), mat.NewDense(3, 1, []float64{0.9, 0.05, -0.05}), opt)
+	res, err = GradientDescent(t.Context(), RealWorldProblem(), mat.NewDense(3, 1, []float64{0.9, 0.05, -0.05}), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Stagnated || !res.Converged || res.H > 1e-15 {
-		t.Errorf("near z: Stagnated = %v, Converged = %v, h = %v", res.Stagnated, res.Converged, res.H)
+	if res.Stagnated || res.Stop != StopConverged || res.H > 1e-15 {
+		t.Errorf("near z: Stagnated = %v, Converged = %v, h = %v", res.Stagnated, res.Stop == StopConverged, res.H)
 	}
 }
 
@@ -118,7 +118,7 @@ func TestGDStagnation(t *testing.T) {
 // the Hessian is PSD (eigenvalues 0, 2). GD started next to x̂ leaves it and
 // converges to z.
 func TestBasicExampleNotLocalMinimum(t *testing.T) {
-	p := BasicExample()
+	p := BasicExampleProblem()
 	for _, u := range []float64{1e-4, 1e-3, 1e-2} {
 		x := mat.NewDense(2, 1, []float64{math.Sqrt(u), math.Sqrt(0.5 - 2*u)})
 		if got, want := p.H(x)-0.375, -1.5*u*u; math.Abs(got-want) > 1e-15 {
@@ -127,26 +127,25 @@ func TestBasicExampleNotLocalMinimum(t *testing.T) {
 	}
 	x0 := BasicExampleXHat()
 	x0.Set(0, 0, 0.05)
-	res, err := GradientDescent(p, x0, GDOptions{Step: 0.1, MaxIter: 5000, GradTol: 1e-10})
+	res, err := GradientDescent(t.Context(), p, x0, GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 5000}, GradTol: 1e-10})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Converged || p.DistStar(res.X) > 1e-9 {
-		t.Errorf("GD from x̂ + 0.05e₁: converged %v, ‖XXᵀ−M*‖ = %v, want → z", res.Converged, p.DistStar(res.X))
+	if res.Stop != StopConverged || p.DistStar(res.X) > 1e-9 {
+		t.Errorf("GD from x̂ + 0.05e₁: converged %v, ‖XXᵀ−M*‖ = %v, want → z", res.Stop == StopConverged, p.DistStar(res.X))
 	}
 }
 
 func TestGDCallbackAndIterates(t *testing.T) {
 	calls := 0
-	res, err := GradientDescent(RealWorld(), RealWorldXHat(), GDOptions{
-		Step: 0.1, MaxIter: 100, KeepIterates: true, TraceEvery: 10,
-		Callback: func(k int, X *mat.Dense, h, g float64) bool { calls++; return k < 50 },
+	res, err := GradientDescent(t.Context(), RealWorldProblem(), RealWorldXHat(), GDOptions{
+		Iteration: Iteration{Step: 0.1, MaxIter: 100, KeepIterates: true, TraceEvery: 10}, Callback: func(k int, X *mat.Dense, h, g float64) bool { calls++; return k < 50 },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Stopped || res.Iter != 50 || calls != 6 || len(res.Trace.Iterates) != 6 {
-		t.Errorf("Stopped = %v, Iter = %d, calls = %d, iterates = %d; want true, 50, 6, 6", res.Stopped, res.Iter, calls, len(res.Trace.Iterates))
+	if res.Stop != StopCallback || res.Iter != 50 || calls != 6 || len(res.Trace.Iterates) != 6 {
+		t.Errorf("Stopped = %v, Iter = %d, calls = %d, iterates = %d; want true, 50, 6, 6", res.Stop == StopCallback, res.Iter, calls, len(res.Trace.Iterates))
 	}
 	if !mat.Equal(res.Trace.Iterates[0], RealWorldXHat()) {
 		t.Error("first iterate is not x0")
@@ -154,7 +153,7 @@ func TestGDCallbackAndIterates(t *testing.T) {
 }
 
 func TestGDErrors(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	x := RealWorldXHat()
 	for _, tc := range []struct {
 		name string
@@ -162,13 +161,13 @@ func TestGDErrors(t *testing.T) {
 		opt  GDOptions
 		want error
 	}{
-		{"step 0", x, GDOptions{Step: 0, MaxIter: 1}, ErrBadParameter},
-		{"step NaN", x, GDOptions{Step: math.NaN(), MaxIter: 1}, ErrBadParameter},
-		{"negative iterations", x, GDOptions{Step: 0.1, MaxIter: -1}, ErrBadParameter},
-		{"wrong shape", mat.NewDense(2, 1, nil), GDOptions{Step: 0.1, MaxIter: 1}, ErrShape},
-		{"NaN start", mat.NewDense(3, 1, []float64{math.NaN(), 0, 0}), GDOptions{Step: 0.1, MaxIter: 1}, ErrNotFinite},
+		{"step 0", x, GDOptions{Iteration: Iteration{Step: 0, MaxIter: 1}}, ErrBadParameter},
+		{"step NaN", x, GDOptions{Iteration: Iteration{Step: math.NaN(), MaxIter: 1}}, ErrBadParameter},
+		{"negative iterations", x, GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: -1}}, ErrBadParameter},
+		{"wrong shape", mat.NewDense(2, 1, nil), GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 1}}, ErrShape},
+		{"NaN start", mat.NewDense(3, 1, []float64{math.NaN(), 0, 0}), GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 1}}, ErrNotFinite},
 	} {
-		if _, err := GradientDescent(p, tc.x, tc.opt); !errors.Is(err, tc.want) {
+		if _, err := GradientDescent(t.Context(), p, tc.x, tc.opt); !errors.Is(err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
 		}
 	}
@@ -177,13 +176,13 @@ func TestGDErrors(t *testing.T) {
 // TestGDNoAllocPerIteration: the number of allocations must not grow with
 // the number of iterations.
 func TestGDNoAllocPerIteration(t *testing.T) {
-	op, _ := NewPMC(30, 0.1)
+	op, _ := NewPMCOperator(30, 0.1)
 	p, _ := NewProblem(op, randDense(30, 1, 1), 1)
 	x0 := randDense(30, 1, 2)
 	x0.Scale(0.01, x0)
 	allocs := func(iters int) float64 {
 		return testing.AllocsPerRun(3, func() {
-			if _, err := GradientDescent(p, x0, GDOptions{Step: 1e-3, MaxIter: iters}); err != nil {
+			if _, err := GradientDescent(t.Context(), p, x0, GDOptions{Iteration: Iteration{Step: 1e-3, MaxIter: iters}}); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -1,8 +1,13 @@
 package sod
 
+// Helpers shared by the tests: random and filled matrices, relative
+// differences, and constructors that fail the test on error. The
+// independent reference computations are in reference_test.go.
+
 import (
 	"math"
 	"math/rand/v2"
+	"testing"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -28,32 +33,7 @@ func randSym(n int, seed uint64) *mat.Dense {
 	return &s
 }
 
-// explicitSensing returns the sensing matrices of op, extracted one by one
-// as 𝒜*(e_i) (independently of any SensingMatrixer implementation).
-func explicitSensing(op Operator) []*mat.Dense {
-	n, m := op.Dims()
-	as := make([]*mat.Dense, m)
-	for i := range as {
-		e := make([]float64, m)
-		e[i] = 1
-		as[i] = mat.NewDense(n, n, nil)
-		op.Adjoint(as[i], e)
-	}
-	return as
-}
-
-// naiveH computes h(X) = ½ Σ_i (⟨A_i, XXᵀ⟩ − b_i)² from explicit matrices.
-func naiveH(as []*mat.Dense, b []float64, X mat.Matrix) float64 {
-	var M mat.Dense
-	M.Mul(X, X.T())
-	h := 0.0
-	for i, a := range as {
-		d := mat.Sum(elemMul(a, &M)) - b[i]
-		h += d * d
-	}
-	return h / 2
-}
-
+// elemMul returns the elementwise product of a and b.
 func elemMul(a, b mat.Matrix) *mat.Dense {
 	var c mat.Dense
 	c.MulElem(a, b)
@@ -84,4 +64,91 @@ func relDiff(a, b mat.Matrix) float64 {
 	var d mat.Dense
 	d.Sub(a, b)
 	return mat.Norm(&d, 2) / math.Max(1, mat.Norm(b, 2))
+}
+
+// randDenseFrom returns an r×c matrix with N(0,1) entries drawn from rng.
+func randDenseFrom(rng *rand.Rand, r, c int) *mat.Dense {
+	d := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			d.Set(i, j, rng.NormFloat64())
+		}
+	}
+	return d
+}
+
+// maxRelDiff returns max_j |a_j − b_j| / max(max_j |b_j|, tiny).
+func maxRelDiff(a, b []float64) float64 {
+	scale := 0.0
+	for _, v := range b {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	d := 0.0
+	for i := range a {
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+	}
+	return d / math.Max(scale, 1e-300)
+}
+
+// relClose reports |got − want| ≤ tol·|want|.
+func relClose(got, want, tol float64) bool {
+	return math.Abs(got-want) <= tol*math.Abs(want)
+}
+
+// scaled returns a·m as a new matrix.
+func scaled(a float64, m mat.Matrix) *mat.Dense {
+	var d mat.Dense
+	d.Scale(a, m)
+	return &d
+}
+
+// relErr returns |a − b| / max(|b|, tiny).
+func relErr(a, b float64) float64 {
+	return math.Abs(a-b) / math.Max(math.Abs(b), 1e-300)
+}
+
+// mustProblem returns the problem of op with ground truth e₁ and search
+// rank r, failing the test on error.
+func mustProblem(t *testing.T, op Operator, r int) *Problem {
+	t.Helper()
+	n, _ := op.Dims()
+	z := mat.NewDense(n, 1, nil)
+	z.Set(0, 0, 1)
+	p, err := NewProblem(op, z, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// mustPMC returns NewPMCOperator(n, eps), failing the test on error.
+func mustPMC(t *testing.T, n int, eps float64) Operator {
+	t.Helper()
+	op, err := NewPMCOperator(n, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return op
+}
+
+// fillX returns an n×r matrix whose entries cycle through vals (scaled by
+// scale), or nil when vals is empty.
+func fillX(n, r int, scale float64, vals ...float64) *mat.Dense {
+	x := mat.NewDense(n, r, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < r; j++ {
+			x.Set(i, j, scale*vals[(i*r+j)%len(vals)])
+		}
+	}
+	return x
+}
+
+// allFinite reports whether no value is NaN or ±Inf.
+func allFinite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }

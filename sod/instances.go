@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/paper"
 )
 
 // BasicExampleOperator returns the three 2×2 sensing matrices of the
@@ -23,7 +24,7 @@ func BasicExampleOperator() *DenseOperator {
 	return op
 }
 
-// BasicExample returns the paper's basic example (eq. basic_example):
+// BasicExampleProblem returns the paper's basic example (eq. basic_example):
 // n = 2, ground truth z = e_1 (M* = e_1e_1ᵀ), search rank r = 1.
 // It has the spurious local minima x̂ = (0, ±1/√2) (BasicExampleXHat),
 // where h = 3/8, ∇f(x̂x̂ᵀ) = diag(−¾, 0) and h(x̂ + ρe_1) = (ρ⁴ + ¾)/2, so
@@ -33,7 +34,7 @@ func BasicExampleOperator() *DenseOperator {
 // h is a quadratic in (u, w) = (x_1², x_2²), and along
 // x = (√u, √(½ − 2u)) one has h − 3/8 = −3u²/2 exactly. Gradient descent
 // started next to x̂ (off the x_2 axis) leaves it and reaches z.
-func BasicExample() *Problem {
+func BasicExampleProblem() *Problem {
 	p, err := NewProblem(BasicExampleOperator(), mat.NewDense(2, 1, []float64{1, 0}), 1)
 	if err != nil {
 		panic("sod: basic example: " + err.Error()) // unreachable: constant data
@@ -47,24 +48,14 @@ func BasicExampleXHat() *mat.Dense {
 	return mat.NewDense(2, 1, []float64{0, 1 / math.Sqrt2})
 }
 
-// realWorldA holds the six 3×3 sensing matrices of the paper's Appendix
-// "Experimental Setup of Numerical Case Study 2"
-// (eq. sensing-matrices-real-world, from Xu et al. 2024), as printed.
-var realWorldA = [6][9]float64{
-	{0.0783, 0.2372, -0.0439, 0.2372, -0.0397, 0.1456, -0.0439, 0.1456, -0.4724},
-	{0.0389, 0.0536, -0.0059, 0.0536, 0.4614, -0.3907, -0.0059, -0.3907, 0.2760},
-	{0.0293, -0.1456, -0.1656, -0.1456, 0.3257, 0.2528, -0.1656, 0.2528, -0.0078},
-	{0.0762, 0.3193, -0.3338, 0.3193, -0.3364, 0.5847, -0.3338, 0.5847, 0.1873},
-	{-0.0889, 0.7089, 0.4472, 0.7089, 0.3788, 0.0902, 0.4472, 0.0902, -0.3193},
-	{0.4097, 0.1190, 0.2078, 0.1190, 0.2282, -0.2274, 0.2078, -0.2274, 0.4046},
-}
-
 // RealWorldOperator returns the operator with the six printed 3×3 sensing
-// matrices of the real-world case (Appendix, eq. sensing-matrices-real-world).
+// matrices of the real-world case (Appendix, eq. sensing-matrices-real-world,
+// from Xu et al. 2024; paper.RealWorldMatrices).
 func RealWorldOperator() *DenseOperator {
-	as := make([]*mat.Dense, len(realWorldA))
-	for i := range realWorldA {
-		as[i] = mat.NewDense(3, 3, append([]float64(nil), realWorldA[i][:]...))
+	printed := paper.RealWorldMatrices()
+	as := make([]*mat.Dense, len(printed))
+	for i := range printed {
+		as[i] = mat.NewDense(3, 3, printed[i][:])
 	}
 	op, err := NewDenseOperator(as)
 	if err != nil {
@@ -73,12 +64,12 @@ func RealWorldOperator() *DenseOperator {
 	return op
 }
 
-// RealWorld returns the real-world case of the paper's section 6.1 and
+// RealWorldProblem returns the real-world case of the paper's section 6.1 and
 // Appendix case 2: n = 3, ground truth z = e_1, search rank r = 1. Its
 // prominent spurious local minima are printed as x̂ = ±(0.2234, 0.0918,
 // 0.5985) (RealWorldXHat); gradient descent converges to
 // ≈ (0.223471, 0.091832, 0.598578) from there.
-func RealWorld() *Problem {
+func RealWorldProblem() *Problem {
 	p, err := NewProblem(RealWorldOperator(), mat.NewDense(3, 1, []float64{1, 0, 0}), 1)
 	if err != nil {
 		panic("sod: real-world problem: " + err.Error()) // unreachable: constant data
@@ -91,16 +82,17 @@ func RealWorld() *Problem {
 // ablation table is reproduced with this rounded point, not with the
 // converged minimum (REPRODUCTION.md C9).
 func RealWorldXHat() *mat.Dense {
-	return mat.NewDense(3, 1, []float64{0.2234, 0.0918, 0.5985})
+	x := paper.RealWorldCase().XHat
+	return mat.NewDense(3, 1, []float64{x[0].Value(), x[1].Value(), x[2].Value()})
 }
 
-// PMCCaseStudy returns the paper's PMC case study (section 6.1, Appendix
+// PMCCaseStudyProblem returns the paper's PMC case study (section 6.1, Appendix
 // case 1): the PMC operator with n = 3 and the given ε (the paper uses
 // ε = 0.3), ground truth z = (1, 0, 1)ᵀ and search rank 1. For ε = 0.3 its
 // spurious minimum is ±√((1−ε²)/(1+ε²))·(1, 0, −1), not (1, 0, −1)
 // (REPRODUCTION.md F1).
-func PMCCaseStudy(eps float64) (*Problem, error) {
-	op, err := NewPMC(3, eps)
+func PMCCaseStudyProblem(eps float64) (*Problem, error) {
+	op, err := NewPMCOperator(3, eps)
 	if err != nil {
 		return nil, err
 	}

@@ -124,9 +124,9 @@ func NewLiftedSubspace(op Operator, b []float64, l int, dirs ...mat.Matrix) (*Li
 		for y := 0; y < k*k; y++ {
 			ip := floats.Dot(a[x], a[y])
 			i := x*k*k + y
-			s.pl[i] = msPowInt(ip, l)
+			s.pl[i] = powInt(ip, l)
 			s.plLog[i] = fl * math.Log(math.Abs(ip))
-			s.plSgn[i] = msSign(s.pl[i], ip)
+			s.plSgn[i] = powSign(s.pl[i], ip)
 		}
 	}
 	s.bl = make([]float64, k*k)
@@ -134,17 +134,17 @@ func NewLiftedSubspace(op Operator, b []float64, l int, dirs ...mat.Matrix) (*Li
 	s.blSgn = make([]int8, k*k)
 	for x := 0; x < k*k; x++ {
 		ip := floats.Dot(a[x], b)
-		s.bl[x] = msPowInt(ip, l)
+		s.bl[x] = powInt(ip, l)
 		s.blLog[x] = fl * math.Log(math.Abs(ip))
-		s.blSgn[x] = msSign(s.bl[x], ip)
+		s.blSgn[x] = powSign(s.bl[x], ip)
 	}
 	bb := floats.Dot(b, b)
 	s.bLog = fl * math.Log(bb)
-	s.bPow = msPowInt(bb, l)
+	s.bPow = powInt(bb, l)
 	s.gram = mat.NewSymDense(k, nil)
 	for j := 0; j < k; j++ {
 		for kk := j; kk < k; kk++ {
-			s.gram.SetSym(j, kk, msPowInt(mat.Sum(msMulElem(s.dirs[j], s.dirs[kk])), l))
+			s.gram.SetSym(j, kk, powInt(mat.Sum(mulElem(s.dirs[j], s.dirs[kk])), l))
 		}
 	}
 	s.t = make([]float64, k*k)
@@ -156,14 +156,14 @@ func NewLiftedSubspace(op Operator, b []float64, l int, dirs ...mat.Matrix) (*Li
 	return s, nil
 }
 
-func msMulElem(a, b mat.Matrix) *mat.Dense {
+func mulElem(a, b mat.Matrix) *mat.Dense {
 	var d mat.Dense
 	d.MulElem(a, b)
 	return &d
 }
 
-// msPowInt returns x^l for a small positive integer l.
-func msPowInt(x float64, l int) float64 {
+// powInt returns x^l for a small positive integer l.
+func powInt(x float64, l int) float64 {
 	p := 1.0
 	for i := 0; i < l; i++ {
 		p *= x
@@ -171,8 +171,8 @@ func msPowInt(x float64, l int) float64 {
 	return p
 }
 
-// msSign returns the sign of the (possibly overflowed) power p = x^l.
-func msSign(p, x float64) int8 {
+// powSign returns the sign of the (possibly overflowed) power p = x^l.
+func powSign(p, x float64) int8 {
 	switch {
 	case x == 0:
 		return 0
@@ -271,7 +271,7 @@ func (s *LiftedSubspace) Objective(coef []float64) (float64, error) {
 	}
 	lc := make([]LogScalar, s.k)
 	for j, c := range coef {
-		lc[j] = msToLog(c)
+		lc[j] = toLogScalar(c)
 	}
 	v, err := s.LogObjective(lc)
 	if err != nil {
@@ -283,7 +283,7 @@ func (s *LiftedSubspace) Objective(coef []float64) (float64, error) {
 	return 0, fmt.Errorf("%w: h^l = 10^%.6g", ErrScaleOverflow, v.Log10())
 }
 
-func msToLog(c float64) LogScalar {
+func toLogScalar(c float64) LogScalar {
 	switch {
 	case c > 0:
 		return LogScalar{Sign: 1, Log: math.Log(c)}
@@ -339,11 +339,11 @@ func (s *LiftedSubspace) LogObjective(coef []LogScalar) (LogScalar, error) {
 		s.lsT = append(s.lsT, s.bLog)
 		s.lsS = append(s.lsS, 1)
 	}
-	return msLogSumExp(s.lsT, s.lsS), nil
+	return logSumExp(s.lsT, s.lsS), nil
 }
 
-// msLogSumExp returns Σ s_i e^{t_i} as a LogScalar.
-func msLogSumExp(t []float64, sg []int8) LogScalar {
+// logSumExp returns Σ s_i e^{t_i} as a LogScalar.
+func logSumExp(t []float64, sg []int8) LogScalar {
 	if len(t) == 0 {
 		return LogScalar{Sign: 0, Log: math.Inf(-1)}
 	}

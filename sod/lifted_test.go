@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-var msLiftCases = []struct{ n, r, m, l int }{
+var liftCases = []struct{ n, r, m, l int }{
 	{2, 1, 3, 3}, {2, 1, 3, 5}, {3, 1, 6, 3}, {3, 1, 6, 5}, {2, 2, 4, 3}, {2, 2, 4, 5}, {3, 2, 5, 3},
 }
 
@@ -20,10 +20,10 @@ var msLiftCases = []struct{ n, r, m, l int }{
 // random K = 3 subspaces.
 func TestLiftedVsExplicit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, tc := range msLiftCases {
-		op := msGaussOp(tc.n, tc.m, uint64(31*tc.n+tc.r+tc.l))
-		b := msMeasure(op, msRandDense(rng, tc.n, tc.r))
-		dirs := []mat.Matrix{msRandDense(rng, tc.n, tc.r), msRandDense(rng, tc.n, tc.r), msRandDense(rng, tc.n, tc.r)}
+	for _, tc := range liftCases {
+		op := refGaussianOperator(tc.n, tc.m, uint64(31*tc.n+tc.r+tc.l))
+		b := refMeasure(op, randDenseFrom(rng, tc.n, tc.r))
+		dirs := []mat.Matrix{randDenseFrom(rng, tc.n, tc.r), randDenseFrom(rng, tc.n, tc.r), randDenseFrom(rng, tc.n, tc.r)}
 		s, err := NewLiftedSubspace(op, b, tc.l, dirs...)
 		if err != nil {
 			t.Fatal(err)
@@ -39,7 +39,7 @@ func TestLiftedVsExplicit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !msRelClose(gotH, wantH, 1e-12) {
+		if !relClose(gotH, wantH, 1e-12) {
 			t.Errorf("%+v: h^l closed form %v, explicit %v", tc, gotH, wantH)
 		}
 		g := make([]float64, len(w))
@@ -53,7 +53,7 @@ func TestLiftedVsExplicit(t *testing.T) {
 			unit[i] = 1
 			bi, _ := e.Lift(unit, dirs...)
 			want := floats.Dot(g, bi)
-			if !msRelClose(pg[i], want, 1e-11) {
+			if !relClose(pg[i], want, 1e-11) {
 				t.Errorf("%+v: ⟨∇h^l, dir %d⟩ = %v, explicit %v", tc, i, pg[i], want)
 			}
 		}
@@ -79,9 +79,9 @@ func TestLiftedVsExplicit(t *testing.T) {
 // beyond float64 range.
 func TestLiftedLogDomain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	op := msGaussOp(3, 6, 99)
-	b := msMeasure(op, msRandDense(rng, 3, 1))
-	dirs := []mat.Matrix{msRandDense(rng, 3, 1), msRandDense(rng, 3, 1), msRandDense(rng, 3, 1)}
+	op := refGaussianOperator(3, 6, 99)
+	b := refMeasure(op, randDenseFrom(rng, 3, 1))
+	dirs := []mat.Matrix{randDenseFrom(rng, 3, 1), randDenseFrom(rng, 3, 1), randDenseFrom(rng, 3, 1)}
 	for _, l := range []int{3, 5, 7} {
 		s, err := NewLiftedSubspace(op, b, l, dirs...)
 		if err != nil {
@@ -93,14 +93,14 @@ func TestLiftedLogDomain(t *testing.T) {
 			c := make([]float64, 3)
 			floats.ScaleTo(c, scale, coef)
 			for j := range c {
-				lc[j] = msToLog(c[j])
+				lc[j] = toLogScalar(c[j])
 			}
 			want, err := s.Objective(c)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got, _ := s.LogObjective(lc)
-			if !msRelClose(got.Float(), want, 1e-11) {
+			if !relClose(got.Float(), want, 1e-11) {
 				t.Errorf("l=%d scale=%g: log domain %v, float %v", l, scale, got.Float(), want)
 			}
 		}
@@ -113,7 +113,7 @@ func TestLiftedLogDomain(t *testing.T) {
 		}
 		logQ4 := math.Log(hb) - 4*math.Log(1e8)
 		for j := range lc {
-			lc[j] = msToLog(coef[j])
+			lc[j] = toLogScalar(coef[j])
 			lc[j].Log += 1000
 		}
 		got, _ := s.LogObjective(lc)
@@ -132,7 +132,7 @@ func TestLiftedLogDomain(t *testing.T) {
 // the lifted objective of w̃(t) overflows in a direct float64 evaluation
 // (the paper's ✗²) but is finite in the log domain.
 func TestLiftedAblationNaN(t *testing.T) {
-	op, b, xh, _, cr := msRealWorld()
+	op, b, xh, _, cr := refRealWorld()
 	cf, err := NewTPGDClosedForm(TPGDInputs{cr.lambdaN, cr.sigma, mat.Norm(xh, 2), mat.Norm(cr.ex, 2)}, 3, 0.1, 0.1)
 	if err != nil {
 		t.Fatal(err)
@@ -153,43 +153,18 @@ func TestLiftedAblationNaN(t *testing.T) {
 		}
 		// Naive float64: expand w̃ = a + β̃ b + γ̃ c in the raw quartic form.
 		c := []float64{a.Float(), be.Float(), g.Float()}
-		naive := msNaiveLifted(op, b, 3, []*mat.Dense{xh, bdir, cr.ex}, c)
+		naive := naiveLiftedObjective(op, b, 3, []*mat.Dense{xh, bdir, cr.ex}, c)
 		if isFinite(naive) != tc.naiveFinite {
 			t.Errorf("t=%d: naive float64 h^l = %v, want finite=%v", tc.t, naive, tc.naiveFinite)
 		}
-		if tc.naiveFinite && !msRelClose(lh.Float(), naive, 1e-10) {
+		if tc.naiveFinite && !relClose(lh.Float(), naive, 1e-10) {
 			t.Errorf("t=%d: log domain %v vs naive %v", tc.t, lh.Float(), naive)
 		}
 	}
 }
 
-// msNaiveLifted evaluates h^l with unnormalised directions in float64.
-func msNaiveLifted(op Operator, b []float64, l int, dirs []*mat.Dense, c []float64) float64 {
-	k := len(dirs)
-	_, m := op.Dims()
-	a := make([][]float64, k*k)
-	var yy mat.Dense
-	for j := 0; j < k; j++ {
-		for i := 0; i < k; i++ {
-			yy.Mul(dirs[j], dirs[i].T())
-			a[j*k+i] = make([]float64, m)
-			op.Apply(a[j*k+i], &yy)
-		}
-	}
-	fl := float64(l)
-	h := math.Pow(floats.Dot(b, b), fl)
-	for x := 0; x < k*k; x++ {
-		cx := c[x/k] * c[x%k]
-		for y := 0; y < k*k; y++ {
-			h += cx * c[y/k] * c[y%k] * math.Pow(floats.Dot(a[x], a[y]), fl)
-		}
-		h -= 2 * cx * math.Pow(floats.Dot(a[x], b), fl)
-	}
-	return h
-}
-
 func TestLiftedErrors(t *testing.T) {
-	op := msGaussOp(2, 3, 1)
+	op := refGaussianOperator(2, 3, 1)
 	b := make([]float64, 3)
 	d := mat.NewDense(2, 1, []float64{1, 0})
 	for _, tc := range []struct {
@@ -224,7 +199,7 @@ func TestLiftedErrors(t *testing.T) {
 // ExampleLiftedSubspace evaluates h^l at the lift of the real-world
 // spurious minimum, ŵ = vec(X̂)^{⊗5}, and at w_escape = ŵ + ρ vec(u_n)^{⊗5}.
 func ExampleLiftedSubspace() {
-	op, b, xh, _, cr := msRealWorld()
+	op, b, xh, _, cr := refRealWorld()
 	s, err := NewLiftedSubspace(op, b, 5, xh, mat.NewDense(3, 1, cr.un.RawVector().Data))
 	if err != nil {
 		fmt.Println(err)

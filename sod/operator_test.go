@@ -37,14 +37,14 @@ func TestOperatorConstructorErrors(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"PMC ε = 0", second(NewPMC(3, 0)), ErrBadParameter},
-		{"PMC ε < 0", second(NewPMC(3, -0.1)), ErrBadParameter},
-		{"PMC ε NaN", second(NewPMC(3, math.NaN())), ErrBadParameter},
-		{"PMC n = 0", second(NewPMC(0, 0.1)), ErrBadParameter},
-		{"Gaussian m = 0", second(NewGaussian(3, 0, 1)), ErrNoMeasurements},
-		{"Gaussian n = 0", second(NewGaussian(0, 3, 1)), ErrBadParameter},
-		{"DataPoints m = 0", second(NewDataPoints(&mat.Dense{})), ErrNoMeasurements},
-		{"DataPoints NaN", second(NewDataPoints(mat.NewDense(1, 2, []float64{1, math.NaN()}))), ErrNotFinite},
+		{"PMC ε = 0", second(NewPMCOperator(3, 0)), ErrBadParameter},
+		{"PMC ε < 0", second(NewPMCOperator(3, -0.1)), ErrBadParameter},
+		{"PMC ε NaN", second(NewPMCOperator(3, math.NaN())), ErrBadParameter},
+		{"PMC n = 0", second(NewPMCOperator(0, 0.1)), ErrBadParameter},
+		{"Gaussian m = 0", second(NewGaussianOperator(3, 0, 1)), ErrNoMeasurements},
+		{"Gaussian n = 0", second(NewGaussianOperator(0, 3, 1)), ErrBadParameter},
+		{"DataPoints m = 0", second(NewDataPointsOperator(&mat.Dense{})), ErrNoMeasurements},
+		{"DataPoints NaN", second(NewDataPointsOperator(mat.NewDense(1, 2, []float64{1, math.NaN()}))), ErrNotFinite},
 	} {
 		if !errors.Is(tc.err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, tc.err, tc.want)
@@ -57,15 +57,15 @@ func second[T any](_ T, err error) error { return err }
 // testOperators returns one operator of each kind.
 func testOperators(t *testing.T) map[string]Operator {
 	t.Helper()
-	pmc, err := NewPMC(5, 0.2)
+	pmc, err := NewPMCOperator(5, 0.2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := NewGaussian(4, 7, 3)
+	g, err := NewGaussianOperator(4, 7, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dp, err := NewDataPoints(randDense(6, 4, 11))
+	dp, err := NewDataPointsOperator(randDense(6, 4, 11))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestPMCAgainstDefinition(t *testing.T) {
 		n   int
 		eps float64
 	}{{3, 0.3}, {4, 0.15}, {7, 0.1}} {
-		p, err := NewPMC(tc.n, tc.eps)
+		p, err := NewPMCOperator(tc.n, tc.eps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestPMCAgainstDefinition(t *testing.T) {
 			t.Errorf("n=%d: generic Ξ² = %v, want 1", n, x)
 		}
 	}
-	p, _ := NewPMC(3, 0.3)
+	p, _ := NewPMCOperator(3, 0.3)
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			want := !((i == 0 && j == 2) || (i == 2 && j == 0))
@@ -189,11 +189,11 @@ func TestPMCAgainstDefinition(t *testing.T) {
 	}
 }
 
-// TestDataPointsAgainstExplicit compares DataPoints with a DenseOperator
+// TestDataPointsAgainstExplicit compares DataPointsOperator with a DenseOperator
 // built from the rank-one matrices x_i x_iᵀ.
 func TestDataPointsAgainstExplicit(t *testing.T) {
 	xs := randDense(5, 3, 2)
-	dp, err := NewDataPoints(xs)
+	dp, err := NewDataPointsOperator(xs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestDataPointsAgainstExplicit(t *testing.T) {
 		t.Errorf("Apply: %v vs %v", a, b)
 	}
 	if math.Abs(dp.XiSquared()-xi2) > 1e-12*xi2 || math.Abs(ref.XiSquared()-xi2) > 1e-12*xi2 {
-		t.Errorf("Ξ² = %v (DataPoints), %v (dense), want %v", dp.XiSquared(), ref.XiSquared(), xi2)
+		t.Errorf("Ξ² = %v (DataPointsOperator), %v (dense), want %v", dp.XiSquared(), ref.XiSquared(), xi2)
 	}
 }
 
@@ -225,10 +225,10 @@ func TestDataPointsAgainstExplicit(t *testing.T) {
 // E‖𝒜(M)‖² = ‖M‖_F² by averaging over 400 seeded draws (relative standard
 // error ≈ √(2/m)/20 ≈ 1.6% for m = 20; tolerance 6%).
 func TestGaussianEnsemble(t *testing.T) {
-	a, _ := NewGaussian(4, 20, 42)
-	b, _ := NewGaussian(4, 20, 42)
+	a, _ := NewGaussianOperator(4, 20, 42)
+	b, _ := NewGaussianOperator(4, 20, 42)
 	if !mat.Equal(a.phi, b.phi) {
-		t.Fatal("NewGaussian is not deterministic for a fixed seed")
+		t.Fatal("NewGaussianOperator is not deterministic for a fixed seed")
 	}
 	M := randSym(4, 1)
 	fro2 := mat.Norm(M, 2) * mat.Norm(M, 2)
@@ -236,7 +236,7 @@ func TestGaussianEnsemble(t *testing.T) {
 	const draws = 400
 	y := make([]float64, 20)
 	for s := uint64(0); s < draws; s++ {
-		op, err := NewGaussian(4, 20, 1000+s)
+		op, err := NewGaussianOperator(4, 20, 1000+s)
 		if err != nil {
 			t.Fatal(err)
 		}

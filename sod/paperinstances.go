@@ -1,10 +1,12 @@
 package sod
 
 import (
+	"context"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/paper"
 )
 
 // RIPConstant is an RIP constant δ used with one of the paper's instances,
@@ -40,13 +42,13 @@ func (in *Instance) Critical(opt CriticalOptions) (*CriticalPoint, error) {
 	return AnalyzeCritical(in.P, in.XHat, opt)
 }
 
-// PMCXHat returns the spurious local minimum x̂ = a·(1, 0, −1)ᵀ,
-// a = √((1−ε²)/(1+ε²)), of the PMC case study PMCCaseStudy(ε). The paper
+// PMCCaseStudyXHat returns the spurious local minimum x̂ = a·(1, 0, −1)ᵀ,
+// a = √((1−ε²)/(1+ε²)), of the PMC case study PMCCaseStudyProblem(ε). The paper
 // calls (1, 0, −1) itself the spurious solution, but ∇h ≠ 0 there
 // (∇h(1, 0, −1) = (0.36, 0, −0.36) for ε = 0.3); minimising h along the ray
 // gives a, and that point is a strict local minimum with h = 0.330275 for
 // ε = 0.3. ε must lie in (0, 1].
-func PMCXHat(eps float64) (*mat.Dense, error) {
+func PMCCaseStudyXHat(eps float64) (*mat.Dense, error) {
 	if !(eps > 0 && eps <= 1) {
 		return nil, fmt.Errorf("%w: PMC ε = %v, want 0 < ε ≤ 1", ErrBadParameter, eps)
 	}
@@ -61,38 +63,40 @@ func PMCXHat(eps float64) (*mat.Dense, error) {
 //     exact constant, for every p); (l, t) = (3, 40) — the paper does not
 //     state them for this instance (Fig. basic_example); they are the
 //     smallest odd l and a t in U_β whose escape point lowers h.
-//   - "PMC n=3 ε=0.3" (Appendix case 1) at PMCXHat(0.3): δ₁ = 0.455, the
-//     paper's δ ≈ (1−ε)/(1+ε) = 0.538, δ₂ = 0.91 (exact: 1 − ε²);
-//     (l, t) = (11, 59000).
+//   - "PMC n=3 ε=0.3" (Appendix case 1) at PMCCaseStudyXHat(0.3):
+//     δ₁ = 0.455, the paper's δ ≈ (1−ε)/(1+ε) = 0.538 (paper.PMCDelta),
+//     δ₂ = 0.91 (exact: 1 − ε²); (l, t) = (11, 59000).
 //   - "real-world" (Appendix case 2) at the printed x̂ = (0.2234, 0.0918,
 //     0.5985): δ₁ = 0.81106, δ₂ = 0.89834 (exact); (l, t) = (5, 150000).
 //
 // The δ values are rounded results of RIPOptimize (p = 1) and RIPExact;
-// the tests recompute them.
+// the tests recompute them. The PMC and real-world settings the paper
+// prints (ε, x̂, l, t, its δ) come from package sod/paper.
 func PaperInstances() []Instance {
-	pmc, err := PMCCaseStudy(0.3)
+	pc, rc := paper.PMCCase(), paper.RealWorldCase()
+	pmc, err := PMCCaseStudyProblem(pc.Eps)
 	if err != nil {
-		panic("sod: PMC case study: " + err.Error()) // unreachable: ε = 0.3 is valid
+		panic("sod: PMC case study: " + err.Error()) // unreachable: the paper's ε = 0.3 is valid
 	}
-	xp, _ := PMCXHat(0.3)
+	xp, _ := PMCCaseStudyXHat(pc.Eps)
 	return []Instance{
-		{Name: "basic example", P: BasicExample(), XHat: BasicExampleXHat(), L: 3, T: 40,
+		{Name: "basic example", P: BasicExampleProblem(), XHat: BasicExampleXHat(), L: 3, T: 40,
 			Deltas: []RIPConstant{{0.5, "exact"}}},
-		{Name: "PMC n=3 ε=0.3", P: pmc, XHat: xp, L: 11, T: 59000,
-			Deltas: []RIPConstant{{0.455, "δ₁"}, {0.538, "paper's (1−ε)/(1+ε)"}, {0.91, "δ₂ = exact"}}},
-		{Name: "real-world", P: RealWorld(), XHat: RealWorldXHat(), L: 5, T: 150000,
+		{Name: "PMC n=3 ε=0.3", P: pmc, XHat: xp, L: pc.L, T: pc.T,
+			Deltas: []RIPConstant{{0.455, "δ₁"}, {paper.PMCDelta.Value(), "paper's (1−ε)/(1+ε)"}, {0.91, "δ₂ = exact"}}},
+		{Name: "real-world", P: RealWorldProblem(), XHat: RealWorldXHat(), L: rc.L, T: rc.T,
 			Deltas: []RIPConstant{{0.81106, "δ₁"}, {0.89834, "δ₂ = exact"}}},
 	}
 }
 
-// DesignedSaddle returns a 2×2 instance designed so that single-step SOD
+// DesignedSaddleInstance returns a 2×2 instance designed so that single-step SOD
 // certifies an escape (EFS > 1, section 4.2): A₁ = [[½, √3/2], [√3/2, 0]],
 // A₂ = e₂e₂ᵀ, A₃ = ½e₁e₁ᵀ, z = (2√3, −1), X̂ = (0, 1). There
 // ∇f(X̂X̂ᵀ) = −3e₁e₁ᵀ, so X̂ is a critical point with λ_n = −3, u_n = e₁,
 // σ_r = 1, and δ = √(5/8) is the operator's exact RIP constant. X̂ is a
 // strict saddle, not a local minimum: at a local minimum with a valid δ < 1,
 // EFS ≤ 1 (see SingleStep). L and T are unset.
-func DesignedSaddle() *Instance {
+func DesignedSaddleInstance() *Instance {
 	s := math.Sqrt(3) / 2
 	op, err := NewDenseOperator([]*mat.Dense{
 		mat.NewDense(2, 2, []float64{0.5, s, s, 0}),
@@ -110,15 +114,15 @@ func DesignedSaddle() *Instance {
 		Deltas: []RIPConstant{{math.Sqrt(5.0 / 8), "exact √(5/8)"}}}
 }
 
-// GaussianSpurious returns a seeded Gaussian instance (eq.
+// GaussianSpuriousInstance returns a seeded Gaussian instance (eq.
 // gaussian_ensemble, n = 2, m = 3, seed 164, z = e₁) with the spurious
 // local minimum X̂ that gradient descent (step 0.05, ‖∇h‖ ≤ 1e-10) reaches
 // from (0.3, 0.6), and the operator's exact RIP constant. Its single-step
 // line X̂ + ρ u_n q_rᵀ contains descent points although EFS < 1, which shows
 // the sign pitfall of the paper's "Case 1" (section 4.2): with one sign of
 // u_n the paper's recipe −X̂ + ρ̂ u_n q_rᵀ is the mirror point, where h rises.
-func GaussianSpurious() (*Instance, error) {
-	op, err := NewGaussian(2, 3, 164)
+func GaussianSpuriousInstance() (*Instance, error) {
+	op, err := NewGaussianOperator(2, 3, 164)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +130,7 @@ func GaussianSpurious() (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	gd, err := GradientDescent(p, mat.NewDense(2, 1, []float64{0.3, 0.6}), GDOptions{Step: 0.05, MaxIter: 20000, GradTol: 1e-10})
+	gd, err := GradientDescent(context.Background(), p, mat.NewDense(2, 1, []float64{0.3, 0.6}), GDOptions{Iteration: Iteration{Step: 0.05, MaxIter: 20000}, GradTol: 1e-10})
 	if err != nil {
 		return nil, err
 	}

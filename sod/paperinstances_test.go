@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/paper"
 )
 
 // TestPaperInstances checks each instance against independent computations: X̂ is a critical
@@ -26,8 +27,8 @@ func TestPaperInstances(t *testing.T) {
 		t       int64
 	}{
 		{"basic example", 3.0 / 8, 1e-15, 1e-15, 3, 40},
-		{"PMC n=3 ε=0.3", 0.330275, 1e-6, 1e-12, 11, 59000},
-		{"real-world", 0.058289, 1e-5, 1e-3, 5, 150000},
+		{"PMC n=3 ε=0.3", 0.330275, 1e-6, 1e-12, paper.PMCCase().L, paper.PMCCase().T},
+		{"real-world", 0.058289, 1e-5, 1e-3, paper.RealWorldCase().L, paper.RealWorldCase().T},
 	} {
 		var in *Instance
 		for i := range insts {
@@ -52,7 +53,7 @@ func TestPaperInstances(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rank1, err := RIPOptimize(in.P.Op, 1, 40, 1)
+		rank1, err := RIPOptimize(t.Context(), in.P.Op, 1, 40, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,18 +99,18 @@ func TestBasicExampleEscapeLT(t *testing.T) {
 	}
 }
 
-func TestPMCXHat(t *testing.T) {
+func TestPMCCaseStudyXHat(t *testing.T) {
 	for _, eps := range []float64{0, -0.1, 1.5, math.NaN(), math.Inf(1)} {
-		if _, err := PMCXHat(eps); !errors.Is(err, ErrBadParameter) {
-			t.Errorf("PMCXHat(%v): error %v, want ErrBadParameter", eps, err)
+		if _, err := PMCCaseStudyXHat(eps); !errors.Is(err, ErrBadParameter) {
+			t.Errorf("PMCCaseStudyXHat(%v): error %v, want ErrBadParameter", eps, err)
 		}
 	}
 	for _, eps := range []float64{0.1, 0.2, 0.3, 1} {
-		p, err := PMCCaseStudy(eps)
+		p, err := PMCCaseStudyProblem(eps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, err := PMCXHat(eps)
+		x, err := PMCCaseStudyXHat(eps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,8 +124,8 @@ func TestPMCXHat(t *testing.T) {
 	}
 }
 
-func TestDesignedSaddle(t *testing.T) {
-	in := DesignedSaddle()
+func TestDesignedSaddleInstance(t *testing.T) {
+	in := DesignedSaddleInstance()
 	cp, err := in.Critical(CriticalOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -147,8 +148,8 @@ func TestDesignedSaddle(t *testing.T) {
 	}
 }
 
-func TestGaussianSpurious(t *testing.T) {
-	in, err := GaussianSpurious()
+func TestGaussianSpuriousInstance(t *testing.T) {
+	in, err := GaussianSpuriousInstance()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestGaussianSpurious(t *testing.T) {
 }
 
 func TestLinePoint(t *testing.T) {
-	cp, err := AnalyzeCritical(RealWorld(), RealWorldXHat(), CriticalOptions{SkipHessian: true})
+	cp, err := AnalyzeCritical(RealWorldProblem(), RealWorldXHat(), CriticalOptions{SkipHessian: true})
 	if err != nil {
 		t.Fatal(err)
 	}

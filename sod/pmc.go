@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// PMC is the perturbed matrix completion operator 𝒜_ε of the paper's
+// PMCOperator is the perturbed matrix completion operator 𝒜_ε of the paper's
 // Appendix "Experimental Setup of Numerical Case Study 1" (eq. pmc_data):
 // entry (i, j) is observed with weight 1 when it lies in
 // Ω = {(i,i), (i,2k), (2k,i) : i ∈ [n], k ∈ [⌊n/2⌋]} (1-based) and with
@@ -20,24 +20,24 @@ import (
 // sensing matrices are never formed: Apply, Adjoint and Normal are
 // elementwise, O(n²) and allocation-free.
 //
-// The weights are a rule, not an array: a PMC takes O(1) memory for every n.
+// The weights are a rule, not an array: a PMCOperator takes O(1) memory for every n.
 // Their squares have the structure "all ones, minus a rank-one term, plus a
 // diagonal",
 //
 //	W∘W = 11ᵀ − (1 − ε²)(eeᵀ − diag(e)),
 //
 // with e the indicator of the unobserved parity (the 1-based odd indices).
-// A Problem with a PMC and a known low-rank ground truth uses it to
+// A Problem with a PMCOperator and a known low-rank ground truth uses it to
 // evaluate h, ∇h and ‖XXᵀ − M*‖_F in O(n·(r + r*)²) time and O(n·(r + r*))
 // memory, without any n×n array (see NewProblem).
 //
-// A PMC is read-only after construction and safe for concurrent use.
-type PMC struct {
+// A PMCOperator is read-only after construction and safe for concurrent use.
+type PMCOperator struct {
 	n   int
 	eps float64
 }
 
-// MaxPMCSize is the largest n NewPMC accepts. The operator itself takes
+// MaxPMCSize is the largest n NewPMCOperator accepts. The operator itself takes
 // O(1) memory; the limit is set by what a Problem built on it allocates
 // through the structured path: about 8·n·(6(r + r*) + 3r) bytes for
 // gradient descent (r = r* = 1: 0.12 GB at n = 10⁶, 1.2 GB at n = 10⁷), and
@@ -46,17 +46,17 @@ type PMC struct {
 // arrays and is limited separately (MaxDenseSize).
 const MaxPMCSize = 10_000_000
 
-// NewPMC returns the perturbed matrix completion operator for size
+// NewPMCOperator returns the perturbed matrix completion operator for size
 // 1 ≤ n ≤ MaxPMCSize and perturbation ε > 0 (finite). It allocates nothing
 // that grows with n.
-func NewPMC(n int, eps float64) (*PMC, error) {
+func NewPMCOperator(n int, eps float64) (*PMCOperator, error) {
 	if n < 1 || n > MaxPMCSize {
 		return nil, fmt.Errorf("%w: PMC size n = %d, want 1 ≤ n ≤ %d (MaxPMCSize)", ErrBadParameter, n, MaxPMCSize)
 	}
 	if !(eps > 0) || math.IsInf(eps, 0) {
 		return nil, fmt.Errorf("%w: PMC perturbation ε = %v, want finite ε > 0", ErrBadParameter, eps)
 	}
-	return &PMC{n: n, eps: eps}, nil
+	return &PMCOperator{n: n, eps: eps}, nil
 }
 
 // pmcObserved reports whether the 0-based entry (i, j) lies in Ω: i = j,
@@ -64,13 +64,13 @@ func NewPMC(n int, eps float64) (*PMC, error) {
 func pmcObserved(i, j int) bool { return i == j || i%2 == 1 || j%2 == 1 }
 
 // Observed reports whether the 0-based entry (i, j) belongs to Ω.
-func (p *PMC) Observed(i, j int) bool { return pmcObserved(i, j) }
+func (p *PMCOperator) Observed(i, j int) bool { return pmcObserved(i, j) }
 
 // Epsilon returns ε.
-func (p *PMC) Epsilon() float64 { return p.eps }
+func (p *PMCOperator) Epsilon() float64 { return p.eps }
 
 // Weight returns W_ij (1 on Ω, ε elsewhere), 0-based.
-func (p *PMC) Weight(i, j int) float64 {
+func (p *PMCOperator) Weight(i, j int) float64 {
 	if pmcObserved(i, j) {
 		return 1
 	}
@@ -78,7 +78,7 @@ func (p *PMC) Weight(i, j int) float64 {
 }
 
 // weight2 returns W_ij².
-func (p *PMC) weight2(i, j int) float64 {
+func (p *PMCOperator) weight2(i, j int) float64 {
 	if pmcObserved(i, j) {
 		return 1
 	}
@@ -88,15 +88,15 @@ func (p *PMC) weight2(i, j int) float64 {
 // maskedWeights describes the squared weights for the structured path: 1
 // everywhere except ε² on the off-diagonal entries whose row and column
 // both have unobserved[i] true (the 0-based even indices).
-func (p *PMC) maskedWeights() (unobserved func(i int) bool, eps2 float64) {
+func (p *PMCOperator) maskedWeights() (unobserved func(i int) bool, eps2 float64) {
 	return func(i int) bool { return i%2 == 0 }, p.eps * p.eps
 }
 
 // Dims returns n and m = n(n+1)/2.
-func (p *PMC) Dims() (n, m int) { return p.n, p.n * (p.n + 1) / 2 }
+func (p *PMCOperator) Dims() (n, m int) { return p.n, p.n * (p.n + 1) / 2 }
 
 // Index returns the measurement index of the 0-based entry i ≤ j.
-func (p *PMC) Index(i, j int) int {
+func (p *PMCOperator) Index(i, j int) int {
 	if i > j {
 		i, j = j, i
 	}
@@ -105,7 +105,7 @@ func (p *PMC) Index(i, j int) int {
 
 // Apply stores 𝒜(M) in dst: W_ii M_ii on the diagonal and
 // W_ij (M_ij + M_ji)/√2 for i < j.
-func (p *PMC) Apply(dst []float64, M mat.Matrix) {
+func (p *PMCOperator) Apply(dst []float64, M mat.Matrix) {
 	n := p.n
 	idx := 0
 	if v := contiguous(M); v != nil {
@@ -130,7 +130,7 @@ func (p *PMC) Apply(dst []float64, M mat.Matrix) {
 }
 
 // Adjoint stores 𝒜*(y) in dst.
-func (p *PMC) Adjoint(dst *mat.Dense, y []float64) {
+func (p *PMCOperator) Adjoint(dst *mat.Dense, y []float64) {
 	n := p.n
 	idx := 0
 	if v := contiguous(dst); v != nil {
@@ -159,7 +159,7 @@ func (p *PMC) Adjoint(dst *mat.Dense, y []float64) {
 
 // Normal stores 𝒜*𝒜(M) in dst: W_ij² (M_ij + M_ji)/2, which is W∘W∘M for
 // symmetric M.
-func (p *PMC) Normal(dst *mat.Dense, M mat.Matrix) {
+func (p *PMCOperator) Normal(dst *mat.Dense, M mat.Matrix) {
 	n := p.n
 	v, d := contiguous(M), contiguous(dst)
 	if v != nil && d != nil {
@@ -183,7 +183,7 @@ func (p *PMC) Normal(dst *mat.Dense, M mat.Matrix) {
 }
 
 // SensingMatrix stores the k-th sensing matrix in dst (n×n).
-func (p *PMC) SensingMatrix(dst *mat.SymDense, k int) {
+func (p *PMCOperator) SensingMatrix(dst *mat.SymDense, k int) {
 	dst.Zero()
 	n := p.n
 	idx := 0
@@ -205,7 +205,7 @@ func (p *PMC) SensingMatrix(dst *mat.SymDense, k int) {
 // XiSquared returns Ξ² = max_i ‖A_i‖₂²: 1 from the diagonal matrices
 // e_i e_iᵀ, unless an off-diagonal A_(ij) with ‖A_(ij)‖₂² = W_ij²/2 is
 // larger (ε > √2).
-func (p *PMC) XiSquared() float64 {
+func (p *PMCOperator) XiSquared() float64 {
 	if p.n > 2 && p.eps*p.eps/2 > 1 {
 		return p.eps * p.eps / 2 // (0, 2) is unobserved once n ≥ 3
 	}
@@ -214,7 +214,7 @@ func (p *PMC) XiSquared() float64 {
 
 // rowWeights returns the off-diagonal weights of row i indexed by the
 // parity of the column: W_ij = w[j&1] for j ≠ i.
-func (p *PMC) rowWeights(i int) [2]float64 {
+func (p *PMCOperator) rowWeights(i int) [2]float64 {
 	if i%2 == 1 {
 		return [2]float64{1, 1}
 	}
@@ -226,7 +226,7 @@ func (p *PMC) rowWeights(i int) [2]float64 {
 // the dense path used by GradientDescent when the structured one does not
 // apply (measurements without a known low-rank truth): O(n² r),
 // allocation-free.
-func (p *PMC) gradH(dst, X *mat.Dense, b []float64) float64 {
+func (p *PMCOperator) gradH(dst, X *mat.Dense, b []float64) float64 {
 	n := p.n
 	xr, gr := X.RawMatrix(), dst.RawMatrix()
 	r := xr.Cols

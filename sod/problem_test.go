@@ -11,7 +11,7 @@ import (
 // testProblems returns problems of each operator kind with r = 1 and r = 2.
 func testProblems(t *testing.T) map[string]*Problem {
 	t.Helper()
-	out := map[string]*Problem{"basic": BasicExample(), "real-world": RealWorld()}
+	out := map[string]*Problem{"basic": BasicExampleProblem(), "real-world": RealWorldProblem()}
 	for name, op := range testOperators(t) {
 		n, _ := op.Dims()
 		for _, r := range []int{1, 2} {
@@ -85,7 +85,7 @@ func TestHessVecFiniteDifference(t *testing.T) {
 // TestGradF checks ∇f(M) against finite differences of f(M) = ½‖𝒜(M)−b‖²
 // along symmetric directions, on the real-world problem.
 func TestGradF(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	M := randSym(3, 3)
 	G := mat.NewDense(3, 3, nil)
 	p.GradF(G, M)
@@ -114,7 +114,7 @@ func TestGradF(t *testing.T) {
 // TestBasicExampleValues checks h against the closed form
 // h(x̂ + ρe₁) = (ρ⁴ + ¾)/2 derived by hand for x̂ = (0, 1/√2) (REPRODUCTION.md F5).
 func TestBasicExampleValues(t *testing.T) {
-	p := BasicExample()
+	p := BasicExampleProblem()
 	for _, rho := range []float64{0, 0.1, -0.3, 1, 2.5} {
 		x := BasicExampleXHat()
 		x.Set(0, 0, rho)
@@ -146,8 +146,8 @@ func TestProblemErrors(t *testing.T) {
 		{"Z NaN", second(NewProblem(op, mat.NewDense(3, 1, []float64{math.NaN(), 0, 0}), 1)), ErrNotFinite},
 		{"b wrong length", second(NewProblemFromMeasurements(op, []float64{1, 2}, 1)), ErrShape},
 		{"b Inf", second(NewProblemFromMeasurements(op, []float64{1, 2, 3, 4, 5, math.Inf(1)}, 1)), ErrNotFinite},
-		{"CheckX shape", RealWorld().CheckX(mat.NewDense(3, 2, nil)), ErrShape},
-		{"CheckX NaN", RealWorld().CheckX(mat.NewDense(3, 1, []float64{0, math.NaN(), 0})), ErrNotFinite},
+		{"CheckX shape", RealWorldProblem().CheckX(mat.NewDense(3, 2, nil)), ErrShape},
+		{"CheckX NaN", RealWorldProblem().CheckX(mat.NewDense(3, 1, []float64{0, math.NaN(), 0})), ErrNotFinite},
 		{"literal without B", (&Problem{Op: op, R: 1}).Validate(), ErrShape},
 	} {
 		if !errors.Is(tc.err, tc.want) {
@@ -168,7 +168,7 @@ func TestProblemErrors(t *testing.T) {
 // dense computation of ‖XXᵀ − M*‖_F.
 func TestFusedGradPMC(t *testing.T) {
 	for _, r := range []int{1, 3} {
-		op, _ := NewPMC(9, 0.15)
+		op, _ := NewPMCOperator(9, 0.15)
 		p, err := NewProblem(op, randDense(9, 2, 3), r)
 		if err != nil {
 			t.Fatal(err)
@@ -193,8 +193,8 @@ func TestFusedGradPMC(t *testing.T) {
 // TestEvalGradNoAlloc checks that the h/∇h evaluation used by GD does not
 // allocate for the PMC and dense operators.
 func TestEvalGradNoAlloc(t *testing.T) {
-	pmc, _ := NewPMC(80, 0.1)
-	g, _ := NewGaussian(10, 50, 1)
+	pmc, _ := NewPMCOperator(80, 0.1)
+	g, _ := NewGaussianOperator(10, 50, 1)
 	for name, op := range map[string]Operator{"pmc": pmc, "gaussian": g} {
 		n, _ := op.Dims()
 		p, err := NewProblem(op, randDense(n, 2, 1), 2)

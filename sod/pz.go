@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -79,6 +80,12 @@ const (
 	PZBand PZCase = 3
 )
 
+// String returns the case's number with its zone: "1 (≥ r₂)", "2 (< r₁)"
+// or "3 (band)".
+func (c PZCase) String() string {
+	return enumString("PZCase", []string{PZFar: "1 (≥ r₂)", PZNear: "2 (< r₁)", PZBand: "3 (band)"}, int(c))
+}
+
 // PZAnalysis is the probabilistic analysis of section 4.3 at one point.
 type PZAnalysis struct {
 	Delta  float64
@@ -149,11 +156,15 @@ const pzStream = 0x9a1e7
 
 // SampleS draws samples independent values of S_𝒜(P, Q) = Σ_i ⟨A_i,P⟩⟨A_i,Q⟩:
 // each sample is a fresh draw of m sensing matrices from the Gaussian
-// ensemble (eq. gaussian_ensemble, n×n, entries drawn as in NewGaussian),
+// ensemble (eq. gaussian_ensemble, n×n, entries drawn as in NewGaussianOperator),
 // with P = u vᵀ + v uᵀ, Q = u uᵀ for one pair of orthonormal u, v drawn
 // (seeded) at the start. Cost O(samples·m·n²): n must lie in
-// [2, MaxDenseSize], samples in [1, MaxSamples] and m ≥ 1.
-func SampleS(n, m, samples int, seed uint64) ([]float64, error) {
+// [2, MaxDenseSize], samples in [1, MaxSamples] and m ≥ 1. ctx is checked
+// every 1024 samples.
+func SampleS(ctx context.Context, n, m, samples int, seed uint64) ([]float64, error) {
+	if err := checkContext(ctx); err != nil {
+		return nil, err
+	}
 	if m < 1 {
 		return nil, fmt.Errorf("%w: SampleS with m = %d, want m ≥ 1", ErrNoMeasurements, m)
 	}
@@ -179,6 +190,11 @@ func SampleS(n, m, samples int, seed uint64) ([]float64, error) {
 	so := 1 / math.Sqrt(2*float64(m))
 	out := make([]float64, samples)
 	for s := range out {
+		if s%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("sod: SampleS stopped at sample %d: %w", s, err)
+			}
+		}
 		S := 0.0
 		for i := 0; i < m; i++ {
 			// ⟨A,P⟩ = 2 uᵀAv and ⟨A,Q⟩ = uᵀAu, accumulated entry by entry.
@@ -221,15 +237,16 @@ type MCEstimate struct {
 // MonteCarloEFS estimates P(EFS > 1) = P(NCM + S²/(2(1+δ)²) > 1) under the
 // Gaussian ensemble with n×n sensing matrices, holding NCM fixed as the
 // paper's case analysis does, from samples draws of SampleS (seeded). Set
-// it beside PZBound with θ = (1 − NCM)(1+δ)² m.
-func MonteCarloEFS(n, m int, delta, ncm float64, samples int, seed uint64) (MCEstimate, error) {
+// it beside PZBound with θ = (1 − NCM)(1+δ)² m. ctx stops the sampling as
+// in SampleS.
+func MonteCarloEFS(ctx context.Context, n, m int, delta, ncm float64, samples int, seed uint64) (MCEstimate, error) {
 	if !(delta >= 0 && delta < 1) {
 		return MCEstimate{}, fmt.Errorf("%w: δ = %v", ErrDelta, delta)
 	}
 	if !isFinite(ncm) {
 		return MCEstimate{}, fmt.Errorf("%w: NCM = %v", ErrBadParameter, ncm)
 	}
-	s, err := SampleS(n, m, samples, seed)
+	s, err := SampleS(ctx, n, m, samples, seed)
 	if err != nil {
 		return MCEstimate{}, err
 	}

@@ -16,7 +16,7 @@ func TestSMomentsMonteCarlo(t *testing.T) {
 	for _, tc := range []struct {
 		n, m, samples int
 	}{{3, 10, 20000}, {4, 3, 20000}, {2, 40, 10000}} {
-		s, err := SampleS(tc.n, tc.m, tc.samples, 7)
+		s, err := SampleS(t.Context(), tc.n, tc.m, tc.samples, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestSMomentsMonteCarlo(t *testing.T) {
 func TestPZBoundHolds(t *testing.T) {
 	const n, m, N = 3, 10, 20000
 	const delta = 0.3
-	s, err := SampleS(n, m, N, 11)
+	s, err := SampleS(t.Context(), n, m, N, 11)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestPZBoundHolds(t *testing.T) {
 			t.Errorf("θ = %v: P(AIC ≥ θE) = %v < PZ bound %v", theta, pr, b)
 		}
 		// The same event through MonteCarloEFS: NCM = 1 − θ E[AIC].
-		est, err := MonteCarloEFS(n, m, delta, 1-theta*eAIC, N, 11)
+		est, err := MonteCarloEFS(t.Context(), n, m, delta, 1-theta*eAIC, N, 11)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func TestPZBoundHolds(t *testing.T) {
 // TestRadiiAndCases: r₂/2 at the real-world x̂ is 3.99 (δ₁) and 7.78 (δ₂)
 // while ‖X̂X̂ᵀ − M*‖² = 1.0737 (REPRODUCTION.md F7), so the printed x̂ is in Case 2.
 func TestRadiiAndCases(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	cp, err := AnalyzeCritical(p, RealWorldXHat(), CriticalOptions{SkipHessian: true})
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestRadiiAndCases(t *testing.T) {
 
 func TestPZErrors(t *testing.T) {
 	noTruth, _ := NewProblemFromMeasurements(RealWorldOperator(), make([]float64, 6), 1)
-	cp, _ := AnalyzeCritical(RealWorld(), RealWorldXHat(), CriticalOptions{SkipHessian: true})
+	cp, _ := AnalyzeCritical(RealWorldProblem(), RealWorldXHat(), CriticalOptions{SkipHessian: true})
 	for _, tc := range []struct {
 		name string
 		err  error
@@ -145,10 +145,10 @@ func TestPZErrors(t *testing.T) {
 		{"Radii δ<0", func() error { _, _, err := Radii(-0.1, 1, 1, 3); return err }(), ErrDelta},
 		{"Radii m=0", func() error { _, _, err := Radii(0.1, 1, 1, 0); return err }(), ErrNoMeasurements},
 		{"PZ no truth", second(PaleyZygmund(noTruth, cp, 0.5)), ErrNoGroundTruth},
-		{"PZ δ NaN", second(PaleyZygmund(RealWorld(), cp, math.NaN())), ErrDelta},
-		{"SampleS m=0", second(SampleS(3, 0, 10, 1)), ErrNoMeasurements},
-		{"SampleS n=1", second(SampleS(1, 3, 10, 1)), ErrBadParameter},
-		{"MonteCarloEFS δ=1", second(MonteCarloEFS(3, 3, 1, 0.5, 10, 1)), ErrDelta},
+		{"PZ δ NaN", second(PaleyZygmund(RealWorldProblem(), cp, math.NaN())), ErrDelta},
+		{"SampleS m=0", second(SampleS(t.Context(), 3, 0, 10, 1)), ErrNoMeasurements},
+		{"SampleS n=1", second(SampleS(t.Context(), 1, 3, 10, 1)), ErrBadParameter},
+		{"MonteCarloEFS δ=1", second(MonteCarloEFS(t.Context(), 3, 3, 1, 0.5, 10, 1)), ErrDelta},
 	} {
 		if !errors.Is(tc.err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, tc.err, tc.want)

@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -21,14 +22,41 @@ import (
 // true δ_p ≥ Delta. RIPExact is exact for p = n. Delta may be ≥ 1, in
 // which case the operator has no RIP constant in [0, 1) for that rank.
 type RIPEstimate struct {
-	P                  int     // rank bound p
-	MinRatio, MaxRatio float64 // extreme ratios ‖𝒜(M)‖²/‖M‖_F² found
-	Delta              float64 // max(1 − MinRatio, MaxRatio − 1)
-	Method             string  // "exact", "sample" or "optimize"
-	Evaluations        int     // number of matrices (or factors U) evaluated
+	P                  int       // rank bound p
+	MinRatio, MaxRatio float64   // extreme ratios ‖𝒜(M)‖²/‖M‖_F² found
+	Delta              float64   // max(1 − MinRatio, MaxRatio − 1)
+	Method             RIPMethod // how the estimate was obtained
+	Evaluations        int       // number of matrices (or factors U) evaluated
 }
 
-func newRIPEstimate(p int, lo, hi float64, method string, evals int) *RIPEstimate {
+// RIPMethod says how a RIPEstimate was obtained.
+type RIPMethod int
+
+const (
+	// RIPByEigen: RIPExact, the exact range over all symmetric matrices.
+	RIPByEigen RIPMethod = iota + 1
+	// RIPBySampling: RIPSample, random rank-p matrices.
+	RIPBySampling
+	// RIPByOptimization: RIPOptimize, Nelder–Mead over rank-p factors.
+	RIPByOptimization
+)
+
+var ripMethodText = [...]string{RIPByEigen: "exact", RIPBySampling: "sample", RIPByOptimization: "optimize"}
+
+// String returns "exact", "sample" or "optimize".
+func (m RIPMethod) String() string { return enumString("RIPMethod", ripMethodText[:], int(m)) }
+
+// MarshalText implements encoding.TextMarshaler with the words of String.
+func (m RIPMethod) MarshalText() ([]byte, error) {
+	return enumMarshal("RIPMethod", ripMethodText[:], int(m))
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler for the words of String.
+func (m *RIPMethod) UnmarshalText(b []byte) error {
+	return enumUnmarshal("RIPMethod", ripMethodText[:], b, (*int)(m))
+}
+
+func newRIPEstimate(p int, lo, hi float64, method RIPMethod, evals int) *RIPEstimate {
 	return &RIPEstimate{P: p, MinRatio: lo, MaxRatio: hi, Delta: math.Max(1-lo, hi-1), Method: method, Evaluations: evals}
 }
 
@@ -73,7 +101,7 @@ func RIPExact(op Operator) (*RIPEstimate, error) {
 		return nil, err
 	}
 	v := eig.RawValues()
-	return newRIPEstimate(n, math.Max(v[0], 0), v[len(v)-1], "exact", N), nil
+	return newRIPEstimate(n, math.Max(v[0], 0), v[len(v)-1], RIPByEigen, N), nil
 }
 
 // RIPSample estimates δ_p by sampling: M = U diag(s) Uᵀ with U the
@@ -81,8 +109,12 @@ func RIPExact(op Operator) (*RIPEstimate, error) {
 // for the given number of samples (seeded). This mirrors the authors'
 // sampling estimate; it is an inner estimate of the ratio range. The rank
 // p must lie in [1, n] (δ_p for p > n is δ_n: ask for p = n) and samples
-// must be ≥ 1, else the error wraps ErrBadParameter.
-func RIPSample(op Operator, p, samples int, seed uint64) (*RIPEstimate, error) {
+// must be ≥ 1, else the error wraps ErrBadParameter. ctx is checked every
+// 1024 samples.
+func RIPSample(ctx context.Context, op Operator, p, samples int, seed uint64) (*RIPEstimate, error) {
+	if err := checkContext(ctx); err != nil {
+		return nil, err
+	}
 	if err := checkOperator(op); err != nil {
 		return nil, err
 	}
@@ -96,6 +128,11 @@ func RIPSample(op Operator, p, samples int, seed uint64) (*RIPEstimate, error) {
 	s := make([]float64, p)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for k := 0; k < samples; k++ {
+		if k%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("sod: RIPSample stopped at sample %d: %w", k, err)
+			}
+		}
 		for i := 0; i < n; i++ {
 			for j := 0; j < p; j++ {
 				y.Set(i, j, rng.NormFloat64())
@@ -108,7 +145,7 @@ func RIPSample(op Operator, p, samples int, seed uint64) (*RIPEstimate, error) {
 		r := ev.ratio(s)
 		lo, hi = math.Min(lo, r), math.Max(hi, r)
 	}
-	return newRIPEstimate(p, lo, hi, "sample", samples), nil
+	return newRIPEstimate(p, lo, hi, RIPBySampling, samples), nil
 }
 
 // RIPOptimize estimates δ_p by optimisation over rank-p symmetric matrices
@@ -117,8 +154,12 @@ func RIPSample(op Operator, p, samples int, seed uint64) (*RIPEstimate, error) {
 // Φ_U = [𝒜(u_k u_kᵀ)]_k, and these are minimised and maximised over U with
 // Nelder–Mead (gonum/optimize) from the given number of seeded random
 // starts (the reference used 40). It is an inner estimate, usually sharp.
-// p must lie in [1, n] and starts be ≥ 1 (else ErrBadParameter).
-func RIPOptimize(op Operator, p, starts int, seed uint64) (*RIPEstimate, error) {
+// p must lie in [1, n] and starts be ≥ 1 (else ErrBadParameter). ctx is
+// checked before every start.
+func RIPOptimize(ctx context.Context, op Operator, p, starts int, seed uint64) (*RIPEstimate, error) {
+	if err := checkContext(ctx); err != nil {
+		return nil, err
+	}
 	if err := checkOperator(op); err != nil {
 		return nil, err
 	}
@@ -142,6 +183,9 @@ func RIPOptimize(op Operator, p, starts int, seed uint64) (*RIPEstimate, error) 
 	lo, hi := math.Inf(1), math.Inf(-1)
 	x0 := make([]float64, n*p)
 	for k := 0; k < starts; k++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("sod: RIPOptimize stopped at start %d: %w", k, err)
+		}
 		for i := range x0 {
 			x0[i] = rng.NormFloat64()
 		}
@@ -164,7 +208,7 @@ func RIPOptimize(op Operator, p, starts int, seed uint64) (*RIPEstimate, error) 
 			}
 		}
 	}
-	return newRIPEstimate(p, math.Max(lo, 0), hi, "optimize", evals), nil
+	return newRIPEstimate(p, math.Max(lo, 0), hi, RIPByOptimization, evals), nil
 }
 
 // ripEval evaluates ratios for M = U diag(s) Uᵀ.

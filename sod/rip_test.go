@@ -11,7 +11,7 @@ import (
 // full symmetric range [ε², 1] = [0.09, 1]; rank 1 (M = uuᵀ, ‖u‖ = 1):
 // ratio = 1 − (1−ε²)·2u₁²u₃², so the range is [1 − (1−ε²)/2, 1] = [0.545, 1].
 func TestRIPValues(t *testing.T) {
-	pmc, _ := NewPMC(3, 0.3)
+	pmc, _ := NewPMCOperator(3, 0.3)
 	for _, tc := range []struct {
 		name   string
 		op     Operator
@@ -34,7 +34,7 @@ func TestRIPValues(t *testing.T) {
 		if tc.p == n {
 			est, err = RIPExact(tc.op)
 		} else {
-			est, err = RIPOptimize(tc.op, tc.p, 10, 1)
+			est, err = RIPOptimize(t.Context(), tc.op, tc.p, 10, 1)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -46,7 +46,7 @@ func TestRIPValues(t *testing.T) {
 			t.Errorf("%s: δ = %v, want %v", tc.name, est.Delta, want)
 		}
 		// Sampling is an inner estimate: inside the optimised range.
-		s, err := RIPSample(tc.op, tc.p, 2000, 2)
+		s, err := RIPSample(t.Context(), tc.op, tc.p, 2000, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func TestRIPValues(t *testing.T) {
 }
 
 func TestRIPErrors(t *testing.T) {
-	big, _ := NewPMC(61, 0.1)
+	big, _ := NewPMCOperator(61, 0.1)
 	for _, tc := range []struct {
 		name string
 		err  error
@@ -65,8 +65,8 @@ func TestRIPErrors(t *testing.T) {
 	}{
 		{"nil op", second(RIPExact(nil)), ErrBadParameter},
 		{"exact too large", second(RIPExact(big)), ErrBadParameter},
-		{"sample p=0", second(RIPSample(RealWorldOperator(), 0, 10, 1)), ErrBadParameter},
-		{"optimize no starts", second(RIPOptimize(RealWorldOperator(), 1, 0, 1)), ErrBadParameter},
+		{"sample p=0", second(RIPSample(t.Context(), RealWorldOperator(), 0, 10, 1)), ErrBadParameter},
+		{"optimize no starts", second(RIPOptimize(t.Context(), RealWorldOperator(), 1, 0, 1)), ErrBadParameter},
 	} {
 		if !errors.Is(tc.err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, tc.err, tc.want)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/paper"
 )
 
 // TestSingleStepPaperInstances: EFS on the paper's instances (REPRODUCTION.md F3:
@@ -13,7 +14,7 @@ import (
 // the δ values of REPRODUCTION.md C4 (and the paper's PMC value (1−ε)/(1+ε) = 0.538).
 // No escape is certified on any of them.
 func TestSingleStepPaperInstances(t *testing.T) {
-	pmc, _ := PMCCaseStudy(0.3)
+	pmc, _ := PMCCaseStudyProblem(0.3)
 	a := math.Sqrt(0.91 / 1.09)
 	for _, tc := range []struct {
 		name   string
@@ -22,11 +23,11 @@ func TestSingleStepPaperInstances(t *testing.T) {
 		delta  float64
 		lo, hi float64
 	}{
-		{"basic δ=0.5", BasicExample(), BasicExampleXHat(), 0.5, 1 - 1e-12, 1 + 1e-12},
-		{"real-world δ₁", RealWorld(), RealWorldXHat(), 0.81106, 0.22, 0.24},
-		{"real-world δ₂", RealWorld(), RealWorldXHat(), 0.89834, 0.22, 0.24},
+		{"basic δ=0.5", BasicExampleProblem(), BasicExampleXHat(), 0.5, 1 - 1e-12, 1 + 1e-12},
+		{"real-world δ₁", RealWorldProblem(), RealWorldXHat(), 0.81106, 0.22, 0.24},
+		{"real-world δ₂", RealWorldProblem(), RealWorldXHat(), 0.89834, 0.22, 0.24},
 		{"pmc δ₁", pmc, mat.NewDense(3, 1, []float64{a, 0, -a}), 0.455, 0.10, 0.14},
-		{"pmc paper δ", pmc, mat.NewDense(3, 1, []float64{a, 0, -a}), 0.538, 0.10, 0.14},
+		{"pmc paper δ", pmc, mat.NewDense(3, 1, []float64{a, 0, -a}), paper.PMCDelta.Value(), 0.10, 0.14},
 		{"pmc δ₂", pmc, mat.NewDense(3, 1, []float64{a, 0, -a}), 0.91, 0.10, 0.14},
 	} {
 		s, err := SingleStep(tc.p, tc.x, SingleStepOptions{Delta: tc.delta})
@@ -160,23 +161,23 @@ func TestEFSAtMostOneAtLocalMinima(t *testing.T) {
 			t.Errorf("%s: EFS = %v > 1 at a local minimum with valid δ = %v", name, s.EFS, rip.Delta)
 		}
 	}
-	pmc, _ := PMCCaseStudy(0.3)
+	pmc, _ := PMCCaseStudyProblem(0.3)
 	a := math.Sqrt(0.91 / 1.09)
-	check("basic", BasicExample(), BasicExampleXHat())
-	check("real-world", RealWorld(), RealWorldXHat())
+	check("basic", BasicExampleProblem(), BasicExampleXHat())
+	check("real-world", RealWorldProblem(), RealWorldXHat())
 	check("pmc", pmc, mat.NewDense(3, 1, []float64{a, 0, -a}))
-	cpReal, err := GradientDescent(RealWorld(), RealWorldXHat(), GDOptions{Step: 0.1, MaxIter: 5000, GradTol: 1e-12})
+	cpReal, err := GradientDescent(t.Context(), RealWorldProblem(), RealWorldXHat(), GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 5000}, GradTol: 1e-12})
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("real-world (converged)", RealWorld(), cpReal.X)
+	check("real-world (converged)", RealWorldProblem(), cpReal.X)
 	for _, eps := range []float64{0.05, 0.1} {
 		for n := 3; n <= 6; n++ {
-			op, _ := NewPMC(n, eps)
+			op, _ := NewPMCOperator(n, eps)
 			for trial := uint64(0); trial < 6; trial++ {
 				p, _ := NewProblem(op, randDense(n, 1, 77+trial), 1)
-				res, err := GradientDescent(p, randDense(n, 1, 50+trial), GDOptions{Step: 0.05, MaxIter: 20000, GradTol: 1e-10})
-				if err != nil || !res.Converged || p.DistStar(res.X) < 1e-3 {
+				res, err := GradientDescent(t.Context(), p, randDense(n, 1, 50+trial), GDOptions{Iteration: Iteration{Step: 0.05, MaxIter: 20000}, GradTol: 1e-10})
+				if err != nil || res.Stop != StopConverged || p.DistStar(res.X) < 1e-3 {
 					continue
 				}
 				check("pmc", p, res.X)
@@ -185,7 +186,7 @@ func TestEFSAtMostOneAtLocalMinima(t *testing.T) {
 	}
 	for _, nm := range [][2]int{{2, 3}, {3, 6}} {
 		for seed := uint64(0); seed < 60; seed++ {
-			op, err := NewGaussian(nm[0], nm[1], seed)
+			op, err := NewGaussianOperator(nm[0], nm[1], seed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,8 +194,8 @@ func TestEFSAtMostOneAtLocalMinima(t *testing.T) {
 			z.Set(0, 0, 1)
 			p, _ := NewProblem(op, z, 1)
 			for trial := uint64(0); trial < 3; trial++ {
-				res, err := GradientDescent(p, randDense(nm[0], 1, 100*seed+trial), GDOptions{Step: 0.05, MaxIter: 5000, GradTol: 1e-10})
-				if err != nil || !res.Converged || p.DistStar(res.X) < 1e-3 {
+				res, err := GradientDescent(t.Context(), p, randDense(nm[0], 1, 100*seed+trial), GDOptions{Iteration: Iteration{Step: 0.05, MaxIter: 5000}, GradTol: 1e-10})
+				if err != nil || res.Stop != StopConverged || p.DistStar(res.X) < 1e-3 {
 					continue
 				}
 				check("gaussian", p, res.X)
@@ -211,7 +212,7 @@ func TestEFSAtMostOneAtLocalMinima(t *testing.T) {
 // evaluations of h along the line at the real-world x̂ (which is only
 // approximately critical, so C1 ≠ 0 matters).
 func TestExactLineQuartic(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	s, err := SingleStep(p, RealWorldXHat(), SingleStepOptions{Delta: 0.81106})
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +232,7 @@ func TestExactLineQuartic(t *testing.T) {
 }
 
 func TestSingleStepErrors(t *testing.T) {
-	pmc, _ := PMCCaseStudy(0.3)
+	pmc, _ := PMCCaseStudyProblem(0.3)
 	for _, tc := range []struct {
 		name string
 		p    *Problem
@@ -239,14 +240,14 @@ func TestSingleStepErrors(t *testing.T) {
 		opt  SingleStepOptions
 		want error
 	}{
-		{"δ = 1", RealWorld(), RealWorldXHat(), SingleStepOptions{Delta: 1}, ErrDelta},
-		{"δ < 0", RealWorld(), RealWorldXHat(), SingleStepOptions{Delta: -0.1}, ErrDelta},
-		{"δ NaN", RealWorld(), RealWorldXHat(), SingleStepOptions{Delta: math.NaN()}, ErrDelta},
+		{"δ = 1", RealWorldProblem(), RealWorldXHat(), SingleStepOptions{Delta: 1}, ErrDelta},
+		{"δ < 0", RealWorldProblem(), RealWorldXHat(), SingleStepOptions{Delta: -0.1}, ErrDelta},
+		{"δ NaN", RealWorldProblem(), RealWorldXHat(), SingleStepOptions{Delta: math.NaN()}, ErrDelta},
 		{"large gradient", pmc, mat.NewDense(3, 1, []float64{1, 0, -1}), SingleStepOptions{Delta: 0.5}, ErrNotSpuriousMinimum},
 		{"global minimum (λ_n ≥ 0)", pmc, mat.NewDense(3, 1, []float64{1, 0, 1}), SingleStepOptions{Delta: 0.5}, ErrNotSpuriousMinimum},
-		{"σ_r = 0", RealWorld(), mat.NewDense(3, 1, nil), SingleStepOptions{Delta: 0.5}, ErrRankDeficient},
-		{"wrong shape", RealWorld(), mat.NewDense(2, 1, nil), SingleStepOptions{Delta: 0.5}, ErrShape},
-		{"tight gradient tolerance", RealWorld(), RealWorldXHat(), SingleStepOptions{Delta: 0.5, GradTol: 1e-6}, ErrNotSpuriousMinimum},
+		{"σ_r = 0", RealWorldProblem(), mat.NewDense(3, 1, nil), SingleStepOptions{Delta: 0.5}, ErrRankDeficient},
+		{"wrong shape", RealWorldProblem(), mat.NewDense(2, 1, nil), SingleStepOptions{Delta: 0.5}, ErrShape},
+		{"tight gradient tolerance", RealWorldProblem(), RealWorldXHat(), SingleStepOptions{Delta: 0.5, GradTol: 1e-6}, ErrNotSpuriousMinimum},
 	} {
 		if _, err := SingleStep(tc.p, tc.x, tc.opt); !errors.Is(err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
@@ -263,7 +264,7 @@ func TestSingleStepErrors(t *testing.T) {
 // X̂ − ρ* u_n q_rᵀ and raises h; X̂ + ρ* u_n q_rᵀ lowers it, and it is the
 // same point for both signs of u_n.
 func TestSingleStepCaseOneMirror(t *testing.T) {
-	op, err := NewGaussian(2, 3, 164)
+	op, err := NewGaussianOperator(2, 3, 164)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +272,7 @@ func TestSingleStepCaseOneMirror(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gd, err := GradientDescent(p, mat.NewDense(2, 1, []float64{0.3, 0.6}), GDOptions{Step: 0.05, MaxIter: 20000, GradTol: 1e-10})
+	gd, err := GradientDescent(t.Context(), p, mat.NewDense(2, 1, []float64{0.3, 0.6}), GDOptions{Iteration: Iteration{Step: 0.05, MaxIter: 20000}, GradTol: 1e-10})
 	if err != nil {
 		t.Fatal(err)
 	}

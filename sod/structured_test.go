@@ -15,7 +15,7 @@ import (
 // rule says), and the same problem on the dense path.
 func structuredPair(t testing.TB, n, r, k int, eps float64, seed uint64) (st, dense *Problem) {
 	t.Helper()
-	op, err := NewPMC(n, eps)
+	op, err := NewPMCOperator(n, eps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,15 +123,10 @@ func TestStructuredExtremeRows(t *testing.T) {
 	}
 }
 
-// relErr returns |a − b| / max(|b|, tiny).
-func relErr(a, b float64) float64 {
-	return math.Abs(a-b) / math.Max(math.Abs(b), 1e-300)
-}
-
 // bigH returns h(X) = ½ Σ_ij W_ij² ((XXᵀ)_ij − (ZZᵀ)_ij)² and ‖XXᵀ − ZZᵀ‖_F
 // of the PMC in 256-bit arithmetic: an independent reference, exact to far
 // below float64 resolution for the float64 inputs.
-func bigH(op *PMC, X, Z *mat.Dense) (h, dist float64) {
+func bigH(op *PMCOperator, X, Z *mat.Dense) (h, dist float64) {
 	n, r := X.Dims()
 	_, k := Z.Dims()
 	const prec = 256
@@ -181,7 +176,7 @@ func TestStructuredNearMinimum(t *testing.T) {
 		{64, 2, 2, 1, 1e-11},
 	} {
 		name := fmt.Sprintf("n=%d/r=%d/k=%d/eps=%v/δ=%g", tc.n, tc.r, tc.k, tc.eps, tc.delta)
-		op, _ := NewPMC(tc.n, tc.eps)
+		op, _ := NewPMCOperator(tc.n, tc.eps)
 		Z := randDense(tc.n, tc.k, 3)
 		Z.Scale(3, Z) // ‖Z‖² ≈ 9nk: cancellation in the Gram formula is large
 		sp, err := NewProblem(op, Z, tc.r)
@@ -234,7 +229,7 @@ func TestStructuredNearMinimum(t *testing.T) {
 // TestStructuredUsedByDefault pins when NewProblem takes the structured
 // path: PMC with 2(r + k)² ≤ n·r, never for other operators.
 func TestStructuredUsedByDefault(t *testing.T) {
-	g, _ := NewGaussian(10, 30, 1)
+	g, _ := NewGaussianOperator(10, 30, 1)
 	for _, tc := range []struct {
 		op   Operator
 		n, r int
@@ -266,7 +261,7 @@ func TestStructuredLarge(t *testing.T) {
 	if testing.Short() {
 		n = 100_000
 	}
-	op, err := NewPMC(n, 0.1)
+	op, err := NewPMCOperator(n, 0.1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,12 +301,6 @@ func TestStructuredLarge(t *testing.T) {
 	if relErr(fd, dir) > 1e-7 {
 		t.Errorf("n = %d: ⟨∇h, V⟩ = %v, five-point difference %v", n, dir, fd)
 	}
-}
-
-func scaled(a float64, m mat.Matrix) *mat.Dense {
-	var d mat.Dense
-	d.Scale(a, m)
-	return &d
 }
 
 // TestHouseR checks the R factor against gonum's QR (RᵀR = AᵀA up to the
@@ -378,7 +367,7 @@ func TestStructuredCritical(t *testing.T) {
 	spurious, compared := 0, 0
 	for _, pt := range pts {
 		name := fmt.Sprintf("%s n=%d r=%d seed=%d", pt.name, pt.n, pt.r, pt.seed)
-		op, _ := NewPMC(pt.n, pt.eps)
+		op, _ := NewPMCOperator(pt.n, pt.eps)
 		z := mat.NewDense(pt.n, 1, nil)
 		for i := 0; i < pt.n; i += 2 {
 			z.Set(i, 0, 1)
@@ -391,7 +380,7 @@ func TestStructuredCritical(t *testing.T) {
 		X := randDense(pt.n, pt.r, pt.seed)
 		if pt.gd {
 			X.Scale(0.01, X)
-			res, err := GradientDescent(p, X, GDOptions{Step: 0.5 / float64(pt.n), MaxIter: 20000, GradTol: 1e-9})
+			res, err := GradientDescent(t.Context(), p, X, GDOptions{Iteration: Iteration{Step: 0.5 / float64(pt.n), MaxIter: 20000}, GradTol: 1e-9})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -46,7 +46,7 @@ func NewSubspacePGD(s *LiftedSubspace, eta float64) (*SubspacePGD, error) {
 	if !(eta > 0) || math.IsInf(eta, 0) {
 		return nil, fmt.Errorf("%w: PGD step η must be > 0 and finite, got %v", ErrBadParameter, eta)
 	}
-	pinv, rank, err := msPinvSym(s.gram, 1e-12)
+	pinv, rank, err := pinvSym(s.gram, 1e-12)
 	if err != nil {
 		return nil, err
 	}
@@ -116,16 +116,11 @@ const subspaceCheckEvery = 1 << 12
 // modified. steps must lie in [0, MaxSubspaceSteps]; the trace holds
 // steps/every + 2 entries, which must not exceed MaxSubspaceSteps/1000 =
 // 10⁶ (a larger request is refused before any work). Both limits wrap
-// ErrBadParameter, naming the value.
-func (p *SubspacePGD) Run(coef0 []float64, steps, every int) (*SubspaceTrace, error) {
-	return p.RunContext(context.Background(), coef0, steps, every)
-}
-
-// RunContext is Run stopped early, with ctx's error, when ctx is done
-// (checked every 4096 steps).
-func (p *SubspacePGD) RunContext(ctx context.Context, coef0 []float64, steps, every int) (*SubspaceTrace, error) {
-	if ctx == nil {
-		return nil, fmt.Errorf("%w: nil context", ErrBadParameter)
+// ErrBadParameter, naming the value. Run stops early, with ctx's error,
+// when ctx is done (checked every 4096 steps).
+func (p *SubspacePGD) Run(ctx context.Context, coef0 []float64, steps, every int) (*SubspaceTrace, error) {
+	if err := checkContext(ctx); err != nil {
+		return nil, err
 	}
 	if steps < 0 || steps > MaxSubspaceSteps {
 		return nil, fmt.Errorf("%w: steps must lie in [0, MaxSubspaceSteps = %d], got %d", ErrBadParameter, MaxSubspaceSteps, steps)
@@ -213,8 +208,9 @@ type TPGDComparison struct {
 
 // CompareTPGD runs exact subspace PGD for steps steps (recording every
 // every-th) with step η from w_escape = a + ρ b at the analysed point cp and
-// evaluates the paper's closed form at the same t.
-func CompareTPGD(p *Problem, cp *CriticalPoint, l int, rho, eta float64, steps, every int) (*TPGDComparison, error) {
+// evaluates the paper's closed form at the same t. ctx stops the exact run
+// as in SubspacePGD.Run.
+func CompareTPGD(ctx context.Context, p *Problem, cp *CriticalPoint, l int, rho, eta float64, steps, every int) (*TPGDComparison, error) {
 	cf, err := NewTPGDFromCritical(cp, l, rho, eta)
 	if err != nil {
 		return nil, err
@@ -227,7 +223,7 @@ func CompareTPGD(p *Problem, cp *CriticalPoint, l int, rho, eta float64, steps, 
 	if err != nil {
 		return nil, err
 	}
-	tr, err := pgd.Run([]float64{1, rho, 0}, steps, every)
+	tr, err := pgd.Run(ctx, []float64{1, rho, 0}, steps, every)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -9,19 +10,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 )
-
-// msMaxRelDiff returns max_j |a_j − b_j| / max(max_j |b_j|, tiny).
-func msMaxRelDiff(a, b []float64) float64 {
-	scale := 0.0
-	for _, v := range b {
-		scale = math.Max(scale, math.Abs(v))
-	}
-	d := 0.0
-	for i := range a {
-		d = math.Max(d, math.Abs(a[i]-b[i]))
-	}
-	return d / math.Max(scale, 1e-300)
-}
 
 // TestSubspacePGDVsExplicit runs exact subspace PGD with m-vectors and the
 // same PGD with dense explicit tensors and requires the coefficients and
@@ -39,28 +27,28 @@ func TestSubspacePGDVsExplicit(t *testing.T) {
 	}
 	var cases []inst
 	// The paper's subspace on the real-world case, l = 3 and 5.
-	op, b, xh, _, cr := msRealWorld()
+	op, b, xh, _, cr := refRealWorld()
 	bdir := mat.NewDense(3, 1, cr.un.RawVector().Data)
 	for _, l := range []int{3, 5} {
 		cases = append(cases, inst{fmt.Sprintf("real-world l=%d", l), op, b, 1, l, []mat.Matrix{xh, bdir, cr.ex}, []float64{1, 0.1, 0}, 0.1})
 	}
 	// Random instances, n = 2, 3 and r = 1, 2.
 	for _, tc := range []struct{ n, r, m, l int }{{2, 1, 3, 3}, {2, 2, 4, 3}, {3, 1, 5, 5}, {2, 2, 3, 5}, {3, 2, 6, 3}} {
-		op := msGaussOp(tc.n, tc.m, uint64(tc.n*1000+tc.r*10+tc.l))
-		z := msRandDense(rng, tc.n, tc.r)
-		dirs := []mat.Matrix{msRandDense(rng, tc.n, tc.r), msRandDense(rng, tc.n, tc.r), msRandDense(rng, tc.n, tc.r)}
-		cases = append(cases, inst{fmt.Sprintf("gauss %+v", tc), op, msMeasure(op, z), tc.r, tc.l, dirs, []float64{0.5, 0.2, -0.1}, 1e-3})
+		op := refGaussianOperator(tc.n, tc.m, uint64(tc.n*1000+tc.r*10+tc.l))
+		z := randDenseFrom(rng, tc.n, tc.r)
+		dirs := []mat.Matrix{randDenseFrom(rng, tc.n, tc.r), randDenseFrom(rng, tc.n, tc.r), randDenseFrom(rng, tc.n, tc.r)}
+		cases = append(cases, inst{fmt.Sprintf("gauss %+v", tc), op, refMeasure(op, z), tc.r, tc.l, dirs, []float64{0.5, 0.2, -0.1}, 1e-3})
 	}
 	// Basic example: c ∥ b, a rank-deficient Gram matrix.
 	h := math.Sqrt(3) / 2
-	bop := &msDenseOp{n: 2, a: []*mat.SymDense{
+	bop := &refOperator{n: 2, a: []*mat.SymDense{
 		mat.NewSymDense(2, []float64{1, 0, 0, 0.5}),
 		mat.NewSymDense(2, []float64{0, h, h, 0}),
 		mat.NewSymDense(2, []float64{0, 0, 0, h}),
 	}}
-	bb := msMeasure(bop, mat.NewDense(2, 1, []float64{1, 0}))
+	bb := refMeasure(bop, mat.NewDense(2, 1, []float64{1, 0}))
 	bx := mat.NewDense(2, 1, []float64{0, 1 / math.Sqrt2})
-	bc := msCritical(bop, bb, bx, []float64{1, 0})
+	bc := refAnalyzeCritical(bop, bb, bx, []float64{1, 0})
 	cases = append(cases, inst{"basic example (c ∥ b)", bop, bb, 1, 3,
 		[]mat.Matrix{bx, mat.NewDense(2, 1, bc.un.RawVector().Data), bc.ex}, []float64{1, 0.1, 0}, 0.1})
 
@@ -74,7 +62,7 @@ func TestSubspacePGDVsExplicit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := p.Run(c.coef0, steps, 1)
+		tr, err := p.Run(t.Context(), c.coef0, steps, 1)
 		if err != nil || tr.Diverged {
 			t.Fatalf("%s: %v diverged=%v", c.name, err, tr.Diverged)
 		}
@@ -82,7 +70,7 @@ func TestSubspacePGDVsExplicit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ex, err := e.PGD(c.coef0, c.dirs, c.eta, steps)
+		ex, err := e.PGD(t.Context(), c.coef0, c.dirs, c.eta, steps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,19 +83,19 @@ func TestSubspacePGDVsExplicit(t *testing.T) {
 		worst := 0.0
 		for k := range ex.Coef {
 			if p.Rank() == len(c.dirs) {
-				worst = math.Max(worst, msMaxRelDiff(tr.Coef[k], ex.Coef[k]))
+				worst = math.Max(worst, maxRelDiff(tr.Coef[k], ex.Coef[k]))
 			}
 			w1, _ := e.Lift(tr.Coef[k], c.dirs...)
 			w2, _ := e.Lift(ex.Coef[k], c.dirs...)
-			worst = math.Max(worst, msMaxRelDiff(w1, w2))
-			worst = math.Max(worst, msMaxRelDiff(tr.HL[k:k+1], ex.HL[k:k+1]))
+			worst = math.Max(worst, maxRelDiff(w1, w2))
+			worst = math.Max(worst, maxRelDiff(tr.HL[k:k+1], ex.HL[k:k+1]))
 		}
 		t.Logf("%s: max relative difference %.2g over %d steps", c.name, worst, steps)
 		if worst > 1e-9 {
 			t.Errorf("%s: exact subspace PGD vs explicit: max relative difference %.3g", c.name, worst)
 		}
 		// The run must actually move (otherwise agreement is vacuous).
-		if msMaxRelDiff(tr.Coef[steps], tr.Coef[0]) < 1e-8 {
+		if maxRelDiff(tr.Coef[steps], tr.Coef[0]) < 1e-8 {
 			t.Errorf("%s: PGD did not move", c.name)
 		}
 		if c.name == "basic example (c ∥ b)" && p.Rank() != 2 {
@@ -118,7 +106,7 @@ func TestSubspacePGDVsExplicit(t *testing.T) {
 
 // TestSubspacePGDStepAllocs checks that a PGD step does not allocate.
 func TestSubspacePGDStepAllocs(t *testing.T) {
-	op, b, xh, _, cr := msRealWorld()
+	op, b, xh, _, cr := refRealWorld()
 	s, _ := NewLiftedSubspace(op, b, 5, xh, mat.NewDense(3, 1, cr.un.RawVector().Data), cr.ex)
 	p, _ := NewSubspacePGD(s, 0.1)
 	coef := []float64{1, 0.1, 0}
@@ -128,7 +116,7 @@ func TestSubspacePGDStepAllocs(t *testing.T) {
 }
 
 func TestSubspacePGDErrors(t *testing.T) {
-	op, b, xh, _, _ := msRealWorld()
+	op, b, xh, _, _ := refRealWorld()
 	s, _ := NewLiftedSubspace(op, b, 3, xh)
 	for _, eta := range []float64{0, -1, math.NaN(), math.Inf(1)} {
 		if _, err := NewSubspacePGD(s, eta); !errors.Is(err, ErrBadParameter) {
@@ -139,10 +127,10 @@ func TestSubspacePGDErrors(t *testing.T) {
 		t.Errorf("nil subspace: %v", err)
 	}
 	p, _ := NewSubspacePGD(s, 0.1)
-	if _, err := p.Run([]float64{1, 2}, 3, 1); !errors.Is(err, ErrShape) {
+	if _, err := p.Run(t.Context(), []float64{1, 2}, 3, 1); !errors.Is(err, ErrShape) {
 		t.Errorf("wrong coef length: %v", err)
 	}
-	if _, err := p.Run([]float64{1}, -1, 1); !errors.Is(err, ErrBadParameter) {
+	if _, err := p.Run(t.Context(), []float64{1}, -1, 1); !errors.Is(err, ErrBadParameter) {
 		t.Errorf("negative steps: %v", err)
 	}
 	if _, err := p.Step([]float64{math.NaN()}); !errors.Is(err, ErrNotFinite) {
@@ -150,7 +138,7 @@ func TestSubspacePGDErrors(t *testing.T) {
 	}
 	// A huge step diverges and is reported, not returned as NaN.
 	big, _ := NewSubspacePGD(s, 1e200)
-	tr, err := big.Run([]float64{3}, 50, 1)
+	tr, err := big.Run(t.Context(), []float64{3}, 50, 1)
 	if err != nil || !tr.Diverged {
 		t.Errorf("huge step: diverged=%v err=%v", tr != nil && tr.Diverged, err)
 	}
@@ -165,10 +153,10 @@ func TestSubspacePGDErrors(t *testing.T) {
 // ρ = η = 0.1, the exact PGD coefficients inside S = span{a, b, c} after
 // 1000 steps with the paper's closed form at the same t.
 func ExampleSubspacePGD() {
-	op, b, xh, _, cr := msRealWorld()
+	op, b, xh, _, cr := refRealWorld()
 	s, _ := NewLiftedSubspace(op, b, 5, xh, mat.NewDense(3, 1, cr.un.RawVector().Data), cr.ex)
 	p, _ := NewSubspacePGD(s, 0.1)
-	tr, _ := p.Run([]float64{1, 0.1, 0}, 1000, 1000)
+	tr, _ := p.Run(context.Background(), []float64{1, 0.1, 0}, 1000, 1000)
 	last := tr.Coef[len(tr.Coef)-1]
 	fmt.Printf("exact:       α = %.6f  β = %.6f  γ = %.6g  h^l = %.6g\n", last[0], last[1], last[2], tr.HL[len(tr.HL)-1])
 	cf, _ := NewTPGDClosedForm(TPGDInputs{cr.lambdaN, cr.sigma, mat.Norm(xh, 2), mat.Norm(cr.ex, 2)}, 5, 0.1, 0.1)
@@ -186,16 +174,16 @@ func ExampleSubspacePGD() {
 // every recorded t (REPRODUCTION.md F9: ŵ is a lifted local minimum on
 // this instance).
 func TestCompareTPGDRealWorld(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	cp, err := AnalyzeCritical(p, RealWorldXHat(), CriticalOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp, err := CompareTPGD(p, cp, 5, 0.1, 0.1, 150000, 5000)
+	cmp, err := CompareTPGD(t.Context(), p, cp, 5, 0.1, 0.1, 150000, 5000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !msRelClose(cmp.ClosedHL[0].Float(), cmp.Exact.HL[0], 1e-12) {
+	if !relClose(cmp.ClosedHL[0].Float(), cmp.Exact.HL[0], 1e-12) {
 		t.Errorf("t=0: closed-form h^l %v, exact %v", cmp.ClosedHL[0].Float(), cmp.Exact.HL[0])
 	}
 	for i, tt := range cmp.T {
@@ -213,7 +201,7 @@ func TestCompareTPGDRealWorld(t *testing.T) {
 // paper's closed form by a gap proportional to ρ (first order in ρ, not a
 // higher-order truncation residual): gap/ρ tends to a non-zero constant.
 func TestClosedFormGapFirstOrder(t *testing.T) {
-	p := RealWorld()
+	p := RealWorldProblem()
 	cp, err := AnalyzeCritical(p, RealWorldXHat(), CriticalOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -60,21 +60,24 @@ type TPGDInputs struct {
 	NormEX float64
 }
 
-// Interval is an open interval (Lo, Hi) of TPGD step counts t. Hi may be
-// +Inf. An empty interval has Empty set and its bounds are meaningless.
-type Interval struct {
+// StepInterval is an open interval (Lo, Hi) of TPGD step counts t (the
+// dominance intervals U_β and U_γ). Hi may be +Inf. It is empty when
+// !(Lo < Hi), e.g. Lo = Hi = 0 or a NaN bound.
+type StepInterval struct {
 	Lo, Hi float64
-	Empty  bool
 }
 
+// Empty reports whether the interval holds no t: !(Lo < Hi).
+func (u StepInterval) Empty() bool { return !(u.Lo < u.Hi) }
+
 // Contains reports whether Lo < t < Hi.
-func (u Interval) Contains(t float64) bool {
-	return !u.Empty && u.Lo < t && t < u.Hi
+func (u StepInterval) Contains(t float64) bool {
+	return !u.Empty() && u.Lo < t && t < u.Hi
 }
 
 // String formats the interval like the paper's ablation table.
-func (u Interval) String() string {
-	if u.Empty {
+func (u StepInterval) String() string {
+	if u.Empty() {
 		return "∅"
 	}
 	return fmt.Sprintf("(%.2f, %.2f)", u.Lo, u.Hi)
@@ -94,14 +97,19 @@ const (
 	KindGamma
 )
 
-func (k EscapeKind) String() string {
-	switch k {
-	case KindBeta:
-		return "β"
-	case KindGamma:
-		return "γ"
-	}
-	return "none"
+var escapeKindText = [...]string{KindNone: "none", KindBeta: "β", KindGamma: "γ"}
+
+// String returns "none", "β" or "γ".
+func (k EscapeKind) String() string { return enumString("EscapeKind", escapeKindText[:], int(k)) }
+
+// MarshalText implements encoding.TextMarshaler with the words of String.
+func (k EscapeKind) MarshalText() ([]byte, error) {
+	return enumMarshal("EscapeKind", escapeKindText[:], int(k))
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler for the words of String.
+func (k *EscapeKind) UnmarshalText(b []byte) error {
+	return enumUnmarshal("EscapeKind", escapeKindText[:], b, (*int)(k))
 }
 
 // TPGDClosedForm is the paper's closed-form coefficient dynamics
@@ -143,7 +151,7 @@ type TPGDClosedForm struct {
 // finite and < 0, σ_r and ‖X̂‖_F finite and > 0, ‖E X̂‖_F finite and ≥ 0.
 // Errors wrap ErrBadParameter and name the value and the accepted range.
 func NewTPGDClosedForm(in TPGDInputs, l int, rho, eta float64) (*TPGDClosedForm, error) {
-	if err := msCheckLRhoEta(l, rho, eta); err != nil {
+	if err := CheckTPGDParams(l, rho, eta); err != nil {
 		return nil, err
 	}
 	switch {
@@ -160,8 +168,8 @@ func NewTPGDClosedForm(in TPGDInputs, l int, rho, eta float64) (*TPGDClosedForm,
 	fl := float64(l)
 	// x = log(η (−λ_n)^l) = log(Q − 1).
 	c.x = math.Log(eta) + fl*math.Log(-in.LambdaN)
-	c.logQ = msSoftplus(c.x)
-	c.d2 = msLogLog1pExpRatio(c.x)
+	c.logQ = softplus(c.x)
+	c.d2 = logLog1pExpRatio(c.x)
 	c.lLogQ = c.x + c.d2
 	// K_l = (2(−λ_n)/(σ_r ‖E X̂‖))^l / 2.
 	if in.NormEX == 0 {
@@ -174,21 +182,25 @@ func NewTPGDClosedForm(in TPGDInputs, l int, rho, eta float64) (*TPGDClosedForm,
 	// Each threshold is (a positive or signed numerator)/log Q, evaluated
 	// as sign·exp(log|numerator| − log log Q) so that a log Q that
 	// underflows gives +Inf, not NaN.
-	c.tBA = msDivLog(c.logN-c.logRho, c.lLogQ)
+	c.tBA = divByExp(c.logN-c.logRho, c.lLogQ)
 	if c.logK < 0 {
 		// −log(1 − K_l) / log Q
-		c.tBC = math.Exp(msLogNegLog1mExp(c.logK) - c.lLogQ)
+		c.tBC = math.Exp(logNegLog1mExp(c.logK) - c.lLogQ)
 	} else {
 		c.tBC = math.Inf(1)
 	}
 	// c ≻ a ⇔ |γ̃| ‖c‖ > ‖a‖ ⇔ Q^t − 1 > K_l N_l/ρ:
 	// t > log(1 + K_l N_l/ρ) / log Q.
-	c.tCA = math.Exp(msLogSoftplus(c.logK+c.logN-c.logRho) - c.lLogQ)
+	c.tCA = math.Exp(logSoftplus(c.logK+c.logN-c.logRho) - c.lLogQ)
 	return c, nil
 }
 
-// msCheckLRhoEta validates the lifting order and the two step sizes.
-func msCheckLRhoEta(l int, rho, eta float64) error {
+// CheckTPGDParams validates the parameters of the simulated TPGD escape
+// (NewTPGDClosedForm, MultiStepSOD, SODLineSearch, ExactSubspaceSOD) as
+// the multi-step theorem of section 5 states them: an odd lifting order
+// l ≥ 3 and 0 < ρ, η < 1. The error wraps ErrBadParameter and names the
+// bad value.
+func CheckTPGDParams(l int, rho, eta float64) error {
 	if l < 3 || l%2 == 0 {
 		return fmt.Errorf("%w: lifting order l must be odd and ≥ 3, got %d", ErrBadParameter, l)
 	}
@@ -201,55 +213,55 @@ func msCheckLRhoEta(l int, rho, eta float64) error {
 	return nil
 }
 
-// msSoftplus returns log(1 + e^x) without overflow.
-func msSoftplus(x float64) float64 {
+// softplus returns log(1 + e^x) without overflow.
+func softplus(x float64) float64 {
 	if x > 35 {
 		return x + math.Log1p(math.Exp(-x))
 	}
 	return math.Log1p(math.Exp(x))
 }
 
-// msLogSoftplus returns log(log(1 + e^x)) for any x, exact where
+// logSoftplus returns log(log(1 + e^x)) for any x, exact where
 // log(1 + e^x) itself underflows (x < −745).
-func msLogSoftplus(x float64) float64 {
+func logSoftplus(x float64) float64 {
 	if x < -20 {
-		return x + msLogLog1pExpRatio(x)
+		return x + logLog1pExpRatio(x)
 	}
-	return math.Log(msSoftplus(x)) // +Inf for x = +Inf
+	return math.Log(softplus(x)) // +Inf for x = +Inf
 }
 
-// msLogLog1pExpRatio returns log(log1p(e^x)/e^x) ∈ (−Inf, 0] for any x
+// logLog1pExpRatio returns log(log1p(e^x)/e^x) ∈ (−Inf, 0] for any x
 // (−x + log x for large x; −e^x/2 + e^{2x}·5/24 for x → −∞).
-func msLogLog1pExpRatio(x float64) float64 {
+func logLog1pExpRatio(x float64) float64 {
 	if x < -20 {
 		y := math.Exp(x)
 		// log1p(y)/y = 1 − y/2 + y²/3 − …; its log is −y/2 + 5y²/24 + O(y³).
 		return -y/2 + 5*y*y/24
 	}
-	return math.Log(msSoftplus(x)) - x
+	return math.Log(softplus(x)) - x
 }
 
-// msLogExpm1 returns log(e^x − 1) for x ≥ 0 without overflow (−Inf at 0).
-func msLogExpm1(x float64) float64 {
+// logExpm1 returns log(e^x − 1) for x ≥ 0 without overflow (−Inf at 0).
+func logExpm1(x float64) float64 {
 	if x > 30 {
 		return x + math.Log1p(-math.Exp(-x))
 	}
 	return math.Log(math.Expm1(x))
 }
 
-// msLogExpm1Ratio returns log(expm1(u)/u) ≥ 0 for u = e^lu > 0, given lu
+// logExpm1Ratio returns log(expm1(u)/u) ≥ 0 for u = e^lu > 0, given lu
 // (exact where u underflows: the value is then u/2).
-func msLogExpm1Ratio(lu float64) float64 {
+func logExpm1Ratio(lu float64) float64 {
 	if lu < -20 {
 		u := math.Exp(lu)
 		// expm1(u)/u = 1 + u/2 + u²/6 + …; its log is u/2 + u²/24 + O(u⁴).
 		return u/2 + u*u/24
 	}
-	return msLogExpm1(math.Exp(lu)) - lu
+	return logExpm1(math.Exp(lu)) - lu
 }
 
-// msLogNegLog1mExp returns log(−log(1 − e^k)) for k < 0 (k → −∞: k + e^k/2).
-func msLogNegLog1mExp(k float64) float64 {
+// logNegLog1mExp returns log(−log(1 − e^k)) for k < 0 (k → −∞: k + e^k/2).
+func logNegLog1mExp(k float64) float64 {
 	if k < -20 {
 		y := math.Exp(k)
 		// −log(1−y) = y(1 + y/2 + y²/3 + …); its log is y/2 + 5y²/24 + O(y³).
@@ -258,9 +270,9 @@ func msLogNegLog1mExp(k float64) float64 {
 	return math.Log(-math.Log1p(-math.Exp(k)))
 }
 
-// msDivLog returns num / e^lden (a threshold num/log Q with log log Q =
+// divByExp returns num / e^lden (a threshold num/log Q with log log Q =
 // lden): 0 for num = 0, ±Inf when it exceeds float64, never NaN.
-func msDivLog(num, lden float64) float64 {
+func divByExp(num, lden float64) float64 {
 	if num == 0 {
 		return 0
 	}
@@ -296,7 +308,7 @@ func (c *TPGDClosedForm) RhoMin() float64 {
 	case c.logK < 0:
 		return math.Exp(c.logN + math.Log1p(-math.Exp(c.logK)))
 	}
-	return -math.Exp(c.logN + msLogExpm1(c.logK))
+	return -math.Exp(c.logN + logExpm1(c.logK))
 }
 
 // Thresholds returns the three dominance thresholds (REPRODUCTION.md C6):
@@ -310,20 +322,20 @@ func (c *TPGDClosedForm) Thresholds() (tBA, tBC, tCA float64) {
 // (max(0, tBA), tBC) when tBA < tBC, else ∅. When K_l ≥ 1 (where the
 // paper's right end −log(1−K_l) is NaN) b dominates c for all t and the
 // right end is +Inf.
-func (c *TPGDClosedForm) UBeta() Interval {
+func (c *TPGDClosedForm) UBeta() StepInterval {
 	if !(c.tBA < c.tBC) {
-		return Interval{Empty: true}
+		return StepInterval{}
 	}
-	return Interval{Lo: math.Max(0, c.tBA), Hi: c.tBC}
+	return StepInterval{Lo: math.Max(0, c.tBA), Hi: c.tBC}
 }
 
 // UGamma returns U_γ of eq. u_gamma: (max(tCA, tBC), +∞), or ∅ when
 // K_l ≥ 1 (c never dominates b).
-func (c *TPGDClosedForm) UGamma() Interval {
+func (c *TPGDClosedForm) UGamma() StepInterval {
 	if math.IsInf(c.tBC, 1) {
-		return Interval{Empty: true}
+		return StepInterval{}
 	}
-	return Interval{Lo: math.Max(c.tCA, c.tBC), Hi: math.Inf(1)}
+	return StepInterval{Lo: math.Max(c.tCA, c.tBC), Hi: math.Inf(1)}
 }
 
 // Select applies the selection rule that reproduces the paper's ablation
@@ -358,7 +370,7 @@ func (c *TPGDClosedForm) logS(t int64) float64 {
 		return math.Inf(-1)
 	}
 	lt := math.Log(float64(t))
-	return lt + c.d2 + msLogExpm1Ratio(lt+c.lLogQ)
+	return lt + c.d2 + logExpm1Ratio(lt+c.lLogQ)
 }
 
 // Coefficients returns α̃(t) = 1, β̃(t) = ρ Q^t and
@@ -583,8 +595,8 @@ func (c Condition) String() string {
 	return out
 }
 
-// msR2 returns r_2 = 2(1+δ)/(1−δ) σ_r² Tr(M*) (definition r_2).
-func msR2(delta, sigmaR, traceMStar float64) float64 {
+// radiusR2 returns r_2 = 2(1+δ)/(1−δ) σ_r² Tr(M*) (definition r_2).
+func radiusR2(delta, sigmaR, traceMStar float64) float64 {
 	return 2 * (1 + delta) / (1 - delta) * sigmaR * sigmaR * traceMStar
 }
 
@@ -615,7 +627,7 @@ func TPGDConditions(in TPGDConditionInputs) ([]Condition, error) {
 			return nil, fmt.Errorf("%w: TPGDConditions needs %s finite and > 0, got %v", ErrBadParameter, v.name, v.v)
 		}
 	}
-	r2 := msR2(in.Delta, in.SigmaR, in.TraceMStar)
+	r2 := radiusR2(in.Delta, in.SigmaR, in.TraceMStar)
 	fl := float64(in.L)
 	var out []Condition
 	out = append(out, Condition{

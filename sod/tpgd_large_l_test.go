@@ -90,7 +90,7 @@ func TestTPGDLargeL(t *testing.T) {
 // are finite, thresholds are numbers in [−Inf, +Inf] with UBeta/UGamma
 // well formed.
 func TestTPGDNoNaN(t *testing.T) {
-	_, _, xh, _, cr := msRealWorld()
+	_, _, xh, _, cr := refRealWorld()
 	rw := TPGDInputs{LambdaN: cr.lambdaN, SigmaR: cr.sigma, NormX: normF(xh), NormEX: normF(cr.ex)}
 	inputs := []TPGDInputs{rw,
 		{LambdaN: -1e-300, SigmaR: 1e-300, NormX: 1e300, NormEX: 1e-300},

@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -29,8 +30,8 @@ func (c *TPGDClosedForm) EscapePointAt(cp *CriticalPoint, t int64) (*mat.Dense, 
 	return c.EscapePoint(t, cp.Un, cp.Qr, cp.EX)
 }
 
-// msForcedPoint returns the β- or γ-type point at t regardless of U_β, U_γ.
-func msForcedPoint(cf *TPGDClosedForm, cp *CriticalPoint, t int64, kind EscapeKind) (*mat.Dense, error) {
+// forcedEscapePoint returns the β- or γ-type point at t regardless of U_β, U_γ.
+func forcedEscapePoint(cf *TPGDClosedForm, cp *CriticalPoint, t int64, kind EscapeKind) (*mat.Dense, error) {
 	n, r := cp.X.Dims()
 	x := mat.NewDense(n, r, nil)
 	switch kind {
@@ -87,14 +88,14 @@ func (m *MultiStepSOD) Name() string {
 }
 
 // Propose implements Escaper.
-func (m *MultiStepSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
+func (m *MultiStepSOD) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
 	if m.T < 0 {
 		return nil, errNegativeT(m.T)
 	}
-	if err := msCheckLRhoEta(m.L, m.Rho, m.Eta); err != nil {
+	if err := CheckTPGDParams(m.L, m.Rho, m.Eta); err != nil {
 		return nil, err
 	}
-	cp, err := ctx.Critical()
+	cp, err := st.Critical()
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +115,7 @@ func (m *MultiStepSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	if kind == KindNone {
 		return nil, nil
 	}
-	x, err := msForcedPoint(cf, cp, m.T, kind)
+	x, err := forcedEscapePoint(cf, cp, m.T, kind)
 	if errors.Is(err, ErrScaleOverflow) {
 		return nil, nil
 	} else if err != nil {
@@ -163,8 +164,8 @@ func (s *SODLineSearch) Name() string {
 	return fmt.Sprintf("SOD line search (l=%d, ρ=%g, η=%g)", s.L, s.Rho, s.Eta)
 }
 
-// msDefaultTs returns 10^0 … 10^8 with four points per decade.
-func msDefaultTs() []int64 {
+// defaultStepGrid returns 10^0 … 10^8 with four points per decade.
+func defaultStepGrid() []int64 {
 	var ts []int64
 	last := int64(-1)
 	for k := 0; k <= 32; k++ {
@@ -178,14 +179,14 @@ func msDefaultTs() []int64 {
 }
 
 // Propose implements Escaper.
-func (s *SODLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
-	if err := msCheckLRhoEta(s.L, s.Rho, s.Eta); err != nil {
+func (s *SODLineSearch) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
+	if err := CheckTPGDParams(s.L, s.Rho, s.Eta); err != nil {
 		return nil, err
 	}
 	if s.GrowthQ != 0 && !(s.GrowthQ > 1 && !math.IsInf(s.GrowthQ, 0)) {
 		return nil, fmt.Errorf("%w: SOD line search growth factor Q = %v, want finite > 1 (or 0: off)", ErrBadParameter, s.GrowthQ)
 	}
-	cp, err := ctx.Critical()
+	cp, err := st.Critical()
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +206,7 @@ func (s *SODLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	}
 	ts := s.Ts
 	if ts == nil {
-		ts = msDefaultTs()
+		ts = defaultStepGrid()
 	}
 	kinds := s.Kinds
 	if kinds == nil {
@@ -217,7 +218,7 @@ func (s *SODLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 			if t < 0 {
 				return nil, errNegativeT(t)
 			}
-			x, err := msForcedPoint(cf, cp, t, kind)
+			x, err := forcedEscapePoint(cf, cp, t, kind)
 			if errors.Is(err, ErrScaleOverflow) {
 				continue
 			} else if err != nil {
@@ -239,8 +240,8 @@ func (s *SODLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	return out, nil
 }
 
-// msDefaultAlphas returns 16 log-spaced step lengths from 1e-2 to 1e1.
-func msDefaultAlphas() []float64 {
+// defaultAlphas returns 16 log-spaced step lengths from 1e-2 to 1e1.
+func defaultAlphas() []float64 {
 	a := make([]float64, 16)
 	for i := range a {
 		a[i] = math.Pow(10, -2+3*float64(i)/15)
@@ -268,7 +269,7 @@ func (g *PerturbedGD) Name() string {
 }
 
 // Propose implements Escaper.
-func (g *PerturbedGD) Propose(ctx *EscapeContext) ([]Candidate, error) {
+func (g *PerturbedGD) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
 	if !(g.Radius > 0) || math.IsInf(g.Radius, 0) || g.TThres < 0 || g.Samples < 0 {
 		return nil, fmt.Errorf("%w: perturbed GD needs radius > 0, t_thres ≥ 0, samples ≥ 0", ErrBadParameter)
 	}
@@ -279,20 +280,20 @@ func (g *PerturbedGD) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	if k == 0 {
 		k = 1
 	}
-	n, r := ctx.X.Dims()
+	n, r := st.X.Dims()
 	var out []Candidate
 	for s := 0; s < k; s++ {
-		xi := msGaussian(g.rng, n, r)
+		xi := gaussianMatrix(g.rng, n, r)
 		// Uniform in the ball: radius·U^{1/d} along a uniform direction.
 		rad := g.Radius * math.Pow(g.rng.Float64(), 1/float64(n*r))
 		xi.Scale(rad/mat.Norm(xi, 2), xi)
-		xi.Add(xi, ctx.X)
+		xi.Add(xi, st.X)
 		out = append(out, Candidate{X: xi, Label: fmt.Sprintf("perturbation %d", s), Probe: g.TThres})
 	}
 	return out, nil
 }
 
-func msGaussian(rng *rand.Rand, n, r int) *mat.Dense {
+func gaussianMatrix(rng *rand.Rand, n, r int) *mat.Dense {
 	d := mat.NewDense(n, r, nil)
 	for i := 0; i < n; i++ {
 		for j := 0; j < r; j++ {
@@ -317,7 +318,7 @@ type RandomLineSearch struct {
 func (s *RandomLineSearch) Name() string { return fmt.Sprintf("random line search (seed=%d)", s.Seed) }
 
 // Propose implements Escaper.
-func (s *RandomLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
+func (s *RandomLineSearch) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
 	if s.Directions < 0 {
 		return nil, fmt.Errorf("%w: negative number of directions", ErrBadParameter)
 	}
@@ -328,20 +329,20 @@ func (s *RandomLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	if k == 0 {
 		k = 1
 	}
-	n, r := ctx.X.Dims()
+	n, r := st.X.Dims()
 	var out []Candidate
 	for d := 0; d < k; d++ {
-		dir := msGaussian(s.rng, n, r)
+		dir := gaussianMatrix(s.rng, n, r)
 		dir.Scale(1/mat.Norm(dir, 2), dir)
-		out = append(out, msLine(ctx.X, dir, s.Alphas, fmt.Sprintf("random dir %d", d))...)
+		out = append(out, lineCandidates(st.X, dir, s.Alphas, fmt.Sprintf("random dir %d", d))...)
 	}
 	return out, nil
 }
 
-// msLine returns X + α·scale·dir for the α grid, scale = max(‖X‖_F, 1).
-func msLine(x, dir *mat.Dense, alphas []float64, label string) []Candidate {
+// lineCandidates returns X + α·scale·dir for the α grid, scale = max(‖X‖_F, 1).
+func lineCandidates(x, dir *mat.Dense, alphas []float64, label string) []Candidate {
 	if alphas == nil {
-		alphas = msDefaultAlphas()
+		alphas = defaultAlphas()
 	}
 	scale := math.Max(mat.Norm(x, 2), 1)
 	out := make([]Candidate, 0, len(alphas))
@@ -366,16 +367,16 @@ type NegGradLineSearch struct {
 func (s *NegGradLineSearch) Name() string { return "negative-gradient line search" }
 
 // Propose implements Escaper.
-func (s *NegGradLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
-	n, r := ctx.X.Dims()
+func (s *NegGradLineSearch) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
+	n, r := st.X.Dims()
 	g := mat.NewDense(n, r, nil)
-	ctx.P.Grad(g, ctx.X)
+	st.P.Grad(g, st.X)
 	gn := mat.Norm(g, 2)
 	if gn == 0 || !isFinite(gn) {
 		return nil, nil
 	}
 	g.Scale(-1/gn, g)
-	return msLine(ctx.X, g, s.Alphas, "−∇h"), nil
+	return lineCandidates(st.X, g, s.Alphas, "−∇h"), nil
 }
 
 // ExactSubspaceSOD is the workbench's counterpart of MultiStepSOD built on
@@ -391,7 +392,7 @@ func (s *NegGradLineSearch) Propose(ctx *EscapeContext) ([]Candidate, error) {
 // dynamics return to ŵ (a lifted local minimum) and nothing lowers h.
 //
 // T must lie in [0, MaxSubspaceSteps]; the run honours the escape loop's
-// context (EscapeOptions.GD.Context).
+// context (the ctx given to Propose).
 type ExactSubspaceSOD struct {
 	L        int
 	T        int
@@ -413,21 +414,21 @@ func (e *ExactSubspaceSOD) Name() string {
 }
 
 // Propose implements Escaper.
-func (e *ExactSubspaceSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
-	if err := msCheckLRhoEta(e.L, e.Rho, e.Eta); err != nil {
+func (e *ExactSubspaceSOD) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
+	if err := CheckTPGDParams(e.L, e.Rho, e.Eta); err != nil {
 		return nil, err
 	}
 	if e.T < 0 || e.T > MaxSubspaceSteps {
 		return nil, fmt.Errorf("%w: ExactSubspaceSOD runs T exact PGD steps, T must lie in [0, MaxSubspaceSteps = %d], got %d", ErrBadParameter, MaxSubspaceSteps, e.T)
 	}
-	cp, err := ctx.Critical()
+	cp, err := st.Critical()
 	if err != nil {
 		return nil, err
 	}
 	if !(cp.LambdaN < 0) || cp.EXNorm == 0 {
 		return nil, nil
 	}
-	s, err := NewPaperSubspace(ctx.P, cp, e.L)
+	s, err := NewPaperSubspace(st.P, cp, e.L)
 	if err != nil {
 		return nil, err
 	}
@@ -435,7 +436,7 @@ func (e *ExactSubspaceSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr, err := pgd.RunContext(ctx.Context(), []float64{1, e.Rho, 0}, e.T, max(e.T, 1))
+	tr, err := pgd.Run(ctx, []float64{1, e.Rho, 0}, e.T, max(e.T, 1))
 	if err != nil {
 		return nil, err
 	}
@@ -484,8 +485,8 @@ func (s *SingleStepSOD) Name() string {
 }
 
 // Propose implements Escaper.
-func (s *SingleStepSOD) Propose(ctx *EscapeContext) ([]Candidate, error) {
-	res, err := SingleStep(ctx.P, ctx.X, s.Options)
+func (s *SingleStepSOD) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
+	res, err := SingleStep(st.P, st.X, s.Options)
 	if errors.Is(err, ErrNotSpuriousMinimum) {
 		return nil, nil
 	}

@@ -60,66 +60,66 @@ func TestChartInputErrors(t *testing.T) {
 		want string
 	}{
 		{"curves: escape index", func() error {
-			_, err := CurvesChart(Curves{X: x, Series: []Series{{"a", x}}, EscapeAt: []int{3}})
+			_, err := Curves{X: x, Series: []Series{{"a", x}}, EscapeAt: []int{3}}.Chart()
 			return err
 		}, "escape index 3 outside [0, 3)"},
 		{"curves: short series", func() error {
-			_, err := CurvesChart(Curves{X: x, Series: []Series{{"a", x[:2]}}})
+			_, err := Curves{X: x, Series: []Series{{"a", x[:2]}}}.Chart()
 			return err
 		}, `series "a" has 2 values, want 3`},
 		{"landscape: decreasing grid", func() error {
-			_, err := LandscapeChart(Landscape{Grid: Grid{X: []float64{1, 0}, Y: []float64{0, 1}, Z: okGrid.Z}})
+			_, err := Landscape{Grid: Grid{X: []float64{1, 0}, Y: []float64{0, 1}, Z: okGrid.Z}}.Chart()
 			return err
 		}, "strictly increasing"},
 		{"landscape: infinite grid", func() error {
-			_, err := LandscapeChart(Landscape{Grid: Grid{X: []float64{0, math.Inf(1)}, Y: []float64{0, 1}, Z: okGrid.Z}})
+			_, err := Landscape{Grid: Grid{X: []float64{0, math.Inf(1)}, Y: []float64{0, 1}, Z: okGrid.Z}}.Chart()
 			return err
 		}, "finite and strictly increasing"},
 		{"landscape: ragged Z", func() error {
-			_, err := LandscapeChart(Landscape{Grid: Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{1, 2}, {3}}}})
+			_, err := Landscape{Grid: Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{1, 2}, {3}}}}.Chart()
 			return err
 		}, "row 1 has 1 values"},
 		{"landscape: nothing drawable", func() error {
-			_, err := LandscapeChart(Landscape{LogZ: true, Grid: Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{0, -1}, {nan, 0}}}})
+			_, err := Landscape{LogZ: true, Grid: Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{0, -1}, {nan, 0}}}}.Chart()
 			return err
 		}, "no cell has a drawable value"},
 		{"landscape: path lengths", func() error {
-			_, err := LandscapeChart(Landscape{Grid: okGrid, Paths: []Path{{"p", []float64{0}, []float64{0, 1}}}})
+			_, err := Landscape{Grid: okGrid, Paths: []Path{{"p", []float64{0}, []float64{0, 1}}}}.Chart()
 			return err
 		}, `path "p" has 1 x and 2 y values`},
-		{"3-D: nothing", func() error { _, err := Trajectory3DChart(Trajectory3D{}); return err }, "nothing to draw"},
+		{"3-D: nothing", func() error { _, err := Trajectory3D{}.Chart(); return err }, "nothing to draw"},
 		{"3-D: ragged path", func() error {
-			_, err := Trajectory3DChart(Trajectory3D{Paths: []Path3D{{"p", x, x, x[:1]}}})
+			_, err := Trajectory3D{Paths: []Path3D{{"p", x, x, x[:1]}}}.Chart()
 			return err
 		}, "has 3, 3, 1 coordinates"},
 		{"lifted: exact length", func() error {
-			_, err := LiftedObjectiveChart(LiftedObjective{T: x, ClosedForm: x, Exact: x[:1]})
+			_, err := LiftedObjective{T: x, ClosedForm: x, Exact: x[:1]}.Chart()
 			return err
 		}, "Exact has 1 values, want 3"},
 		{"terms: length", func() error {
-			_, err := TermNormsChart(TermNorms{T: x, ClosedForm: Terms{A: x, B: x, C: x[:2]}})
+			_, err := TermNorms{T: x, ClosedForm: Terms{A: x, B: x, C: x[:2]}}.Chart()
 			return err
 		}, "closed form C has 2 values"},
 		{"windows: negative start", func() error {
-			_, err := EscapeWindowsChart(EscapeWindows{Rows: []WindowRow{{"l = 3", Interval{-1, 5}, Interval{}}}})
+			_, err := EscapeWindows{Rows: []WindowRow{{"l = 3", Interval{-1, 5}, Interval{}}}}.Chart()
 			return err
 		}, "starting at t = -1 < 0"},
-		{"windows: no rows", func() error { _, err := EscapeWindowsChart(EscapeWindows{}); return err }, "no rows"},
-		{"zones: radii", func() error { _, err := EFSZonesChart(EFSZones{R1: 2, R2: 2}); return err }, "0 < r₁ < r₂"},
+		{"windows: no rows", func() error { _, err := EscapeWindows{}.Chart(); return err }, "no rows"},
+		{"zones: radii", func() error { _, err := EFSZones{R1: 2, R2: 2}.Chart(); return err }, "0 < r₁ < r₂"},
 		{"probability: lengths", func() error {
-			_, err := ProbabilityChart(ProbabilityCurve{X: x, Bound: x, MonteCarlo: x[:2]})
+			_, err := ProbabilityCurve{X: x, Bound: x, MonteCarlo: x[:2]}.Chart()
 			return err
 		}, "MonteCarlo has 2 values"},
 		{"success: too many", func() error {
-			_, err := SuccessRatesChart(SuccessRates{Groups: []string{"40"}, Methods: []string{"GD"}, Successes: [][]int{{51}}, Trials: 50})
+			_, err := SuccessRates{Groups: []string{"40"}, Methods: []string{"GD"}, Successes: [][]int{{51}}, Trials: 50}.Chart()
 			return err
 		}, "51 successes out of 50 trials"},
 		{"success: no trials", func() error {
-			_, err := SuccessRatesChart(SuccessRates{Groups: []string{"40"}, Methods: []string{"GD"}, Successes: [][]int{{1}}})
+			_, err := SuccessRates{Groups: []string{"40"}, Methods: []string{"GD"}, Successes: [][]int{{1}}}.Chart()
 			return err
 		}, "Trials = 0"},
 		{"bundle: empty group", func() error {
-			_, err := BundleChart(Bundle{X: x, Groups: []RunGroup{{Name: "GD"}}})
+			_, err := Bundle{X: x, Groups: []RunGroup{{Name: "GD"}}}.Chart()
 			return err
 		}, `group "GD" has no runs`},
 		{"table: ragged", func() error {
@@ -152,7 +152,7 @@ func TestCellEdges(t *testing.T) {
 func TestLandscapeCells(t *testing.T) {
 	l := Landscape{Title: "t", LogZ: true, Grid: Grid{X: []float64{0, 1}, Y: []float64{0, 2},
 		Z: [][]float64{{1, 100}, {0, 10}}}}
-	m := optionJSON(t, must(LandscapeChart(l)))
+	m := optionJSON(t, must(l.Chart()))
 	cells := seriesByType(m, "custom")[0]["data"].([]any)
 	want := [][]float64{{-0.5, 0.5, -1, 1, 0}, {0.5, 1.5, -1, 1, 2}, {0.5, 1.5, 1, 3, 1}}
 	if len(cells) != len(want) {
@@ -173,8 +173,8 @@ func TestLandscapeCells(t *testing.T) {
 
 // Success rates are drawn in percent of the trials, labelled with counts.
 func TestSuccessRatesValues(t *testing.T) {
-	m := optionJSON(t, must(SuccessRatesChart(SuccessRates{Groups: []string{"40", "50"}, Methods: []string{"GD", "GD + SOD"},
-		Successes: [][]int{{37, 0}, {50, 49}}, Trials: 50})))
+	m := optionJSON(t, must(SuccessRates{Groups: []string{"40", "50"}, Methods: []string{"GD", "GD + SOD"},
+		Successes: [][]int{{37, 0}, {50, 49}}, Trials: 50}.Chart()))
 	bars := seriesByType(m, "bar")
 	want := [][]float64{{74, 0}, {100, 98}}
 	for k, b := range bars {
@@ -191,10 +191,10 @@ func TestSuccessRatesValues(t *testing.T) {
 // left edge, an unbounded one ends at the right edge with the "open" flag,
 // and an empty one is named in the row label.
 func TestEscapeWindowsData(t *testing.T) {
-	m := optionJSON(t, must(EscapeWindowsChart(EscapeWindows{Rows: []WindowRow{
+	m := optionJSON(t, must(EscapeWindows{Rows: []WindowRow{
 		{"l = 3", Interval{math.NaN(), math.NaN()}, Interval{2000, math.Inf(1)}},
 		{"l = 7", Interval{0, 1e6}, Interval{1e6, math.Inf(1)}},
-	}, Marks: []float64{1000, 2e6}})))
+	}, Marks: []float64{1000, 2e6}}.Chart()))
 	x := m["xAxis"].([]any)[0].(map[string]any)
 	if x["min"] != 1000.0 || x["max"] != 1e8 {
 		t.Errorf("t axis [%v, %v], want [1000, 1e8]", x["min"], x["max"])
@@ -230,36 +230,6 @@ func TestIntervalString(t *testing.T) {
 		if got := tc.iv.String(); got != tc.want {
 			t.Errorf("%v.String() = %q, want %q", tc.iv, got, tc.want)
 		}
-	}
-}
-
-// A value matches the paper when it rounds to the printed digits (REPRODUCTION.md C9:
-// l = 3, t = 33500 gives 114.198 where the paper prints 114.22).
-func TestAblationMismatch(t *testing.T) {
-	tab := AblationTable("t", []AblationRow{
-		{L: 3, T: 33500, Interval: "U_β", Defined: true, DHat: 114.198, DStar: 113.269, Ratio: 1.00820, Final: "+Z",
-			Paper: AblationPaper{Interval: "U_β", DHat: "114.22", DStar: "113.29", Ratio: "1.01", Final: "+Z"}},
-		{L: 5, T: 1000, Interval: "U_γ", Defined: true, DHat: 2.004, DStar: 1.2996, Ratio: 1.542, Final: "−Z",
-			Paper: AblationPaper{Interval: "U_γ", DHat: "2.00", DStar: "1.30", Ratio: "1.54", Final: "+Z"}},
-	})
-	want := [][]bool{ // mismatch flags of interval, d̂, d*, ratio, final
-		{false, true, true, false, false},
-		{false, false, false, false, true},
-	}
-	cols := []int{2, 4, 5, 6, 7}
-	for r, row := range tab.Rows {
-		for k, c := range cols {
-			if row[c].Mismatch != want[r][k] {
-				t.Errorf("row %d column %q: mismatch = %v, want %v (%q vs paper %q)", r, tab.Header[c], row[c].Mismatch, want[r][k], row[c].Text, row[c].Paper)
-			}
-		}
-	}
-	h, err := tab.HTML()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Count(h, "background:#fff3bf") != 3 {
-		t.Errorf("want 3 highlighted cells in the HTML")
 	}
 }
 
@@ -312,8 +282,8 @@ func TestBundleThresholdVisible(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := optionJSON(t, must(BundleChart(Bundle{Title: "b", X: []float64{0, 1, 2}, LogY: tc.logY,
-				Groups: []RunGroup{{Name: "GD", Runs: tc.runs}}, Threshold: tc.threshold})))
+			m := optionJSON(t, must(Bundle{Title: "b", X: []float64{0, 1, 2}, LogY: tc.logY,
+				Groups: []RunGroup{{Name: "GD", Runs: tc.runs}}, Threshold: tc.threshold}.Chart()))
 			y := m["yAxis"].([]any)[0].(map[string]any)
 			lo, ok1 := y["min"].(float64)
 			hi, ok2 := y["max"].(float64)
@@ -372,7 +342,7 @@ func TestTermNormsNameGap(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			y := []float64{tc.lo, tc.hi}
 			terms := Terms{A: y, B: y, C: y}
-			m := optionJSON(t, must(TermNormsChart(TermNorms{T: []float64{1, 10}, ClosedForm: terms, Exact: &terms})))
+			m := optionJSON(t, must(TermNorms{T: []float64{1, 10}, ClosedForm: terms, Exact: &terms}.Chart()))
 			for k, a := range m["yAxis"].([]any) {
 				ax := a.(map[string]any)
 				lo, hi := ax["min"].(float64), ax["max"].(float64)
@@ -408,7 +378,7 @@ func TestTermNormsEdgeLabels(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			y := []float64{tc.lo, tc.hi}
-			m := optionJSON(t, must(TermNormsChart(TermNorms{T: []float64{1, 10}, ClosedForm: Terms{A: y, B: y, C: y}})))
+			m := optionJSON(t, must(TermNorms{T: []float64{1, 10}, ClosedForm: Terms{A: y, B: y, C: y}}.Chart()))
 			ax := m["yAxis"].([]any)[0].(map[string]any)
 			if lo := ax["min"].(float64); !(lo > 0) {
 				t.Fatalf("log axis starts at %g", lo)
@@ -443,7 +413,7 @@ func TestLandscapeEdgeLabels(t *testing.T) {
 				g.X[i] = tc.x0 + (tc.x1-tc.x0)*float64(i)/99
 				g.Z[0][i], g.Z[1][i] = 1, 2
 			}
-			m := optionJSON(t, must(LandscapeChart(Landscape{Title: "l", Grid: g})))
+			m := optionJSON(t, must(Landscape{Title: "l", Grid: g}.Chart()))
 			x := m["xAxis"].([]any)[0].(map[string]any)
 			lab := x["axisLabel"].(map[string]any)
 			if lab["showMinLabel"] != tc.showMin || lab["showMaxLabel"] != tc.showMax {

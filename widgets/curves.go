@@ -62,10 +62,10 @@ func (c Curves) escapeLabel() string {
 	return c.EscapeLabel
 }
 
-// CurvesChart draws c as a line chart, with a log y axis when c.LogY (or
+// Chart draws c as a line chart, with a log y axis when c.LogY (or
 // the LogY option) is set and the escapes marked.
-func CurvesChart(c Curves, options ...Option) (*charts.Line, error) {
-	if err := c.validate("CurvesChart"); err != nil {
+func (c Curves) Chart(options ...Option) (*charts.Line, error) {
+	if err := c.validate("Curves.Chart"); err != nil {
 		return nil, err
 	}
 	cfg := newConfig(options)
@@ -105,7 +105,7 @@ func CurvesChart(c Curves, options ...Option) (*charts.Line, error) {
 	return ch, nil
 }
 
-// CurvesPlot is the static (gonum/plot) version of CurvesChart, for SVG,
+// CurvesPlot is the static (gonum/plot) version of Curves.Chart, for SVG,
 // PNG or PDF export with Save.
 func CurvesPlot(c Curves) (*plot.Plot, error) {
 	if err := c.validate("CurvesPlot"); err != nil {

@@ -7,25 +7,28 @@
 //
 // Every chart is a function of plain input structs defined here (float64
 // slices, intervals, grids, trajectories), so the experiments can fill them
-// without this package importing the library. Each has an interactive
-// ECharts version (…Chart, shown with [Display]) and a static gonum/plot
-// version (…Plot, written with [Save] or shown with [DisplayStatic]):
+// without this package importing the library. Each input type X is a noun
+// (the data); its interactive ECharts version is the method X.Chart (shown
+// with [Display] or [Show]: widgets.Show(curves.Chart(widgets.LogY()))) and
+// its static gonum/plot version the function XPlot returning a *plot.Plot,
+// or XFigure returning a [Figure] of several aligned panels (written with
+// [Save] or shown with [DisplayStatic]):
 //
 //	paper figure (LaTeX label)                  input               interactive              static
-//	exp2/exp3 (a)–(c): h, ‖∇h‖_F, ‖XXᵀ−M*‖_F      Curves              CurvesChart              CurvesPlot
-//	basic_example (left): distance to M*        Curves              CurvesChart              CurvesPlot
-//	basic_example (right): log landscape        Landscape           LandscapeChart           LandscapePlot
-//	exp2/exp3 (f): 3-D trajectory, n = 3        Trajectory3D        Trajectory3DChart (GL)   Trajectory3DPlot
-//	exp2/exp3 (d), simulation (a): h^l(w̃(t))    LiftedObjective     LiftedObjectiveChart     LiftedObjectivePlot
-//	exp2/exp3 (e), simulation (b): term norms   TermNorms           TermNormsChart           TermNormsPlot
-//	ablation (figure): U_β, U_γ on t axis       EscapeWindows       EscapeWindowsChart       EscapeWindowsPlot
-//	r1_r2: EFS zones (r₁, r₂ circles)           EFSZones            EFSZonesChart            EFSZonesPlot
-//	§ probabilistic escape: Paley–Zygmund vs MC ProbabilityCurve    ProbabilityChart         ProbabilityPlot
-//	numerical_study (a), (b): success rates     SuccessRates        SuccessRatesChart        SuccessRatesPlot
-//	numerical_study (c), (d): 50 trajectories   Bundle              BundleChart              BundlePlot
-//	quadratic_nn: QNN training losses           Curves              CurvesChart              CurvesPlot
-//	quadratic_funcs: the quadratic in ρ̂         Curves (LogY off)   CurvesChart              CurvesPlot
-//	table:ablation (Appendix)                   []AblationRow       AblationTable → Table.HTML, DisplayTable
+//	exp2/exp3 (a)–(c): h, ‖∇h‖_F, ‖XXᵀ−M*‖_F      Curves              Curves.Chart             CurvesPlot
+//	basic_example (left): distance to M*        Curves              Curves.Chart             CurvesPlot
+//	basic_example (right): log landscape        Landscape           Landscape.Chart          LandscapePlot
+//	exp2/exp3 (f): 3-D trajectory, n = 3        Trajectory3D        Trajectory3D.Chart (GL)  Trajectory3DPlot
+//	exp2/exp3 (d), simulation (a): h^l(w̃(t))    LiftedObjective     LiftedObjective.Chart    LiftedObjectivePlot
+//	exp2/exp3 (e), simulation (b): term norms   TermNorms           TermNorms.Chart          TermNormsFigure
+//	ablation (figure): U_β, U_γ on t axis       EscapeWindows       EscapeWindows.Chart      EscapeWindowsPlot
+//	r1_r2: EFS zones (r₁, r₂ circles)           EFSZones            EFSZones.Chart           EFSZonesPlot
+//	§ probabilistic escape: Paley–Zygmund vs MC ProbabilityCurve    ProbabilityCurve.Chart   ProbabilityPlot
+//	numerical_study (a), (b): success rates     SuccessRates        SuccessRates.Chart       SuccessRatesPlot
+//	numerical_study (c), (d): 50 trajectories   Bundle              Bundle.Chart             BundlePlot
+//	quadratic_nn: QNN training losses           Curves              Curves.Chart             CurvesPlot
+//	quadratic_funcs: the quadratic in ρ̂         Curves (LogY off)   Curves.Chart             CurvesPlot
+//	table:ablation (Appendix)                   Table               Table.HTML, DisplayTable (rows: figures.AblationTable)
 //
 // The closed-form TPGD curves and exact projected gradient descent in
 // S = span{a, b, c} are drawn side by side (LiftedObjective.Exact,
@@ -69,24 +72,25 @@
 // [Explore] shows GoNB sliders and selects (for l, t, ρ, η, the case) and
 // redraws a chart when they move. GoNB widgets need a live browser and block
 // under nbconvert: tag such cells with [LiveOnlyTag] ("live-only"); the
-// notebook harness skips them in headless runs. [NewProgress] shows a
+// notebook harness skips them in headless runs. [NewProgressBar] shows a
 // progress bar for long cells, updated in place in one output.
 //
 // # Tests
 //
-// The browser tests load every chart in headless Chromium with the network
-// disabled: as a standalone page (plain, under a fake AMD loader and under
-// require.js, plus a control page that must fail), in nbconvert's HTML
-// export, in a notebook executed by the gonb kernel, and in a live Jupyter
-// Notebook 6 where a slider is moved and the chart must change. They check
-// from the DOM and from screenshots that every chart drew and that no
-// script failed, and keep a PNG screenshot in testdata/out (git-ignored).
-// They skip when Chromium, Jupyter or gonb is missing, or under -short, and
-// fail instead when SOD_REQUIRE_BROWSER=1. With SOD_LIVE_NOTEBOOKS=1,
-// TestBrowserLiveExplorer also drives the live-only explorer of notebook 07
-// (case select, sliders for l, t, ρ, η) in a server started by
+// The browser tests (docker/testtools/widgetsbrowser, in the test-tooling
+// module, since chromedp is theirs alone) load every chart in headless
+// Chromium with the network disabled: as a standalone page (plain, under a
+// fake AMD loader and under require.js, plus a control page that must fail),
+// in nbconvert's HTML export, in a notebook executed by the gonb kernel, and
+// in a live Jupyter Notebook 6 where a slider is moved and the chart must
+// change. They check from the DOM and from screenshots that every chart drew
+// and that no script failed, and keep a PNG screenshot in testdata/out
+// (git-ignored). They skip when Chromium, Jupyter or gonb is missing, or
+// under -short, and fail instead when SOD_REQUIRE_BROWSER=1. With the test
+// flag -live, TestBrowserLiveExplorer also drives the live-only explorer of
+// notebook 07 (case select, sliders for l, t, ρ, η) in a server started by
 // docker/notebook.sh. The same checks run on any exported notebook with the
 // chartcheck command:
 //
-//	go run ./widgets/cmd/chartcheck [-shots dir] out/book/*.html
+//	go -C docker/testtools run ./cmd/chartcheck [-shots dir] ../../out/book/*.html
 package widgets

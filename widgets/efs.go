@@ -67,11 +67,11 @@ const zoneRenderItem = `function (params, api) {
     style: {fill: api.visual('color'), stroke: '#333', lineWidth: 1}};
 }`
 
-// EFSZonesChart draws the zones as nested discs (green outside r₂, amber
+// Chart draws the zones as nested discs (green outside r₂, amber
 // between r₁ and r₂, red inside r₁) on equal axes, and each instance as a
 // labelled point at its distance. It needs 0 < r₁ < r₂.
-func EFSZonesChart(z EFSZones, options ...Option) (*charts.Line, error) {
-	rname, ext, skipped, err := z.frame("EFSZonesChart")
+func (z EFSZones) Chart(options ...Option) (*charts.Line, error) {
+	rname, ext, skipped, err := z.frame("EFSZones.Chart")
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func EFSZonesChart(z EFSZones, options ...Option) (*charts.Line, error) {
 //
 // Bound and MonteCarlo are probabilities: each value must lie in [0, 1] or
 // be NaN (a gap, where the value is undefined); StdErr values must be ≥ 0
-// or NaN, and Samples ≥ 0 (0: not shown). ProbabilityChart and
+// or NaN, and Samples ≥ 0 (0: not shown). ProbabilityCurve.Chart and
 // ProbabilityPlot refuse anything else with an error wrapping ErrBadInput
 // that names the series, the index and the value.
 type ProbabilityCurve struct {
@@ -170,26 +170,26 @@ func (pc *ProbabilityCurve) check(fn string) error {
 	return nil
 }
 
-// ProbabilityChart draws the bound (dashed), the Monte Carlo estimate
+// Chart draws the bound (dashed), the Monte Carlo estimate
 // (solid, with markers) and its ±2 SE band on a [0, 1] probability axis.
-func ProbabilityChart(pc ProbabilityCurve, options ...Option) (*charts.Line, error) {
+func (pc ProbabilityCurve) Chart(options ...Option) (*charts.Line, error) {
 	if len(pc.X) == 0 {
-		return nil, fmt.Errorf("widgets: ProbabilityChart %q: no x values", pc.Title)
+		return nil, fmt.Errorf("widgets: ProbabilityCurve.Chart %q: no x values", pc.Title)
 	}
 	for _, v := range []struct {
 		n string
 		y []float64
 	}{{"Bound", pc.Bound}, {"MonteCarlo", pc.MonteCarlo}} {
-		if err := checkLen("ProbabilityChart", v.n, len(v.y), len(pc.X)); err != nil {
+		if err := checkLen("ProbabilityCurve.Chart", v.n, len(v.y), len(pc.X)); err != nil {
 			return nil, err
 		}
 	}
 	if pc.StdErr != nil {
-		if err := checkLen("ProbabilityChart", "StdErr", len(pc.StdErr), len(pc.X)); err != nil {
+		if err := checkLen("ProbabilityCurve.Chart", "StdErr", len(pc.StdErr), len(pc.X)); err != nil {
 			return nil, err
 		}
 	}
-	if err := pc.check("ProbabilityChart"); err != nil {
+	if err := pc.check("ProbabilityCurve.Chart"); err != nil {
 		return nil, err
 	}
 	cfg := newConfig(append([]Option{AxisNames(pc.XName, "probability")}, options...))
@@ -242,18 +242,7 @@ func ProbabilityChart(pc ProbabilityCurve, options ...Option) (*charts.Line, err
 	return ch, nil
 }
 
-// circle returns a polygon approximating the circle of radius r around 0.
-func circle(r float64) plotter.XYs {
-	const n = 180
-	xys := make(plotter.XYs, n)
-	for i := range xys {
-		th := 2 * math.Pi * float64(i) / n
-		xys[i] = plotter.XY{X: r * math.Cos(th), Y: r * math.Sin(th)}
-	}
-	return xys
-}
-
-// EFSZonesPlot is the static version of EFSZonesChart. Save it with equal
+// EFSZonesPlot is the static version of EFSZones.Chart. Save it with equal
 // width and height so that the circles stay round.
 func EFSZonesPlot(z EFSZones) (*plot.Plot, error) {
 	rname, ext, skipped, err := z.frame("EFSZonesPlot")
@@ -301,7 +290,7 @@ func EFSZonesPlot(z EFSZones) (*plot.Plot, error) {
 	return p, nil
 }
 
-// ProbabilityPlot is the static version of ProbabilityChart.
+// ProbabilityPlot is the static version of ProbabilityCurve.Chart.
 func ProbabilityPlot(pc ProbabilityCurve) (*plot.Plot, error) {
 	if len(pc.X) == 0 {
 		return nil, fmt.Errorf("widgets: ProbabilityPlot %q: no x values", pc.Title)
@@ -373,4 +362,15 @@ func ProbabilityPlot(pc ProbabilityCurve) (*plot.Plot, error) {
 	p.Y.Min, p.Y.Max = 0, 1
 	p.Title.Text = tx(skippedNote(pc.Title, s1+s2, false))
 	return p, nil
+}
+
+// circle returns a polygon approximating the circle of radius r around 0.
+func circle(r float64) plotter.XYs {
+	const n = 180
+	xys := make(plotter.XYs, n)
+	for i := range xys {
+		th := 2 * math.Pi * float64(i) / n
+		xys[i] = plotter.XY{X: r * math.Cos(th), Y: r * math.Sin(th)}
+	}
+	return xys
 }

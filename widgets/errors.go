@@ -8,7 +8,7 @@ var (
 	// ErrBadInput reports a value outside its documented range: a
 	// probability outside [0, 1], a negative count, a nil function.
 	ErrBadInput = errors.New("widgets: bad input")
-	// ErrTooLarge reports a size above a stated limit (MaxRenderSize),
+	// ErrRenderTooLarge reports a size above a stated limit (MaxRenderSize),
 	// refused before allocating.
-	ErrTooLarge = errors.New("widgets: size exceeds the stated limit")
+	ErrRenderTooLarge = errors.New("widgets: size exceeds the stated limit")
 )

@@ -18,12 +18,12 @@ import (
 // carries ECharts from widgets/assets; no network is needed.
 func ExampleDisplay() {
 	iter := []float64{0, 1, 2, 3, 4}
-	c, err := widgets.CurvesChart(widgets.Curves{
+	c, err := widgets.Curves{
 		Title: "GD then SOD", XName: "iteration", YName: "h(X)", LogY: true,
 		X:        iter,
 		Series:   []widgets.Series{{Name: "h(X)", Y: []float64{0.5, 0.4, 0.38, 0.1, 0.01}}},
 		EscapeAt: []int{2},
-	})
+	}.Chart()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -35,13 +35,13 @@ func ExampleDisplay() {
 
 // An escape is marked by a vertical line at its iteration and a marker on
 // every series.
-func ExampleCurvesChart() {
-	c, err := widgets.CurvesChart(widgets.Curves{
+func ExampleCurves_Chart() {
+	c, err := widgets.Curves{
 		X:        []float64{0, 10, 20, 30},
 		Series:   []widgets.Series{{Name: "h(X)", Y: []float64{1, 0.33, 0.33, 0.01}}, {Name: "‖∇h‖", Y: []float64{2, 1e-6, 1e-6, 1e-3}}},
 		EscapeAt: []int{2},
 		LogY:     true,
-	})
+	}.Chart()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -60,25 +60,6 @@ func ExampleInterval_String() {
 	// (26948.72, 33974.73)
 	// (0.00, ∞)
 	// ∅
-}
-
-// Numbers are compared with the paper at the digits it prints.
-func ExampleAblationTable() {
-	t := widgets.AblationTable("real-world case, ρ = η = 0.1", []widgets.AblationRow{{
-		L: 3, T: 33500, Interval: "U_β", Defined: true, DHat: 114.198, DStar: 113.269, Ratio: 1.0082, Final: "+Z",
-		Paper: widgets.AblationPaper{Interval: "U_β", DHat: "114.22", DStar: "113.29", Ratio: "1.01", Final: "+Z"},
-	}})
-	for i, c := range t.Rows[0] {
-		if c.Paper != "" {
-			fmt.Printf("%s: %s (paper %s, mismatch %v)\n", t.Header[i], c.Text, c.Paper, c.Mismatch)
-		}
-	}
-	// Output:
-	// interval: U_β (paper U_β, mismatch false)
-	// ‖X̂X̂ᵀ − X̌X̌ᵀ‖_F: 114.20 (paper 114.22, mismatch true)
-	// ‖X̌X̌ᵀ − ZZᵀ‖_F: 113.27 (paper 113.29, mismatch true)
-	// ratio: 1.01 (paper 1.01, mismatch false)
-	// GD from X̌ ends at: +Z (paper +Z, mismatch false)
 }
 
 // Every chart has a static gonum/plot twin for slides and papers.
@@ -129,8 +110,8 @@ func ExampleExplore() {
 	// <nil>
 }
 
-func ExampleNewProgress() {
-	p, err := widgets.NewProgress("Monte Carlo", 1000)
+func ExampleNewProgressBar() {
+	p, err := widgets.NewProgressBar("Monte Carlo", 1000)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -166,7 +147,7 @@ func ExampleFigure() {
 		fmt.Println(err)
 		return
 	}
-	terms, err := widgets.TermNormsPlot(widgets.TermNorms{Title: "(e)", T: t,
+	terms, err := widgets.TermNormsFigure(widgets.TermNorms{Title: "(e)", T: t,
 		ClosedForm: widgets.Terms{A: []float64{1, 1, 1, 1}, B: []float64{0.1, 0.2, 0.5, 2}, C: []float64{1e-4, 1e-3, 1e-2, 0.1}}})
 	if err != nil {
 		fmt.Println(err)

@@ -102,10 +102,10 @@ func TestExploreInitialValues(t *testing.T) {
 }
 
 func TestProgressHTML(t *testing.T) {
-	if _, err := NewProgress("x", 0); err == nil {
-		t.Fatal("NewProgress with total 0: no error")
+	if _, err := NewProgressBar("x", 0); err == nil {
+		t.Fatal("NewProgressBar with total 0: no error")
 	}
-	p, err := NewProgress("Monte Carlo", 200)
+	p, err := NewProgressBar("Monte Carlo", 200)
 	if err != nil {
 		t.Fatal(err)
 	}

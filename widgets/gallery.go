@@ -53,43 +53,43 @@ func Gallery(seed uint64) ([]GalleryItem, error) {
 		items = append(items, GalleryItem{Name: name, Figure: fig, Chart: c})
 		return nil
 	}
-	c1, err := CurvesChart(gd.curves)
+	c1, err := gd.curves.Chart()
 	if err := add("curves", figCurves, c1, err); err != nil {
 		return nil, err
 	}
-	c2, err := LandscapeChart(gd.landscape)
+	c2, err := gd.landscape.Chart()
 	if err := add("landscape", figLandscape, c2, err); err != nil {
 		return nil, err
 	}
-	c3, err := Trajectory3DChart(gd.trajectory)
+	c3, err := gd.trajectory.Chart()
 	if err := add("trajectory3d", figTrajectory, c3, err); err != nil {
 		return nil, err
 	}
-	c4, err := LiftedObjectiveChart(gd.lifted)
+	c4, err := gd.lifted.Chart()
 	if err := add("lifted-objective", figLifted, c4, err); err != nil {
 		return nil, err
 	}
-	c5, err := TermNormsChart(gd.terms)
+	c5, err := gd.terms.Chart()
 	if err := add("term-norms", figTerms, c5, err); err != nil {
 		return nil, err
 	}
-	c6, err := EscapeWindowsChart(gd.windows)
+	c6, err := gd.windows.Chart()
 	if err := add("escape-windows", figWindows, c6, err); err != nil {
 		return nil, err
 	}
-	c7, err := EFSZonesChart(gd.zones)
+	c7, err := gd.zones.Chart()
 	if err := add("efs-zones", figZones, c7, err); err != nil {
 		return nil, err
 	}
-	c8, err := ProbabilityChart(gd.probability)
+	c8, err := gd.probability.Chart()
 	if err := add("paley-zygmund", figProbability, c8, err); err != nil {
 		return nil, err
 	}
-	c9, err := SuccessRatesChart(gd.success)
+	c9, err := gd.success.Chart()
 	if err := add("success-rates", figSuccess, c9, err); err != nil {
 		return nil, err
 	}
-	c10, err := BundleChart(gd.bundle)
+	c10, err := gd.bundle.Chart()
 	if err := add("bundles", figBundle, c10, err); err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func StaticGallery(seed uint64) ([]StaticItem, error) {
 	if err := add("lifted-objective", figLifted, s4, err); err != nil {
 		return nil, err
 	}
-	s5, err := TermNormsPlot(gd.terms)
+	s5, err := TermNormsFigure(gd.terms)
 	if err := add("term-norms", figTerms, s5, err); err != nil {
 		return nil, err
 	}
@@ -321,10 +321,13 @@ func newGalleryData(seed uint64) galleryData {
 		YName: "‖XXᵀ − ZZᵀ‖_F", X: bx, Groups: groups, Threshold: 0.02, LogY: true}
 
 	// Ablation table.
-	gd.ablation = AblationTable("ablation table (synthetic numbers)", []AblationRow{
-		{L: 3, T: 1000, Interval: "U_γ", Defined: true, DHat: 1.234, DStar: 0.5, Ratio: 2.468, Final: "+Z",
-			Paper: AblationPaper{Interval: "U_γ", DHat: "1.23", DStar: "0.50", Ratio: "2.47", Final: "+Z"}},
-		{L: 5, T: 33500, Interval: "✗", Defined: false, DHat: math.NaN(), DStar: math.NaN(), Ratio: math.NaN(), Final: "—"},
-	})
+	gd.ablation = Table{Caption: "ablation table (synthetic numbers)",
+		Header: []string{"l", "t", "interval", "X̌ defined", "‖X̂X̂ᵀ − X̌X̌ᵀ‖_F", "‖X̌X̌ᵀ − ZZᵀ‖_F", "ratio", "GD from X̌ ends at"},
+		Notes:  []string{"Highlighted cells differ from the paper's printed value (shown in grey) after rounding to the printed digits."},
+		Rows: [][]Cell{
+			{{Text: "3"}, {Text: "1000"}, {Text: "U_γ", Paper: "U_γ"}, {Text: "✓"}, {Text: "1.23", Paper: "1.23"},
+				{Text: "0.50", Paper: "0.50"}, {Text: "2.47", Paper: "2.47"}, {Text: "+Z", Paper: "+Z"}},
+			{{Text: "5"}, {Text: "33500"}, {Text: "✗"}, {Text: "✗"}, {Text: "NaN"}, {Text: "NaN"}, {Text: "NaN"}, {Text: "—"}},
+		}}
 	return gd
 }

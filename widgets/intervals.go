@@ -72,12 +72,12 @@ const windowRenderItem = `function (params, api) {
   return {type: 'group', children: children};
 }`
 
-// EscapeWindowsChart draws each row's U_β (above) and U_γ (below) as bars
+// Chart draws each row's U_β (above) and U_γ (below) as bars
 // on a log t axis. An unbounded interval ends in an arrow at the right edge;
 // an interval starting at 0 starts at the left edge; empty intervals are
 // stated in the row's label ("U_β = ∅").
-func EscapeWindowsChart(w EscapeWindows, options ...Option) (*charts.Line, error) {
-	axMin, axMax, err := w.tAxis("EscapeWindowsChart")
+func (w EscapeWindows) Chart(options ...Option) (*charts.Line, error) {
+	axMin, axMax, err := w.tAxis("EscapeWindows.Chart")
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,23 @@ func (w EscapeWindows) tAxis(fn string) (axMin, axMax float64, err error) {
 	return axMin, axMax, nil
 }
 
-// EscapeWindowsPlot is the static version of EscapeWindowsChart: U_β
+// compactNum formats t with a short exponent for large or small values
+// (3 significant digits): 1000, 3.35e4, 2e6.
+func compactNum(t float64) string {
+	if t != 0 && (math.Abs(t) >= 1e4 || math.Abs(t) < 1e-3) {
+		m := strconv.FormatFloat(t, 'e', 2, 64)
+		mant, exp, _ := strings.Cut(m, "e")
+		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		exp = strings.TrimLeft(strings.TrimPrefix(exp, "+"), "0")
+		if strings.HasPrefix(exp, "-") {
+			exp = "-" + strings.TrimLeft(exp[1:], "0")
+		}
+		return mant + "e" + exp
+	}
+	return strconv.FormatFloat(t, 'f', -1, 64)
+}
+
+// EscapeWindowsPlot is the static version of EscapeWindows.Chart: U_β
 // (above) and U_γ (below) as bars per row on a log t axis; an unbounded
 // interval ends in "→ ∞" at the right edge.
 func EscapeWindowsPlot(w EscapeWindows) (*plot.Plot, error) {
@@ -226,20 +242,4 @@ func EscapeWindowsPlot(w EscapeWindows) (*plot.Plot, error) {
 		}
 	}
 	return p, nil
-}
-
-// compactNum formats t with a short exponent for large or small values
-// (3 significant digits): 1000, 3.35e4, 2e6.
-func compactNum(t float64) string {
-	if t != 0 && (math.Abs(t) >= 1e4 || math.Abs(t) < 1e-3) {
-		m := strconv.FormatFloat(t, 'e', 2, 64)
-		mant, exp, _ := strings.Cut(m, "e")
-		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
-		exp = strings.TrimLeft(strings.TrimPrefix(exp, "+"), "0")
-		if strings.HasPrefix(exp, "-") {
-			exp = "-" + strings.TrimLeft(exp[1:], "0")
-		}
-		return mant + "e" + exp
-	}
-	return strconv.FormatFloat(t, 'f', -1, 64)
 }

@@ -132,13 +132,13 @@ const heatmapRenderItem = `function (params, api) {
     style: {fill: api.visual('color')}};
 }`
 
-// LandscapeChart draws the landscape as a heatmap (a custom series of
+// Chart draws the landscape as a heatmap (a custom series of
 // rectangles on numeric axes, so that trajectories can be drawn on top in
 // the same coordinates), with the paths as lines and the points as
 // labelled markers. Cells whose value cannot be coloured (non-finite, or
 // ≤ 0 with LogZ) are left blank and counted in the subtitle.
-func LandscapeChart(l Landscape, options ...Option) (*charts.Line, error) {
-	if err := l.validate("LandscapeChart"); err != nil {
+func (l Landscape) Chart(options ...Option) (*charts.Line, error) {
+	if err := l.validate("Landscape.Chart"); err != nil {
 		return nil, err
 	}
 	cfg := newConfig(append([]Option{Size("640px", "560px")}, options...))
@@ -146,7 +146,7 @@ func LandscapeChart(l Landscape, options ...Option) (*charts.Line, error) {
 		cfg.xName, cfg.yName = l.XName, l.YName
 	}
 	if cfg.logX || cfg.logY {
-		return nil, fmt.Errorf("widgets: LandscapeChart: log axes are not supported (use LogZ for the colours)")
+		return nil, fmt.Errorf("widgets: Landscape.Chart: log axes are not supported (use LogZ for the colours)")
 	}
 	vals, skipped := l.colourValues()
 	ex, ey := cellEdges(l.Grid.X), cellEdges(l.Grid.Y)
@@ -162,7 +162,7 @@ func LandscapeChart(l Landscape, options ...Option) (*charts.Line, error) {
 		}
 	}
 	if len(cells) == 0 {
-		return nil, fmt.Errorf("widgets: LandscapeChart %q: no cell has a drawable value", l.Title)
+		return nil, fmt.Errorf("widgets: Landscape.Chart %q: no cell has a drawable value", l.Title)
 	}
 	if hi == lo {
 		hi = lo + 1
@@ -250,7 +250,7 @@ func (g gridColours) Z(c, r int) float64 { return g.z[r][c] }
 func (g gridColours) X(c int) float64    { return g.x[c] }
 func (g gridColours) Y(r int) float64    { return g.y[r] }
 
-// LandscapePlot is the static version of LandscapeChart: a heat map with
+// LandscapePlot is the static version of Landscape.Chart: a heat map with
 // contour lines (when every cell can be coloured), the paths and the
 // points.
 func LandscapePlot(l Landscape) (*plot.Plot, error) {

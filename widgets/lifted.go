@@ -27,20 +27,20 @@ type LiftedObjective struct {
 	L          int       // the lifting order l, shown in the legend (0 to omit)
 }
 
-// LiftedObjectiveChart draws the lifted objective against t on log–log
+// Chart draws the lifted objective against t on log–log
 // axes (the LogX/LogY options are implied). Values that cannot be drawn
 // (≤ 0 or non-finite, e.g. the float64 overflow of h^l for l = 3 at
 // t = 2·10⁶ noted in REPRODUCTION.md F11) are gaps counted in the subtitle.
-func LiftedObjectiveChart(o LiftedObjective, options ...Option) (*charts.Line, error) {
+func (o LiftedObjective) Chart(options ...Option) (*charts.Line, error) {
 	if len(o.T) == 0 {
-		return nil, fmt.Errorf("widgets: LiftedObjectiveChart %q: no t values", o.Title)
+		return nil, fmt.Errorf("widgets: LiftedObjective.Chart %q: no t values", o.Title)
 	}
-	if err := checkLen("LiftedObjectiveChart", "ClosedForm", len(o.ClosedForm), len(o.T)); err != nil {
+	if err := checkLen("LiftedObjective.Chart", "ClosedForm", len(o.ClosedForm), len(o.T)); err != nil {
 		return nil, err
 	}
 	series := []Series{{Name: "closed-form TPGD" + lSuffix(o.L), Y: o.ClosedForm}}
 	if o.Exact != nil {
-		if err := checkLen("LiftedObjectiveChart", "Exact", len(o.Exact), len(o.T)); err != nil {
+		if err := checkLen("LiftedObjective.Chart", "Exact", len(o.Exact), len(o.T)); err != nil {
 			return nil, err
 		}
 		series = append(series, Series{Name: "exact PGD in S" + lSuffix(o.L), Y: o.Exact})
@@ -91,12 +91,12 @@ type TermNorms struct {
 	Exact      *Terms // optional
 }
 
-// TermNormsChart draws the term norms on log–log axes: one panel for the
+// Chart draws the term norms on log–log axes: one panel for the
 // closed form and, when Exact is given, a second panel to its right with
 // the same y range, so the dominance of the b- or c-term can be compared.
-func TermNormsChart(tn TermNorms, options ...Option) (*charts.Line, error) {
+func (tn TermNorms) Chart(options ...Option) (*charts.Line, error) {
 	if len(tn.T) == 0 {
-		return nil, fmt.Errorf("widgets: TermNormsChart %q: no t values", tn.Title)
+		return nil, fmt.Errorf("widgets: TermNorms.Chart %q: no t values", tn.Title)
 	}
 	panels := []struct {
 		name  string
@@ -113,7 +113,7 @@ func TermNormsChart(tn TermNorms, options ...Option) (*charts.Line, error) {
 			n string
 			y []float64
 		}{{"A", pn.terms.A}, {"B", pn.terms.B}, {"C", pn.terms.C}} {
-			if err := checkLen("TermNormsChart", pn.name+" "+v.n, len(v.y), len(tn.T)); err != nil {
+			if err := checkLen("TermNorms.Chart", pn.name+" "+v.n, len(v.y), len(tn.T)); err != nil {
 				return nil, err
 			}
 		}
@@ -176,7 +176,7 @@ func TermNormsChart(tn TermNorms, options ...Option) (*charts.Line, error) {
 	return ch, nil
 }
 
-// LiftedObjectivePlot is the static version of LiftedObjectiveChart.
+// LiftedObjectivePlot is the static version of LiftedObjective.Chart.
 func LiftedObjectivePlot(o LiftedObjective) (*plot.Plot, error) {
 	if len(o.T) == 0 {
 		return nil, fmt.Errorf("widgets: LiftedObjectivePlot %q: no t values", o.Title)
@@ -216,11 +216,11 @@ func LiftedObjectivePlot(o LiftedObjective) (*plot.Plot, error) {
 	return p, nil
 }
 
-// TermNormsPlot is the static version of TermNormsChart: one panel, or two
+// TermNormsFigure is the static version of TermNorms.Chart: one panel, or two
 // side by side with the same y range when Exact is given.
-func TermNormsPlot(tn TermNorms) (*Figure, error) {
+func TermNormsFigure(tn TermNorms) (*Figure, error) {
 	if len(tn.T) == 0 {
-		return nil, fmt.Errorf("widgets: TermNormsPlot %q: no t values", tn.Title)
+		return nil, fmt.Errorf("widgets: TermNormsFigure %q: no t values", tn.Title)
 	}
 	type panel struct {
 		name  string
@@ -241,7 +241,7 @@ func TermNormsPlot(tn TermNorms) (*Figure, error) {
 		p := newPlot(title, "TPGD steps t", "Frobenius norm", true, true)
 		skipped := 0
 		for j, y := range [][]float64{pn.terms.A, pn.terms.B, pn.terms.C} {
-			if err := checkLen("TermNormsPlot", pn.name+" "+termNames[j], len(y), len(tn.T)); err != nil {
+			if err := checkLen("TermNormsFigure", pn.name+" "+termNames[j], len(y), len(tn.T)); err != nil {
 				return nil, err
 			}
 			sk, err := addLine(p, termNames[j], tn.T, y, true, true, lineStyle(palette[j], vg.Points(1.5), k == 1), true)
@@ -257,7 +257,7 @@ func TermNormsPlot(tn TermNorms) (*Figure, error) {
 		fig.Panels[0] = append(fig.Panels[0], p)
 	}
 	if lo > hi {
-		return nil, fmt.Errorf("widgets: TermNormsPlot %q: no drawable value", tn.Title)
+		return nil, fmt.Errorf("widgets: TermNormsFigure %q: no drawable value", tn.Title)
 	}
 	for _, p := range fig.Panels[0] {
 		p.Y.Min, p.Y.Max = lo/2, hi*2

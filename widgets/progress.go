@@ -9,11 +9,11 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 )
 
-// Progress shows the progress of a long cell (Monte Carlo trials, a sweep
+// ProgressBar shows the progress of a long cell (Monte Carlo trials, a sweep
 // over l and t) as a bar that is updated in place in one output. Its
 // methods are safe for concurrent use. Outside a notebook it shows
 // nothing.
-type Progress struct {
+type ProgressBar struct {
 	mu       sync.Mutex
 	id       string
 	title    string
@@ -24,20 +24,20 @@ type Progress struct {
 	done     bool
 }
 
-// NewProgress starts a progress display for total steps. Updates are sent
+// NewProgressBar starts a progress display for total steps. Updates are sent
 // at most every 250 ms (the first and the last always are).
-func NewProgress(title string, total int) (*Progress, error) {
+func NewProgressBar(title string, total int) (*ProgressBar, error) {
 	if total <= 0 {
-		return nil, fmt.Errorf("widgets: NewProgress %q: total = %d, want > 0", title, total)
+		return nil, fmt.Errorf("widgets: NewProgressBar %q: total = %d, want > 0", title, total)
 	}
-	p := &Progress{id: "sodw_progress_" + freshID(), title: title, total: total, start: time.Now(), interval: 250 * time.Millisecond}
+	p := &ProgressBar{id: "sodw_progress_" + freshID(), title: title, total: total, start: time.Now(), interval: 250 * time.Millisecond}
 	p.show(0, "", true)
 	return p, nil
 }
 
 // Update reports that done of the total steps are finished, with an
 // optional note (e.g. "l = 5, t = 1e5").
-func (p *Progress) Update(done int, note string) {
+func (p *ProgressBar) Update(done int, note string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {
@@ -48,7 +48,7 @@ func (p *Progress) Update(done int, note string) {
 
 // Done marks the work as finished and leaves the final state (with the
 // elapsed time) in the output.
-func (p *Progress) Done(note string) {
+func (p *ProgressBar) Done(note string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {
@@ -60,7 +60,7 @@ func (p *Progress) Done(note string) {
 }
 
 // show renders the bar; the caller holds p.mu (or owns p).
-func (p *Progress) show(done int, note string, force bool) {
+func (p *ProgressBar) show(done int, note string, force bool) {
 	now := time.Now()
 	if !force && now.Sub(p.last) < p.interval {
 		return
@@ -72,7 +72,7 @@ func (p *Progress) show(done int, note string, force bool) {
 }
 
 // html returns the bar for done of total steps after elapsed.
-func (p *Progress) html(done int, note string, elapsed time.Duration) string {
+func (p *ProgressBar) html(done int, note string, elapsed time.Duration) string {
 	done = min(max(done, 0), p.total)
 	frac := float64(done) / float64(p.total)
 	eta := ""

@@ -21,7 +21,7 @@ import (
 
 // Static is a figure drawn with gonum/plot for slides and papers: a
 // *plot.Plot or a *Figure (several aligned panels). Every chart of this
-// package has a static counterpart, e.g. CurvesPlot for CurvesChart.
+// package has a static counterpart, e.g. CurvesPlot for Curves.Chart.
 type Static interface {
 	Draw(c draw.Canvas)
 }
@@ -75,7 +75,7 @@ func Render(s Static, width, height vg.Length, format string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each in (0, %v] pt", ErrBadInput, float64(width), float64(height), float64(MaxRenderSize))
 	}
 	if width > MaxRenderSize || height > MaxRenderSize {
-		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each at most MaxRenderSize = %v pt (1 m)", ErrTooLarge, float64(width), float64(height), float64(MaxRenderSize))
+		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each at most MaxRenderSize = %v pt (1 m)", ErrRenderTooLarge, float64(width), float64(height), float64(MaxRenderSize))
 	}
 	c, err := draw.NewFormattedCanvas(width, height, strings.ToLower(format))
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/vg"
-	"sodworkbench.org/workbench/widgets/internal/browsercheck"
 )
 
 // Every static figure renders to SVG (well-formed XML with drawn paths) and
@@ -52,7 +51,7 @@ func TestStaticGallery(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f, c := browsercheck.Ink(img); f < 0.01 || c < 4 {
+			if f, c := ink(img); f < 0.01 || c < 4 {
 				t.Errorf("PNG looks blank: %.2f%% inked, %d colours", 100*f, c)
 			}
 			for ext, data := range map[string][]byte{"svg": svg, "png": b} {

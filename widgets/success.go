@@ -28,33 +28,33 @@ type SuccessRates struct {
 
 func (s SuccessRates) validate() error {
 	if s.Trials <= 0 {
-		return fmt.Errorf("widgets: SuccessRatesChart %q: Trials = %d, want > 0", s.Title, s.Trials)
+		return fmt.Errorf("widgets: SuccessRates.Chart %q: Trials = %d, want > 0", s.Title, s.Trials)
 	}
 	if len(s.Groups) == 0 || len(s.Methods) == 0 {
-		return fmt.Errorf("widgets: SuccessRatesChart %q: no groups or no methods", s.Title)
+		return fmt.Errorf("widgets: SuccessRates.Chart %q: no groups or no methods", s.Title)
 	}
 	if len(s.Successes) != len(s.Methods) {
-		return fmt.Errorf("widgets: SuccessRatesChart %q: %d rows of successes for %d methods", s.Title, len(s.Successes), len(s.Methods))
+		return fmt.Errorf("widgets: SuccessRates.Chart %q: %d rows of successes for %d methods", s.Title, len(s.Successes), len(s.Methods))
 	}
 	for m, row := range s.Successes {
-		if err := checkName("SuccessRatesChart method", s.Methods[m]); err != nil {
+		if err := checkName("SuccessRates.Chart method", s.Methods[m]); err != nil {
 			return err
 		}
 		if len(row) != len(s.Groups) {
-			return fmt.Errorf("widgets: SuccessRatesChart: method %q has %d counts for %d groups", s.Methods[m], len(row), len(s.Groups))
+			return fmt.Errorf("widgets: SuccessRates.Chart: method %q has %d counts for %d groups", s.Methods[m], len(row), len(s.Groups))
 		}
 		for g, k := range row {
 			if k < 0 || k > s.Trials {
-				return fmt.Errorf("widgets: SuccessRatesChart: method %q, group %q: %d successes out of %d trials", s.Methods[m], s.Groups[g], k, s.Trials)
+				return fmt.Errorf("widgets: SuccessRates.Chart: method %q, group %q: %d successes out of %d trials", s.Methods[m], s.Groups[g], k, s.Trials)
 			}
 		}
 	}
 	return nil
 }
 
-// SuccessRatesChart draws grouped bars of the success rate in percent,
+// Chart draws grouped bars of the success rate in percent,
 // each labelled with its count ("37/50").
-func SuccessRatesChart(s SuccessRates, options ...Option) (*charts.Bar, error) {
+func (s SuccessRates) Chart(options ...Option) (*charts.Bar, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
@@ -100,11 +100,11 @@ type Bundle struct {
 	LogY         bool
 }
 
-// BundleChart draws the runs as translucent lines without symbols; the
+// Chart draws the runs as translucent lines without symbols; the
 // legend toggles a whole method at once.
-func BundleChart(b Bundle, options ...Option) (*charts.Line, error) {
+func (b Bundle) Chart(options ...Option) (*charts.Line, error) {
 	if len(b.X) == 0 || len(b.Groups) == 0 {
-		return nil, fmt.Errorf("widgets: BundleChart %q: no x values or no groups", b.Title)
+		return nil, fmt.Errorf("widgets: Bundle.Chart %q: no x values or no groups", b.Title)
 	}
 	cfg := newConfig(options)
 	cfg.logY = cfg.logY || b.LogY
@@ -114,14 +114,14 @@ func BundleChart(b Bundle, options ...Option) (*charts.Line, error) {
 	var series []any
 	skipped := 0
 	for k, g := range b.Groups {
-		if err := checkName("BundleChart group", g.Name); err != nil {
+		if err := checkName("Bundle.Chart group", g.Name); err != nil {
 			return nil, err
 		}
 		if len(g.Runs) == 0 {
-			return nil, fmt.Errorf("widgets: BundleChart: group %q has no runs", g.Name)
+			return nil, fmt.Errorf("widgets: Bundle.Chart: group %q has no runs", g.Name)
 		}
 		for r, y := range g.Runs {
-			if err := checkLen("BundleChart", fmt.Sprintf("group %q run %d", g.Name, r), len(y), len(b.X)); err != nil {
+			if err := checkLen("Bundle.Chart", fmt.Sprintf("group %q run %d", g.Name, r), len(y), len(b.X)); err != nil {
 				return nil, err
 			}
 			data, sk := xyData(b.X, y, cfg.logX, cfg.logY)
@@ -172,7 +172,7 @@ func BundleChart(b Bundle, options ...Option) (*charts.Line, error) {
 
 func bundleName(g RunGroup) string { return fmt.Sprintf("%s (%d runs)", g.Name, len(g.Runs)) }
 
-// SuccessRatesPlot is the static version of SuccessRatesChart: grouped
+// SuccessRatesPlot is the static version of SuccessRates.Chart: grouped
 // bars of the success rate in percent, labelled with the counts.
 func SuccessRatesPlot(s SuccessRates) (*plot.Plot, error) {
 	if err := s.validate(); err != nil {
@@ -217,7 +217,7 @@ func SuccessRatesPlot(s SuccessRates) (*plot.Plot, error) {
 	return p, nil
 }
 
-// BundlePlot is the static version of BundleChart.
+// BundlePlot is the static version of Bundle.Chart.
 func BundlePlot(b Bundle) (*plot.Plot, error) {
 	if len(b.X) == 0 || len(b.Groups) == 0 {
 		return nil, fmt.Errorf("widgets: BundlePlot %q: no x values or no groups", b.Title)

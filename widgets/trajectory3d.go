@@ -37,29 +37,29 @@ type Trajectory3D struct {
 
 func (t Trajectory3D) validate() error {
 	if len(t.Paths) == 0 && len(t.Points) == 0 {
-		return fmt.Errorf("widgets: Trajectory3DChart %q: nothing to draw", t.Title)
+		return fmt.Errorf("widgets: Trajectory3D.Chart %q: nothing to draw", t.Title)
 	}
 	for _, p := range t.Paths {
-		if err := checkName("Trajectory3DChart path", p.Name); err != nil {
+		if err := checkName("Trajectory3D.Chart path", p.Name); err != nil {
 			return err
 		}
 		if len(p.X) == 0 || len(p.Y) != len(p.X) || len(p.Z) != len(p.X) {
-			return fmt.Errorf("widgets: Trajectory3DChart: path %q has %d, %d, %d coordinates", p.Name, len(p.X), len(p.Y), len(p.Z))
+			return fmt.Errorf("widgets: Trajectory3D.Chart: path %q has %d, %d, %d coordinates", p.Name, len(p.X), len(p.Y), len(p.Z))
 		}
 	}
 	for _, p := range t.Points {
-		if err := checkName("Trajectory3DChart point", p.Name); err != nil {
+		if err := checkName("Trajectory3D.Chart point", p.Name); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Trajectory3DChart draws the paths as 3-D lines (with their start and end
+// Chart draws the paths as 3-D lines (with their start and end
 // points marked) and the labelled points, with ECharts-GL (which Display
 // then inlines). The view can be rotated with the mouse. Points with a
 // non-finite coordinate are left out and counted in the subtitle.
-func Trajectory3DChart(t Trajectory3D, options ...Option) (*charts.Line3D, error) {
+func (t Trajectory3D) Chart(options ...Option) (*charts.Line3D, error) {
 	if err := t.validate(); err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func project(x, y, z float64) (float64, float64) {
 	return u, v
 }
 
-// Trajectory3DPlot is the static version of Trajectory3DChart: the paths
+// Trajectory3DPlot is the static version of Trajectory3D.Chart: the paths
 // and points seen from a fixed oblique view (azimuth 40°, elevation 25°),
 // with the bounding box's three axes drawn from its lowest corner.
 func Trajectory3DPlot(t Trajectory3D) (*plot.Plot, error) {

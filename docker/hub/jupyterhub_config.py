@@ -18,7 +18,11 @@
 #   SOD_HUB_MODULE         the workbench module (go.mod, sod/, widgets/) the notebooks build against
 #   SOD_HUB_CULL_KERNEL    seconds before an idle kernel is shut down (jupyter_server; 1200)
 #   SOD_HUB_CULL_SERVER    seconds without activity before a student's server stops (3600)
-#   SOD_HUB_MEM_LIMIT      memory per student, e.g. 2G (GOMEMLIMIT of the cell programs; see README)
+#   SOD_HUB_MEM_LIMIT      memory per student (2G): every process of the student's server writes to
+#                          at most this much memory, and all of them together this much where the
+#                          hub can make cgroups (see "limits per student" below)
+#   SOD_HUB_CPU_LIMIT      cores per student (1), where the hub can make cgroups
+#   SOD_HUB_NPROC          processes and threads per student (512)
 #   SOD_HUB_STATE          folder of the hub's database and cookie secret (/srv/jupyterhub)
 #   SOD_HUB_GOCACHE_SHARED the shared read-only Go build cache (/opt/sod-gocache; none: off)
 #   SOD_HUB_PORTS          hub and proxy-API ports on 127.0.0.1 (8081,8001)
@@ -121,8 +125,119 @@ if shared_cache != "none" and os.path.isdir(shared_cache) and shutil.which("sod-
     c.Spawner.environment["GOCACHEPROG"] = lambda spawner: (
         f"{shutil.which('sod-gocache')} -ro {shared_cache} -rw "
         f"{pwd.getpwnam(spawner.user.name).pw_dir}/.cache/sod-go-build")
-if env("SOD_HUB_MEM_LIMIT"):
-    c.Spawner.mem_limit = env("SOD_HUB_MEM_LIMIT")
+
+# ---- limits per student. The capacity table in README.md plans 0.5 GiB and a third of a core
+# per student on average (measured: ~0.3 GiB per student running a notebook); these are the
+# ceilings one student cannot pass, so that a memory hog, a fork bomb or a busy loop in one
+# student's cell fails in that student's server and the others' kernels keep running.
+# LocalProcessSpawner only passes mem_limit and cpu_limit on as MEM_LIMIT and CPU_LIMIT, so the
+# config enforces them itself:
+#   - always, with setrlimit (util-linux prlimit starts jupyterhub-singleuser): each process
+#     (server, kernel, go build, cell program) writes to at most SOD_HUB_MEM_LIMIT of memory, and
+#     the student's user at most SOD_HUB_NPROC processes and threads (students are ordinary
+#     users, so RLIMIT_NPROC holds: it counts every process of that user);
+#   - where the hub (root) can make cgroups (v1, or v2 with a writable cgroup file system: a
+#     privileged hub container, or the host), a cgroup per student that bounds the memory of all
+#     the student's processes together (SOD_HUB_MEM_LIMIT), their CPU (SOD_HUB_CPU_LIMIT cores)
+#     and their number (SOD_HUB_NPROC). The hub's log says which holds ("limits per student").
+
+
+def parse_size(s):
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    s = s.strip().upper().removesuffix("IB").removesuffix("B")
+    try:
+        return int(float(s[:-1]) * units[s[-1]]) if s and s[-1] in units else int(s)
+    except ValueError:
+        refuse(f"SOD_HUB_MEM_LIMIT={s!r}: want a size like 2G or 1536M")
+
+
+mem_limit = parse_size(env("SOD_HUB_MEM_LIMIT", "2G"))
+try:
+    cpu_limit = float(env("SOD_HUB_CPU_LIMIT", "1"))
+    nproc = int(env("SOD_HUB_NPROC", "512"))
+except ValueError:
+    refuse("SOD_HUB_CPU_LIMIT and SOD_HUB_NPROC: want numbers (cores, processes)")
+if not (256 << 20 <= mem_limit <= 1 << 40) or not (0.1 <= cpu_limit <= 256) or not (64 <= nproc <= 65536):
+    refuse(f"limits per student: memory {mem_limit} B (256M to 1T), cpu {cpu_limit} (0.1 to 256), "
+           f"processes {nproc} (64 to 65536)")
+c.Spawner.mem_limit = mem_limit
+c.Spawner.cpu_limit = cpu_limit
+prlimit = shutil.which("prlimit")
+if not prlimit:
+    refuse("prlimit (util-linux) not found: it sets the limits of each student's server")
+# RLIMIT_DATA bounds the memory a process writes to; Go reserves address space it does not use
+# (a gonb kernel: ~2 GiB of it), so the address space gets four times as much, as a backstop.
+c.Spawner.cmd = [prlimit, f"--data={mem_limit}", f"--as={4 * mem_limit}", f"--nproc={nproc}", "--core=0", "--",
+                 "jupyterhub-singleuser"]
+
+CG = "/sys/fs/cgroup"
+
+
+def write(path, value):
+    with open(path, "w") as f:
+        f.write(str(value))
+
+
+def student_cgroups(name):
+    """Makes the cgroup(s) of student NAME with the limits; returns their cgroup.procs files,
+    or raises OSError where cgroups cannot be made here."""
+    period = 100000
+    if os.path.exists(f"{CG}/cgroup.controllers"):  # v2
+        if not {"memory", "cpu", "pids"} <= set(open(f"{CG}/cgroup.controllers").read().split()):
+            raise OSError("cgroup v2 without the memory, cpu and pids controllers")
+        if "memory" not in open(f"{CG}/cgroup.subtree_control").read().split():
+            # Controllers can be given to children only by a cgroup without processes of its
+            # own: the hub's processes move to a leaf first.
+            os.makedirs(f"{CG}/sod-hub", exist_ok=True)
+            for pid in open(f"{CG}/cgroup.procs").read().split():
+                try:
+                    write(f"{CG}/sod-hub/cgroup.procs", pid)
+                except OSError:
+                    pass  # a kernel thread, or a process that ended
+            write(f"{CG}/cgroup.subtree_control", "+memory +cpu +pids")
+        d = f"{CG}/sod-student-{name}"
+        os.makedirs(d, exist_ok=True)
+        write(f"{d}/memory.max", mem_limit)
+        write(f"{d}/cpu.max", f"{int(cpu_limit * period)} {period}")
+        write(f"{d}/pids.max", nproc)
+        return [f"{d}/cgroup.procs"]
+    procs = []  # v1: one hierarchy per controller
+    for ctl, settings in [("memory", {"memory.limit_in_bytes": mem_limit}),
+                          ("cpu", {"cpu.cfs_period_us": period, "cpu.cfs_quota_us": int(cpu_limit * period)}),
+                          ("pids", {"pids.max": nproc})]:
+        d = f"{CG}/{ctl}/sod-student-{name}"
+        os.makedirs(d, exist_ok=True)
+        for k, v in settings.items():
+            write(f"{d}/{k}", v)
+        procs.append(f"{d}/cgroup.procs")
+    return procs
+
+
+try:
+    from jupyterhub.spawner import LocalProcessSpawner
+except ImportError:  # the config read outside JupyterHub (docker/hub/hub_test.go)
+    LocalProcessSpawner = None
+
+if LocalProcessSpawner:
+    class LimitedSpawner(LocalProcessSpawner):
+        """LocalProcessSpawner that puts each student's server in the student's cgroups."""
+
+        async def start(self):
+            try:
+                procs = student_cgroups(self.user.name)
+            except OSError as e:
+                procs = []
+                self.log.warning("limits per student: no cgroup (%s): prlimit only (%d B per process, "
+                                 "%d processes)", e, mem_limit, nproc)
+            ip_port = await super().start()
+            for p in procs:  # the server has just started: whatever it starts later is inside
+                write(p, self.pid)
+            if procs:
+                self.log.info("limits per student: %s in cgroups (memory %d B, %.1f cores, %d processes)",
+                              self.user.name, mem_limit, cpu_limit, nproc)
+            return ip_port
+
+    c.JupyterHub.spawner_class = LimitedSpawner
 
 # Culling, with jupyter_server's own settings: idle kernels are shut down after
 # SOD_HUB_CULL_KERNEL seconds (checked every 60 s, or every 10 s for short tests), and a server

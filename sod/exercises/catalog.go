@@ -1,6 +1,7 @@
 package exercises
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -16,7 +17,7 @@ func catalog() map[string]exercise {
 	for _, ex := range []exercise{
 		// 00 · Welcome
 		{id: "00.1", asks: "h(x̂ + 0.5·e₁), a number", check: func(a any) (string, error) {
-			want := sod.BasicExample().H(col(0.5, 1/math.Sqrt2))
+			want := sod.BasicExampleProblem().H(col(0.5, 1/math.Sqrt2))
 			return near(a, want, 1e-6, "h(x̂ + r·e₁) = (r⁴ + 3/4)/2 and r⁴ = 0.0625")
 		}},
 		// 01 · Matrix sensing and RIP
@@ -38,7 +39,7 @@ func catalog() map[string]exercise {
 		}},
 		// 02 · Single-step SOD
 		{id: "02.1", asks: "the EFS of the basic example with δ = 1/2", check: func(a any) (string, error) {
-			s, err := sod.SingleStep(sod.BasicExample(), sod.BasicExampleXHat(), sod.SingleStepOptions{Delta: 0.5})
+			s, err := sod.SingleStep(sod.BasicExampleProblem(), sod.BasicExampleXHat(), sod.SingleStepOptions{Delta: 0.5})
 			if err != nil {
 				return "", err
 			}
@@ -73,7 +74,7 @@ func catalog() map[string]exercise {
 				fmt.Sprintf("%.4f; the Monte Carlo probability at the same θ is several times larger", want))
 		}},
 		{id: "03.2", asks: "r₂ of the real-world case with δ₁ = 0.81106, 2 decimals", check: func(a any) (string, error) {
-			cp, err := sod.AnalyzeCritical(sod.RealWorld(), sod.RealWorldXHat(), sod.CriticalOptions{SkipHessian: true})
+			cp, err := sod.AnalyzeCritical(sod.RealWorldProblem(), sod.RealWorldXHat(), sod.CriticalOptions{SkipHessian: true})
 			if err != nil {
 				return "", err
 			}
@@ -148,7 +149,7 @@ func catalog() map[string]exercise {
 			if err != nil {
 				return "", err
 			}
-			p := sod.BasicExample()
+			p := sod.BasicExampleProblem()
 			h := p.H(col(c, 0))
 			if !(c > 0 && c < 1) || math.Abs(h-3.0/8) > 1e-4 {
 				return "", fmt.Errorf("not quite: h(%.4f·e₁) = %.6f, want 3/8 at the lower end (0 < c_lo < 1). Hint: (c² − 1)² = 3/4", c, h)
@@ -157,7 +158,7 @@ func catalog() map[string]exercise {
 		}},
 		// 06 · PMC
 		{id: "06.1", asks: "the first entry of ∇h(1, 0, −1) for PMC ε = 0.3", check: func(a any) (string, error) {
-			p, err := sod.PMCCaseStudy(0.3)
+			p, err := sod.PMCCaseStudyProblem(0.3)
 			if err != nil {
 				return "", err
 			}
@@ -180,7 +181,7 @@ func catalog() map[string]exercise {
 		// 07 · Real-world case and the ablation table
 		{id: "07.1", asks: "{l, t} of the ablation-table cell whose escape point lowers h", check: checkAblationCell},
 		{id: "07.2", asks: "ρ_min for l = 3 on the real-world case", check: func(a any) (string, error) {
-			cp, err := sod.AnalyzeCritical(sod.RealWorld(), sod.RealWorldXHat(), sod.CriticalOptions{SkipHessian: true})
+			cp, err := sod.AnalyzeCritical(sod.RealWorldProblem(), sod.RealWorldXHat(), sod.CriticalOptions{SkipHessian: true})
 			if err != nil {
 				return "", err
 			}
@@ -213,7 +214,7 @@ func catalog() map[string]exercise {
 		}},
 		// 09 · Quadratic network
 		{id: "09.1", asks: "the network output f(x) = ‖Wᵀx‖²", check: func(a any) (string, error) {
-			op, err := sod.NewDataPoints(mat.NewDense(1, 5, []float64{0.5, -1, 2, 0, 1}))
+			op, err := sod.NewDataPointsOperator(mat.NewDense(1, 5, []float64{0.5, -1, 2, 0, 1}))
 			if err != nil {
 				return "", err
 			}
@@ -235,13 +236,13 @@ func catalog() map[string]exercise {
 		}},
 		{id: "09.3", asks: "the factor k for the measurement rows of W (bias row kept)", check: checkFeatureScale},
 		// 10 · Prototype your escape
-		{id: "10.1", asks: "an escape variant proposing X̂ + ρ u_n q_rᵀ", check: checkMyLine, custom: true},
+		{id: "10.1", asks: "an escape variant proposing X̂ + ρ u_n q_rᵀ", run: runMyLine, judge: judgeMyLine},
 		{id: "10.2", asks: "1 or 2: which point has the loss of the Case 1 point −X̂ + ρ̂ u qᵀ", check: func(a any) (string, error) {
 			got, err := integer(a)
 			if err != nil {
 				return "", err
 			}
-			p := sod.RealWorld()
+			p := sod.RealWorldProblem()
 			cp, err := sod.AnalyzeCritical(p, sod.RealWorldXHat(), sod.CriticalOptions{SkipHessian: true})
 			if err != nil {
 				return "", err
@@ -277,21 +278,21 @@ func col(v ...float64) *mat.Dense { return mat.NewDense(len(v), 1, v) }
 
 // basicClosedForm is the closed-form TPGD of the basic example at x̂ with l = 3, ρ = η = 0.1.
 func basicClosedForm() (*sod.TPGDClosedForm, error) {
-	cp, err := sod.AnalyzeCritical(sod.BasicExample(), sod.BasicExampleXHat(), sod.CriticalOptions{SkipHessian: true})
+	cp, err := sod.AnalyzeCritical(sod.BasicExampleProblem(), sod.BasicExampleXHat(), sod.CriticalOptions{SkipHessian: true})
 	if err != nil {
 		return nil, err
 	}
 	return sod.NewTPGDFromCritical(cp, 3, 0.1, 0.1)
 }
 
-// pmcRayMinimum runs GD from x0 on PMCCaseStudy(eps) and returns the first entry of the limit
+// pmcRayMinimum runs GD from x0 on PMCCaseStudyProblem(eps) and returns the first entry of the limit
 // (the scale a of a·(1, 0, −1)) and h there: an independent route to the minimum on the ray.
 func pmcRayMinimum(eps float64, x0 *mat.Dense) (a, h float64, err error) {
-	p, err := sod.PMCCaseStudy(eps)
+	p, err := sod.PMCCaseStudyProblem(eps)
 	if err != nil {
 		return 0, 0, err
 	}
-	res, err := sod.GradientDescent(p, x0, sod.GDOptions{Step: 0.05, MaxIter: 20000, GradTol: 1e-12})
+	res, err := sod.GradientDescent(context.Background(), p, x0, sod.GDOptions{Iteration: sod.Iteration{Step: 0.05, MaxIter: 20000}, GradTol: 1e-12})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -313,7 +314,7 @@ func spuriousPatterns(n int, eps float64) (int, error) {
 		for k := 1; k < odd; k++ {
 			x0.Set(2*k, 0, float64(1-2*((mask>>(k-1))&1)))
 		}
-		res, err := sod.GradientDescent(p, x0, sod.GDOptions{Step: 0.1, MaxIter: 5000, GradTol: 1e-10})
+		res, err := sod.GradientDescent(context.Background(), p, x0, sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 5000}, GradTol: 1e-10})
 		if err != nil {
 			return 0, err
 		}

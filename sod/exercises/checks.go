@@ -1,6 +1,7 @@
 package exercises
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,7 +16,7 @@ import (
 func pair(answer any) (a, b int64, err error) {
 	v := reflect.ValueOf(answer)
 	if (v.Kind() != reflect.Array && v.Kind() != reflect.Slice) || v.Len() != 2 {
-		return 0, 0, fmt.Errorf("the answer is a %T (%v); want two numbers {l, t}, e.g. [2]int64{5, 100000}", answer, answer)
+		return 0, 0, fmt.Errorf("the answer is a %s (%v); want two numbers {l, t}, e.g. [2]int64{5, 100000}", typeName(answer), answer)
 	}
 	if a, err = integer(v.Index(0).Interface()); err == nil {
 		b, err = integer(v.Index(1).Interface())
@@ -29,7 +30,7 @@ func checkAblationCell(answer any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res, err := experiments.Ablation(experiments.DefaultAblationConfig(), nil)
+	res, err := experiments.RunAblation(context.Background(), experiments.DefaultAblationConfig(), nil)
 	if err != nil {
 		return "", err
 	}
@@ -101,62 +102,129 @@ func checkFeatureScale(answer any) (string, error) {
 }
 
 // escapeOpts are the options of the variant comparison of notebook 10: one escape round.
-var escapeOpts = sod.EscapeOptions{GD: sod.GDOptions{Step: 0.1, MaxIter: 3000, GradTol: 1e-10}, MaxEscapes: 1, TargetDist: 0.02}
+var escapeOpts = sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 3000}, GradTol: 1e-10}, MaxEscapes: 1, TargetDist: 0.02}
 
-// checkMyLine (10.1): an escape variant whose candidates lie on X̂ + ρ u_n q_rᵀ, on the three case
-// studies.
-func checkMyLine(answer any) (string, error) {
-	f, ok := answer.(func(*sod.EscapeContext) ([]sod.Candidate, error))
-	if !ok {
-		if e, isEsc := answer.(sod.Escaper); isEsc {
-			return checkLineEscaper(e)
+// escaperOf returns a 10.1 answer as an Escaper (nil, true for a nil func; ok false for an
+// answer of another type).
+func escaperOf(answer any) (sod.Escaper, bool) {
+	switch f := answer.(type) {
+	case func(context.Context, *sod.EscapeState) ([]sod.Candidate, error):
+		if f == nil {
+			return nil, true
 		}
-		return "", fmt.Errorf("the answer is a %T; want a func(ctx *sod.EscapeContext) ([]sod.Candidate, error)", answer)
+		return sod.EscapeFunc("my line", f), true
+	case sod.Escaper:
+		return f, true
 	}
-	if f == nil {
-		return "", fmt.Errorf("%w: write answer101", ErrUnanswered)
-	}
-	return checkLineEscaper(sod.EscapeFunc("my line", f))
+	return nil, false
 }
 
-func checkLineEscaper(esc sod.Escaper) (string, error) {
+// runMyLine (10.1, in the notebook's process): one escape round of the answer from each of
+// the workbench's case studies; each output holds the candidates of that round.
+func runMyLine(answer any, _ uint64) ([]Output, bool) {
+	esc, ok := escaperOf(answer)
+	if !ok || esc == nil {
+		return nil, ok
+	}
+	var outs []Output
+	for _, in := range sod.PaperInstances() {
+		var o Output
+		run, err := sod.RunEscape(context.Background(), in.P, in.XHat, esc, escapeOpts)
+		switch {
+		case err != nil:
+			o.Err = err.Error()
+		case run.Err != nil:
+			o.Err = run.Err.Error()
+		case len(run.Escapes) > 0:
+			for _, c := range run.Escapes[0].Candidates {
+				o.Matrices = append(o.Matrices, toMatrix(c.X))
+			}
+		}
+		outs = append(outs, o)
+	}
+	return outs, true
+}
+
+// stalledPoints are the points X̂ at which one escape round from each case study calls its
+// escaper: the inputs of exercise 10.1, computed by the checker itself.
+func stalledPoints() ([]*mat.Dense, error) {
+	var xs []*mat.Dense
+	for _, in := range sod.PaperInstances() {
+		var from *mat.Dense
+		rec := sod.EscapeFunc("recorder", func(_ context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
+			from = mat.DenseCopyOf(st.X)
+			return nil, nil
+		})
+		if _, err := sod.RunEscape(context.Background(), in.P, in.XHat, rec, escapeOpts); err != nil {
+			return nil, err
+		}
+		xs = append(xs, from) // nil: GD solved the instance without stalling
+	}
+	return xs, nil
+}
+
+// judgeMyLine (10.1): every candidate of the exported rounds lies on X̂ + ρ u_n q_rᵀ, with X̂, u_n
+// and q_r computed here.
+func judgeMyLine(a *Answer, _ uint64) (string, error) {
+	if a.Zero && a.Type != "nil" {
+		return "", fmt.Errorf("%w: write answer101", ErrUnanswered)
+	}
+	if a.Outputs == nil {
+		return "", fmt.Errorf("the answer is a %s; want a func(ctx context.Context, st *sod.EscapeState) ([]sod.Candidate, error)", a.Type)
+	}
+	instances := sod.PaperInstances()
+	if len(a.Outputs) != len(instances) {
+		return "", fmt.Errorf("the export has %d escape rounds, want one per case study (%d)", len(a.Outputs), len(instances))
+	}
+	froms, err := stalledPoints()
+	if err != nil {
+		return "", err
+	}
 	total, onLine := 0, 0
 	summary := ""
-	for _, in := range sod.PaperInstances() {
-		run, err := sod.RunEscape(in.P, in.XHat, esc, escapeOpts)
-		if err != nil {
-			return "", err
+	for k, in := range instances {
+		o := a.Outputs[k]
+		if o.Err != "" {
+			return "", fmt.Errorf("your escape failed on the %s: %s", in.Name, o.Err)
 		}
-		if run.Err != nil {
-			return "", fmt.Errorf("your escape failed on the %s: %v", in.Name, run.Err)
-		}
-		if len(run.Escapes) == 0 {
+		if froms[k] == nil || len(o.Matrices) == 0 {
 			continue
 		}
-		e := run.Escapes[0]
-		cp, err := sod.AnalyzeCritical(in.P, e.From, sod.CriticalOptions{SkipHessian: true})
+		from := froms[k]
+		cp, err := sod.AnalyzeCritical(in.P, from, sod.CriticalOptions{SkipHessian: true})
 		if err != nil {
 			return "", err
 		}
+		hFrom := in.P.H(from)
 		lower := 0
-		for _, c := range e.Candidates {
+		for _, m := range o.Matrices {
 			total++
-			if rows, cols := c.X.Dims(); rows == cp.Un.Len() && cols == cp.Qr.Len() {
-				// On the line: X̌ − X̂ = ρ u_n q_rᵀ with ρ = u_nᵀ (X̌ − X̂) q_r.
-				var d, w mat.Dense
-				d.Sub(c.X, e.From)
-				rho := mat.Inner(cp.Un, &d, cp.Qr)
-				w.Outer(rho, cp.Un, cp.Qr)
-				w.Sub(&w, &d)
-				if mat.Norm(&w, 2) < 1e-9*math.Max(1, math.Abs(rho)) {
-					onLine++
-				}
+			if m.Rows != cp.Un.Len() || m.Cols != cp.Qr.Len() {
+				continue
 			}
-			if c.Descent {
+			x := mat.NewDense(m.Rows, m.Cols, nil)
+			finite := true
+			for i, v := range m.Data {
+				x.Set(i/m.Cols, i%m.Cols, float64(v))
+				finite = finite && !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0)
+			}
+			if !finite {
+				continue
+			}
+			// On the line: X̌ − X̂ = ρ u_n q_rᵀ with ρ = u_nᵀ (X̌ − X̂) q_r.
+			var d, w mat.Dense
+			d.Sub(x, from)
+			rho := mat.Inner(cp.Un, &d, cp.Qr)
+			w.Outer(rho, cp.Un, cp.Qr)
+			w.Sub(&w, &d)
+			if mat.Norm(&w, 2) < 1e-9*math.Max(1, math.Abs(rho)) {
+				onLine++
+			}
+			if in.P.H(x) < hFrom {
 				lower++
 			}
 		}
-		summary += fmt.Sprintf("; %s: %d candidates, %d lower h", in.Name, len(e.Candidates), lower)
+		summary += fmt.Sprintf("; %s: %d candidates, %d lower h", in.Name, len(o.Matrices), lower)
 	}
 	switch {
 	case total == 0:

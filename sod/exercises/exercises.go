@@ -16,8 +16,9 @@
 //   - a markdown cell tagged solution with the solution in a <details> block.
 //
 // The notebook harness (notebooks/) checks the convention; a student
-// release drops the check and solution cells, and a grader puts the
-// instructor's check cells back after the student's answer cells.
+// release drops the check and solution cells, and the grader puts, after
+// each of the student's answer cells, a cell that exports the answer (see
+// "Checks that run apart from the answer" below).
 //
 // # Results
 //
@@ -27,12 +28,26 @@
 // "exercise NN.k: correct" or "exercise NN.k: not answered yet: …", and
 // panics with Verify's error for a wrong answer, so that the cell shows an
 // error in Jupyter and a headless run fails. IDs lists every exercise.
+//
+// # Checks that run apart from the answer
+//
+// A check is two steps. Export, in the notebook's process, turns the answer
+// into an Answer, plain data: a number, the numbers of an array or slice,
+// and for an answer that is code, what the code returns on the exercise's
+// inputs (for func(float64) float64 answers, inputs drawn from a seed). Judge
+// checks an Answer, calling no code of the student's. Verify and Check do
+// both in the notebook (self-study); the grader (sod/cmd/grade) runs only
+// Export in the student's notebook and Judge in its own process, with a seed
+// drawn for that run, so that nothing the student's code prints or does
+// decides a grade: a forged Answer must hold the numbers a correct answer
+// gives.
 package exercises
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -48,43 +63,103 @@ var ErrUnknown = errors.New("no such exercise")
 type exercise struct {
 	id   string
 	asks string // what answerNNk holds, e.g. "h(x̂ + 0.5·e₁), a number"
-	// check returns nil for a correct answer and an error saying what is
-	// wrong otherwise; it is not called with a placeholder (unless custom
-	// is set, for answers whose zero value cannot be told apart).
-	check  func(answer any) (string, error)
-	custom bool // check handles placeholders itself (func answers)
+	// check judges a value answer (a number or a list of numbers), rebuilt from its export: it
+	// returns a remark for a correct answer and an error saying what is wrong otherwise. It is
+	// not called with a placeholder.
+	check func(answer any) (string, error)
+	// For an answer that is code: run calls it on the exercise's inputs (drawn from seed where
+	// the exercise draws them) in the notebook's process, and returns what it gave, or ok =
+	// false for an answer of another type; judge checks an exported answer.
+	run   func(answer any, seed uint64) (outs []Output, ok bool)
+	judge func(a *Answer, seed uint64) (string, error)
 }
 
-// Verify checks answer against exercise id (for example "07.1"). It
-// returns nil if the answer is correct, an error wrapping ErrUnanswered if
-// the answer is still its placeholder (the zero value of its type), an
-// error wrapping ErrUnknown for an unknown id, and otherwise an error that
-// says what is wrong, with a hint.
+// lookup returns exercise id.
+func lookup(id string) (exercise, error) {
+	ex, ok := catalog()[id]
+	if !ok {
+		ex, ok = fixtures()[id]
+	}
+	if !ok {
+		return ex, fmt.Errorf("exercise %q: %w (exercises: %s)", id, ErrUnknown, strings.Join(IDs(), ", "))
+	}
+	return ex, nil
+}
+
+// Known reports whether id is an exercise.
+func Known(id string) bool { _, err := lookup(id); return err == nil }
+
+// Export turns answer, the student's answerNNk of exercise id, into an Answer: the data that
+// Judge checks. It runs in the notebook's process (the grader inserts a call after the
+// student's answer cell); for an answer that is code it calls the code, on inputs drawn from
+// seed where the exercise draws them, and records what it returned (a panic is recorded as an
+// error). Only an unknown id is an error.
+func Export(id string, seed uint64, answer any) (*Answer, error) {
+	ex, err := lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	a := valueAnswer(id, answer)
+	if ex.run != nil && answer != nil {
+		if outs, ok := ex.run(answer, seed); ok {
+			a.Outputs = outs
+		}
+	}
+	return a, nil
+}
+
+// Judge checks an exported answer: it returns a remark (possibly "") for a correct answer, an
+// error wrapping ErrUnanswered while the answer is its placeholder, one wrapping ErrUnknown for
+// an unknown exercise, and otherwise an error that says what is wrong, with a hint. It runs no
+// code of the student's; seed must be the one Export was given.
+func Judge(a *Answer, seed uint64) (string, error) {
+	if a == nil {
+		return "", errors.New("no answer")
+	}
+	ex, err := lookup(a.ID)
+	if err != nil {
+		return "", err
+	}
+	if err := a.validate(); err != nil {
+		return "", err
+	}
+	if ex.judge != nil {
+		return ex.judge(a, seed)
+	}
+	if a.Zero {
+		return "", fmt.Errorf("%w: set %s in the cell above (%s)", ErrUnanswered, varName(a.ID), ex.asks)
+	}
+	return ex.check(a.value())
+}
+
+// Verify checks answer against exercise id (for example "07.1"): Export, then Judge, in this
+// process. It returns nil if the answer is correct, an error wrapping ErrUnanswered if the
+// answer is still its placeholder (the zero value of its type), an error wrapping ErrUnknown
+// for an unknown id, and otherwise an error that says what is wrong, with a hint.
 func Verify(id string, answer any) error {
 	_, err := verify(id, answer)
 	return err
 }
 
 func verify(id string, answer any) (string, error) {
-	ex, ok := catalog()[id]
-	if !ok {
-		return "", fmt.Errorf("exercise %q: %w (exercises: %s)", id, ErrUnknown, strings.Join(IDs(), ", "))
+	seed := rand.Uint64()
+	a, err := Export(id, seed, answer)
+	if err != nil {
+		return "", err
 	}
-	if !ex.custom && isPlaceholder(answer) {
-		return "", fmt.Errorf("%w: set %s in the cell above (%s)", ErrUnanswered, varName(id), ex.asks)
-	}
-	return ex.check(answer)
+	return Judge(a, seed)
 }
 
 // Check verifies answer against exercise id and prints the line
 // "exercise NN.k: correct" (followed by a remark on the next line) or
-// "exercise NN.k: not answered yet: …". For a wrong answer or an unknown id it panics with the error, so
-// the notebook cell fails loudly.
+// "exercise NN.k: not answered yet: …". For a wrong answer or an unknown id it panics with the
+// error, so the notebook cell fails loudly. It is the self-study check: the grader does not
+// read what it prints, it exports the answer and judges it itself (package sod/grading).
 func Check(id string, answer any) {
 	remark, err := verify(id, answer)
 	switch {
 	case err == nil:
-		fmt.Printf("exercise %s: correct\n", id) // a line of its own: graders match it exactly
+		fmt.Printf("exercise %s: correct\n", id)
 		if remark != "" {
 			fmt.Println(remark)
 		}
@@ -101,20 +176,15 @@ func IDs() []string {
 	for id := range catalog() {
 		ids = append(ids, id)
 	}
+	for id := range fixtures() {
+		ids = append(ids, id)
+	}
 	slices.Sort(ids)
 	return ids
 }
 
 // varName is the answer variable of exercise id: "answer071" for "07.1".
 func varName(id string) string { return "answer" + strings.Replace(id, ".", "", 1) }
-
-// isPlaceholder reports whether answer is nil or the zero value of its type.
-func isPlaceholder(answer any) bool {
-	if answer == nil {
-		return true
-	}
-	return reflect.ValueOf(answer).IsZero()
-}
 
 // number converts a numeric answer to float64.
 func number(answer any) (float64, error) {
@@ -127,7 +197,7 @@ func number(answer any) (float64, error) {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return float64(v.Uint()), nil
 	}
-	return 0, fmt.Errorf("the answer is a %T (%v); want a number", answer, answer)
+	return 0, fmt.Errorf("the answer is a %s (%v); want a number", typeName(answer), answer)
 }
 
 // integer converts an integer-valued answer (an int, or a float with no

@@ -1,6 +1,7 @@
 package exercises
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -36,17 +37,19 @@ var solutions = map[string]any{
 	"09.3": 0.5,                  // halve the doubled measurements' weights
 	"10.1": myLine,               // the solution cell's code
 	"10.2": 2,                    // −X̂ + ρuqᵀ = −(X̂ − ρuqᵀ)
+	"99.1": 42,                   // the grader's fixture: 6·7
+	"99.2": func(x float64) float64 { return x * x },
 }
 
 // myLine is the solution of exercise 10.1, as in the notebook.
-func myLine(ctx *sod.EscapeContext) ([]sod.Candidate, error) {
-	cp, err := ctx.Critical()
+func myLine(_ context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
+	cp, err := st.Critical()
 	if err != nil {
 		return nil, err
 	}
 	var out []sod.Candidate
 	for _, rho := range []float64{-2, -1.5, -1, -0.5, -0.25, 0.25, 0.5, 1, 1.5, 2} {
-		x := mat.DenseCopyOf(ctx.X)
+		x := mat.DenseCopyOf(st.X)
 		var d mat.Dense
 		d.Outer(rho, cp.Un, cp.Qr)
 		x.Add(x, &d)
@@ -60,12 +63,13 @@ var wrong = map[string]any{
 	"00.1": 0.375, "01.1": 1.5, "01.2": 1.0, "02.1": 0.5, "02.2": 1, "03.1": 0.25, "03.2": 3.99,
 	"04.1": 33, "04.2": 0.1, "05.1": 30.6, "05.2": 1.366, "06.1": -0.36, "06.2": 0.9137,
 	"07.1": [2]int64{5, 100000}, "07.2": 0.097, "08.1": 4, "08.2": 0.5, "09.1": 5.25, "09.2": 0.5,
-	"09.3": 2.0, "10.1": offLine, "10.2": 1,
+	"09.3": 2.0, "10.1": offLine, "10.2": 1, "99.1": 41,
+	"99.2": func(x float64) float64 { return 2 * x },
 }
 
 // offLine proposes points that are not on the single-step line.
-func offLine(ctx *sod.EscapeContext) ([]sod.Candidate, error) {
-	x := mat.DenseCopyOf(ctx.X)
+func offLine(_ context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
+	x := mat.DenseCopyOf(st.X)
 	x.Scale(1.5, x)
 	return []sod.Candidate{{X: x, Label: "1.5 X̂"}}, nil
 }
@@ -102,8 +106,8 @@ func TestPlaceholders(t *testing.T) {
 		answer any
 	}{
 		{"00.1", 0.0}, {"02.2", 0}, {"07.1", [2]int64{}}, {"08.1", 0}, {"09.2", 0.0}, {"10.2", 0},
-		{"10.1", func(*sod.EscapeContext) ([]sod.Candidate, error) { return nil, nil }},
-		{"10.1", (func(*sod.EscapeContext) ([]sod.Candidate, error))(nil)},
+		{"10.1", func(context.Context, *sod.EscapeState) ([]sod.Candidate, error) { return nil, nil }},
+		{"10.1", (func(context.Context, *sod.EscapeState) ([]sod.Candidate, error))(nil)},
 		{"03.1", nil},
 	} {
 		if err := Verify(tc.id, tc.answer); !errors.Is(err, ErrUnanswered) {
@@ -125,14 +129,14 @@ func TestBadAnswers(t *testing.T) {
 		{"05.1", -3.0, "positive number of steps"},
 		{"10.1", 42, "want a func"},
 		{"00.1", math.NaN(), "not quite"},
-		{"99.1", 1.0, "no such exercise"},
+		{"98.1", 1.0, "no such exercise"},
 	} {
 		err := Verify(tc.id, tc.answer)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: answer %v: error %v, want one containing %q", tc.id, tc.answer, err, tc.want)
 		}
 	}
-	if err := Verify("99.1", 1.0); !errors.Is(err, ErrUnknown) {
+	if err := Verify("98.1", 1.0); !errors.Is(err, ErrUnknown) {
 		t.Errorf("unknown id: %v, want ErrUnknown", err)
 	}
 }
@@ -147,4 +151,45 @@ func TestCheckPanicsOnWrong(t *testing.T) {
 	}()
 	Check("00.1", 0.375)
 	t.Error("Check did not panic on a wrong answer")
+}
+
+// TestJudgeForgedExports: an exported answer is data, and Judge checks it whatever it claims:
+// outputs for inputs other than the seed's, a value for another exercise, numbers that are not
+// numbers, sizes beyond any answer.
+func TestJudgeForgedExports(t *testing.T) {
+	const seed = 12345
+	good, err := Export("99.2", seed, func(x float64) float64 { return x * x })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Judge(good, seed); err != nil {
+		t.Fatalf("the right answer's export fails: %v", err)
+	}
+	if _, err := Judge(good, seed+1); err == nil {
+		t.Error("outputs made for one seed pass under another")
+	}
+	for _, tc := range []struct {
+		name string
+		json string
+		want string
+	}{
+		{"claims a pass", `{"id":"99.1","type":"int","pass":true}`, "unknown field"},
+		{"zero placeholder", `{"id":"99.1","type":"int","zero":true,"numbers":[0]}`, "not answered yet"},
+		{"wrong value", `{"id":"99.1","type":"int","numbers":[41]}`, "41 is not 6·7"},
+		{"NaN", `{"id":"99.1","type":"float64","numbers":["NaN"]}`, "not a whole number"},
+		{"unknown exercise", `{"id":"98.1","type":"int","numbers":[1]}`, "no such exercise"},
+		{"no outputs", `{"id":"99.2","type":"func(float64) float64"}`, "want a func"},
+		{"too many outputs", `{"id":"99.2","type":"func(float64) float64","outputs":[` + strings.Repeat(`{},`, maxOutputs) + `{}]}`, "larger than any answer"},
+		{"bad matrix", `{"id":"10.1","type":"func","outputs":[{"matrices":[{"rows":2,"cols":2,"data":[1]}]}]}`, "2×2 with 1 entries"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := DecodeAnswer([]byte(tc.json))
+			if err == nil {
+				_, err = Judge(a, seed)
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
 }

@@ -10,7 +10,7 @@ import (
 	"sodworkbench.org/workbench/sod"
 )
 
-// BasicConfig configures the basic example of the paper's Fig. 2 (section
+// BasicExampleConfig configures the basic example of the paper's Fig. 2 (section
 // 1.1, eq. basic_example: n = 2, r = 1, z = e₁, spurious minima x̂ = (0,
 // ±1/√2)): GD, SGD and GD+SOD from random starts, and the loss landscape.
 //
@@ -24,7 +24,7 @@ import (
 // F5, so ‖∇h‖ decays slowly); SOD is the multi-step escape with l = 3,
 // ρ = η = 0.1 and t from AutoT(1.1) (here K_l = 2^{l−1} ≥ 1, so U_β = (0, ∞),
 // U_γ = ∅ and the β-type point c_β e₁ is used).
-type BasicConfig struct {
+type BasicExampleConfig struct {
 	Starts    int
 	Seed      uint64
 	Step      float64
@@ -35,14 +35,11 @@ type BasicConfig struct {
 	GridMax   float64
 	GridSize  int // points per axis (101)
 	OnlyStuck bool
-	// Context, if not nil, stops the run early with an error wrapping its
-	// error: it is passed to every gradient descent (sod.GDOptions.Context).
-	Context context.Context `json:"-"`
 }
 
-// DefaultBasicConfig returns the documented defaults.
-func DefaultBasicConfig() BasicConfig {
-	return BasicConfig{Starts: 4, Seed: 1, Step: 0.1, Iters: 300, SGDBatch: 1,
+// DefaultBasicExampleConfig returns the documented defaults.
+func DefaultBasicExampleConfig() BasicExampleConfig {
+	return BasicExampleConfig{Starts: 4, Seed: 1, Step: 0.1, Iters: 300, SGDBatch: 1,
 		GridMin: -1.5, GridMax: 1.5, GridSize: 101, OnlyStuck: true}
 }
 
@@ -58,10 +55,10 @@ type Path2D struct {
 	Final    float64   `json:"final_dist"`
 }
 
-// BasicResult is Fig. 2's data: the paths and the landscape h on a grid
+// BasicExampleResult is Fig. 2's data: the paths and the landscape h on a grid
 // (H[j][i] = h(GridX[i], GridY[j]), to be drawn on a log scale as in the
 // paper), with the special points.
-type BasicResult struct {
+type BasicExampleResult struct {
 	Seeds  []uint64    `json:"seeds"` // the seed of each start
 	Paths  []Path2D    `json:"paths"`
 	GridX  []float64   `json:"grid_x"`
@@ -72,7 +69,7 @@ type BasicResult struct {
 	XCheck [][]float64 `json:"x_check"` // escape points used, one per escape
 }
 
-// Limits of BasicConfig: at most MaxBasicStarts starts (searched among
+// Limits of BasicExampleConfig: at most MaxBasicStarts starts (searched among
 // 100 seeds), MaxBasicIters GD/SGD steps per path (every iterate is kept)
 // and a landscape grid of at most MaxBasicGrid points per axis.
 const (
@@ -81,8 +78,10 @@ const (
 	MaxBasicGrid   = 2001
 )
 
-// validate checks cfg, naming the bad value and its range.
-func (cfg *BasicConfig) validate() error {
+// Validate checks cfg against the limits MaxBasicStarts, MaxBasicIters and
+// MaxBasicGrid, naming the bad value and its range (an error wrapping
+// sod.ErrBadParameter).
+func (cfg BasicExampleConfig) Validate() error {
 	switch {
 	case cfg.Starts < 1 || cfg.Starts > MaxBasicStarts:
 		return fmt.Errorf("%w: basic example Starts = %d, want [1, %d]", sod.ErrBadParameter, cfg.Starts, MaxBasicStarts)
@@ -100,27 +99,29 @@ func (cfg *BasicConfig) validate() error {
 	return nil
 }
 
-// BasicExample runs Fig. 2's experiment on sod.BasicExample. The limits
-// of cfg are MaxBasicStarts, MaxBasicIters and MaxBasicGrid; a bad value is
-// an error wrapping sod.ErrBadParameter, before any work.
-func BasicExample(cfg BasicConfig, prog ProgressFunc) (*BasicResult, error) {
-	if err := cfg.validate(); err != nil {
+// RunBasicExample runs Fig. 2's experiment on sod.BasicExampleProblem. cfg
+// is checked by Validate before any work; ctx stops the runs early with an
+// error wrapping ctx.Err(); prog (may be nil) is told after every start.
+func RunBasicExample(ctx context.Context, cfg BasicExampleConfig, prog ProgressFunc) (*BasicExampleResult, error) {
+	if err := checkContext(ctx, "RunBasicExample"); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if cfg.Escaper == nil {
 		cfg.Escaper = MultiStepAutoT(3, 0.1, 0.1, AutoT(1.1))
 	}
-	p := sod.BasicExample()
+	p := sod.BasicExampleProblem()
 	xh := sod.BasicExampleXHat()
-	res := &BasicResult{Z: [2]float64{1, 0}, XHat: [2]float64{xh.At(0, 0), xh.At(1, 0)}}
-	gdo := sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters, KeepIterates: true, Context: cfg.Context,
-		StagnationWindow: 50, StagnationTol: 1e-4, StopOnStagnation: true, GradTol: 1e-10}
+	res := &BasicExampleResult{Z: [2]float64{1, 0}, XHat: [2]float64{xh.At(0, 0), xh.At(1, 0)}}
+	gdo := sod.GDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.Iters, KeepIterates: true}, StagnationWindow: 50, StagnationTol: 1e-4, StopOnStagnation: true, GradTol: 1e-10}
 	total := cfg.Starts + 1
 	for try := uint64(0); len(res.Seeds) < cfg.Starts && try < 100; try++ {
 		seed := cfg.Seed + try // wraps around at 2⁶⁴: any Seed has 100 tries
 		rng := rand.New(rand.NewPCG(seed, 0xba51c))
 		x0 := mat.NewDense(2, 1, []float64{rng.NormFloat64(), rng.NormFloat64()})
-		run, err := sod.RunEscape(p, x0, cfg.Escaper, sod.EscapeOptions{GD: gdo, MaxEscapes: 1, AllowAscent: true, TargetDist: 1e-3})
+		run, err := sod.RunEscape(ctx, p, x0, cfg.Escaper, sod.EscapeOptions{GD: gdo, MaxEscapes: 1, AllowAscent: true, TargetDist: 1e-3})
 		if err == nil {
 			err = run.Err // the figure needs the escape: a failing variant is an error here
 		}
@@ -150,7 +151,7 @@ func BasicExample(cfg BasicConfig, prog ProgressFunc) (*BasicResult, error) {
 				res.XCheck = append(res.XCheck, []float64{x.At(0, 0), x.At(1, 0)})
 			}
 		}
-		sp, err := sgdPath(p, x0, cfg, seed)
+		sp, err := sgdPath(ctx, p, x0, cfg, seed)
 		if err != nil {
 			return nil, err
 		}
@@ -200,13 +201,13 @@ func path2D(method string, start int, p *sod.Problem, its []*mat.Dense, h []floa
 // sgdPath runs sod.SGD from x0 with the start's seed, keeping every
 // iterate (sod.SGDOptions.KeepIterates); a batch larger than m means full
 // batch.
-func sgdPath(p *sod.Problem, x0 *mat.Dense, cfg BasicConfig, seed uint64) (*Path2D, error) {
+func sgdPath(ctx context.Context, p *sod.Problem, x0 *mat.Dense, cfg BasicExampleConfig, seed uint64) (*Path2D, error) {
 	_, m := p.Op.Dims()
 	batch := cfg.SGDBatch
 	if batch > m {
 		batch = m
 	}
-	res, err := sod.SGD(p, x0, sod.SGDOptions{Step: cfg.Step, MaxIter: cfg.Iters, BatchSize: batch, Seed: seed, KeepIterates: true, Context: cfg.Context})
+	res, err := sod.SGD(ctx, p, x0, sod.SGDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.Iters, KeepIterates: true}, Minibatch: sod.Minibatch{BatchSize: batch, Seed: seed}})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -25,7 +26,7 @@ func basicH(a, b float64) float64 {
 // reaches M* from one start of four; the landscape matches h written out by
 // hand.
 func TestBasicExample(t *testing.T) {
-	r, err := BasicExample(DefaultBasicConfig(), nil)
+	r, err := RunBasicExample(context.Background(), DefaultBasicExampleConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,13 +86,13 @@ func TestBasicExample(t *testing.T) {
 // minibatch stream is drawn step by step, so a shorter run is a prefix),
 // and its first point against the start drawn from the seed.
 func TestBasicExampleSGDPath(t *testing.T) {
-	cfg := DefaultBasicConfig()
+	cfg := DefaultBasicExampleConfig()
 	cfg.Starts, cfg.GridSize, cfg.Iters = 2, 2, 120
-	r, err := BasicExample(cfg, nil)
+	r, err := RunBasicExample(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := sod.BasicExample()
+	p := sod.BasicExampleProblem()
 	checked := 0
 	for _, path := range r.Paths {
 		if path.Method != "SGD" {
@@ -105,7 +106,7 @@ func TestBasicExampleSGDPath(t *testing.T) {
 			t.Fatalf("start %d: %d points from (%v, %v), want %d from x₀ = %v", path.Start, len(path.X), path.X[0], path.Y[0], cfg.Iters+1, x0.RawMatrix().Data)
 		}
 		for k := 1; k <= cfg.Iters; k++ {
-			res, err := sod.SGD(p, x0, sod.SGDOptions{Step: cfg.Step, MaxIter: k, BatchSize: cfg.SGDBatch, Seed: seed, TraceEvery: k})
+			res, err := sod.SGD(t.Context(), p, x0, sod.SGDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: k, TraceEvery: k}, Minibatch: sod.Minibatch{BatchSize: cfg.SGDBatch, Seed: seed}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,9 +124,9 @@ func TestBasicExampleSGDPath(t *testing.T) {
 // first seeds' starts are then reported whether or not GD stalls, and
 // GD+SOD ends at ±z on each.
 func TestBasicExampleAllStarts(t *testing.T) {
-	cfg := DefaultBasicConfig()
+	cfg := DefaultBasicExampleConfig()
 	cfg.OnlyStuck, cfg.Starts, cfg.GridSize = false, 6, 3
-	r, err := BasicExample(cfg, nil)
+	r, err := RunBasicExample(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,23 +145,23 @@ func TestBasicExampleAllStarts(t *testing.T) {
 func TestBasicExampleErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		mod  func(*BasicConfig)
+		mod  func(*BasicExampleConfig)
 	}{
-		{"no starts", func(c *BasicConfig) { c.Starts = 0 }},
-		{"step 0", func(c *BasicConfig) { c.Step = 0 }},
-		{"grid", func(c *BasicConfig) { c.GridMax = c.GridMin }},
+		{"no starts", func(c *BasicExampleConfig) { c.Starts = 0 }},
+		{"step 0", func(c *BasicExampleConfig) { c.Step = 0 }},
+		{"grid", func(c *BasicExampleConfig) { c.GridMax = c.GridMin }},
 	}
 	for _, tc := range tests {
-		cfg := DefaultBasicConfig()
+		cfg := DefaultBasicExampleConfig()
 		tc.mod(&cfg)
-		if _, err := BasicExample(cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := RunBasicExample(context.Background(), cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
 			t.Errorf("%s: err = %v", tc.name, err)
 		}
 	}
 }
 
-func ExampleBasicExample() {
-	r, err := BasicExample(DefaultBasicConfig(), nil)
+func ExampleRunBasicExample() {
+	r, err := RunBasicExample(context.Background(), DefaultBasicExampleConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -12,7 +13,7 @@ import (
 // From (0.05, 1): GD stays next to x̂ = (0, 1/√2) (‖x̂x̂ᵀ − M*‖ = √5/2 there), the escape point
 // lowers h (checked with basicH, written out by hand) and GD + SOD reaches ±z.
 func TestBasicFromStart(t *testing.T) {
-	r, err := BasicFromStart(DefaultBasicStartConfig())
+	r, err := RunBasicFromStart(context.Background(), DefaultBasicFromStartConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,16 +31,16 @@ func TestBasicFromStart(t *testing.T) {
 	if last := r.SGDIter[len(r.SGDIter)-1]; last != 2*r.Config.Phase || len(r.SGDX) != len(r.SGDIter) {
 		t.Errorf("SGD recorded up to %d with %d iterates", last, len(r.SGDX))
 	}
-	bad := DefaultBasicStartConfig()
+	bad := DefaultBasicFromStartConfig()
 	bad.Step = 0
-	if _, err := BasicFromStart(bad); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunBasicFromStart(context.Background(), bad, nil); !errors.Is(err, sod.ErrBadParameter) {
 		t.Errorf("step 0: %v", err)
 	}
 }
 
 // The three runs of Fig. basic_example from (0.05, 1).
-func ExampleBasicFromStart() {
-	r, err := BasicFromStart(DefaultBasicStartConfig())
+func ExampleRunBasicFromStart() {
+	r, err := RunBasicFromStart(context.Background(), DefaultBasicFromStartConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return

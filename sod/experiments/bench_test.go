@@ -21,7 +21,7 @@ type pmcFused struct {
 
 func newPMCFused(p *sod.Problem) *pmcFused {
 	n, r := p.Dims()
-	op := p.Op.(*sod.PMC)
+	op := p.Op.(*sod.PMCOperator)
 	f := &pmcFused{n: n, r: r, w2: make([]float64, n*n), ms: make([]float64, n*n)}
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
@@ -126,7 +126,7 @@ func BenchmarkGD1000PMC80(b *testing.B) {
 	x0 := benchX(80)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := sod.GradientDescent(p, x0, sod.GDOptions{Step: 0.5 / 80, MaxIter: 1000, TraceEvery: 10}); err != nil {
+		if _, err := sod.GradientDescent(b.Context(), p, x0, sod.GDOptions{Iteration: sod.Iteration{Step: 0.5 / 80, MaxIter: 1000, TraceEvery: 10}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -143,7 +143,7 @@ func BenchmarkStudyCell(b *testing.B) {
 			cfg := DefaultStudyConfig()
 			cfg.Sizes, cfg.Epsilons, cfg.Trials, cfg.Workers = []int{80}, []float64{0.10}, 10, w.workers
 			for b.Loop() {
-				if _, err := RunStudy(context.Background(), cfg); err != nil {
+				if _, err := RunStudy(context.Background(), cfg, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -156,7 +156,7 @@ func BenchmarkStudyCell(b *testing.B) {
 func BenchmarkStudyFull(b *testing.B) {
 	cfg := DefaultStudyConfig()
 	for b.Loop() {
-		if _, err := RunStudy(context.Background(), cfg); err != nil {
+		if _, err := RunStudy(context.Background(), cfg, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -164,7 +164,7 @@ func BenchmarkStudyFull(b *testing.B) {
 
 func BenchmarkAblation(b *testing.B) {
 	for b.Loop() {
-		if _, err := Ablation(DefaultAblationConfig(), nil); err != nil {
+		if _, err := RunAblation(context.Background(), DefaultAblationConfig(), nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -172,7 +172,7 @@ func BenchmarkAblation(b *testing.B) {
 
 func BenchmarkCaseStudyPMC(b *testing.B) {
 	for b.Loop() {
-		if _, err := CaseStudy(PMCCaseConfig(), nil); err != nil {
+		if _, err := RunCaseStudy(context.Background(), PMCCaseStudyConfig(), nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,13 +8,14 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/paper"
 )
 
-// CaseConfig configures a case study of the paper's section 6.1 (Figs.
+// CaseStudyConfig configures a case study of the paper's section 6.1 (Figs.
 // "exp2", PMC, and "exp3", real-world): GD from a start that lands at a
 // spurious point, one multi-step SOD escape at (l, t), GD again, and the
 // lifted dynamics behind the escape.
-type CaseConfig struct {
+type CaseStudyConfig struct {
 	Name    string
 	Problem *sod.Problem
 	// X0 is the start. If nil, the start is InitScale·N(0, I) drawn from
@@ -36,32 +37,31 @@ type CaseConfig struct {
 	// closed-form curves and of the recorded exact-PGD steps (default 200).
 	CurvePoints int
 	Critical    sod.CriticalOptions
-	// Context, if not nil, stops the run early with an error wrapping its
-	// error: it is passed to every gradient descent (sod.GDOptions.Context).
-	Context context.Context `json:"-"`
 }
 
-// PMCCaseConfig returns the settings of the PMC case study (Fig. "exp2",
+// PMCCaseStudyConfig returns the settings of the PMC case study (Fig. "exp2",
 // REPRODUCTION.md C10): n = 3, ε = 0.3, z = (1, 0, 1), x₀ = 0.01·N(0, I), 6000 GD
 // steps of 0.001 before SOD and 1000 after, l = 11, t = 59000, ρ = η = 0.1.
-func PMCCaseConfig() CaseConfig {
-	p, _ := sod.PMCCaseStudy(0.3) // cannot fail for ε = 0.3
-	return CaseConfig{Name: "PMC n=3 ε=0.3", Problem: p, InitScale: 0.01, Seed: 1, SeedTries: 100,
-		Step: 0.001, ItersBefore: 6000, ItersAfter: 1000, L: 11, T: 59000, Rho: 0.1, Eta: 0.1, CurvePoints: 200}
+func PMCCaseStudyConfig() CaseStudyConfig {
+	c := paper.PMCCase()
+	p, _ := sod.PMCCaseStudyProblem(c.Eps) // cannot fail for the printed ε = 0.3
+	return CaseStudyConfig{Name: fmt.Sprintf("PMC n=%d ε=%g", c.N, c.Eps), Problem: p, InitScale: c.StartScale, Seed: 1, SeedTries: 100,
+		Step: c.Step, ItersBefore: c.Before, ItersAfter: c.After, L: c.L, T: c.T, Rho: 0.1, Eta: 0.1, CurvePoints: 200}
 }
 
-// RealWorldCaseConfig returns the settings of the real-world case (Fig.
+// RealWorldCaseStudyConfig returns the settings of the real-world case (Fig.
 // "exp3", Appendix case 2, REPRODUCTION.md C10): z = e₁, GD step 0.1, 100 steps before
 // and after SOD, l = 5, t = 150000, ρ = η = 0.1. The paper does not give
 // the start; the default draws x₀ ~ N(0, I) (a 0.01 start does not reach
 // the spurious point within 100 steps of 0.1), and GD then ends next to the
 // printed x̂ = (0.2234, 0.0918, 0.5985).
-func RealWorldCaseConfig() CaseConfig {
-	return CaseConfig{Name: "real-world", Problem: sod.RealWorld(), InitScale: 1, Seed: 1, SeedTries: 100,
-		Step: 0.1, ItersBefore: 100, ItersAfter: 100, L: 5, T: 150000, Rho: 0.1, Eta: 0.1, CurvePoints: 200}
+func RealWorldCaseStudyConfig() CaseStudyConfig {
+	c := paper.RealWorldCase() // the paper gives no start scale: InitScale 1 is ours
+	return CaseStudyConfig{Name: "real-world", Problem: sod.RealWorldProblem(), InitScale: 1, Seed: 1, SeedTries: 100,
+		Step: c.Step, ItersBefore: c.Before, ItersAfter: c.After, L: c.L, T: c.T, Rho: 0.1, Eta: 0.1, CurvePoints: 200}
 }
 
-// CaseResult holds the data of the six panels:
+// CaseStudyResult holds the data of the six panels:
 //
 //	(a)–(c) H, GradNorm, Dist against Iter (GD, escape, GD; EscapeAt is the
 //	        index of the first point after the escape);
@@ -71,15 +71,15 @@ func RealWorldCaseConfig() CaseConfig {
 //	        w = a + ρ b (Exact);
 //	(e)     log10 of the term norms ‖a‖, ‖β̃ b‖, ‖γ̃ c‖ against t, for both;
 //	(f)     the trajectory X_k (Path[k] is X_k row-major; 3-D for n = 3).
-type CaseResult struct {
-	Name     string `json:"name"`
-	Seed     uint64 `json:"seed"` // the seed of the start (when X0 was nil)
-	Iter     []int  `json:"iter"`
-	H        Floats `json:"h"`
-	GradNorm Floats `json:"grad_norm"`
-	Dist     Floats `json:"dist"`
-	EscapeAt int    `json:"escape_at"` // −1 if no escape was applied
-	Outcome  string `json:"outcome"`   // sod.EscapeRun.Outcome
+type CaseStudyResult struct {
+	Name     string      `json:"name"`
+	Seed     uint64      `json:"seed"` // the seed of the start (when X0 was nil)
+	Iter     []int       `json:"iter"`
+	H        Floats      `json:"h"`
+	GradNorm Floats      `json:"grad_norm"`
+	Dist     Floats      `json:"dist"`
+	EscapeAt int         `json:"escape_at"` // −1 if no escape was applied
+	Outcome  sod.Outcome `json:"outcome"`   // sod.EscapeRun.Outcome (its text in JSON)
 
 	XHat    []float64 `json:"x_hat"`
 	XCheck  []float64 `json:"x_check"` // nil if the point is undefined at t
@@ -121,7 +121,12 @@ type LiftedPanels struct {
 	ExactDiverged bool `json:"exact_diverged"`
 }
 
-func (c *CaseConfig) validate() error {
+// Validate checks c: a problem with known M*, a finite step > 0,
+// ItersBefore ≥ 1, ItersAfter ≥ 0, T in [1, sod.MaxSubspaceSteps],
+// CurvePoints at most MaxGridPoints (below 2 means the default 200), and
+// InitScale > 0 with SeedTries ≥ 1 when X0 is nil. The error wraps
+// sod.ErrBadParameter and names the bad value.
+func (c CaseStudyConfig) Validate() error {
 	if c.Problem == nil || !c.Problem.HasTruth() {
 		return fmt.Errorf("%w: case study needs a problem with known M*", sod.ErrBadParameter)
 	}
@@ -136,17 +141,14 @@ func (c *CaseConfig) validate() error {
 		return fmt.Errorf("%w: case study CurvePoints = %d, want at most %d", sod.ErrBadParameter, c.CurvePoints, MaxGridPoints)
 	}
 	if c.X0 == nil && (!(c.InitScale > 0) || c.SeedTries < 1) {
-		return fmt.Errorf("%w: InitScale %v, SeedTries %d", sod.ErrBadParameter, c.InitScale, c.SeedTries)
-	}
-	if c.CurvePoints < 2 {
-		c.CurvePoints = 200
+		return fmt.Errorf("%w: case study InitScale = %v (want > 0), SeedTries = %d (want ≥ 1) when X0 is nil", sod.ErrBadParameter, c.InitScale, c.SeedTries)
 	}
 	return nil
 }
 
 // findStart returns the configured start or the first seeded small random
 // start whose GD lands at a spurious point.
-func (c *CaseConfig) findStart() (*mat.Dense, uint64, error) {
+func (c *CaseStudyConfig) findStart(ctx context.Context) (*mat.Dense, uint64, error) {
 	if c.X0 != nil {
 		return mat.DenseCopyOf(c.X0), 0, c.Problem.CheckX(c.X0)
 	}
@@ -160,33 +162,41 @@ func (c *CaseConfig) findStart() (*mat.Dense, uint64, error) {
 				x0.Set(i, j, c.InitScale*rng.NormFloat64())
 			}
 		}
-		g, err := sod.GradientDescent(c.Problem, x0, sod.GDOptions{Step: c.Step, MaxIter: c.ItersBefore, TraceEvery: c.ItersBefore, Context: c.Context})
+		g, err := sod.GradientDescent(ctx, c.Problem, x0, sod.GDOptions{Iteration: sod.Iteration{Step: c.Step, MaxIter: c.ItersBefore, TraceEvery: c.ItersBefore}})
 		if err != nil {
 			return nil, 0, err
 		}
-		if !g.Diverged && g.GradNorm <= 0.01 && c.Problem.DistStar(g.X) > 0.1 {
+		if g.Stop != sod.StopDiverged && g.GradNorm <= 0.01 && c.Problem.DistStar(g.X) > 0.1 {
 			return x0, seed, nil
 		}
 	}
 	return nil, 0, fmt.Errorf("%w: no seed in [%d, %d) lands GD at a spurious point", sod.ErrBadParameter, c.Seed, c.Seed+uint64(c.SeedTries))
 }
 
-// CaseStudy runs a case study (PMCCaseConfig, RealWorldCaseConfig) and
-// returns the data of its six panels. Progress is reported per stage.
-func CaseStudy(cfg CaseConfig, prog ProgressFunc) (*CaseResult, error) {
-	if err := cfg.validate(); err != nil {
+// RunCaseStudy runs a case study (PMCCaseStudyConfig,
+// RealWorldCaseStudyConfig) and returns the data of its six panels. cfg is
+// checked by Validate before any work; ctx stops the run early with an
+// error wrapping ctx.Err(); prog (may be nil) is told after each stage.
+func RunCaseStudy(ctx context.Context, cfg CaseStudyConfig, prog ProgressFunc) (*CaseStudyResult, error) {
+	if err := checkContext(ctx, "RunCaseStudy"); err != nil {
 		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.CurvePoints < 2 {
+		cfg.CurvePoints = 200
 	}
 	const stages = 3
 	p := cfg.Problem
-	x0, seed, err := cfg.findStart()
+	x0, seed, err := cfg.findStart(ctx)
 	if err != nil {
 		return nil, err
 	}
 	prog.report(cfg.Name, 1, stages)
 	esc := &sod.MultiStepSOD{L: cfg.L, T: cfg.T, Rho: cfg.Rho, Eta: cfg.Eta}
-	run, err := sod.RunEscape(p, x0, esc, sod.EscapeOptions{
-		GD:             sod.GDOptions{Step: cfg.Step, MaxIter: cfg.ItersAfter, KeepIterates: true, Context: cfg.Context},
+	run, err := sod.RunEscape(ctx, p, x0, esc, sod.EscapeOptions{
+		GD:             sod.GDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.ItersAfter, KeepIterates: true}},
 		FirstPhaseIter: cfg.ItersBefore, MaxEscapes: 1, AllowAscent: true, Critical: cfg.Critical,
 	})
 	if err == nil {
@@ -195,7 +205,7 @@ func CaseStudy(cfg CaseConfig, prog ProgressFunc) (*CaseResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &CaseResult{Name: cfg.Name, Seed: seed, Iter: run.Trace.Iter, H: run.Trace.H, GradNorm: run.Trace.GradNorm,
+	res := &CaseStudyResult{Name: cfg.Name, Seed: seed, Iter: run.Trace.Iter, H: run.Trace.H, GradNorm: run.Trace.GradNorm,
 		Dist: run.Trace.Dist, EscapeAt: -1, Outcome: run.Outcome, XFinal: flat(run.X)}
 	for _, it := range run.Trace.Iterates {
 		res.Path = append(res.Path, flat(it))
@@ -225,7 +235,7 @@ func CaseStudy(cfg CaseConfig, prog ProgressFunc) (*CaseResult, error) {
 		res.XCheck, res.HCheck, res.Descent = flat(c.X), c.H, c.Descent
 	}
 	prog.report(cfg.Name, 2, stages)
-	if res.Lifted, err = liftedPanels(p, cp, cf, cfg); err != nil {
+	if res.Lifted, err = liftedPanels(ctx, p, cp, cf, cfg); err != nil {
 		return nil, err
 	}
 	prog.report(cfg.Name, 3, stages)
@@ -249,7 +259,7 @@ func log10Scalar(s sod.LogScalar) float64 {
 // liftedPanels computes panels (d) and (e) with the directions a = X̂,
 // b = u_n q_rᵀ, c = E X̂: the closed form at every grid t, and the exact
 // PGD (sod.SubspacePGD, every step) recorded at the same t.
-func liftedPanels(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm, cfg CaseConfig) (LiftedPanels, error) {
+func liftedPanels(ctx context.Context, p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm, cfg CaseStudyConfig) (LiftedPanels, error) {
 	out := LiftedPanels{L: cfg.L}
 	n, r := p.Dims()
 	b := mat.NewDense(n, r, nil)
@@ -295,8 +305,8 @@ func liftedPanels(p *sod.Problem, cp *sod.CriticalPoint, cf *sod.TPGDClosedForm,
 		out.CloseB = append(out.CloseB, lb/math.Ln10)
 		out.CloseC = append(out.CloseC, nanIfInf(lc/math.Ln10))
 		for ; t < tg && !out.ExactDiverged; t++ {
-			if t%4096 == 0 && cfg.Context != nil && cfg.Context.Err() != nil {
-				return out, fmt.Errorf("experiments: lifted panels stopped at step %d: %w", t, cfg.Context.Err())
+			if t%4096 == 0 && ctx.Err() != nil {
+				return out, fmt.Errorf("experiments: lifted panels stopped at step %d: %w", t, ctx.Err())
 			}
 			if _, err := pgd.Step(coef); err != nil {
 				out.ExactDiverged = true

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,7 +10,7 @@ import (
 	"sodworkbench.org/workbench/sod"
 )
 
-// DeltaSweepConfig configures DeltaSweep: how the landscape of perturbed
+// DeltaSweepConfig configures RunDeltaSweep: how the landscape of perturbed
 // matrix completion (Appendix case 1) turns less benign as its RIP
 // constant δ grows. The PMC operator with weight ε on the unobserved entries
 // has the exact RIP constant δ = 1 − ε² (sod.RIPExact), so ε dials δ.
@@ -43,12 +44,53 @@ type DeltaSweepResult struct {
 	Trials   int         `json:"trials"`
 }
 
-// DeltaSweep runs GD from cfg.Trials seeded starts on the PMC problem of
-// every size and ε and counts the successes. Progress is reported per
-// (n, ε).
-func DeltaSweep(cfg DeltaSweepConfig, prog ProgressFunc) (*DeltaSweepResult, error) {
-	if len(cfg.Sizes) == 0 || len(cfg.Epsilons) == 0 || cfg.Trials < 1 || !(cfg.Step > 0) || cfg.MaxIter < 1 || !(cfg.Success > 0) {
-		return nil, fmt.Errorf("%w: δ sweep config %+v", sod.ErrBadParameter, cfg)
+// Validate checks c: at least one size, each in [1, sod.MaxDenseSize]; at
+// least one ε, each in (0, 1]; Trials in [1, MaxStudyRuns]; a finite Step
+// > 0; MaxIter in [1, MaxStudyRuns]; GradTol ≥ 0; Success > 0. The error
+// wraps sod.ErrBadParameter and names the bad value.
+func (c DeltaSweepConfig) Validate() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: δ sweep "+format, append([]any{sod.ErrBadParameter}, a...)...)
+	}
+	switch {
+	case len(c.Sizes) == 0:
+		return bad("needs at least one size, got none")
+	case len(c.Epsilons) == 0:
+		return bad("needs at least one ε, got none")
+	case c.Trials < 1 || c.Trials > MaxStudyRuns:
+		return bad("Trials = %d, want [1, %d]", c.Trials, MaxStudyRuns)
+	case !(c.Step > 0) || math.IsInf(c.Step, 0):
+		return bad("Step = %v, want finite and > 0", c.Step)
+	case c.MaxIter < 1 || c.MaxIter > MaxStudyRuns:
+		return bad("MaxIter = %d, want [1, %d]", c.MaxIter, MaxStudyRuns)
+	case !(c.GradTol >= 0):
+		return bad("GradTol = %v, want ≥ 0", c.GradTol)
+	case !(c.Success > 0):
+		return bad("Success = %v, want > 0", c.Success)
+	}
+	for _, n := range c.Sizes {
+		if n < 1 || n > sod.MaxDenseSize {
+			return bad("size n = %d, want [1, sod.MaxDenseSize = %d]", n, sod.MaxDenseSize)
+		}
+	}
+	for _, eps := range c.Epsilons {
+		if !(eps > 0 && eps <= 1) {
+			return bad("ε = %v, want (0, 1]", eps)
+		}
+	}
+	return nil
+}
+
+// RunDeltaSweep runs GD from cfg.Trials seeded starts on the PMC problem of
+// every size and ε and counts the successes. cfg is checked by Validate
+// before any work; ctx stops the sweep early with an error wrapping
+// ctx.Err(); prog (may be nil) is told after every (n, ε).
+func RunDeltaSweep(ctx context.Context, cfg DeltaSweepConfig, prog ProgressFunc) (*DeltaSweepResult, error) {
+	if err := checkContext(ctx, "RunDeltaSweep"); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	res := &DeltaSweepResult{Sizes: cfg.Sizes, Epsilons: cfg.Epsilons, Trials: cfg.Trials}
 	total, done := len(cfg.Sizes)*len(cfg.Epsilons), 0
@@ -59,7 +101,7 @@ func DeltaSweep(cfg DeltaSweepConfig, prog ProgressFunc) (*DeltaSweepResult, err
 		}
 		deltas, rates := make([]float64, len(cfg.Epsilons)), make([]float64, len(cfg.Epsilons))
 		for k, eps := range cfg.Epsilons {
-			op, err := sod.NewPMC(n, eps)
+			op, err := sod.NewPMCOperator(n, eps)
 			if err != nil {
 				return nil, err
 			}
@@ -78,7 +120,7 @@ func DeltaSweep(cfg DeltaSweepConfig, prog ProgressFunc) (*DeltaSweepResult, err
 				for i := range n {
 					x0.Set(i, 0, rng.NormFloat64()/math.Sqrt(float64(n)))
 				}
-				g, err := sod.GradientDescent(p, x0, sod.GDOptions{Step: cfg.Step, MaxIter: cfg.MaxIter, GradTol: cfg.GradTol})
+				g, err := sod.GradientDescent(ctx, p, x0, sod.GDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.MaxIter}, GradTol: cfg.GradTol})
 				if err != nil {
 					return nil, err
 				}

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -14,7 +15,7 @@ import (
 func TestDeltaSweep(t *testing.T) {
 	cfg := DefaultDeltaSweepConfig()
 	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{3, 4}, []float64{1, 0.5, 0.1}, 8
-	res, err := DeltaSweep(cfg, nil)
+	res, err := RunDeltaSweep(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,17 +38,17 @@ func TestDeltaSweep(t *testing.T) {
 	} {
 		c := DefaultDeltaSweepConfig()
 		bad(&c)
-		if _, err := DeltaSweep(c, nil); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := RunDeltaSweep(context.Background(), c, nil); !errors.Is(err, sod.ErrBadParameter) {
 			t.Errorf("bad config %+v: %v, want ErrBadParameter", c, err)
 		}
 	}
 }
 
 // GD's success rate on PMC, n = 3, from 10 starts, as δ = 1 − ε² grows.
-func ExampleDeltaSweep() {
+func ExampleRunDeltaSweep() {
 	cfg := DefaultDeltaSweepConfig()
 	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{3}, []float64{1, 0.3, 0.05}, 10
-	res, err := DeltaSweep(cfg, nil)
+	res, err := RunDeltaSweep(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

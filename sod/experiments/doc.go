@@ -6,30 +6,42 @@
 // and returns plain data (slices and structs with JSON tags) for notebooks,
 // the widgets package and the command sod/cmd/reproduce. It builds on package
 // sod (problems, GD, critical points, the closed-form TPGD, the lifted
-// objective, the escape driver sod.RunEscape and its variants). Every
-// experiment is deterministic given its seed, reports progress through a
-// ProgressFunc (called from the caller's goroutine) and never panics on bad
-// input (errors wrap sod's sentinels, e.g. sod.ErrBadParameter).
+// objective, the escape driver sod.RunEscape and its variants).
+//
+// Every experiment X has one shape, like the standard library's long
+// calls:
+//
+//	func RunX(ctx context.Context, cfg XConfig, prog ProgressFunc) (*XResult, error)
+//
+// with DefaultXConfig (or a named preset) giving the paper's settings.
+// RunX first checks cfg with XConfig.Validate (an error wrapping
+// sod.ErrBadParameter that names the bad value and its range, before any
+// work), stops early with an error wrapping ctx.Err() when ctx is
+// cancelled, and reports through prog (may be nil; called from the
+// caller's goroutine). Configs hold neither a context nor a progress
+// function. Every experiment is deterministic given its seed and never
+// panics on bad input (errors wrap sod's sentinels).
 //
 // # Paper → API
 //
-//   - Fig. 2, basic example (section 1.1): BasicExample with
-//     DefaultBasicConfig — GD, SGD and GD+SOD paths from seeded starts and h
+//   - Fig. 2, basic example (section 1.1): RunBasicExample with
+//     DefaultBasicExampleConfig — GD, SGD and GD+SOD paths from seeded starts and h
 //     on a grid for the log contour plot.
 //   - Fig. "exp2", PMC n = 3, ε = 0.3 (section 6.1, Appendix case 1):
-//     CaseStudy(PMCCaseConfig()) — the six panels: h, ‖∇h‖_F, ‖XXᵀ−M*‖_F
+//     RunCaseStudy with PMCCaseStudyConfig() — the six panels: h, ‖∇h‖_F, ‖XXᵀ−M*‖_F
 //     against the iteration before and after the escape; log10 of the
 //     lifted objective and of the term norms against t, for the paper's
 //     closed form and for the exact projected gradient descent in
 //     span{a, b, c}; the 3-D trajectory.
 //   - Fig. "exp3", real-world case (Appendix case 2):
-//     CaseStudy(RealWorldCaseConfig()).
-//   - Appendix table "ablation": Ablation with DefaultAblationConfig, for
+//     RunCaseStudy with RealWorldCaseStudyConfig().
+//   - Appendix table "ablation": RunAblation with DefaultAblationConfig, for
 //     any grid of l and t, with the descent check h(X̌) < h(X̂) the paper
-//     leaves out; DescentScan gives h at the β- and γ-type points over a t
-//     grid (the descent window of REPRODUCTION.md F8).
+//     leaves out (the printed table is paper.Ablation); RunDescentScan gives
+//     h at the β- and γ-type points over a t grid (the descent window of
+//     REPRODUCTION.md F8).
 //   - Fig. "ablation" (U_β and U_γ against t for several l): the intervals
-//     of each AblationRow (UBeta, UGamma, RhoMin, K) of Ablation.
+//     of each AblationOrder (UBeta, UGamma, RhoMin, K) of RunAblation.
 //   - Figs. "r1_r2", "simulation", "quadratic_funcs" and "sod-escape"
 //     illustrate the theory; their data come from package sod directly (its
 //     package doc maps them), not from an experiment here.
@@ -42,23 +54,22 @@
 //     The paper omits r, z, the start and the step sizes; StudyConfig
 //     documents the choices. Trials run on all cores and the result is
 //     bit-identical to a serial run.
-//   - Fig. "quadratic_nn", quadratic network on Iris (section 6.3): QNN with
+//   - Fig. "quadratic_nn", quadratic network on Iris (section 6.3): RunQNN with
 //     DefaultQNNConfig — panel (a) in QNNResult.Optimizers (GD, SGD, Adam,
 //     GD+SOD), panel (b) in QNNResult.Searches (SOD, random and
 //     negative-gradient line searches); QNNProblem is the network as a
-//     sensing problem; QNNScan classifies where GD ends from many starts
+//     sensing problem; RunQNNScan classifies where GD ends from many starts
 //     and bounds what any SOD escape point can reach there (the survey
 //     behind QNNConfig's choices); PlateauQNNConfig keeps the earlier
 //     defaults. The data ship as data/iris.csv (Fisher 1936, see
 //     data/PROVENANCE.md), loaded by LoadIris with a SHA-256 check.
 //
-// The notebooks' own experiments: BasicFromStart (Fig. 2 from one fixed
-// start), EscapeWindows (Fig. "ablation" without the table's cells),
-// PaperAblation and PaperWindows (the paper's printed table, as data),
-// DeltaSweep (GD success against the RIP constant δ of PMC), PZCurve (the
-// Paley–Zygmund bound against the probability it bounds), CompareVariants
-// with DefaultVariants and DefaultVariantOptions (escape variants side by
-// side), LineFloor and SODFloors (brute-force floors of h on the SOD
+// The notebooks' own experiments: RunBasicFromStart (Fig. 2 from one fixed
+// start), RunEscapeWindows (Fig. "ablation" without the table's cells),
+// RunDeltaSweep (GD success against the RIP constant δ of PMC), RunPZCurve
+// (the Paley–Zygmund bound against the probability it bounds),
+// RunVariantComparison with DefaultVariantComparisonConfig (escape variants
+// side by side: DefaultVariants, ExactRIPVariants, DefaultVariantOptions), LineFloor and SODFloors (brute-force floors of h on the SOD
 // lines), ScaleMeasurements (the quadratic network under rescaled
 // features), SaveStudy and LoadStudy (a study kept between notebook
 // cells), StudyResult.EscapeTally and StudyResult.Cell,
@@ -68,11 +79,11 @@
 // Helpers: the escape variant of the basic example and the study is
 // MultiStepAutoT, the paper's multi-step point with t chosen per stalled
 // point by a TRule (AutoT, FixedT); LogGrid builds log-spaced t grids for
-// Ablation and DescentScan; LoadIris checks the embedded data against
+// RunAblation and RunDescentScan; LoadIris checks the embedded data against
 // IrisSHA256 (ErrChecksum); TextProgress is a ProgressFunc that draws a
 // text bar from Progress reports.
 //
-// Option and result types (…Config, …Options, …Result, LossCurve,
+// Config and result types (…Config, …Result, LossCurve,
 // Path2D, Trajectory, EscapeSummary, …) are documented with the function
 // that takes or returns them.
 //
@@ -96,7 +107,7 @@
 // # Adapting to widgets
 //
 // Curves are (Iter, H/Dist/…) slices with EscapeAt indices, as
-// widgets.Curves expects; BasicResult has the grid (GridX, GridY, H[j][i])
+// widgets.Curves expects; BasicExampleResult has the grid (GridX, GridY, H[j][i])
 // and 2-D paths of widgets.Landscape. Floats is a []float64 that encodes
 // non-finite values as JSON null.
 package experiments

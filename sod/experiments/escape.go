@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -29,11 +30,11 @@ func AutoT(factor float64) TRule {
 		ub, ug := cf.UBeta(), cf.UGamma()
 		ok := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && factor*v < 1e18 }
 		switch {
-		case !ub.Empty && !math.IsInf(ub.Hi, 1) && ub.Hi-ub.Lo > 2:
+		case !ub.Empty() && !math.IsInf(ub.Hi, 1) && ub.Hi-ub.Lo > 2:
 			return int64(math.Ceil((ub.Lo + ub.Hi) / 2))
-		case !ub.Empty && math.IsInf(ub.Hi, 1) && ok(ub.Lo):
+		case !ub.Empty() && math.IsInf(ub.Hi, 1) && ok(ub.Lo):
 			return int64(math.Ceil(factor*ub.Lo)) + 1
-		case !ug.Empty && ok(ug.Lo):
+		case !ug.Empty() && ok(ug.Lo):
 			return int64(math.Ceil(factor*ug.Lo)) + 1
 		}
 		return -1
@@ -56,8 +57,8 @@ func AutoT(factor float64) TRule {
 // ∇f), and the analysis is rejected (sod.ErrFactorization) if |λ_n| exceeds
 // ‖∇f(X̂X̂ᵀ)‖_F, which no true eigenvalue can.
 func MultiStepAutoT(l int, rho, eta float64, rule TRule) sod.Escaper {
-	return sod.EscapeFunc("multi-step SOD (auto t)", func(ctx *sod.EscapeContext) ([]sod.Candidate, error) {
-		cp, err := analyzeFlushed(ctx.P, ctx.X)
+	return sod.EscapeFunc("multi-step SOD (auto t)", func(_ context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
+		cp, err := analyzeFlushed(st.P, st.X)
 		if err != nil {
 			return nil, err
 		}

@@ -16,7 +16,7 @@ import (
 func TestAnalyzeFlushed(t *testing.T) {
 	cfg := DefaultStudyConfig()
 	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{40}, []float64{0.15, 0.10}, 12
-	res, err := RunStudy(context.Background(), cfg)
+	res, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

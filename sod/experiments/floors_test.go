@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -13,7 +14,7 @@ import (
 // On the basic example h(c·e₁) = ½(c² − 1)² (by hand), so the floor along e₁ is 0 (at c = 1);
 // along e₂ see below.
 func TestLineFloor(t *testing.T) {
-	p := sod.BasicExample()
+	p := sod.BasicExampleProblem()
 	if f := LineFloor(p, mat.NewDense(2, 1, []float64{1, 0})); f > 1e-9 {
 		t.Errorf("floor along e₁ = %v, want 0", f)
 	}
@@ -26,10 +27,10 @@ func TestLineFloor(t *testing.T) {
 // The brute-force floors agree with QNNScan's closed-form floors at the spurious minimum of the
 // default quadratic network (two independent computations).
 func TestSODFloorsAgreeWithQNNScan(t *testing.T) {
-	cfg := DefaultQNNConfig()
-	opt := DefaultQNNScanOptions()
+	opt := DefaultQNNScanConfig()
 	opt.Starts = 1
-	sc, err := QNNScan(cfg, opt, nil)
+	cfg := opt.QNN
+	sc, err := RunQNNScan(context.Background(), opt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,10 +71,10 @@ func TestScaleMeasurements(t *testing.T) {
 // The floors of h along the two SOD lines at the default quadratic network's spurious minimum:
 // both below h(Ŵ), so some SOD escape point lowers h there.
 func ExampleSODFloors() {
-	cfg := DefaultQNNConfig()
-	opt := DefaultQNNScanOptions()
+	opt := DefaultQNNScanConfig()
 	opt.Starts = 1
-	sc, err := QNNScan(cfg, opt, nil)
+	cfg := opt.QNN
+	sc, err := RunQNNScan(context.Background(), opt, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -96,7 +97,7 @@ func ExampleSODFloors() {
 
 // The floor of the basic example's h along e₁ is 0, at z = e₁.
 func ExampleLineFloor() {
-	fmt.Printf("%.6f\n", LineFloor(sod.BasicExample(), mat.NewDense(2, 1, []float64{1, 0})))
+	fmt.Printf("%.6f\n", LineFloor(sod.BasicExampleProblem(), mat.NewDense(2, 1, []float64{1, 0})))
 	// Output:
 	// 0.000000
 }

@@ -1,10 +1,13 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+
+	"sodworkbench.org/workbench/sod"
 )
 
 // Progress reports how far a long experiment has got: Done of Total units
@@ -113,4 +116,13 @@ func TextProgress(w io.Writer, width int) ProgressFunc {
 			fmt.Fprintf(w, "  ETA %-8s", fmtDuration(eta))
 		}
 	}
+}
+
+// checkContext refuses a nil ctx (an error wrapping sod.ErrBadParameter
+// naming the runner) rather than letting the run panic on it.
+func checkContext(ctx context.Context, runner string) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: %s needs a context, got nil (use context.Background())", sod.ErrBadParameter, runner)
+	}
+	return nil
 }

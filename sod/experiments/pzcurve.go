@@ -1,12 +1,14 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
+	"math"
 
 	"sodworkbench.org/workbench/sod"
 )
 
-// PZCurveConfig configures PZCurve, the Paley–Zygmund bound of section 4.3
+// PZCurveConfig configures RunPZCurve, the Paley–Zygmund bound of section 4.3
 // against the probability it bounds, in the paper's coordinates: the squared
 // distance D = ‖X̂X̂ᵀ − M*‖²_F runs across the band [r₁, r₂] (and beyond) for
 // fixed n, m, δ and σ_r²·Tr(M*).
@@ -40,17 +42,40 @@ type PZCurveResult struct {
 	Samples int       `json:"samples"`
 }
 
-// PZCurve evaluates the bound and the Monte Carlo probability along D. The
+// Validate checks c: Points in [2, MaxGridPoints], Samples in [1,
+// sod.MaxSamples], δ in [0, 1), a finite SigmaTr > 0 (N, M and the radii
+// are checked by sod.Radii and sod.MonteCarloEFS). The error wraps
+// sod.ErrBadParameter and names the bad value.
+func (c PZCurveConfig) Validate() error {
+	switch {
+	case c.Points < 2 || c.Points > MaxGridPoints:
+		return fmt.Errorf("%w: P(EFS > 1) curve Points = %d, want [2, %d]", sod.ErrBadParameter, c.Points, MaxGridPoints)
+	case c.Samples < 1 || c.Samples > sod.MaxSamples:
+		return fmt.Errorf("%w: P(EFS > 1) curve Samples = %d, want [1, %d]", sod.ErrBadParameter, c.Samples, sod.MaxSamples)
+	case !(c.Delta >= 0 && c.Delta < 1):
+		return fmt.Errorf("%w: P(EFS > 1) curve δ = %v, want [0, 1)", sod.ErrBadParameter, c.Delta)
+	case !(c.SigmaTr > 0) || math.IsInf(c.SigmaTr, 0):
+		return fmt.Errorf("%w: P(EFS > 1) curve SigmaTr = %v, want finite and > 0", sod.ErrBadParameter, c.SigmaTr)
+	}
+	return nil
+}
+
+// RunPZCurve evaluates the bound and the Monte Carlo probability along D. The
 // proof replaces NCM by its lower bound D/r₂, so
 //
 //	1 − NCM = θ/((1+δ)²m),  θ = (1 − D/r₂)(1+δ)²m,
 //
 // and the bound is sod.PZBound(θ, m) = (1−θ)² m/(3(m+2)) for D in [r₁, r₂).
 // The Monte Carlo estimate (sod.MonteCarloEFS) draws fresh Gaussian
-// ensembles for NCM = D/r₂. Progress is reported per point.
-func PZCurve(cfg PZCurveConfig, prog ProgressFunc) (*PZCurveResult, error) {
-	if cfg.Points < 2 || cfg.Samples < 1 {
-		return nil, fmt.Errorf("%w: P(EFS > 1) curve needs ≥ 2 points and ≥ 1 sample (got %d, %d)", sod.ErrBadParameter, cfg.Points, cfg.Samples)
+// ensembles for NCM = D/r₂. cfg is checked by Validate before any work;
+// ctx stops the curve early with an error wrapping ctx.Err(); prog (may be
+// nil) is told after every point.
+func RunPZCurve(ctx context.Context, cfg PZCurveConfig, prog ProgressFunc) (*PZCurveResult, error) {
+	if err := checkContext(ctx, "RunPZCurve"); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	r1, r2, err := sod.Radii(cfg.Delta, 1, cfg.SigmaTr, cfg.M)
 	if err != nil {
@@ -73,7 +98,10 @@ func PZCurve(cfg PZCurveConfig, prog ProgressFunc) (*PZCurveResult, error) {
 				return nil, err
 			}
 		}
-		est, err := sod.MonteCarloEFS(cfg.N, cfg.M, cfg.Delta, ncm, cfg.Samples, cfg.Seed+uint64(i))
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("experiments: P(EFS > 1) curve stopped at point %d: %w", i, err)
+		}
+		est, err := sod.MonteCarloEFS(ctx, cfg.N, cfg.M, cfg.Delta, ncm, cfg.Samples, cfg.Seed+uint64(i))
 		if err != nil {
 			return nil, err
 		}

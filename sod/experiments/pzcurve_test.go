@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -14,7 +15,7 @@ import (
 func TestPZCurve(t *testing.T) {
 	cfg := DefaultPZCurveConfig()
 	cfg.Points, cfg.Samples = 9, 2000
-	res, err := PZCurve(cfg, nil)
+	res, err := RunPZCurve(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,19 +46,19 @@ func TestPZCurve(t *testing.T) {
 	if band == 0 {
 		t.Error("no point in the band [r₁, r₂)")
 	}
-	if _, err := PZCurve(PZCurveConfig{N: 3, M: 10, Delta: 0.5, SigmaTr: 1, Points: 1, Samples: 10}, nil); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunPZCurve(context.Background(), PZCurveConfig{N: 3, M: 10, Delta: 0.5, SigmaTr: 1, Points: 1, Samples: 10}, nil); !errors.Is(err, sod.ErrBadParameter) {
 		t.Errorf("one point: %v, want ErrBadParameter", err)
 	}
-	if _, err := PZCurve(PZCurveConfig{N: 3, M: 10, Delta: 1.5, SigmaTr: 1, Points: 5, Samples: 10}, nil); err == nil {
+	if _, err := RunPZCurve(context.Background(), PZCurveConfig{N: 3, M: 10, Delta: 1.5, SigmaTr: 1, Points: 5, Samples: 10}, nil); err == nil {
 		t.Error("δ = 1.5 accepted")
 	}
 }
 
 // The Paley–Zygmund bound against the probability it bounds, at the edges of the band.
-func ExamplePZCurve() {
+func ExampleRunPZCurve() {
 	cfg := DefaultPZCurveConfig()
 	cfg.Points, cfg.Samples = 5, 1000
-	res, err := PZCurve(cfg, nil)
+	res, err := RunPZCurve(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
@@ -16,7 +17,7 @@ import (
 // hidden units and quadratic activation, f(x) = Σ_k (w_kᵀx)² = ‖Wᵀx‖²,
 // trained on Fisher's Iris data, Versicolor against Virginica, with the
 // squared loss h(W) = ½ Σ_i (f(x_i) − y_i)². This is matrix sensing with
-// A_i = x_i x_iᵀ (sod.NewDataPoints).
+// A_i = x_i x_iᵀ (sod.NewDataPointsOperator).
 //
 // The paper gives no preprocessing, labels, width, start or step sizes.
 // DefaultQNNConfig is chosen so that GD genuinely stalls at a spurious
@@ -38,7 +39,7 @@ import (
 //     h. When no candidate lowers h, GD simply continues and the curve says
 //     so (Outcome "no-descent, GD continued").
 //
-// Why these settings (QNNScan reproduces the survey). With width 1 the
+// Why these settings (RunQNNScan reproduces the survey). With width 1 the
 // landscape has two local minima (up to the sign of W): the global one, h = 3.32395, and a
 // strict spurious one, h = 12.3457 (λ_n = −34.3, Hessian eigenvalues
 // ≥ 2.5). Seeds 13 and 20 are the 2 of the first 20 starts from which GD
@@ -107,9 +108,6 @@ type QNNConfig struct {
 	// GrowthQ, if > 0, is sod.SODLineSearch.GrowthQ: η is lowered at each
 	// stalled point so that Q = 1 − ηλ_n^l ≤ GrowthQ.
 	GrowthQ float64
-	// Context, if not nil, stops the run early with an error wrapping its
-	// error: it is passed to every gradient descent, SGD and Adam run (sod.GDOptions.Context).
-	Context context.Context `json:"-"`
 }
 
 // DefaultQNNConfig returns the documented defaults (width 1, a start at
@@ -206,7 +204,7 @@ func QNNProblem(cfg QNNConfig) (*sod.Problem, error) {
 			b[i] = -1
 		}
 	}
-	op, err := sod.NewDataPoints(xs)
+	op, err := sod.NewDataPointsOperator(xs)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +236,7 @@ func curveFromGD(name string, p *sod.Problem, g *sod.GDResult) LossCurve {
 }
 
 func curveFromRun(name string, p *sod.Problem, run *sod.EscapeRun) LossCurve {
-	c := LossCurve{Name: name, Iter: run.Trace.Iter, H: run.Trace.H, Outcome: run.Outcome, FinalH: run.H,
+	c := LossCurve{Name: name, Iter: run.Trace.Iter, H: run.Trace.H, Outcome: run.Outcome.String(), FinalH: run.H,
 		Escapes: summarizeEscapes(run.Escapes), Accuracy: accuracy(p, run.X)}
 	at := 0
 	for k, ph := range run.Phases {
@@ -256,9 +254,9 @@ func curveFromRun(name string, p *sod.Problem, run *sod.EscapeRun) LossCurve {
 // where the run ended, up to iteration cfg.Iters, and the outcome says so
 // (e.g. "no-descent, GD continued"). GD is deterministic, so when no escape
 // was accepted the continued curve is the GD curve.
-func continueGD(c *LossCurve, p *sod.Problem, run *sod.EscapeRun, cfg QNNConfig) error {
+func continueGD(ctx context.Context, c *LossCurve, p *sod.Problem, run *sod.EscapeRun, cfg QNNConfig) error {
 	switch run.Outcome {
-	case "no-descent", "no-candidates", "escape-error":
+	case sod.NoDescent, sod.NoCandidates, sod.EscapeError:
 	default:
 		return nil
 	}
@@ -266,7 +264,7 @@ func continueGD(c *LossCurve, p *sod.Problem, run *sod.EscapeRun, cfg QNNConfig)
 	if last >= cfg.Iters {
 		return nil
 	}
-	g, err := sod.GradientDescent(p, run.X, sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters - last, Context: cfg.Context})
+	g, err := sod.GradientDescent(ctx, p, run.X, sod.GDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.Iters - last}})
 	if err != nil {
 		return err
 	}
@@ -275,7 +273,7 @@ func continueGD(c *LossCurve, p *sod.Problem, run *sod.EscapeRun, cfg QNNConfig)
 		c.H = append(c.H, g.Trace.H[i])
 	}
 	c.FinalH, c.Accuracy = g.H, accuracy(p, g.X)
-	c.Outcome = run.Outcome + ", GD continued"
+	c.Outcome = run.Outcome.String() + ", GD continued"
 	return nil
 }
 
@@ -292,10 +290,47 @@ func qnnStart(p *sod.Problem, scale float64, seed uint64) *mat.Dense {
 	return x0
 }
 
-// QNN runs the quadratic-network experiment.
-func QNN(cfg QNNConfig, prog ProgressFunc) (*QNNResult, error) {
-	if !(cfg.Step > 0) || !(cfg.AdamStep > 0) || cfg.Iters < 1 || !(cfg.InitScale > 0) || cfg.StagnationWindow < 1 || cfg.MaxEscapes < 1 {
-		return nil, fmt.Errorf("%w: QNN config %+v", sod.ErrBadParameter, cfg)
+// Validate checks c: a known Features value, Width ≥ 1, finite Step,
+// AdamStep and InitScale > 0, Iters in [1, MaxStudyRuns], StagnationWindow
+// in [1, sod.MaxStagnationWindow], MaxEscapes ≥ 1. The error wraps
+// sod.ErrBadParameter and names the bad value.
+func (c QNNConfig) Validate() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: QNN "+format, append([]any{sod.ErrBadParameter}, a...)...)
+	}
+	finitePos := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+	switch {
+	case c.Features != "" && c.Features != "standardized/2" && c.Features != "standardized" && c.Features != "raw" && c.Features != "minmax":
+		return bad("features %q (want standardized/2, standardized, raw or minmax)", c.Features)
+	case c.Width < 1:
+		return bad("Width = %d, want ≥ 1", c.Width)
+	case !finitePos(c.Step):
+		return bad("Step = %v, want finite and > 0", c.Step)
+	case !finitePos(c.AdamStep):
+		return bad("AdamStep = %v, want finite and > 0", c.AdamStep)
+	case !finitePos(c.InitScale):
+		return bad("InitScale = %v, want finite and > 0", c.InitScale)
+	case c.Iters < 1 || c.Iters > MaxStudyRuns:
+		return bad("Iters = %d, want [1, %d]", c.Iters, MaxStudyRuns)
+	case c.StagnationWindow < 1 || c.StagnationWindow > sod.MaxStagnationWindow:
+		return bad("StagnationWindow = %d, want [1, %d]", c.StagnationWindow, sod.MaxStagnationWindow)
+	case c.MaxEscapes < 1:
+		return bad("MaxEscapes = %d, want ≥ 1", c.MaxEscapes)
+	}
+	return nil
+}
+
+// RunQNN runs the quadratic-network experiment: GD, SGD, Adam and GD+SOD
+// from one start (panel (a)) and the three line searches where GD
+// stagnates (panel (b)). cfg is checked by Validate before any work; ctx
+// stops the runs early with an error wrapping ctx.Err(); prog (may be nil)
+// is told after each of the seven runs.
+func RunQNN(ctx context.Context, cfg QNNConfig, prog ProgressFunc) (*QNNResult, error) {
+	if err := checkContext(ctx, "RunQNN"); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	p, err := QNNProblem(cfg)
 	if err != nil {
@@ -304,8 +339,7 @@ func QNN(cfg QNNConfig, prog ProgressFunc) (*QNNResult, error) {
 	x0 := qnnStart(p, cfg.InitScale, cfg.Seed)
 	const stages = 7
 	res := &QNNResult{StallIter: -1}
-	gd, err := sod.GradientDescent(p, x0, sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters, Context: cfg.Context,
-		StagnationWindow: cfg.StagnationWindow, StagnationTol: cfg.StagnationTol})
+	gd, err := sod.GradientDescent(ctx, p, x0, sod.GDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.Iters}, StagnationWindow: cfg.StagnationWindow, StagnationTol: cfg.StagnationTol})
 	if err != nil {
 		return nil, err
 	}
@@ -315,21 +349,20 @@ func QNN(cfg QNNConfig, prog ProgressFunc) (*QNNResult, error) {
 	}
 	res.Optimizers = append(res.Optimizers, curveFromGD("GD", p, gd))
 	prog.report("quadratic network", 1, stages)
-	sgd, err := sod.SGD(p, x0, sod.SGDOptions{Step: cfg.Step, MaxIter: cfg.Iters, BatchSize: cfg.SGDBatch, Seed: cfg.Seed, Context: cfg.Context})
+	sgd, err := sod.SGD(ctx, p, x0, sod.SGDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.Iters}, Minibatch: sod.Minibatch{BatchSize: cfg.SGDBatch, Seed: cfg.Seed}})
 	if err != nil {
 		return nil, err
 	}
 	res.Optimizers = append(res.Optimizers, curveFromGD("SGD", p, sgd))
 	prog.report("quadratic network", 2, stages)
-	adam, err := sod.Adam(p, x0, sod.AdamOptions{Step: cfg.AdamStep, MaxIter: cfg.Iters, Seed: cfg.Seed, Context: cfg.Context})
+	adam, err := sod.Adam(ctx, p, x0, sod.AdamOptions{Iteration: sod.Iteration{Step: cfg.AdamStep, MaxIter: cfg.Iters}, Minibatch: sod.Minibatch{Seed: cfg.Seed}})
 	if err != nil {
 		return nil, err
 	}
 	res.Optimizers = append(res.Optimizers, curveFromGD("Adam", p, adam))
 	prog.report("quadratic network", 3, stages)
 
-	gdo := sod.GDOptions{Step: cfg.Step, MaxIter: cfg.Iters, Context: cfg.Context, StagnationWindow: cfg.StagnationWindow,
-		StagnationTol: cfg.StagnationTol, StopOnStagnation: true}
+	gdo := sod.GDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.Iters}, StagnationWindow: cfg.StagnationWindow, StagnationTol: cfg.StagnationTol, StopOnStagnation: true}
 	escapers := []struct {
 		name string
 		esc  sod.Escaper
@@ -339,12 +372,12 @@ func QNN(cfg QNNConfig, prog ProgressFunc) (*QNNResult, error) {
 		{"GD+negative-gradient line search", &sod.NegGradLineSearch{}},
 	}
 	for k, e := range escapers {
-		run, err := sod.RunEscape(p, x0, e.esc, sod.EscapeOptions{GD: gdo, MaxEscapes: cfg.MaxEscapes})
+		run, err := sod.RunEscape(ctx, p, x0, e.esc, sod.EscapeOptions{GD: gdo, MaxEscapes: cfg.MaxEscapes})
 		if err != nil {
 			return nil, err
 		}
 		c := curveFromRun(e.name, p, run)
-		if err := continueGD(&c, p, run, cfg); err != nil {
+		if err := continueGD(ctx, &c, p, run, cfg); err != nil {
 			return nil, err
 		}
 		res.Searches = append(res.Searches, c)

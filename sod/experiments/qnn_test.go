@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -124,7 +125,7 @@ func (q *qnnHand) minimum(t *testing.T, r, starts int) float64 {
 // Adam and the two other line searches stay at GD's point.
 func TestQNN(t *testing.T) {
 	cfg := DefaultQNNConfig()
-	res, err := QNN(cfg, nil)
+	res, err := RunQNN(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestQNN(t *testing.T) {
 func TestQNNPlateau(t *testing.T) {
 	cfg := PlateauQNNConfig()
 	cfg.Iters = 3000
-	res, err := QNN(cfg, nil)
+	res, err := RunQNN(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +309,7 @@ func TestQNNErrors(t *testing.T) {
 	for _, tc := range tests {
 		cfg := DefaultQNNConfig()
 		tc.mod(&cfg)
-		if _, err := QNN(cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := RunQNN(context.Background(), cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
 			t.Errorf("%s: err = %v", tc.name, err)
 		}
 	}
@@ -316,8 +317,8 @@ func TestQNNErrors(t *testing.T) {
 
 // The quadratic network with the documented defaults: GD stalls at a
 // spurious minimum and one SOD escape leaves it.
-func ExampleQNN() {
-	res, err := QNN(DefaultQNNConfig(), nil)
+func ExampleRunQNN() {
+	res, err := RunQNN(context.Background(), DefaultQNNConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return

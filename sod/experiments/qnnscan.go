@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -9,9 +10,13 @@ import (
 	"sodworkbench.org/workbench/sod"
 )
 
-// QNNScanOptions configures QNNScan.
-type QNNScanOptions struct {
-	// Starts is the number of seeded starts, seeds QNNConfig.Seed,
+// QNNScanConfig configures RunQNNScan: the network of QNN and how the
+// scan runs on it. A zero Starts, MaxIter, GradTol or HessTol means its
+// default.
+type QNNScanConfig struct {
+	// QNN is the network (problem, start scale, GD step, first seed).
+	QNN QNNConfig
+	// Starts is the number of seeded starts, seeds QNN.Seed,
 	// Seed+1, … (default 20).
 	Starts int
 	// MaxIter and GradTol stop each GD run (defaults 50000 and 1e-7): the
@@ -23,9 +28,10 @@ type QNNScanOptions struct {
 	HessTol float64
 }
 
-// DefaultQNNScanOptions returns the documented defaults.
-func DefaultQNNScanOptions() QNNScanOptions {
-	return QNNScanOptions{Starts: 20, MaxIter: 50000, GradTol: 1e-7, HessTol: 1e-6}
+// DefaultQNNScanConfig returns the documented defaults on the network of
+// DefaultQNNConfig.
+func DefaultQNNScanConfig() QNNScanConfig {
+	return QNNScanConfig{QNN: DefaultQNNConfig(), Starts: 20, MaxIter: 50000, GradTol: 1e-7, HessTol: 1e-6}
 }
 
 // QNNMinimum is where GD from one seeded start ends, and what the SOD
@@ -65,7 +71,25 @@ type QNNMinimum struct {
 	X []float64 `json:"x"`
 }
 
-// QNNScanResult is the outcome of QNNScan.
+// Validate checks c: Starts in [0, MaxBasicStarts·100], MaxIter in [0,
+// MaxStudyRuns], GradTol and HessTol ≥ 0 (zero meaning the default), and
+// the network c.QNN (QNNConfig.Validate). The error wraps
+// sod.ErrBadParameter and names the bad value.
+func (c QNNScanConfig) Validate() error {
+	switch {
+	case c.Starts < 0 || c.Starts > 100*MaxBasicStarts:
+		return fmt.Errorf("%w: QNN scan Starts = %d, want [0, %d] (0: the default 20)", sod.ErrBadParameter, c.Starts, 100*MaxBasicStarts)
+	case c.MaxIter < 0 || c.MaxIter > MaxStudyRuns:
+		return fmt.Errorf("%w: QNN scan MaxIter = %d, want [0, %d] (0: the default 50000)", sod.ErrBadParameter, c.MaxIter, MaxStudyRuns)
+	case !(c.GradTol >= 0):
+		return fmt.Errorf("%w: QNN scan GradTol = %v, want ≥ 0 (0: the default 1e-7)", sod.ErrBadParameter, c.GradTol)
+	case !(c.HessTol >= 0):
+		return fmt.Errorf("%w: QNN scan HessTol = %v, want ≥ 0 (0: the default 1e-6)", sod.ErrBadParameter, c.HessTol)
+	}
+	return c.QNN.Validate()
+}
+
+// QNNScanResult is the outcome of RunQNNScan.
 type QNNScanResult struct {
 	BestH  float64      `json:"best_h"` // lowest h over the converged runs
 	Minima []QNNMinimum `json:"minima"`
@@ -76,16 +100,26 @@ type QNNScanResult struct {
 	SODLowers int `json:"sod_lowers"`
 }
 
-// QNNScan runs GD to convergence from opt.Starts seeded starts of the
+// RunQNNScan runs GD to convergence from Starts seeded starts of the
 // quadratic network of cfg (the same starts W₀ = InitScale·N(0, I) and step
-// as QNN), classifies every end point (converged, local minimum, spurious)
+// as RunQNN), classifies every end point (converged, local minimum, spurious)
 // with sod.AnalyzeCritical, and bounds, at each end point, what the SOD
 // escape points can achieve there (QNNMinimum.BetaBest, GammaBest) without
 // choosing l, t, ρ or η. It is the check behind QNNConfig's findings: it
 // answers "does GD stall at a spurious minimum here, and could any SOD
 // candidate lower h there?".
-func QNNScan(cfg QNNConfig, opt QNNScanOptions, prog ProgressFunc) (*QNNScanResult, error) {
-	d := DefaultQNNScanOptions()
+//
+// cfg is checked by Validate before any work; ctx stops the scan early with
+// an error wrapping ctx.Err(); prog (may be nil) is told after every start.
+func RunQNNScan(ctx context.Context, cfg QNNScanConfig, prog ProgressFunc) (*QNNScanResult, error) {
+	if err := checkContext(ctx, "RunQNNScan"); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	net, opt := cfg.QNN, cfg
+	d := DefaultQNNScanConfig()
 	if opt.Starts == 0 {
 		opt.Starts = d.Starts
 	}
@@ -98,10 +132,7 @@ func QNNScan(cfg QNNConfig, opt QNNScanOptions, prog ProgressFunc) (*QNNScanResu
 	if opt.HessTol == 0 {
 		opt.HessTol = d.HessTol
 	}
-	if opt.Starts < 0 || opt.MaxIter < 0 || opt.GradTol < 0 || opt.HessTol < 0 || !(cfg.Step > 0) || !(cfg.InitScale > 0) {
-		return nil, fmt.Errorf("%w: QNN scan options %+v, step %v, init scale %v", sod.ErrBadParameter, opt, cfg.Step, cfg.InitScale)
-	}
-	p, err := QNNProblem(cfg)
+	p, err := QNNProblem(net)
 	if err != nil {
 		return nil, err
 	}
@@ -109,12 +140,12 @@ func QNNScan(cfg QNNConfig, opt QNNScanOptions, prog ProgressFunc) (*QNNScanResu
 	res := &QNNScanResult{BestH: math.Inf(1)}
 	rot := r * (r - 1) / 2
 	for s := 0; s < opt.Starts; s++ {
-		seed := cfg.Seed + uint64(s)
-		gd, err := sod.GradientDescent(p, qnnStart(p, cfg.InitScale, seed), sod.GDOptions{Step: cfg.Step, MaxIter: opt.MaxIter, GradTol: opt.GradTol, TraceEvery: opt.MaxIter, Context: cfg.Context})
+		seed := net.Seed + uint64(s)
+		gd, err := sod.GradientDescent(ctx, p, qnnStart(p, net.InitScale, seed), sod.GDOptions{Iteration: sod.Iteration{Step: net.Step, MaxIter: opt.MaxIter, TraceEvery: opt.MaxIter}, GradTol: opt.GradTol})
 		if err != nil {
 			return nil, err
 		}
-		mn := QNNMinimum{Seed: seed, Iter: gd.Iter, Converged: gd.Converged && !gd.Diverged, H: gd.H, GradNorm: gd.GradNorm,
+		mn := QNNMinimum{Seed: seed, Iter: gd.Iter, Converged: gd.Stop == sod.StopConverged, H: gd.H, GradNorm: gd.GradNorm,
 			X: append([]float64(nil), gd.X.RawMatrix().Data...)}
 		if mn.Converged {
 			res.BestH = math.Min(res.BestH, gd.H)

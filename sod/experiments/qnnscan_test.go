@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -20,7 +21,7 @@ import (
 // goes below the bound.
 func TestQNNScan(t *testing.T) {
 	cfg := DefaultQNNConfig()
-	res, err := QNNScan(cfg, QNNScanOptions{Starts: 8}, nil)
+	res, err := RunQNNScan(context.Background(), QNNScanConfig{QNN: cfg, Starts: 8}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestQNNScan(t *testing.T) {
 			}
 		}
 		x := mat.NewDense(n, r, mn.X)
-		cands, err := (&sod.SODLineSearch{L: cfg.L, Rho: cfg.Rho, Eta: cfg.Eta, GrowthQ: cfg.GrowthQ, BothSigns: true}).Propose(&sod.EscapeContext{P: p, X: x, H: mn.H})
+		cands, err := (&sod.SODLineSearch{L: cfg.L, Rho: cfg.Rho, Eta: cfg.Eta, GrowthQ: cfg.GrowthQ, BothSigns: true}).Propose(context.Background(), &sod.EscapeState{P: p, X: x, H: mn.H})
 		if err != nil || len(cands) == 0 {
 			t.Fatalf("seed %d: SOD line search: %d candidates, %v", mn.Seed, len(cands), err)
 		}
@@ -122,21 +123,21 @@ func TestQNNScan(t *testing.T) {
 
 func TestQNNScanErrors(t *testing.T) {
 	cfg := DefaultQNNConfig()
-	if _, err := QNNScan(cfg, QNNScanOptions{Starts: -1}, nil); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunQNNScan(context.Background(), QNNScanConfig{QNN: cfg, Starts: -1}, nil); !errors.Is(err, sod.ErrBadParameter) {
 		t.Errorf("negative starts: %v", err)
 	}
 	cfg.Step = 0
-	if _, err := QNNScan(cfg, QNNScanOptions{}, nil); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunQNNScan(context.Background(), QNNScanConfig{QNN: cfg}, nil); !errors.Is(err, sod.ErrBadParameter) {
 		t.Errorf("step 0: %v", err)
 	}
 }
 
 // The width-2 network without the bias: GD ends at a spurious minimum
 // from some starts, but no SOD escape point (any l, t, ρ, η) lowers h there.
-func ExampleQNNScan() {
+func ExampleRunQNNScan() {
 	cfg := DefaultQNNConfig()
 	cfg.NoBias, cfg.Width, cfg.InitScale, cfg.Step, cfg.Seed = true, 2, 0.1, 0.002, 1
-	res, err := QNNScan(cfg, QNNScanOptions{Starts: 4}, nil)
+	res, err := RunQNNScan(context.Background(), QNNScanConfig{QNN: cfg, Starts: 4}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -37,7 +37,7 @@ func TestSignPatternBound(t *testing.T) {
 			}
 			x0.Set(i, 0, s*(1+1e-3*math.Sin(float64(i))))
 		}
-		res, err := sod.GradientDescent(p, x0, sod.GDOptions{Step: 0.5 / float64(tc.n), MaxIter: 50000, GradTol: 1e-9})
+		res, err := sod.GradientDescent(t.Context(), p, x0, sod.GDOptions{Iteration: sod.Iteration{Step: 0.5 / float64(tc.n), MaxIter: 50000}, GradTol: 1e-9})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,10 +45,10 @@ func TestSignPatternBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		minimum := res.Converged && cp.HessMin > 0
+		minimum := res.Stop == sod.StopConverged && cp.HessMin > 0
 		if tc.spurious && !(minimum && cp.Dist > 1) {
 			t.Errorf("n = %d < %v: GD from the pattern ends at distance %.3g (converged %v, smallest Hessian eigenvalue %.3g), want a spurious minimum",
-				tc.n, SignPatternBound(eps), cp.Dist, res.Converged, cp.HessMin)
+				tc.n, SignPatternBound(eps), cp.Dist, res.Stop == sod.StopConverged, cp.HessMin)
 		}
 		if !tc.spurious && cp.Dist > 0.02 && minimum {
 			t.Errorf("n = %d ≥ %v: GD from the pattern ends at a minimum at distance %.3g", tc.n, SignPatternBound(eps), cp.Dist)
@@ -82,7 +82,7 @@ func TestGDTransitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := RunStudy(context.Background(), cfg)
+	res, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ func InShard(j, k, n int) bool { return j%n == k }
 // RunStudyShard runs shard k (0 ≤ k < n ≤ MaxStudyShards) of the study
 // cfg: the trials j with j mod n = k (see InShard). Progress, cancellation
 // and parallelism are as in RunStudy.
-func RunStudyShard(ctx context.Context, cfg StudyConfig, k, n int) (*StudyShard, error) {
+func RunStudyShard(ctx context.Context, cfg StudyConfig, k, n int, prog ProgressFunc) (*StudyShard, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: RunStudy needs a context, got nil (use context.Background())", sod.ErrBadParameter)
 	}
@@ -117,9 +117,9 @@ func RunStudyShard(ctx context.Context, cfg StudyConfig, k, n int) (*StudyShard,
 	if n > 1 {
 		label = fmt.Sprintf("study shard %d/%d", k, n)
 	}
-	err := parallelForWeighted(ctx, len(jobs), cfg.Workers, cfg.Progress, label, weight, func(i int) error {
+	err := parallelForWeighted(ctx, len(jobs), cfg.Workers, prog, label, weight, func(i int) error {
 		c, t := jobs[i]/cfg.Trials, jobs[i]%cfg.Trials
-		tr, err := runTrial(probs[c], &cfg, c, t)
+		tr, err := runTrial(ctx, probs[c], &cfg, c, t)
 		if err != nil {
 			return fmt.Errorf("experiments: study n=%d ε=%v trial %d: %w", sh.Cells[c].N, sh.Cells[c].Eps, t, err)
 		}
@@ -145,7 +145,7 @@ func RunStudyShard(ctx context.Context, cfg StudyConfig, k, n int) (*StudyShard,
 // sod.ErrBadParameter, naming the problem, when the shards disagree on N or
 // on the settings, when a shard is missing or given twice, or when a
 // shard's trials are not the ones its number assigns. The result's Config
-// holds the settings (Truth, Escaper and Progress are nil; the merged data
+// holds the settings (Truth and Escaper are nil; the merged data
 // do not need them).
 func MergeStudy(shards []*StudyShard) (*StudyResult, error) {
 	if len(shards) == 0 {

@@ -19,7 +19,7 @@ import (
 func TestStudyShardsMerge(t *testing.T) {
 	cfg := smallStudy()
 	cfg.Trials = 7 // not a multiple of N: shards of unequal size
-	whole, err := RunStudy(context.Background(), cfg)
+	whole, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestStudyShardsMerge(t *testing.T) {
 	for _, n := range []int{1, 3, 4, 40} {
 		var shards []*StudyShard
 		for k := n - 1; k >= 0; k-- { // reverse order
-			sh, err := RunStudyShard(context.Background(), cfg, k, n)
+			sh, err := RunStudyShard(context.Background(), cfg, k, n, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +72,7 @@ func TestMergeStudyErrors(t *testing.T) {
 	cfg := smallStudy()
 	cfg.Sizes, cfg.Trials, cfg.MaxEscapes = []int{10}, 4, 0
 	run := func(c StudyConfig, k, n int) *StudyShard {
-		sh, err := RunStudyShard(context.Background(), c, k, n)
+		sh, err := RunStudyShard(context.Background(), c, k, n, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestMergeStudyErrors(t *testing.T) {
 		}
 	}
 	for _, kn := range [][2]int{{-1, 2}, {2, 2}, {0, 0}, {0, MaxStudyShards + 1}} {
-		if _, err := RunStudyShard(context.Background(), cfg, kn[0], kn[1]); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := RunStudyShard(context.Background(), cfg, kn[0], kn[1], nil); !errors.Is(err, sod.ErrBadParameter) {
 			t.Errorf("shard %d/%d: error %v, want ErrBadParameter", kn[0], kn[1], err)
 		}
 	}

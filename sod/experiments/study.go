@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/paper"
 )
 
 // StudyConfig configures the success-rate study of the paper's Fig.
@@ -63,8 +64,7 @@ type StudyConfig struct {
 	TraceEvery int         // trajectory sampling (every TraceEvery GD steps)
 	// Workers is the number of goroutines (default runtime.GOMAXPROCS(0)).
 	// The result does not depend on it: every trial has its own seed.
-	Workers  int
-	Progress ProgressFunc
+	Workers int
 	// DensePath evaluates on the dense O(n²) path instead of the
 	// structured one (sod.Problem.DensePath; n ≤ sod.MaxDenseSize), to
 	// check that the two give the same study.
@@ -74,9 +74,10 @@ type StudyConfig struct {
 // DefaultStudyConfig returns the paper's grid (n ∈ {40, …, 80}, ε ∈ {0.15,
 // 0.10}, 50 trials) with the choices documented on StudyConfig.
 func DefaultStudyConfig() StudyConfig {
+	g := paper.SuccessStudy()
 	return StudyConfig{
-		Sizes: []int{40, 50, 60, 70, 80}, Epsilons: []float64{0.15, 0.10}, Trials: 50, Seed: 1,
-		Rank: 1, Truth: AlternatingTruth, InitScale: 0.01, StepScale: 0.5, MaxIter: 20000, GradTol: 1e-6, SuccessTol: 0.02,
+		Sizes: g.Sizes, Epsilons: g.Epsilons, Trials: g.Trials, Seed: 1,
+		Rank: 1, Truth: AlternatingTruth, InitScale: 0.01, StepScale: 0.5, MaxIter: 20000, GradTol: 1e-6, SuccessTol: g.SuccessTol,
 		MaxEscapes: 3, TraceEvery: 10,
 	}
 }
@@ -165,7 +166,7 @@ func AlternatingTruth(n int) (*mat.Dense, error) {
 }
 
 func pmcProblem(n int, eps float64, rank int, truth func(int) (*mat.Dense, error)) (*sod.Problem, error) {
-	op, err := sod.NewPMC(n, eps)
+	op, err := sod.NewPMCOperator(n, eps)
 	if err != nil {
 		return nil, err
 	}
@@ -253,15 +254,15 @@ func trialRNG(seed uint64, cell, trial int) *rand.Rand {
 // RunStudy runs the success-rate study. Trials run in parallel on
 // cfg.Workers goroutines; the result is bit-identical to a serial run
 // (Workers = 1) with the same seed, because each trial draws from its own
-// seeded stream and writes only its own slot. Progress is reported after
+// seeded stream and writes only its own slot. prog (may be nil) is told after
 // every finished trial, from the calling goroutine, with the share of the
 // work done (trials weighted by their size n) for an ETA. Cancelling ctx
 // stops the study early with ctx's error.
 //
-// RunStudy is RunStudyShard(ctx, cfg, 0, 1) followed by MergeStudy, so a
+// RunStudy is RunStudyShard(ctx, cfg, 0, 1, prog) followed by MergeStudy, so a
 // study run as N shards (on N machines) and merged is the same result.
-func RunStudy(ctx context.Context, cfg StudyConfig) (*StudyResult, error) {
-	sh, err := RunStudyShard(ctx, cfg, 0, 1)
+func RunStudy(ctx context.Context, cfg StudyConfig, prog ProgressFunc) (*StudyResult, error) {
+	sh, err := RunStudyShard(ctx, cfg, 0, 1, prog)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +302,7 @@ func countCell(c *StudyCell) {
 // runTrial runs sod.RunEscape from a seeded start. GD and GD+SOD share
 // the first GD phase: the GD baseline is that phase (GD has converged to a
 // critical point or used its budget), GD+SOD continues with escapes.
-func runTrial(p *sod.Problem, cfg *StudyConfig, cell, trial int) (*StudyTrial, error) {
+func runTrial(ctx context.Context, p *sod.Problem, cfg *StudyConfig, cell, trial int) (*StudyTrial, error) {
 	n, r := p.Dims()
 	rng := trialRNG(cfg.Seed, cell, trial)
 	x0 := mat.NewDense(n, r, nil)
@@ -315,7 +316,7 @@ func runTrial(p *sod.Problem, cfg *StudyConfig, cell, trial int) (*StudyTrial, e
 		step = cfg.Step
 	}
 	opt := sod.EscapeOptions{
-		GD:         sod.GDOptions{Step: step, MaxIter: cfg.MaxIter, GradTol: cfg.GradTol, TraceEvery: cfg.TraceEvery},
+		GD:         sod.GDOptions{Iteration: sod.Iteration{Step: step, MaxIter: cfg.MaxIter, TraceEvery: cfg.TraceEvery}, GradTol: cfg.GradTol},
 		MaxEscapes: cfg.MaxEscapes, TargetDist: cfg.SuccessTol, AllowAscent: true,
 	}
 	var run *sod.EscapeRun
@@ -323,22 +324,22 @@ func runTrial(p *sod.Problem, cfg *StudyConfig, cell, trial int) (*StudyTrial, e
 		// A failing escape variant does not lose the trial: sod.RunEscape
 		// records the error and ends at GD's point.
 		var err error
-		if run, err = sod.RunEscape(p, x0, cfg.Escaper, opt); err != nil {
+		if run, err = sod.RunEscape(ctx, p, x0, cfg.Escaper, opt); err != nil {
 			return nil, err
 		}
 	} else {
-		g, err := sod.GradientDescent(p, x0, opt.GD)
+		g, err := sod.GradientDescent(ctx, p, x0, opt.GD)
 		if err != nil {
 			return nil, err
 		}
-		run = &sod.EscapeRun{X: g.X, H: g.H, Outcome: "max-escapes", Trace: g.Trace, PhaseStart: []int{0}, Phases: []*sod.GDResult{g}}
+		run = &sod.EscapeRun{X: g.X, H: g.H, Outcome: sod.MaxEscapes, Trace: g.Trace, PhaseStart: []int{0}, Phases: []*sod.GDResult{g}}
 	}
 	g := run.Phases[0]
-	tr := &StudyTrial{Index: trial, GDIter: g.Iter, GDDist: p.DistStar(g.X), Outcome: run.Outcome}
+	tr := &StudyTrial{Index: trial, GDIter: g.Iter, GDDist: p.DistStar(g.X), Outcome: run.Outcome.String()}
 	if run.Err != nil {
 		tr.Outcome = "escape error: " + run.Err.Error()
 	}
-	tr.GDSuccess = !g.Diverged && tr.GDDist < cfg.SuccessTol
+	tr.GDSuccess = g.Stop != sod.StopDiverged && tr.GDDist < cfg.SuccessTol
 	if n*r <= MaxStudyKeepX {
 		tr.GDX = append([]float64(nil), g.X.RawMatrix().Data...)
 	}
@@ -354,7 +355,7 @@ func runTrial(p *sod.Problem, cfg *StudyConfig, cell, trial int) (*StudyTrial, e
 	last := run.Phases[len(run.Phases)-1]
 	tr.SODIter = run.PhaseStart[len(run.PhaseStart)-1] + last.Iter
 	tr.SODDist = p.DistStar(run.X)
-	tr.SODSuccess = !last.Diverged && tr.SODDist < cfg.SuccessTol
+	tr.SODSuccess = last.Stop != sod.StopDiverged && tr.SODDist < cfg.SuccessTol
 	tr.Escapes = summarizeEscapes(run.Escapes)
 	return tr, nil
 }

@@ -29,7 +29,7 @@ func TestStudyParallelEqualsSerial(t *testing.T) {
 	for _, w := range []int{1, 4, 3} {
 		cfg := smallStudy()
 		cfg.Workers = w
-		res, err := RunStudy(context.Background(), cfg)
+		res, err := RunStudy(context.Background(), cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func TestStudyParallelEqualsSerial(t *testing.T) {
 	}
 	other := smallStudy()
 	other.Seed = 8
-	res, err := RunStudy(context.Background(), other)
+	res, err := RunStudy(context.Background(), other, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestStudyParallelEqualsSerial(t *testing.T) {
 // and GD+SOD succeeds more often than GD.
 func TestStudyOutcomes(t *testing.T) {
 	cfg := smallStudy()
-	res, err := RunStudy(context.Background(), cfg)
+	res, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,12 +108,12 @@ func TestStudyStructuredMatchesDense(t *testing.T) {
 	if testing.Short() {
 		cfg.Sizes = []int{40, 80}
 	}
-	st, err := RunStudy(context.Background(), cfg)
+	st, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.DensePath = true
-	de, err := RunStudy(context.Background(), cfg)
+	de, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,13 +140,13 @@ func TestStudyProgress(t *testing.T) {
 	cfg := smallStudy()
 	cfg.Sizes = []int{10}
 	var got []int
-	cfg.Progress = func(p Progress) {
+	prog := func(p Progress) {
 		if p.Total != 20 {
 			t.Errorf("Total = %d, want 20", p.Total)
 		}
 		got = append(got, p.Done)
 	}
-	if _, err := RunStudy(context.Background(), cfg); err != nil {
+	if _, err := RunStudy(context.Background(), cfg, prog); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 20 {
@@ -180,13 +180,13 @@ func TestStudyErrors(t *testing.T) {
 	for _, tc := range tests {
 		cfg := smallStudy()
 		tc.mod(&cfg)
-		if _, err := RunStudy(context.Background(), cfg); !errors.Is(err, tc.want) {
+		if _, err := RunStudy(context.Background(), cfg, nil); !errors.Is(err, tc.want) {
 			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.want)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := RunStudy(ctx, smallStudy()); !errors.Is(err, context.Canceled) {
+	if _, err := RunStudy(ctx, smallStudy(), nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled study: err = %v", err)
 	}
 	// Cancelled while running (from the progress callback).
@@ -194,12 +194,12 @@ func TestStudyErrors(t *testing.T) {
 	defer cancel()
 	cfg := smallStudy()
 	reports := 0
-	cfg.Progress = func(Progress) {
+	prog := func(Progress) {
 		if reports++; reports == 3 {
 			cancel()
 		}
 	}
-	if res, err := RunStudy(ctx, cfg); !errors.Is(err, context.Canceled) || res != nil || reports > 3+cfg.Workers+4 {
+	if res, err := RunStudy(ctx, cfg, prog); !errors.Is(err, context.Canceled) || res != nil || reports > 3+cfg.Workers+4 {
 		t.Errorf("study cancelled after 3 trials: err = %v, %d reports", err, reports)
 	}
 }
@@ -210,7 +210,7 @@ func ExampleRunStudy() {
 	cfg.Sizes = []int{16}
 	cfg.Epsilons = []float64{0.10}
 	cfg.Trials = 10
-	res, err := RunStudy(context.Background(), cfg)
+	res, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -235,7 +235,7 @@ func TestStudyRankAndTruth(t *testing.T) {
 		}
 		return z, nil
 	}
-	res, err := RunStudy(context.Background(), cfg)
+	res, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,14 +257,14 @@ func TestStudyFailingEscaper(t *testing.T) {
 	boom := errors.New("boom")
 	cfg := smallStudy()
 	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{10}, []float64{0.1}, 4
-	cfg.Escaper = sod.EscapeFunc("failing", func(*sod.EscapeContext) ([]sod.Candidate, error) { return nil, boom })
-	res, err := RunStudy(context.Background(), cfg)
+	cfg.Escaper = sod.EscapeFunc("failing", func(context.Context, *sod.EscapeState) ([]sod.Candidate, error) { return nil, boom })
+	res, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	plain := cfg
 	plain.MaxEscapes = 0
-	ref, err := RunStudy(context.Background(), plain)
+	ref, err := RunStudy(context.Background(), plain, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 func TestStudyPlotData(t *testing.T) {
 	cfg := smallStudy()
-	res, err := RunStudy(context.Background(), cfg)
+	res, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

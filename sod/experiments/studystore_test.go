@@ -54,7 +54,7 @@ func TestSaveLoadStudy(t *testing.T) {
 func ExampleSaveStudy() {
 	cfg := DefaultStudyConfig()
 	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{40}, []float64{0.1}, 2
-	res, err := RunStudy(context.Background(), cfg)
+	res, err := RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -37,7 +38,7 @@ func ExampleQNNConfig_Summary() {
 
 // Where the PMC case study's closed form and exact PGD are below h^l(ŵ).
 func ExampleLiftedPanels_BelowReference() {
-	r, err := CaseStudy(PMCCaseConfig(), nil)
+	r, err := RunCaseStudy(context.Background(), PMCCaseStudyConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return

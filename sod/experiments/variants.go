@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -23,7 +24,7 @@ type VariantRow struct {
 // at most 3000 steps, ‖∇h‖ ≤ 1e-10), one escape round, solved at
 // ‖XXᵀ − M*‖_F ≤ 0.02.
 func DefaultVariantOptions() sod.EscapeOptions {
-	return sod.EscapeOptions{GD: sod.GDOptions{Step: 0.1, MaxIter: 3000, GradTol: 1e-10}, MaxEscapes: 1, TargetDist: 0.02}
+	return sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 3000}, GradTol: 1e-10}, MaxEscapes: 1, TargetDist: 0.02}
 }
 
 // DefaultVariants returns the built-in escape variants compared on instance
@@ -43,12 +44,86 @@ func DefaultVariants(in sod.Instance, delta float64) []sod.Escaper {
 	}
 }
 
-// CompareVariants runs sod.RunEscape from every instance's X̂ with every
-// variant that variants(in) returns (an error there stops the comparison),
-// with options opt. A variant's own
-// failure is not an error here: it is in Row.Run.Err (Outcome
-// "escape-error") and must be shown. Progress is reported per run.
-func CompareVariants(insts []sod.Instance, variants func(sod.Instance) ([]sod.Escaper, error), opt sod.EscapeOptions, prog ProgressFunc) ([]VariantRow, error) {
+// ExactRIPVariants returns DefaultVariants(in, δ) with δ the exact RIP
+// constant of the instance's operator (sod.RIPExact; capped at 0.999, since
+// single-step SOD needs δ < 1): the default of
+// VariantComparisonConfig.Variants.
+func ExactRIPVariants(in sod.Instance) ([]sod.Escaper, error) {
+	rip, err := sod.RIPExact(in.P.Op)
+	if err != nil {
+		return nil, err
+	}
+	return DefaultVariants(in, math.Min(rip.Delta, 0.999)), nil
+}
+
+// VariantComparisonConfig configures RunVariantComparison.
+type VariantComparisonConfig struct {
+	// Instances are the spurious points to escape from (default: the
+	// paper's three case studies, sod.PaperInstances).
+	Instances []sod.Instance
+	// Variants returns the escape variants run from an instance's X̂
+	// (default ExactRIPVariants); an error there stops the comparison.
+	Variants func(sod.Instance) ([]sod.Escaper, error)
+	// Extra variants (your own) run after Variants' on every instance.
+	Extra []sod.Escaper
+	// Escape are the options of every run (default DefaultVariantOptions).
+	Escape sod.EscapeOptions
+}
+
+// DefaultVariantComparisonConfig returns the comparison of the built-in
+// variants on the paper's three case studies.
+func DefaultVariantComparisonConfig() VariantComparisonConfig {
+	return VariantComparisonConfig{Instances: sod.PaperInstances(), Variants: ExactRIPVariants, Escape: DefaultVariantOptions()}
+}
+
+// VariantComparisonResult holds one row per (instance, variant), instances
+// in the order of the config, variants in the order Variants returns them
+// followed by Extra.
+type VariantComparisonResult struct {
+	Rows []VariantRow
+}
+
+// Validate checks c: at least one instance, each with a problem and a
+// start X̂, a Variants function, and no nil Extra variant. The error wraps
+// sod.ErrBadParameter and names the bad value.
+func (c VariantComparisonConfig) Validate() error {
+	if len(c.Instances) == 0 {
+		return fmt.Errorf("%w: variant comparison needs at least one instance, got none", sod.ErrBadParameter)
+	}
+	for i, in := range c.Instances {
+		if in.P == nil || in.XHat == nil {
+			return fmt.Errorf("%w: variant comparison instance %d (%q) has no problem or no X̂", sod.ErrBadParameter, i, in.Name)
+		}
+	}
+	if c.Variants == nil {
+		return fmt.Errorf("%w: variant comparison Variants is nil (use ExactRIPVariants)", sod.ErrBadParameter)
+	}
+	for i, e := range c.Extra {
+		if e == nil {
+			return fmt.Errorf("%w: variant comparison Extra[%d] is nil", sod.ErrBadParameter, i)
+		}
+	}
+	return nil
+}
+
+// RunVariantComparison runs sod.RunEscape from every instance's X̂ with every
+// variant of cfg.Variants(in) and cfg.Extra, with options cfg.Escape. A
+// variant's own failure is not an error here: it is in Row.Run.Err
+// (Outcome "escape-error") and must be shown. cfg is checked by Validate
+// before any work; ctx stops the comparison early with an error wrapping
+// ctx.Err(); prog (may be nil) is told after every run.
+func RunVariantComparison(ctx context.Context, cfg VariantComparisonConfig, prog ProgressFunc) (*VariantComparisonResult, error) {
+	if err := checkContext(ctx, "RunVariantComparison"); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	insts, opt := cfg.Instances, cfg.Escape
+	variants := func(in sod.Instance) ([]sod.Escaper, error) {
+		vs, err := cfg.Variants(in)
+		return append(vs, cfg.Extra...), err
+	}
 	var rows []VariantRow
 	lists := make([][]sod.Escaper, len(insts))
 	total := 0
@@ -61,7 +136,7 @@ func CompareVariants(insts []sod.Instance, variants func(sod.Instance) ([]sod.Es
 	}
 	for i, in := range insts {
 		for _, v := range lists[i] {
-			run, err := sod.RunEscape(in.P, in.XHat, v, opt)
+			run, err := sod.RunEscape(ctx, in.P, in.XHat, v, opt)
 			if err != nil {
 				return nil, err
 			}
@@ -83,5 +158,5 @@ func CompareVariants(insts []sod.Instance, variants func(sod.Instance) ([]sod.Es
 			prog.report("escape variants", len(rows), total)
 		}
 	}
-	return rows, nil
+	return &VariantComparisonResult{Rows: rows}, nil
 }

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -9,16 +10,18 @@ import (
 	"sodworkbench.org/workbench/sod"
 )
 
-func TestCompareVariants(t *testing.T) {
-	insts := sod.PaperInstances()[:1] // the basic example
+func TestRunVariantComparison(t *testing.T) {
 	boom := errors.New("boom")
-	failing := sod.EscapeFunc("failing", func(*sod.EscapeContext) ([]sod.Candidate, error) { return nil, boom })
-	rows, err := CompareVariants(insts, func(in sod.Instance) ([]sod.Escaper, error) {
-		return append(DefaultVariants(in, 0.5), failing), nil
-	}, DefaultVariantOptions(), nil)
+	failing := sod.EscapeFunc("failing", func(context.Context, *sod.EscapeState) ([]sod.Candidate, error) { return nil, boom })
+	cfg := DefaultVariantComparisonConfig()
+	cfg.Instances = sod.PaperInstances()[:1] // the basic example
+	cfg.Variants = func(in sod.Instance) ([]sod.Escaper, error) { return DefaultVariants(in, 0.5), nil }
+	cfg.Extra = []sod.Escaper{failing}
+	res, err := RunVariantComparison(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	rows := res.Rows
 	if len(rows) != 8 {
 		t.Fatalf("%d rows, want 7 built-in variants + 1", len(rows))
 	}
@@ -33,32 +36,72 @@ func TestCompareVariants(t *testing.T) {
 			t.Errorf("%s: %d of %d candidates lower h", r.Variant, r.Lowering, r.Candidates)
 		}
 	}
-	if r := byName["failing"]; r.Run.Outcome != "escape-error" || !errors.Is(r.Run.Err, boom) {
+	if r := byName["failing"]; r.Run.Outcome != sod.EscapeError || !errors.Is(r.Run.Err, boom) {
 		t.Errorf("a failing variant: outcome %q, error %v", r.Run.Outcome, r.Run.Err)
 	}
 	ms := rows[1] // the paper's multi-step SOD at (l, t) = (3, 40): escapes the basic example
-	if ms.Run.Outcome != "solved" || ms.Lowering == 0 || ms.Dist > 0.02 {
+	if ms.Run.Outcome != sod.Solved || ms.Lowering == 0 || ms.Dist > 0.02 {
 		t.Errorf("%s: outcome %s, %d lowering, distance %v", ms.Variant, ms.Run.Outcome, ms.Lowering, ms.Dist)
 	}
-	if _, err := CompareVariants(insts, func(sod.Instance) ([]sod.Escaper, error) { return nil, boom }, DefaultVariantOptions(), nil); !errors.Is(err, boom) {
+	cfg.Variants = func(sod.Instance) ([]sod.Escaper, error) { return nil, boom }
+	if _, err := RunVariantComparison(context.Background(), cfg, nil); !errors.Is(err, boom) {
 		t.Errorf("a variants function that fails: %v", err)
 	}
 }
 
+func TestVariantComparisonConfigValidate(t *testing.T) {
+	for name, mod := range map[string]func(*VariantComparisonConfig){
+		"no instances": func(c *VariantComparisonConfig) { c.Instances = nil },
+		"nil problem":  func(c *VariantComparisonConfig) { c.Instances = []sod.Instance{{Name: "empty"}} },
+		"nil Variants": func(c *VariantComparisonConfig) { c.Variants = nil },
+		"nil extra":    func(c *VariantComparisonConfig) { c.Extra = []sod.Escaper{nil} },
+	} {
+		cfg := DefaultVariantComparisonConfig()
+		mod(&cfg)
+		if _, err := RunVariantComparison(context.Background(), cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
+			t.Errorf("%s: %v, want sod.ErrBadParameter", name, err)
+		}
+	}
+	//lint:ignore SA1012 a nil context is the bad input under test
+	if _, err := RunVariantComparison(nil, DefaultVariantComparisonConfig(), nil); !errors.Is(err, sod.ErrBadParameter) {
+		t.Errorf("nil context: %v, want sod.ErrBadParameter", err)
+	}
+}
+
 // The paper's multi-step SOD and the SOD line search from the real-world spurious point.
-func ExampleCompareVariants() {
-	insts := sod.PaperInstances()[2:]
-	rows, err := CompareVariants(insts, func(in sod.Instance) ([]sod.Escaper, error) {
-		return DefaultVariants(in, 0.89834)[1:3], nil
-	}, DefaultVariantOptions(), nil)
+func ExampleRunVariantComparison() {
+	cfg := DefaultVariantComparisonConfig()
+	cfg.Instances = sod.PaperInstances()[2:]
+	cfg.Variants = func(in sod.Instance) ([]sod.Escaper, error) { return DefaultVariants(in, 0.89834)[1:3], nil }
+	res, err := RunVariantComparison(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, r := range rows {
+	for _, r := range res.Rows {
 		fmt.Printf("%s: %d candidates, %d lower h, outcome %s\n", r.Variant, r.Candidates, r.Lowering, r.Run.Outcome)
 	}
 	// Output:
 	// multi-step SOD (l=5, t=150000, ρ=0.1, η=0.1): 1 candidates, 0 lower h, outcome no-descent
 	// SOD line search (l=5, ρ=0.1, η=0.1): 132 candidates, 6 lower h, outcome solved
+}
+
+// The built-in variants on the basic example, single-step SOD given its exact RIP constant.
+func ExampleExactRIPVariants() {
+	vs, err := ExactRIPVariants(sod.PaperInstances()[0])
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, v := range vs {
+		fmt.Println(v.Name())
+	}
+	// Output:
+	// single-step SOD (δ=0.5000000000000002)
+	// multi-step SOD (l=3, t=40, ρ=0.1, η=0.1)
+	// SOD line search (l=5, ρ=0.1, η=0.1)
+	// exact subspace SOD (l=5, t=1000, ρ=0.1, η=0.1)
+	// perturbed GD (r=0.1, t_thres=50, seed=1)
+	// random line search (seed=1)
+	// negative-gradient line search
 }

@@ -1,38 +1,50 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 
 	"sodworkbench.org/workbench/sod"
 )
 
-// EscapeWindows computes the data of the paper's Fig. "ablation": for every
-// lifting order l in cfg.Ls, ρ_min, K_l and the dominance windows U_β
+// RunEscapeWindows computes the data of the paper's Fig. "ablation": for
+// every lifting order l in cfg.Ls, ρ_min, K_l and the dominance windows U_β
 // (the b-term dominates: β-type escape point) and U_γ (the c-term: γ-type
 // point) of the closed-form TPGD at cfg.XHat, for cfg.Rho and cfg.Eta. It is
-// Ablation without the cells (cfg.Ts, cfg.GDStep and cfg.GDIter are not
-// used), so it takes microseconds.
-func EscapeWindows(cfg AblationConfig) (*AblationResult, error) {
-	if cfg.Problem == nil {
-		d := DefaultAblationConfig()
-		cfg.Problem, cfg.XHat = d.Problem, d.XHat
+// RunAblation without the cells (cfg.Ts, cfg.GDStep and cfg.GDIter are not
+// used; the rest is checked before any work as by AblationConfig.Validate),
+// so it takes microseconds; ctx is checked once per l.
+func RunEscapeWindows(ctx context.Context, cfg AblationConfig, prog ProgressFunc) (*AblationResult, error) {
+	if err := checkContext(ctx, "RunEscapeWindows"); err != nil {
+		return nil, err
 	}
-	if cfg.XHat == nil || len(cfg.Ls) == 0 {
-		return nil, fmt.Errorf("%w: escape windows need X̂ and at least one l", sod.ErrBadParameter)
+	p, xhat, err := cfg.problem()
+	if err != nil {
+		return nil, err
 	}
-	cp, err := sod.AnalyzeCritical(cfg.Problem, cfg.XHat, cfg.Critical)
+	if len(cfg.Ls) == 0 {
+		return nil, fmt.Errorf("%w: escape windows need at least one l, got none", sod.ErrBadParameter)
+	}
+	for _, l := range cfg.Ls {
+		if err := sod.CheckTPGDParams(l, cfg.Rho, cfg.Eta); err != nil {
+			return nil, err
+		}
+	}
+	cp, err := sod.AnalyzeCritical(p, xhat, cfg.Critical)
 	if err != nil {
 		return nil, err
 	}
 	res := &AblationResult{HHat: cp.H, LambdaN: cp.LambdaN, SigmaR: cp.SigmaR, Un: append([]float64(nil), cp.Un.RawVector().Data...)}
-	for _, l := range cfg.Ls {
+	for i, l := range cfg.Ls {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("experiments: escape windows stopped before l=%d: %w", l, err)
+		}
 		cf, err := sod.NewTPGDFromCritical(cp, l, cfg.Rho, cfg.Eta)
 		if err != nil {
 			return nil, err
 		}
-		row := AblationRow{L: l, RhoMin: cf.RhoMin(), K: cf.K(), UBeta: cf.UBeta(), UGamma: cf.UGamma()}
-		row.UBetaS, row.UGamS = row.UBeta.String(), row.UGamma.String()
-		res.Rows = append(res.Rows, row)
+		res.Rows = append(res.Rows, newAblationOrder(l, cf))
+		prog.report("escape windows", i+1, len(cfg.Ls))
 	}
 	return res, nil
 }

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -8,15 +9,15 @@ import (
 	"sodworkbench.org/workbench/sod"
 )
 
-// EscapeWindows gives the rows of Ablation (same ρ_min, K_l, U_β, U_γ) without the cells.
+// RunEscapeWindows gives the rows of RunAblation (same ρ_min, K_l, U_β, U_γ) without the cells.
 func TestEscapeWindowsMatchesAblation(t *testing.T) {
 	cfg := DefaultAblationConfig()
 	cfg.Ts, cfg.GDIter = []int64{1000}, 1
-	full, err := Ablation(cfg, nil)
+	full, err := RunAblation(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := EscapeWindows(cfg)
+	w, err := RunEscapeWindows(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,17 +28,17 @@ func TestEscapeWindowsMatchesAblation(t *testing.T) {
 		}
 	}
 	for _, bad := range []AblationConfig{{Ls: nil}, {Ls: []int{4}, Rho: 0.1, Eta: 0.1}, {Ls: []int{3}, Rho: 2, Eta: 0.1}} {
-		if _, err := EscapeWindows(bad); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("EscapeWindows(%+v): %v, want ErrBadParameter", bad, err)
+		if _, err := RunEscapeWindows(context.Background(), bad, nil); !errors.Is(err, sod.ErrBadParameter) {
+			t.Errorf("RunEscapeWindows(%+v): %v, want ErrBadParameter", bad, err)
 		}
 	}
 }
 
 // The windows of the paper's Fig. ablation for l = 3, …, 11 on the real-world case.
-func ExampleEscapeWindows() {
+func ExampleRunEscapeWindows() {
 	cfg := DefaultAblationConfig()
 	cfg.Ls = []int{3, 5, 7, 9, 11}
-	res, err := EscapeWindows(cfg)
+	res, err := RunEscapeWindows(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

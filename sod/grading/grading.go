@@ -1,160 +1,175 @@
-// Package grading is the small part of the autograder (sod/cmd/grade) that runs inside a
-// student's notebook: it runs the instructor's check of one exercise and prints one verdict
-// line that the grader reads back.
+// Package grading is the channel between a graded notebook and the autograder (sod/cmd/grade):
+// the notebook exports each answer as data, and the grader checks that data in its own process.
 //
 // The grader builds each graded copy of a notebook itself: it keeps the student's cells, drops
 // any check and solution cells the student's copy has, and after the student's answer cell of
-// each exercise inserts the instructor's check, wrapped as
+// each exercise inserts one call
 //
-//	grading.Verdict("07.1", token, func() { exercises.Check("07.1", answer071) })
+//	grading.HandIn("/tmp/sodgrade/export", "07.1", 0x5d1c…, answer071)
 //
-// where token is a random string made by the grader for this one run. Verdict prints
+// with a folder and a seed drawn by the grader for this one run. HandIn gives the answer to
+// exercises.Export (a value travels as its numbers, code as its outputs on the exercise's
+// inputs, drawn from the seed) and writes the result to <folder>/07.1.json. After the notebook
+// has run, the grader reads that file (Exports.Grade) and runs the exercise's check,
+// exercises.Judge, in its own process.
 //
-//	sodgrade <token> <exercise> pass|fail <message, JSON-quoted>
-//
-// and the grader accepts exactly one such line, with its token, from the output of the cell it
-// inserted; output printed by the student's own cells, or an "exercise 07.1: correct" printed
-// by the student's code, is not a verdict. A check passes when it returns without panicking and
-// says "exercise <id>: correct" (the convention of package sod/exercises); a panic, a check that
-// prints anything else, or a check that never returns fails.
+// Nothing the student's process prints decides a verdict, and nothing it writes does either,
+// except an exported answer, which is checked like any answer: a student who writes the file
+// themselves must write the numbers a correct answer gives. A student's code can read the
+// seed (it runs in the same program as the export), but the seed only says where a func answer
+// is evaluated; the outputs there must still be right.
 package grading
 
 import (
-	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
-	"strconv"
-	"strings"
-	"sync"
-)
+	"syscall"
 
-// Prefix starts every verdict line.
-const Prefix = "sodgrade"
+	"sodworkbench.org/workbench/sod/exercises"
+)
 
 // idRe is the form of an exercise id: notebook number, a dot, exercise number ("07.1").
 var idRe = regexp.MustCompile(`^[0-9]{2}\.[0-9]+$`)
 
-// tokenRe is the form of a run token: 16 to 64 lowercase hexadecimal digits.
-var tokenRe = regexp.MustCompile(`^[0-9a-f]{16,64}$`)
-
 // ValidID reports whether id has the form of an exercise id, "NN.k" (for example "07.1").
 func ValidID(id string) bool { return idRe.MatchString(id) }
 
-// CorrectLine is what a check of package sod/exercises prints when the answer is right.
-func CorrectLine(id string) string { return "exercise " + id + ": correct" }
+// MaxExportBytes is the largest exported answer the grader reads (an answer to any exercise of
+// the workbench is a few kilobytes).
+const MaxExportBytes = 4 << 20
 
-// Verdict runs check, the instructor's check of exercise id, and prints its verdict line for the
-// grader (see the package documentation). What check prints is captured and printed before
-// the verdict line, so the graded notebook still shows it. A bad id or token is reported as a
-// failed verdict rather than a panic, so that the grader always has one line to read.
-func Verdict(id, token string, check func()) {
-	if !ValidID(id) || !tokenRe.MatchString(token) {
-		fmt.Println(Line(token, id, false, fmt.Sprintf("grading.Verdict: bad exercise id %q or token %q (want NN.k and 16-64 hex digits)", id, token)))
-		return
-	}
-	out, panicked, pval := capture(check)
-	if out != "" {
-		fmt.Print(out)
-		if !strings.HasSuffix(out, "\n") {
-			fmt.Println()
-		}
-	}
-	pass, msg := judge(id, out, panicked, pval)
-	fmt.Println(Line(token, id, pass, msg))
-}
+// fileName is the file of exercise id's exported answer in the export folder.
+func fileName(id string) string { return id + ".json" }
 
-// judge turns what a check did into a verdict and a one-line message.
-func judge(id, out string, panicked bool, pval any) (bool, string) {
-	if panicked {
-		return false, oneLine(fmt.Sprint(pval))
-	}
-	for _, l := range strings.Split(out, "\n") {
-		if strings.TrimSpace(l) == CorrectLine(id) {
-			return true, "correct"
-		}
-	}
-	if s := strings.TrimSpace(out); s != "" {
-		return false, "the check did not say correct: " + oneLine(s)
-	}
-	return false, "the check did not say correct (no output)"
-}
-
-// capture runs f with os.Stdout and os.Stderr sent to a pipe and returns what f printed and
-// whether it panicked (with the panic value). The standard streams are restored afterwards.
-func capture(f func()) (out string, panicked bool, pval any) {
-	r, w, err := os.Pipe()
+// HandIn writes the exported answer of exercise id (exercises.Export with seed) to dir, for the
+// grader. It is what the grader's inserted cell calls; it prints one line saying so. It panics
+// (failing the cell) if id is not an exercise or the file cannot be written.
+func HandIn(dir, id string, seed uint64, answer any) {
+	a, err := exercises.Export(id, seed, answer)
 	if err != nil {
-		defer func() {
-			if p := recover(); p != nil {
-				panicked, pval = true, p
-			}
-		}()
-		f()
-		return "", false, nil
+		panic(err)
 	}
-	var buf bytes.Buffer
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); io.Copy(&buf, r) }()
-	stdout, stderr := os.Stdout, os.Stderr
-	os.Stdout, os.Stderr = w, w
-	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				panicked, pval = true, p
-			}
-		}()
-		f()
-	}()
-	os.Stdout, os.Stderr = stdout, stderr
-	w.Close()
-	wg.Wait()
-	r.Close()
-	return buf.String(), panicked, pval
+	b, err := json.Marshal(a)
+	if err != nil {
+		panic(fmt.Errorf("exercise %s: exporting the answer: %v", id, err))
+	}
+	tmp, err := os.CreateTemp(dir, ".export-*")
+	if err != nil {
+		panic(fmt.Errorf("exercise %s: exporting the answer: %v", id, err))
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, fileName(id)))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		panic(fmt.Errorf("exercise %s: exporting the answer: %v", id, err))
+	}
+	fmt.Printf("exercise %s: answer handed in for grading\n", id)
 }
 
-// oneLine shortens s to its first line, at most 200 bytes.
-func oneLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
+// Exports is an export folder, opened by the grader before the notebook runs: it keeps the
+// folder it opened even if the notebook renames it or puts a link in its place.
+type Exports struct {
+	f *os.File
 }
 
-// Line formats a verdict line.
-func Line(token, id string, pass bool, msg string) string {
-	v := "fail"
-	if pass {
-		v = "pass"
+// OpenExports opens the export folder dir (not following a symbolic link).
+func OpenExports(dir string) (*Exports, error) {
+	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
 	}
-	return fmt.Sprintf("%s %s %s %s %s", Prefix, token, id, v, strconv.Quote(msg))
+	return &Exports{os.NewFile(uintptr(fd), dir)}, nil
 }
 
-// Result is one verdict read back from a notebook's output.
+// Close closes the folder.
+func (e *Exports) Close() error { return e.f.Close() }
+
+// ErrNotExported reports that the folder holds no answer for an exercise.
+var ErrNotExported = errors.New("no answer exported")
+
+// Read returns the exported answer of exercise id: a regular file of at most MaxExportBytes
+// (not a link, not a pipe), an Answer with no unknown fields, for exercise id.
+func (e *Exports) Read(id string) (*exercises.Answer, error) {
+	fd, err := syscall.Openat(int(e.f.Fd()), fileName(id), syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	switch {
+	case errors.Is(err, syscall.ENOENT):
+		return nil, ErrNotExported
+	case errors.Is(err, syscall.ELOOP):
+		return nil, errors.New("the exported answer is a symbolic link, not a file the grader's cell wrote")
+	case err != nil:
+		return nil, fmt.Errorf("reading the exported answer: %v", err)
+	}
+	f := os.NewFile(uintptr(fd), fileName(id))
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("reading the exported answer: %v", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("the exported answer is not a regular file (%v)", st.Mode().Type())
+	}
+	if st.Size() > MaxExportBytes {
+		return nil, fmt.Errorf("the exported answer is %d bytes, more than any answer (limit %d)", st.Size(), MaxExportBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxExportBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the exported answer: %v", err)
+	}
+	if len(b) > MaxExportBytes {
+		return nil, fmt.Errorf("the exported answer is more than %d bytes", MaxExportBytes)
+	}
+	a, err := exercises.DecodeAnswer(b)
+	if err != nil {
+		return nil, err
+	}
+	if a.ID != id {
+		return nil, fmt.Errorf("the exported answer is for exercise %q, not %s", a.ID, id)
+	}
+	return a, nil
+}
+
+// Result is the verdict on one exercise.
 type Result struct {
 	ID      string
 	Pass    bool
-	Message string
+	Message string // "correct", or what is wrong
 }
 
-var lineRe = regexp.MustCompile(`(?m)^` + Prefix + ` ([0-9a-f]+) ([0-9]{2}\.[0-9]+) (pass|fail) ("(?:[^"\\]|\\.)*")\s*$`)
-
-// Parse returns the verdict lines in text that carry token. Lines with another token (or none)
-// are ignored: they were not printed by the grader's own cell in this run.
-func Parse(text, token string) []Result {
-	var rs []Result
-	for _, m := range lineRe.FindAllStringSubmatch(text, -1) {
-		if m[1] != token {
-			continue
-		}
-		msg, err := strconv.Unquote(m[4])
-		if err != nil {
-			continue
-		}
-		rs = append(rs, Result{ID: m[2], Pass: m[3] == "pass", Message: msg})
+// Grade reads the exported answer of exercise id and checks it with exercises.Judge and seed,
+// in this process. The error is ErrNotExported when the folder holds no answer for id; a
+// malformed export is a failed Result.
+func (e *Exports) Grade(id string, seed uint64) (Result, error) {
+	a, err := e.Read(id)
+	if errors.Is(err, ErrNotExported) {
+		return Result{ID: id, Message: err.Error()}, err
 	}
-	return rs
+	if err != nil {
+		return Result{ID: id, Message: err.Error()}, nil
+	}
+	return judge(a, seed), nil
+}
+
+// judge runs exercises.Judge, a panic included in the verdict rather than the grader's crash.
+func judge(a *exercises.Answer, seed uint64) (r Result) {
+	r.ID = a.ID
+	defer func() {
+		if p := recover(); p != nil {
+			r = Result{ID: a.ID, Message: fmt.Sprintf("grader: the check of %s panicked: %v", a.ID, p)}
+		}
+	}()
+	_, err := exercises.Judge(a, seed)
+	if err != nil {
+		return Result{ID: a.ID, Message: err.Error()}
+	}
+	return Result{ID: a.ID, Pass: true, Message: "correct"}
 }

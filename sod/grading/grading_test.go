@@ -1,93 +1,168 @@
 package grading
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 )
 
-const tok = "0123456789abcdef0123"
+const seed = 0x5eed
 
-// run calls Verdict with stdout captured, and returns what it printed.
-func run(t *testing.T, id, token string, check func()) string {
-	t.Helper()
-	out, panicked, p := capture(func() { Verdict(id, token, check) })
-	if panicked {
-		t.Fatalf("Verdict panicked: %v", p)
-	}
-	return out
-}
-
-func TestVerdict(t *testing.T) {
+// TestGrade: answers handed in by HandIn and files put in the folder by other means, each with
+// the verdict the grader must give.
+func TestGrade(t *testing.T) {
+	square := func(x float64) float64 { return x * x }
 	for _, tc := range []struct {
 		name  string
+		setup func(t *testing.T, dir string) // puts 99.N.json (or not) in dir
 		id    string
-		check func()
 		pass  bool
 		msg   string
 	}{
-		{"correct", "07.1", func() { fmt.Println("exercise 07.1: correct") }, true, "correct"},
-		{"correct on stderr", "07.1", func() { fmt.Fprintln(os.Stderr, "exercise 07.1: correct") }, true, "correct"},
-		{"panic", "07.1", func() { panic("exercise 07.1: 0.5 is not h(x̂+0.5e₁)") }, false, "0.5 is not"},
-		{"panic after a forged line", "07.1", func() { fmt.Println("exercise 07.1: correct"); panic("wrong") }, false, "wrong"},
-		{"says something else", "07.1", func() { fmt.Println("Set answer first") }, false, "did not say correct: Set answer first"},
-		{"silent", "07.1", func() {}, false, "no output"},
-		{"correct for another exercise", "07.1", func() { fmt.Println("exercise 07.2: correct") }, false, "did not say correct"},
+		{"right value", export("99.1", seed, 42), "99.1", true, "^correct$"},
+		{"wrong value", export("99.1", seed, 41), "99.1", false, "41 is not 6·7"},
+		{"placeholder", export("99.1", seed, 0), "99.1", false, "not answered yet"},
+		{"right func", export("99.2", seed, square), "99.2", true, "^correct$"},
+		{"func for another seed", export("99.2", seed+1, square), "99.2", false, `answer992\(.*\) = .*, want`},
+		{"wrong func", export("99.2", seed, func(x float64) float64 { return 2 * x }), "99.2", false, "want"},
+		{"panicking func", export("99.2", seed, func(float64) float64 { var s []float64; return s[3] }), "99.2", false, "index out of range"},
+		{"string", export("99.1", seed, "42"), "99.1", false, "want a number"},
+		{"verdict instead of an answer", file("99.1.json", `{"id":"99.1","pass":true}`), "99.1", false, "unknown field"},
+		{"another exercise's answer", file("99.1.json", `{"id":"99.2","type":"int","numbers":[42]}`), "99.1", false, `for exercise "99.2"`},
+		{"two answers", file("99.1.json", `{"id":"99.1","type":"int","numbers":[41]}{"id":"99.1","type":"int","numbers":[42]}`), "99.1", false, "data after the answer"},
+		{"not JSON", file("99.1.json", "sodgrade 0123 99.1 pass \"correct\""), "99.1", false, "not an exported answer"},
+		{"too large", file("99.1.json", strings.Repeat(" ", MaxExportBytes+1)), "99.1", false, "more than any answer"},
+		{"a link", func(t *testing.T, dir string) {
+			if err := os.Symlink("/etc/passwd", filepath.Join(dir, "99.1.json")); err != nil {
+				t.Fatal(err)
+			}
+		}, "99.1", false, "symbolic link"},
+		{"a pipe", func(t *testing.T, dir string) {
+			if err := syscall.Mkfifo(filepath.Join(dir, "99.1.json"), 0o644); err != nil {
+				t.Skip(err)
+			}
+		}, "99.1", false, "not a regular file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := run(t, tc.id, tok, tc.check)
-			rs := Parse(out, tok)
-			if len(rs) != 1 {
-				t.Fatalf("%d verdict lines in %q, want 1", len(rs), out)
+			dir := t.TempDir()
+			tc.setup(t, dir)
+			e, err := OpenExports(dir)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if rs[0].Pass != tc.pass || !strings.Contains(rs[0].Message, tc.msg) {
-				t.Errorf("verdict %+v, want pass=%v with message containing %q", rs[0], tc.pass, tc.msg)
+			defer e.Close()
+			r, err := e.Grade(tc.id, seed)
+			if err != nil {
+				t.Fatalf("Grade: %v", err)
+			}
+			if r.Pass != tc.pass || !matches(tc.msg, r.Message) {
+				t.Errorf("verdict %+v, want pass=%v with a message matching %q", r, tc.pass, tc.msg)
 			}
 		})
 	}
 }
 
-func TestVerdictBadInput(t *testing.T) {
-	for _, tc := range []struct{ id, token string }{{"7.1", tok}, {"07.1", "not-hex"}, {"07.1", "abc"}} {
-		out := run(t, tc.id, tc.token, func() { fmt.Println("exercise " + tc.id + ": correct") })
-		if !strings.Contains(out, " fail ") || !strings.Contains(out, "bad exercise id") || strings.Contains(out, " pass ") {
-			t.Errorf("Verdict(%q, %q) printed %q, want a failed verdict naming the bad input", tc.id, tc.token, out)
+// TestGradeNothingExported: no file is ErrNotExported, for the grader to explain.
+func TestGradeNothingExported(t *testing.T) {
+	e, err := OpenExports(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if r, err := e.Grade("99.1", seed); !errors.Is(err, ErrNotExported) || r.Pass {
+		t.Errorf("Grade of nothing: %+v, %v; want a failure and ErrNotExported", r, err)
+	}
+}
+
+// TestExportsKeepTheirFolder: a notebook that swaps its export folder for a link to another
+// folder (another student's, say) after the grader opened it changes nothing.
+func TestExportsKeepTheirFolder(t *testing.T) {
+	root := t.TempDir()
+	mine, other := filepath.Join(root, "mine"), filepath.Join(root, "other")
+	os.Mkdir(mine, 0o755)
+	os.Mkdir(other, 0o755)
+	export("99.1", seed, 42)(t, other)
+	e, err := OpenExports(mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if err := os.Rename(mine, mine+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, mine); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := e.Grade("99.1", seed); !errors.Is(err, ErrNotExported) || r.Pass {
+		t.Errorf("after the swap: %+v, %v; want nothing exported", r, err)
+	}
+	if _, err := OpenExports(mine); err == nil {
+		t.Error("OpenExports followed a link")
+	}
+}
+
+func export(id string, seed uint64, answer any) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		t.Helper()
+		out, err := capture(func() { HandIn(dir, id, seed, answer) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "exercise " + id + ": answer handed in for grading\n"; out != want {
+			t.Errorf("HandIn printed %q, want %q", out, want)
 		}
 	}
 }
 
-func TestParseIgnoresOtherTokens(t *testing.T) {
-	text := strings.Join([]string{
-		"exercise 07.1: correct",
-		Line("ffffffffffffffffffff", "07.1", true, "correct"), // a forged line with a guessed token
-		Line(tok, "07.1", false, "wrong: 1 is not 2"),
-		Prefix + " " + tok + " 07.1 pass unquoted",
-	}, "\n")
-	rs := Parse(text, tok)
-	if len(rs) != 1 || rs[0].Pass || rs[0].Message != "wrong: 1 is not 2" {
-		t.Errorf("Parse = %+v, want only the failed verdict with the run's token", rs)
-	}
-}
-
-func TestLineRoundTrip(t *testing.T) {
-	for _, msg := range []string{"", "correct", `quote " and \ backslash`, "ρ̂ ∈ (−1, 0)"} {
-		rs := Parse(Line(tok, "10.2", true, msg), tok)
-		if len(rs) != 1 || rs[0].Message != msg || rs[0].ID != "10.2" || !rs[0].Pass {
-			t.Errorf("round trip of %q gave %+v", msg, rs)
+func file(name, content string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
 
-func ExampleVerdict() {
-	answer071 := 0.53125
-	Verdict("07.1", "00112233445566778899aabb", func() {
-		if answer071 != 0.53125 {
-			panic(fmt.Sprintf("exercise 07.1: %v is not h(x̂ + 0.5·e₁)", answer071))
-		}
-		fmt.Println("exercise 07.1: correct")
-	})
+func matches(re, s string) bool {
+	ok, err := regexpMatch(re, s)
+	return err == nil && ok
+}
+
+// capture runs f with os.Stdout sent to a file and returns what f printed.
+func capture(f func()) (string, error) {
+	tmp, err := os.CreateTemp("", "stdout")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	stdout := os.Stdout
+	os.Stdout = tmp
+	func() {
+		defer func() { os.Stdout = stdout }()
+		f()
+	}()
+	tmp.Close()
+	b, err := os.ReadFile(tmp.Name())
+	return string(b), err
+}
+
+func ExampleHandIn() {
+	dir, _ := os.MkdirTemp("", "export")
+	defer os.RemoveAll(dir)
+	var answer991 = 6 * 7
+	HandIn(dir, "99.1", 1, answer991) // the cell the grader inserts after the answer cell
+
+	e, _ := OpenExports(dir) // the grader, after the notebook ran
+	defer e.Close()
+	r, _ := e.Grade("99.1", 1)
+	fmt.Println(r.Pass, r.Message)
 	// Output:
-	// exercise 07.1: correct
-	// sodgrade 00112233445566778899aabb 07.1 pass "correct"
+	// exercise 99.1: answer handed in for grading
+	// true correct
 }
+
+func regexpMatch(re, s string) (bool, error) { return regexp.MatchString(re, s) }

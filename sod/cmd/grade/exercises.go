@@ -5,14 +5,21 @@ import (
 	"regexp"
 	"strings"
 
+	sodexercises "sodworkbench.org/workbench/sod/exercises"
 	"sodworkbench.org/workbench/sod/grading"
 )
 
-// exercise is one exercise of an instructor notebook: its id and the instructor's check cell.
+// exercise is one exercise of an instructor notebook: its id and the variable its check cell
+// checks (answerNNk).
 type exercise struct {
-	ID    string
-	Check string // the check cell's source
+	ID  string
+	Var string
 }
+
+// checkCellRe is the one form of a check cell: exercises.Check("NN.k", answerNNk). The grader
+// does not run it: it exports answerNNk and runs the exercise's check itself (package
+// sod/grading).
+var checkCellRe = regexp.MustCompile(`^\s*%%[ \t]*\n\s*exercises\.Check\("([0-9]{2}\.[0-9]+)", ([A-Za-z_][A-Za-z0-9_]*)\)\s*$`)
 
 // exercises returns the exercises of an instructor notebook, in order, and checks that they
 // follow the convention: for each id one answer cell (code), one check cell (code) after it, and
@@ -58,8 +65,17 @@ func exercises(nb *notebook) ([]exercise, error) {
 			if s.answer == 0 {
 				return nil, fmt.Errorf("exercise %s: the check cell %d comes before its answer cell", id, i)
 			}
+			m := checkCellRe.FindStringSubmatch(source(c))
+			switch {
+			case m == nil:
+				return nil, fmt.Errorf("exercise %s: the check cell %d is not `%%%%` and exercises.Check(%q, answer…) alone (the grader checks exported answers with package sod/exercises)", id, i, id)
+			case m[1] != id:
+				return nil, fmt.Errorf("exercise %s: the check cell %d checks exercise %s", id, i, m[1])
+			case !sodexercises.Known(id):
+				return nil, fmt.Errorf("exercise %s: package sod/exercises has no check for it", id)
+			}
 			s.check++
-			list = append(list, exercise{ID: id, Check: source(c)})
+			list = append(list, exercise{ID: id, Var: m[2]})
 		case tagSolution:
 			s.solution++
 		}
@@ -76,31 +92,20 @@ func exercises(nb *notebook) ([]exercise, error) {
 // gradedCellID is the id of the cell the grader inserts for exercise id.
 func gradedCellID(id string) string { return "sodgrade-" + strings.ReplaceAll(id, ".", "-") }
 
-var magicRe = regexp.MustCompile(`(?m)^%%[ \t]*\n?`)
-
-// wrapCheck turns the instructor's check cell into the cell the grader runs: the cell's
-// statements inside grading.Verdict with the run's token. A check cell is a `%%` cell (its
-// statements are the body of main); its `%%` line is dropped and the rest goes inside a func
-// literal.
-func wrapCheck(ex exercise, token string) (string, error) {
-	body := ex.Check
-	loc := magicRe.FindStringIndex(body)
-	if loc == nil {
-		return "", fmt.Errorf("exercise %s: the check cell has no %%%% line (it must be statements that run, like exercises.Check(%q, answer))", ex.ID, ex.ID)
-	}
-	if pre := strings.TrimSpace(body[:loc[0]]); pre != "" {
-		return "", fmt.Errorf("exercise %s: the check cell has declarations before its %%%% line; keep them in the library", ex.ID)
-	}
-	body = body[loc[1]:]
-	return fmt.Sprintf("import sodgrading %q\n\n%%%%\nsodgrading.Verdict(%q, %q, func() {\n%s\n})\n",
-		"sodworkbench.org/workbench/sod/grading", ex.ID, token, strings.TrimRight(body, "\n ")), nil
+// exportCell is the cell the grader inserts after the student's answer cell of ex: it hands
+// the answer to grading.HandIn, with the run's export folder and the exercise's seed. Nothing it
+// prints is read; the grader reads the exported answer and checks it itself.
+func exportCell(ex exercise, dir string, seed uint64) string {
+	return fmt.Sprintf("import sodgrading %q\n\n%%%%\nsodgrading.HandIn(%q, %q, %#x, %s)\n",
+		"sodworkbench.org/workbench/sod/grading", dir, ex.ID, seed, ex.Var)
 }
 
 // gradedCopy builds the notebook the grader executes from a student's copy: the student's
-// cells, without any check or solution cells and without live-only cells, with the
-// instructor's check of each exercise (wrapped by wrapCheck) right after the student's last
-// answer cell of that exercise. It returns the exercises that have no answer cell.
-func gradedCopy(student *notebook, exs []exercise, token string) (*notebook, map[string]bool, error) {
+// cells, without any check or solution cells and without live-only cells, with the export
+// cell of each exercise (exportCell, writing to the folder dir with the exercise's seed) right
+// after the student's last answer cell of that exercise. It returns the exercises that have no
+// answer cell.
+func gradedCopy(student *notebook, exs []exercise, dir string, seeds map[string]uint64) (*notebook, map[string]bool, error) {
 	last := map[string]int{}
 	for i, c := range student.cells {
 		if hasTag(c, tagAnswer) && cellType(c) == "code" {
@@ -127,11 +132,7 @@ func gradedCopy(student *notebook, exs []exercise, token string) (*notebook, map
 		}
 		out.cells = append(out.cells, c)
 		for _, ex := range checks[i] {
-			src, err := wrapCheck(ex, token)
-			if err != nil {
-				return nil, nil, err
-			}
-			out.cells = append(out.cells, codeCell(gradedCellID(ex.ID), src,
+			out.cells = append(out.cells, codeCell(gradedCellID(ex.ID), exportCell(ex, dir, seeds[ex.ID]),
 				map[string]any{"sod": map[string]any{"exercise": ex.ID, "graded": true}}))
 		}
 	}

@@ -30,8 +30,8 @@ func TestExercises(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(exs) != 2 || exs[0].ID != "99.1" || exs[1].ID != "99.2" || !strings.Contains(exs[1].Check, "answer992(x)") {
-		t.Errorf("exercises = %+v, want 99.1 and 99.2 with their checks", exs)
+	if len(exs) != 2 || exs[0] != (exercise{"99.1", "answer991"}) || exs[1] != (exercise{"99.2", "answer992"}) {
+		t.Errorf("exercises = %+v, want 99.1 and 99.2 with their variables", exs)
 	}
 }
 
@@ -50,7 +50,7 @@ func cellsOf(specs ...[3]string) *notebook {
 		if s[1] != "" {
 			meta["sod"] = map[string]any{"exercise": s[1]}
 		}
-		c := codeCell(string(rune('a'+i)), "%%\nexercises.Check(\""+s[1]+"\", answer)", meta)
+		c := codeCell(string(rune('a'+i)), "%%\nexercises.Check(\""+s[1]+"\", answer"+strings.Replace(s[1], ".", "", 1)+")", meta)
 		c["cell_type"] = s[2]
 		nb.cells = append(nb.cells, c)
 	}
@@ -73,6 +73,7 @@ func TestExercisesRejectsBadNotebooks(t *testing.T) {
 		{"check first", cellsOf(c("07.1"), a("07.1")), "comes before its answer"},
 		{"markdown answer", cellsOf([3]string{tagAnswer, "07.1", "markdown"}, c("07.1")), "not a code cell"},
 		{"two roles", cellsOf([3]string{tagAnswer + "," + tagCheck, "07.1", "code"}), "tagged both"},
+		{"unknown exercise", cellsOf(a("98.1"), c("98.1")), "no check for it"},
 		{"fine", cellsOf(a("07.1"), c("07.1"), s("07.1"), a("07.2"), c("07.2")), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,18 +88,29 @@ func TestExercisesRejectsBadNotebooks(t *testing.T) {
 	}
 }
 
-func TestWrapCheck(t *testing.T) {
-	src, err := wrapCheck(exercise{"07.1", "%%\nexercises.Check(\"07.1\", answer071)\n"}, "abc")
-	if err != nil {
-		t.Fatal(err)
+func TestExportCell(t *testing.T) {
+	got := exportCell(exercise{"07.1", "answer071"}, "/tmp/sodgrade/export", 0xabc)
+	want := "import sodgrading \"sodworkbench.org/workbench/sod/grading\"\n\n%%\nsodgrading.HandIn(\"/tmp/sodgrade/export\", \"07.1\", 0xabc, answer071)\n"
+	if got != want {
+		t.Errorf("exportCell =\n%s\nwant\n%s", got, want)
 	}
-	want := "import sodgrading \"sodworkbench.org/workbench/sod/grading\"\n\n%%\nsodgrading.Verdict(\"07.1\", \"abc\", func() {\nexercises.Check(\"07.1\", answer071)\n})\n"
-	if src != want {
-		t.Errorf("wrapCheck =\n%s\nwant\n%s", src, want)
-	}
-	for _, bad := range []string{"exercises.Check(\"07.1\", answer071)", "var x = 1\n%%\nexercises.Check(\"07.1\", x)"} {
-		if _, err := wrapCheck(exercise{"07.1", bad}, "abc"); err == nil {
-			t.Errorf("wrapCheck accepted %q", bad)
+}
+
+// TestCheckCells: a check cell is exercises.Check(id, variable) alone; anything else (code the
+// grader would have to run in the student's program) is refused.
+func TestCheckCells(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"%%\nexercises.Check(\"07.1\", answer071)\n", ""},
+		{"%%\nexercises.Check(\"07.1\", answer071)\nfmt.Println(\"more\")", "alone"},
+		{"exercises.Check(\"07.1\", answer071)", "alone"},
+		{"%%\nif answer071 != 1 {\n\tpanic(\"no\")\n}", "alone"},
+		{"%%\nexercises.Check(\"07.2\", answer071)", "checks exercise 07.2"},
+	} {
+		nb := cellsOf([3]string{tagAnswer, "07.1", "code"}, [3]string{tagCheck, "07.1", "code"})
+		nb.cells[1]["source"] = tc.src
+		_, err := exercises(nb)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("check cell %q: error %v, want %q", tc.src, err, tc.want)
 		}
 	}
 }
@@ -110,7 +122,8 @@ func TestGradedCopy(t *testing.T) {
 	instr := mustRead(t, fixture)
 	exs, _ := exercises(instr)
 	forging := mustRead(t, "testdata/submissions/forging/99-fixture.ipynb")
-	g, missing, err := gradedCopy(forging, exs, "0123456789abcdef")
+	seeds := map[string]uint64{"99.1": 1, "99.2": 2}
+	g, missing, err := gradedCopy(forging, exs, "/run/export", seeds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,12 +141,12 @@ func TestGradedCopy(t *testing.T) {
 	if got := strings.Join(ids, " "); got != want {
 		t.Errorf("graded cells %q, want %q", got, want)
 	}
-	if !strings.Contains(source(g.cells[4]), `answer991 != 42`) || !strings.Contains(source(g.cells[4]), `"0123456789abcdef"`) {
-		t.Errorf("the inserted cell is not the instructor's check with the token:\n%s", source(g.cells[4]))
+	if src := source(g.cells[4]); !strings.Contains(src, `sodgrading.HandIn("/run/export", "99.1", 0x1, answer991)`) {
+		t.Errorf("the inserted cell is not the export of answer991 with its seed:\n%s", src)
 	}
 
 	partial := mustRead(t, "testdata/submissions/partial/99-fixture.ipynb")
-	if _, missing, _ = gradedCopy(partial, exs, "0123456789abcdef"); !missing["99.2"] || missing["99.1"] {
+	if _, missing, _ = gradedCopy(partial, exs, "/run/export", seeds); !missing["99.2"] || missing["99.1"] {
 		t.Errorf("missing = %v, want only 99.2", missing)
 	}
 }
@@ -174,6 +187,12 @@ func TestUsageErrors(t *testing.T) {
 		{"-timeout", "1s", dir},
 		{"-cell-timeout", "20m", dir},
 		{"-sandbox", "docker", dir},
+		{"-memory", "1MiB", dir},
+		{"-memory", "lots", dir},
+		{"-procs", "10", dir},
+		{"-cpu", "1s", dir},
+		{"-output", "1GiB", dir},
+		{"-disk", "1MiB", dir},
 		{"-notebooks", "(", dir},
 		{"-bogus", dir},
 		{"-source", "testdata/instructor", dir}, // no submissions
@@ -189,9 +208,10 @@ func TestUsageErrors(t *testing.T) {
 }
 
 // TestGradeSubmissions grades the folder of test submissions (testdata/submissions, made by
-// testdata/make_fixtures.py) and checks every verdict: the good, wrong, broken, endless,
-// forging, deleting and partial students, a notebook that is not JSON and a student who
-// submitted nothing.
+// testdata/make_fixtures.py) in one run and checks every verdict: the good, wrong, broken,
+// endless, forging, deleting and partial students, a notebook that is not JSON, a student who
+// submitted nothing, the attacks on the grader (mallory, silencing, chattering, editing) and
+// on the machine (hog, bomb, flood, filler).
 func TestGradeSubmissions(t *testing.T) {
 	if err := toolchain(); err != nil {
 		if os.Getenv("SOD_REQUIRE_NOTEBOOKS") == "1" {
@@ -203,12 +223,19 @@ func TestGradeSubmissions(t *testing.T) {
 	if err := os.CopyFS(subs, os.DirFS("testdata/submissions")); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("GRADE_TEST_VICTIM", subs) // the deleting student removes this folder if it can
+	bomb := true
+	if mode, why := procMode(defaultLimits); mode == procsNone {
+		// Never start a fork bomb that nothing bounds.
+		t.Logf("the fork bomb is not run: processes cannot be limited here (%s)", why)
+		os.RemoveAll(filepath.Join(subs, "bomb"))
+		bomb = false
+	}
+	t.Setenv("GRADE_TEST_VICTIM", subs) // the deleting and editing students go for this folder
 	out := filepath.Join(t.TempDir(), "out")
 	var log bytes.Buffer
 	start := time.Now()
 	err := run(context.Background(), []string{"-source", "testdata/instructor", "-o", out,
-		"-cell-timeout", "20s", "-timeout", "4m", subs}, &log, &log)
+		"-cell-timeout", "20s", "-timeout", "4m", "-file-size", "64MiB", "-disk", "512MiB", subs}, &log, &log)
 	t.Logf("grade output (%.0fs):\n%s", time.Since(start).Seconds(), log.String())
 	if err != nil {
 		t.Fatal(err)
@@ -226,24 +253,45 @@ func TestGradeSubmissions(t *testing.T) {
 	for _, r := range recs[1:] {
 		got[r[0]+" "+r[2]] = [2]string{r[3], r[4]}
 	}
-	for _, tc := range []struct{ key, passed, msg string }{
+	const exited = "no answer exported: the program of the grader's export cell .* ended before exporting"
+	cases := []struct{ key, passed, msg string }{
 		{"good 99.1", "true", "^correct$"},
 		{"good 99.2", "true", "^correct$"},
 		{"wrong 99.1", "false", "41 is not 6·7"},
-		{"wrong 99.2", "false", `answer992\(-1\) = -2, want 1`},
+		{"wrong 99.2", "false", `^answer992\(.*\) = .*, want `},
 		{"broken 99.1", "false", "did not compile: undefined: answer991"},
 		{"broken 99.2", "false", "index out of range"},
 		{"endless 99.1", "true", "^correct$"},
 		{"endless 99.2", "false", "stopped at the time limit per cell"},
 		{"forging 99.1", "false", "41 is not 6·7"},
-		{"forging 99.2", "false", "no verdict"},
+		{"forging 99.2", "false", exited},
 		{"deleting 99.1", "true", "^correct$"},
 		{"deleting 99.2", "true", "^correct$"},
 		{"partial 99.1", "true", "^correct$"},
 		{"partial 99.2", "false", "no answer cell"},
 		{"garbage 99.1", "false", "not a notebook"},
 		{"absent 99.2", "false", "not submitted"},
-	} {
+		{"mallory 99.1", "false", exited},
+		{"mallory 99.2", "false", exited},
+		{"silencing 99.1", "false", "41 is not 6·7"},
+		{"silencing 99.2", "false", `^answer992\(.*\) = .*, want `},
+		{"chattering 99.1", "false", "41 is not 6·7"},
+		{"chattering 99.2", "false", `^answer992\(.*\) = .*, want `},
+		{"editing 99.1", "false", "41 is not 6·7"},
+		{"editing 99.2", "false", "not an exported answer.*unknown field"},
+		{"hog 99.1", "true", "^correct$"},
+		{"hog 99.2", "false", "memory limit 2 GiB exceeded in cell [0-9]+"},
+		{"flood 99.1", "true", "^correct$"},
+		{"flood 99.2", "false", "output"},
+		{"filler 99.1", "true", "^correct$"},
+		{"filler 99.2", "false", "disk limit 512 MiB exceeded"},
+	}
+	if bomb {
+		cases = append(cases,
+			struct{ key, passed, msg string }{"bomb 99.1", "true", "^correct$"},
+			struct{ key, passed, msg string }{"bomb 99.2", "false", `process limit \(256 processes and threads\) reached`})
+	}
+	for _, tc := range cases {
 		g, ok := got[tc.key]
 		if !ok {
 			t.Errorf("%s: no row in grades.csv", tc.key)
@@ -253,18 +301,21 @@ func TestGradeSubmissions(t *testing.T) {
 			t.Errorf("%s: passed=%s %q, want passed=%s and a message matching %q", tc.key, g[0], g[1], tc.passed, tc.msg)
 		}
 	}
-	if len(recs) != 1+9*2 {
-		t.Errorf("grades.csv has %d rows, want 18 and a header", len(recs)-1)
+	if want := len(cases) + 2; len(recs)-1 != want { // garbage and absent have two rows
+		t.Errorf("grades.csv has %d rows, want %d and a header", len(recs)-1, want)
 	}
 	if strings.Contains(log.String(), "sandbox: bwrap") {
 		if _, err := os.Stat(filepath.Join(subs, "good", "99-fixture.ipynb")); err != nil {
 			t.Errorf("the deleting student removed other submissions despite the sandbox: %v", err)
 		}
+		if b, _ := os.ReadFile(filepath.Join(subs, "editing", "99-fixture.ipynb")); !bytes.Contains(b, []byte("answer991 = 41")) {
+			t.Errorf("the editing student changed its submission on disk despite the sandbox")
+		}
 	} else {
-		t.Log("no bwrap: the deleting student's reach is not tested (apt-get install bubblewrap)")
+		t.Log("no bwrap: the deleting and editing students' reach is not tested (apt-get install bubblewrap)")
 	}
 	sum, _ := os.ReadFile(filepath.Join(out, "summary.txt"))
-	if !strings.Contains(string(sum), "good                     2/2") {
+	if !strings.Contains(string(sum), "good                     2/2") || !strings.Contains(string(sum), "limits per notebook") {
 		t.Errorf("summary.txt:\n%s", sum)
 	}
 }
@@ -282,7 +333,8 @@ func toolchain() error {
 // default 00-welcome.ipynb) as three students hand it in: the unmodified instructor copy (its
 // answer cells hold placeholders, and its own check and solution cells are dropped), the
 // release copy with its answers left blank, and the release copy with the worked solutions
-// typed in (sod/exercises' own table of hand-worked answers, given here as Go literals).
+// typed in (sod/exercises' own table of hand-worked answers, given here as Go literals, and for
+// an exercise that asks for code, the code of the notebook's solution cell).
 func TestGradeRealNotebook(t *testing.T) {
 	if err := toolchain(); err != nil {
 		if os.Getenv("SOD_REQUIRE_NOTEBOOKS") == "1" {
@@ -325,12 +377,26 @@ func TestGradeRealNotebook(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("blank", blank)
+	// Exercises that ask for code (10.1) take the code of the notebook's own solution cell.
+	code := map[string]string{}
+	fence := regexp.MustCompile("(?s)```go\n(.*?)```")
+	for _, c := range instr.cells {
+		if m := fence.FindStringSubmatch(source(c)); m != nil && hasTag(c, tagSolution) {
+			code[exerciseID(c)] = m[1]
+		}
+	}
 	sol, _, _ := release(mustRead(t, src), false)
 	want := 0
 	for _, c := range sol.cells {
 		id := exerciseID(c)
-		if v, ok := solved[id]; ok && hasTag(c, tagAnswer) {
+		if !hasTag(c, tagAnswer) {
+			continue
+		}
+		if v, ok := solved[id]; ok {
 			c["source"] = "var answer" + strings.Replace(id, ".", "", 1) + " = " + v
+			want++
+		} else if v, ok := code[id]; ok {
+			c["source"] = v
 			want++
 		}
 	}

@@ -1,7 +1,9 @@
 // Command grade is the workbench's autograder and student release, after nbgrader's
 // "generate" and "autograde" steps, for notebooks that follow the exercise cell convention
 // (each exercise an answer cell, a check cell and a solution cell, tagged exercise-answer,
-// exercise-check and solution, with metadata {"sod": {"exercise": "NN.k"}}).
+// exercise-check and solution, with metadata {"sod": {"exercise": "NN.k"}}; a check cell is
+// exercises.Check("NN.k", answerNNk) alone). README.md in this folder is the instructor's guide:
+// how grading works, what it protects against, the limits.
 //
 // Usage:
 //
@@ -14,16 +16,25 @@
 //
 // Grading reads SUBMISSIONS_DIR/<student>/.../<notebook>.ipynb. For every notebook of the
 // instructor's set that some student submitted, each student's copy is rebuilt by the grader
-// (the student's cells; any check or solution cell in it dropped; the instructor's check of each
-// exercise inserted after the student's answer cell) and executed headless with nbconvert and
-// the gonb kernel, in a folder of its own, offline, with a time limit per cell and per notebook.
-// When bubblewrap (bwrap) is installed and can make a sandbox here (a probe run says; inside
-// a container it often cannot), each run sees the file system read-only except its own folder
-// and the Go build cache, without network, and without the instructor's notebooks, the
-// submissions and the output folder. -sandbox auto then uses it, and otherwise grades without a
-// sandbox and prints why; -sandbox bwrap stops with the probe's reason instead. The verdicts are read from the grader's own cells
-// only, by a random token made for each run (package sod/grading), so a forged "exercise
-// 07.1: correct" in a student's output counts for nothing.
+// (the student's cells; any check or solution cell in it dropped; after the student's answer
+// cell of each exercise, a cell that exports the answer as data, package sod/grading) and
+// executed headless with nbconvert and the gonb kernel, in a folder of its own, offline, under
+// limits. Then the grader checks each exported answer in its own process (sod/exercises.Judge):
+// nothing the notebook prints decides a grade, and an answer that is code is judged by its
+// outputs on inputs drawn for that run.
+//
+// Every run has limits on wall time (per cell and per notebook), memory, CPU time, processes,
+// the size of each file written, the output and the disk used in its folder; a run that
+// reaches one fails the exercises it had not exported with a message naming the limit and the
+// cell ("memory limit 2 GiB exceeded in cell 9"). When bubblewrap (bwrap) can make a sandbox
+// here (a probe run says; inside a container it often cannot), each run also sees the file
+// system read-only except its own folder and the Go build cache, without network, and without
+// the instructor's notebooks, the submissions, the output folder and the other runs. -sandbox
+// auto then uses it, and otherwise grades without a sandbox and prints what is then not
+// isolated; -sandbox bwrap stops with the probe's reason instead. -sandbox podman runs each
+// notebook in a container of its own instead (the workbench image, -image): no network,
+// read-only root, the run's folder its only writable place besides a bounded /tmp, and the
+// limits as the container's; the answers are judged by the grader on the host as always.
 //
 // It writes OUT/grades.csv (student, notebook, exercise, passed, message), OUT/summary.txt
 // (also printed) and OUT/executed/<student>/<notebook>.ipynb, the executed graded copies, for
@@ -38,9 +49,19 @@
 //	                  that holds the current folder)
 //	-notebooks re     grade only the notebooks whose file name matches
 //	-jobs n           notebooks executed at once (default min(2, cores))
-//	-timeout d        time limit per notebook (default 10m)
-//	-cell-timeout d   time limit per cell (default 2m)
-//	-sandbox s        auto, bwrap or none (default auto: bwrap if installed)
+//	-timeout d        wall time per notebook (default 10m)
+//	-cell-timeout d   wall time per cell (default 2m)
+//	-memory size      memory per process (RLIMIT_DATA, and 4 times as much address space), and
+//	                  of the notebook's processes together where the grader can make a cgroup
+//	                  (default 2GiB)
+//	-cpu d            CPU time per process (default 5m)
+//	-procs n          processes and threads at once (default 256)
+//	-file-size size   size of each file written (default 256MiB)
+//	-output size      size of the executed notebook, i.e. what the cells print (default 32MiB)
+//	-disk size        bytes written to the run's folder (default 1GiB)
+//	-sandbox s        auto, bwrap, podman or none (default auto: bwrap if it works here)
+//	-image name       the image of -sandbox podman (default sod-workbench, docker/test-image.sh
+//	                  builds it); the workbench module is its home folder, /home/jovyan
 package main
 
 import (
@@ -96,9 +117,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	module := fs.String("module", "", "the workbench module (default: the module holding the current folder)")
 	only := fs.String("notebooks", "", "grade only notebooks whose file name matches this regexp")
 	jobs := fs.Int("jobs", min(2, runtime.NumCPU()), "notebooks executed at once")
-	timeout := fs.Duration("timeout", 10*time.Minute, "time limit per notebook")
-	cellTimeout := fs.Duration("cell-timeout", 2*time.Minute, "time limit per cell")
-	sandbox := fs.String("sandbox", "auto", "auto, bwrap or none")
+	timeout := fs.Duration("timeout", 10*time.Minute, "wall time per notebook")
+	cellTimeout := fs.Duration("cell-timeout", 2*time.Minute, "wall time per cell")
+	lim := defaultLimits
+	fs.Var(byteSize{&lim.Memory}, "memory", "memory a process may write to (RLIMIT_DATA; its address space gets 4 times as much), and a notebook's processes together where a cgroup can be made: a `size` such as 2GiB or 512MiB")
+	fs.DurationVar(&lim.CPU, "cpu", lim.CPU, "CPU time per process")
+	fs.IntVar(&lim.Procs, "procs", lim.Procs, "processes and threads of a notebook at once")
+	fs.Var(byteSize{&lim.FileSize}, "file-size", "`size` of each file a notebook writes")
+	fs.Var(byteSize{&lim.Output}, "output", "`size` of the executed notebook (what the cells print)")
+	fs.Var(byteSize{&lim.Disk}, "disk", "`size` a notebook writes to its folder")
+	sandbox := fs.String("sandbox", "auto", "auto, bwrap, podman or none")
+	image := fs.String("image", "sod-workbench", "the container image of -sandbox podman")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -112,8 +141,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Sprintf("-timeout %v: want 10s to 24h", *timeout)}
 	case *cellTimeout < 5*time.Second || *cellTimeout > *timeout:
 		return usageError{fmt.Sprintf("-cell-timeout %v: want 5s to the notebook's -timeout (%v)", *cellTimeout, *timeout)}
-	case *sandbox != "auto" && *sandbox != "bwrap" && *sandbox != "none":
-		return usageError{fmt.Sprintf("-sandbox %q: want auto, bwrap or none", *sandbox)}
+	case *sandbox != "auto" && *sandbox != "bwrap" && *sandbox != "podman" && *sandbox != "none":
+		return usageError{fmt.Sprintf("-sandbox %q: want auto, bwrap, podman or none", *sandbox)}
+	}
+	if err := lim.check(); err != nil {
+		return usageError{err.Error()}
 	}
 	var match *regexp.Regexp
 	if *only != "" {
@@ -163,10 +195,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Sprintf("no submissions in %s (want SUBMISSIONS_DIR/<student>/<notebook>.ipynb, notebooks named as in %s)", subDir, src)}
 	}
 
-	r := &runner{module: mod, timeout: *timeout, cellTimeout: *cellTimeout}
+	r := &runner{module: mod, timeout: *timeout, cellTimeout: *cellTimeout, limits: lim}
+	if r.prlimit, err = findPrlimit(); err != nil {
+		return err
+	}
+	var noCgroup string // why the process limit is not a cgroup
+	r.procs, noCgroup = procMode(lim)
 	r.sandbox = *sandbox
 	var noSandbox string // why auto mode runs without a sandbox
-	if r.sandbox != "none" {
+	if r.sandbox == "podman" {
+		r.image = *image
+		if err := podmanProblem(ctx, r.image); err != nil {
+			return errors.New("-sandbox podman: " + err.Error())
+		}
+		r.procs = procsByContainer
+	} else if r.sandbox != "none" {
 		why := bwrapProblem(ctx)
 		switch {
 		case why != "" && r.sandbox == "bwrap":
@@ -198,17 +241,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	fmt.Fprintf(stdout, "grading %d submissions of %d students, %d at a time (sandbox: %s; %v per notebook, %v per cell)\n",
-		len(subs), countStudents(subs), *jobs, r.sandbox, *timeout, *cellTimeout)
-	if r.sandbox == "none" {
-		if noSandbox == "" {
-			noSandbox = "-sandbox none"
-		}
-		fmt.Fprintf(stdout, "warning: no sandbox (%s): a notebook can read and delete whatever this user can\n", noSandbox)
-	}
+	fmt.Fprintf(stdout, "grading %d submissions of %d students, %d at a time (sandbox: %s)\n",
+		len(subs), countStudents(subs), *jobs, r.sandbox)
+	iso := r.isolation(noSandbox, noCgroup)
+	fmt.Fprint(stdout, iso)
 	for _, ig := range ignored {
 		fmt.Fprintln(stdout, "ignored:", ig)
 	}
+	harden(r.sandbox != "podman")
 	start := time.Now()
 	outcomes := make([]outcome, len(subs))
 	sem := make(chan struct{}, *jobs)
@@ -239,6 +279,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				}
 			}
 			fmt.Fprintf(stdout, "  %-20s %-40s %d/%d  %5.1fs\n", o.Student, o.Notebook, pass, len(o.Rows), o.Duration.Seconds())
+			for _, n := range o.Notes {
+				fmt.Fprintf(stdout, "  %-20s   %s\n", "", n)
+			}
 		}()
 	}
 	wg.Wait()
@@ -248,7 +291,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := writeResults(*out, outcomes); err != nil {
 		return err
 	}
-	sum := summary(outcomes, time.Since(start))
+	sum := summary(outcomes, time.Since(start)) + "\n" + iso
 	fmt.Fprint(stdout, sum)
 	if err := os.WriteFile(filepath.Join(*out, "summary.txt"), []byte(sum), 0o644); err != nil {
 		return err
@@ -466,6 +509,16 @@ func summary(outcomes []outcome, took time.Duration) string {
 	fmt.Fprintf(&sb, "\nexercise                                          passed\n")
 	for _, e := range enames {
 		fmt.Fprintf(&sb, "%-49s %3d/%d\n", e, exs[e].pass, exs[e].total)
+	}
+	stops := false
+	for _, o := range outcomes {
+		for _, n := range o.Notes {
+			if !stops {
+				fmt.Fprintf(&sb, "\nlimits reached and runs stopped\n")
+				stops = true
+			}
+			fmt.Fprintf(&sb, "%-22s %s: %s\n", o.Student, o.Notebook, n)
+		}
 	}
 	return sb.String()
 }

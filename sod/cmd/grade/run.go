@@ -1,53 +1,60 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/hex"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"sodworkbench.org/workbench/sod/grading"
 )
 
-// runner executes graded copies of notebooks, each in a directory of its own, with a time limit.
+// runner executes graded copies of notebooks, each in a directory of its own, under limits.
 type runner struct {
 	module      string        // root of the workbench module the notebooks build against
 	hide        []string      // folders the student's code must not see (sandbox only)
 	sandbox     string        // "bwrap" or "none"
 	timeout     time.Duration // per notebook
 	cellTimeout time.Duration // per cell
-	goCache     string        // shared Go build cache
+	limits      limits
+	procs       procLimit // how the process limit is enforced here
+	prlimit     string    // path of util-linux prlimit
+	goCache     string    // shared Go build cache
 	goModCache  string
 	jupyterPath string // where the gonb kernel spec is
+	image       string // the container image of -sandbox podman
 }
 
 // sandboxRoot is where a run's folder appears inside the bwrap sandbox: a fixed path, so that
 // the Go build cache is shared between runs.
 const sandboxRoot = "/tmp/sodgrade"
 
-// newToken returns a random run token (32 hexadecimal digits).
-func newToken() string {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
+// newSeed returns a random seed for an exercise's inputs.
+func newSeed() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
 		panic(err) // crypto/rand does not fail on Linux
 	}
-	return hex.EncodeToString(b)
+	return binary.LittleEndian.Uint64(b[:])
 }
 
 // outcome is what grading one student's notebook gave: a verdict per exercise.
 type outcome struct {
 	Student, Notebook string
 	Rows              []row
+	Notes             []string // limits the run reached, and how it ended if not normally
 	Duration          time.Duration
 	Executed          []byte // the executed graded notebook, if nbconvert wrote one
 }
@@ -58,7 +65,14 @@ type row struct {
 	Message  string
 }
 
-// grade executes one student's copy of a notebook and returns a verdict for each exercise.
+// runReport is how a run ended: msg says why it did not end normally ("" if it did), notes
+// are the limits it reached.
+type runReport struct {
+	msg   string
+	notes []string
+}
+
+// grade executes one student's copy of a notebook and judges the answers it exported.
 func (r *runner) grade(ctx context.Context, student, name string, sub []byte, exs []exercise) outcome {
 	start := time.Now()
 	o := outcome{Student: student, Notebook: name}
@@ -74,16 +88,23 @@ func (r *runner) grade(ctx context.Context, student, name string, sub []byte, ex
 	if err != nil {
 		return failAll(err.Error())
 	}
-	token := newToken()
-	graded, missing, err := gradedCopy(nb, exs, token)
-	if err != nil {
-		return failAll("cannot grade: " + err.Error())
-	}
 	dir, err := os.MkdirTemp("", "sodgrade-*")
 	if err != nil {
 		return failAll("grader: " + err.Error())
 	}
 	defer removeAll(dir)
+	root := dir
+	if r.sandbox != "none" {
+		root = sandboxRoot
+	}
+	seeds := map[string]uint64{}
+	for _, ex := range exs {
+		seeds[ex.ID] = newSeed()
+	}
+	graded, missing, err := gradedCopy(nb, exs, filepath.Join(root, "export"), seeds)
+	if err != nil {
+		return failAll("cannot grade: " + err.Error())
+	}
 	nbDir, err := r.layout(dir)
 	if err == nil {
 		err = graded.write(filepath.Join(nbDir, name))
@@ -91,61 +112,102 @@ func (r *runner) grade(ctx context.Context, student, name string, sub []byte, ex
 	if err != nil {
 		return failAll("grader: " + err.Error())
 	}
-	executed, runErr := r.execute(ctx, dir, name)
-	o.Duration = time.Since(start)
-	if executed == nil {
-		return failAll(runErr)
-	}
-	o.Executed = executed
-	res, err := parseNotebook(executed)
+	exports, err := grading.OpenExports(filepath.Join(dir, "export"))
 	if err != nil {
-		return failAll("grader: the executed notebook: " + err.Error())
+		return failAll("grader: " + err.Error())
 	}
-	cells := map[string]map[string]any{}
-	for _, c := range res.cells {
-		if id, _ := c["id"].(string); strings.HasPrefix(id, "sodgrade-") {
-			cells[id] = c
+	defer exports.Close()
+	executed, rep := r.execute(ctx, dir, name)
+	o.Duration = time.Since(start)
+	o.Executed = executed
+	var cells []map[string]any
+	if executed != nil {
+		if res, err := parseNotebook(executed); err == nil {
+			cells = res.cells
+		} else if rep.msg == "" {
+			rep.msg = "grader: the executed notebook: " + err.Error()
 		}
 	}
+	rep.notes = append(rep.notes, r.limitsInCells(cells)...)
+	o.Notes = rep.notes
+	if rep.msg != "" {
+		o.Notes = append([]string{rep.msg}, o.Notes...)
+	}
 	for _, ex := range exs {
-		o.Rows = append(o.Rows, verdict(ex.ID, missing[ex.ID], cells[gradedCellID(ex.ID)], token, runErr, r.cellTimeout))
+		if missing[ex.ID] {
+			o.Rows = append(o.Rows, row{ex.ID, false, "no answer cell (a code cell tagged " + tagAnswer + " with metadata sod.exercise " + ex.ID + ")"})
+			continue
+		}
+		res, err := exports.Grade(ex.ID, seeds[ex.ID])
+		if err == nil {
+			o.Rows = append(o.Rows, row{ex.ID, res.Pass, res.Message})
+			continue
+		}
+		o.Rows = append(o.Rows, row{ex.ID, false, r.noExport(ex.ID, cells, rep)})
 	}
 	return o
 }
 
-// verdict reads the result of exercise id from the output of the cell the grader inserted.
-func verdict(id string, missing bool, c map[string]any, token, runErr string, cellTimeout time.Duration) row {
-	switch {
-	case missing:
-		return row{id, false, "no answer cell (a code cell tagged " + tagAnswer + " with metadata sod.exercise " + id + ")"}
-	case c == nil:
-		return row{id, false, "grader: the check cell is missing from the executed notebook"}
+// noExport explains why exercise id has no exported answer, from the executed notebook's
+// export cell (cells, nil if there is no executed notebook) and the run's report. What the
+// cells printed only ever explains a failure: it never makes a verdict.
+func (r *runner) noExport(id string, cells []map[string]any, rep runReport) string {
+	n, c := -1, map[string]any(nil)
+	for i, cc := range cells {
+		if cid, _ := cc["id"].(string); cid == gradedCellID(id) {
+			n, c = i+1, cc
+		}
 	}
-	var mine []grading.Result
-	for _, v := range grading.Parse(outputText(c), token) {
-		if v.ID == id {
-			mine = append(mine, v)
+	if c != nil {
+		if what := r.limitIn(c); what != "" {
+			return fmt.Sprintf("%s exceeded in cell %d, the grader's export of %s", what, n, id)
+		}
+		if ce := compileErrors(c); ce != "" {
+			return "the export did not compile: " + ce + " (does the answer cell compile?)"
+		}
+		if e := cellError(c); e != "" {
+			switch {
+			case strings.Contains(e, "signal: interrupt"):
+				return fmt.Sprintf("the export (cell %d) was stopped at the time limit per cell (%v)", n, r.cellTimeout)
+			case strings.Contains(e, "signal: killed") && slices.ContainsFunc(rep.notes, func(s string) bool { return strings.HasPrefix(s, "memory limit") }):
+				return fmt.Sprintf("memory limit %s exceeded in cell %d, the grader's export of %s (the system killed its program)", formatBytes(r.limits.Memory), n, id)
+			case rep.msg == "":
+				return fmt.Sprintf("the export (cell %d) did not run: %s", n, e)
+			}
 		}
 	}
 	switch {
-	case len(mine) == 1:
-		return row{id, mine[0].Pass, mine[0].Message}
-	case len(mine) > 1:
-		return row{id, false, fmt.Sprintf("%d verdicts in the check's output (one expected): output tampered with", len(mine))}
+	case rep.msg != "":
+		return "no answer exported: " + rep.msg
+	case c != nil:
+		return fmt.Sprintf("no answer exported: the program of the grader's export cell (cell %d) ended before exporting (an os.Exit or a crash in the student's code)", n)
 	}
-	if e := cellError(c); e != "" {
-		switch ce := compileErrors(c); {
-		case ce != "":
-			return row{id, false, "the check did not compile: " + ce + " (does the answer cell compile?)"}
-		case strings.Contains(e, "signal: interrupt"):
-			return row{id, false, fmt.Sprintf("the check was stopped at the time limit per cell (%v)", cellTimeout)}
+	return "no answer exported"
+}
+
+// limitIn returns the limit that a code cell's output shows a process of it reached, or "".
+func (r *runner) limitIn(c map[string]any) string {
+	text := outputText(c) + "\n" + cellError(c)
+	for _, s := range r.limits.signatures() {
+		if strings.Contains(text, s.pattern) {
+			return s.what
 		}
-		return row{id, false, "the check did not run: " + e}
 	}
-	if runErr != "" {
-		return row{id, false, runErr}
+	return ""
+}
+
+// limitsInCells lists the cells whose output shows a limit reached.
+func (r *runner) limitsInCells(cells []map[string]any) []string {
+	var notes []string
+	for i, c := range cells {
+		if cellType(c) != "code" {
+			continue
+		}
+		if what := r.limitIn(c); what != "" {
+			notes = append(notes, fmt.Sprintf("%s exceeded in cell %d", what, i+1))
+		}
 	}
-	return row{id, false, "the check gave no verdict (the program exited, or was stopped, before the check finished)"}
+	return notes
 }
 
 // layout makes a run's folder: home/ and tmp/ for the run, out/ for the executed notebook, and
@@ -153,7 +215,7 @@ func verdict(id string, missing bool, c map[string]any, token, runErr string, ce
 // notebooks/ folder that holds the graded copy. The notebook's setup cell finds the module by
 // walking up from the notebook's folder, as in a checkout.
 func (r *runner) layout(dir string) (string, error) {
-	for _, d := range []string{"home", "tmp", "out", "mod/notebooks"} {
+	for _, d := range []string{"home", "tmp", "out", "export", "mod/notebooks"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			return "", err
 		}
@@ -168,7 +230,11 @@ func (r *runner) layout(dir string) (string, error) {
 			continue
 		}
 		if e.IsDir() || n == "go.mod" || n == "go.sum" {
-			if err := os.Symlink(filepath.Join(r.module, n), filepath.Join(dir, "mod", n)); err != nil {
+			target := filepath.Join(r.module, n)
+			if r.sandbox == "podman" {
+				target = filepath.Join(imageModule, n) // the image's copy of the module
+			}
+			if err := os.Symlink(target, filepath.Join(dir, "mod", n)); err != nil {
 				return "", err
 			}
 		}
@@ -176,11 +242,13 @@ func (r *runner) layout(dir string) (string, error) {
 	return filepath.Join(dir, "mod", "notebooks"), nil
 }
 
-// execute runs nbconvert on the graded copy and returns the executed notebook (nil if there is
-// none) and a message for what went wrong with the run as a whole ("" if nothing).
-func (r *runner) execute(ctx context.Context, dir, name string) ([]byte, string) {
+// execute runs nbconvert on the graded copy, under the limits, and returns the executed
+// notebook (nil if there is none, or if it is larger than the output limit) and how the run
+// ended.
+func (r *runner) execute(ctx context.Context, dir, name string) ([]byte, runReport) {
+	var rep runReport
 	root := dir
-	if r.sandbox == "bwrap" {
+	if r.sandbox != "none" {
 		root = sandboxRoot
 	}
 	nbDir := filepath.Join(root, "mod", "notebooks")
@@ -195,7 +263,8 @@ func (r *runner) execute(ctx context.Context, dir, name string) ([]byte, string)
 	env := r.env(root)
 	if r.sandbox == "bwrap" {
 		b := []string{"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-			"--tmpfs", "/tmp", "--bind", dir, sandboxRoot, "--bind", r.goCache, r.goCache}
+			"--size", strconv.FormatInt(r.limits.Disk, 10), "--tmpfs", "/tmp",
+			"--bind", dir, sandboxRoot, "--bind", r.goCache, r.goCache}
 		// The fresh /tmp hides whatever lived there: a module, module cache or kernel spec under
 		// /tmp (a CI checkout, say) must be bound again, read-only, or the run's go.mod symlinks
 		// dangle and GoNB resolves the module to /dev.
@@ -215,40 +284,185 @@ func (r *runner) execute(ctx context.Context, dir, name string) ([]byte, string)
 		args = append(b, args...)
 		env = os.Environ()
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.timeout)
-	defer cancel()
+	container := ""
+	if r.sandbox == "podman" {
+		container = "sodgrade-" + randomHex(8)
+		args, env = r.podmanArgs(container, dir, env, args), os.Environ()
+	}
+	var cg *cgroups
+	if r.procs == procsByCgroup {
+		var err error
+		if cg, err = newCgroups(r.limits); err != nil {
+			rep.msg = "grader: " + err.Error()
+			return nil, rep
+		}
+		defer cg.kill()
+	}
+	if container == "" {
+		args = r.wrap(cg, args)
+	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = filepath.Join(dir, "mod", "notebooks")
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		return nil, "grader: " + err.Error()
+	logs := &logBuffer{max: 32 << 10}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	children.Lock() // so that reapOrphans, run for another notebook, never sees it unregistered
+	err := cmd.Start()
+	if err == nil {
+		children.pids[cmd.Process.Pid] = true
 	}
+	children.Unlock()
+	if err != nil {
+		rep.msg = "grader: " + err.Error()
+		return nil, rep
+	}
+	defer removeChild(cmd.Process.Pid)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var err error
-	timedOut := false
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		timedOut = true
+	deadline := time.NewTimer(r.timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	stopped := ""
+	for stopped == "" {
+		select {
+		case err = <-done:
+		case <-ctx.Done():
+			stopped = "the grader was interrupted"
+		case <-deadline.C:
+			stopped = fmt.Sprintf("time limit of %v for the notebook reached; the run was stopped", r.timeout)
+		case <-tick.C:
+			switch {
+			case cg != nil && cg.procsHit():
+				stopped = fmt.Sprintf("process limit (%d processes and threads) reached; the run was stopped", r.limits.Procs)
+			case dirSize(dir) > r.limits.Disk:
+				stopped = fmt.Sprintf("disk limit %s exceeded: the notebook wrote more than that to its folder; the run was stopped", formatBytes(r.limits.Disk))
+			}
+			continue
+		}
+		break
+	}
+	if stopped != "" {
+		if container != "" {
+			exec.Command("podman", "kill", container).Run()
+		}
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if cg != nil {
+			cg.kill()
+		}
 		select {
 		case err = <-done:
 		case <-time.After(10 * time.Second):
 		}
+		rep.msg = stopped
 	}
-	sweep(dir) // processes that left the process group (the kernel, programs it started)
-	b, rerr := os.ReadFile(filepath.Join(dir, "out", name))
+	oomKills := int64(0)
+	if cg != nil {
+		if oomKills = cg.oomKills(); oomKills > 0 {
+			rep.notes = append(rep.notes, fmt.Sprintf("memory limit %s exceeded: the system killed %d process(es) of the notebook for memory", formatBytes(r.limits.Memory), oomKills))
+		}
+		cg.kill()
+	} else {
+		sweep(dir) // processes that left the process group (the kernel, programs it started)
+	}
+	if container == "" {
+		reapOrphans() // and those that left the folder too (the grader is their subreaper)
+	}
+	b, rerr := readExecuted(filepath.Join(dir, "out", name), r.limits.Output)
 	switch {
-	case timedOut:
-		return b, fmt.Sprintf("time limit of %v for the notebook reached", r.timeout)
+	case rep.msg != "":
+	case errors.Is(rerr, errTooLarge):
+		rep.msg = fmt.Sprintf("output limit %s exceeded: %v; the executed notebook is not kept", formatBytes(r.limits.Output), rerr)
+		return nil, rep
 	case rerr != nil:
-		return nil, fmt.Sprintf("the notebook did not run to the end (%v): %s", err, lastLines(logs.String(), 3))
+		why, all := lastLines(logs.tail(), 3), logs.String()
+		switch {
+		case oomKills > 0 || strings.Contains(all, "Kernel died") && strings.Contains(all, "out of memory"):
+			// The kernel and nbconvert run no student code: what fills their memory is what the
+			// cells print, which they hold while passing it on.
+			why = fmt.Sprintf("output limit reached: the kernel or nbconvert, which hold what the cells print, ran out of memory (%s) and were stopped", formatBytes(r.limits.Memory))
+		case strings.Contains(why, "MemoryError"), strings.Contains(why, "Cannot allocate memory"):
+			why = fmt.Sprintf("output or memory limit reached (the notebook printed more than nbconvert can hold in %s): %s", formatBytes(r.limits.Memory), why)
+		case strings.Contains(why, "File too large"):
+			why = fmt.Sprintf("output limit reached (the executed notebook would be larger than the file size limit %s)", formatBytes(r.limits.FileSize))
+		}
+		rep.msg = fmt.Sprintf("the notebook did not run to the end (%v): %s", err, why)
+		return nil, rep
 	}
-	return b, ""
+	return b, rep
+}
+
+var errTooLarge = errors.New("too large")
+
+// readExecuted reads the executed notebook: a regular file (not a link or a pipe a student's
+// program put there) of at most max bytes.
+func readExecuted(path string, max int64) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	case st.Size() > max:
+		return nil, fmt.Errorf("%w: the cells printed %s", errTooLarge, formatBytes(st.Size()))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		return nil, fmt.Errorf("%w: the cells printed more than %s", errTooLarge, formatBytes(max))
+	}
+	return b, err
+}
+
+// logBuffer keeps the first and the last max bytes written to it (nbconvert's log, with the
+// kernel's standard error: a notebook can make it write without end).
+type logBuffer struct {
+	mu         sync.Mutex
+	max        int
+	head, rest []byte
+}
+
+func (t *logBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(p)
+	if room := t.max - len(t.head); room > 0 {
+		k := min(room, len(p))
+		t.head, p = append(t.head, p[:k]...), p[k:]
+	}
+	t.rest = append(t.rest, p...)
+	if len(t.rest) > 2*t.max {
+		t.rest = append(t.rest[:0], t.rest[len(t.rest)-t.max:]...)
+	}
+	return n, nil
+}
+
+// tail is the end of the log.
+func (t *logBuffer) tail() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := append(append([]byte(nil), t.head...), t.rest...)
+	if len(b) > t.max {
+		b = b[len(b)-t.max:]
+	}
+	return string(b)
+}
+
+// String is the start and the end of the log.
+func (t *logBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rest := t.rest
+	if len(rest) > t.max {
+		rest = rest[len(rest)-t.max:]
+	}
+	return string(t.head) + "\n…\n" + string(rest)
 }
 
 // env is the environment of a run: the grader's, with HOME, TMPDIR and the Go and Jupyter

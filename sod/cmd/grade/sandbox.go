@@ -2,7 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -20,7 +25,7 @@ func bwrapProblem(ctx context.Context) string {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-		"--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--new-session", "true").CombinedOutput()
+		"--size", "1048576", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--new-session", "true").CombinedOutput()
 	if err != nil {
 		msg := strings.TrimSpace(string(out))
 		if msg == "" {
@@ -29,4 +34,109 @@ func bwrapProblem(ctx context.Context) string {
 		return "bwrap is installed but cannot make a sandbox here: " + msg
 	}
 	return ""
+}
+
+// procMode says how the process limit is enforced here, and if not by a cgroup, why: a
+// cgroup per run where the grader can make one; otherwise RLIMIT_NPROC, which does not hold for
+// root.
+func procMode(l limits) (procLimit, string) {
+	cg, err := newCgroups(l)
+	if err == nil {
+		cg.remove()
+		return procsByCgroup, ""
+	}
+	if os.Getuid() != 0 {
+		return procsByRlimit, err.Error()
+	}
+	return procsNone, err.Error()
+}
+
+// isolation is the summary's account of the limits and the isolation of each run: what holds,
+// and without bubblewrap, what does not.
+func (r *runner) isolation(noSandbox, noCgroup string) string {
+	var sb strings.Builder
+	l := r.limits
+	fmt.Fprintf(&sb, "limits per notebook: wall time %v (%v per cell); memory %s per process", r.timeout, r.cellTimeout, formatBytes(l.Memory))
+	switch r.procs {
+	case procsByContainer:
+		fmt.Fprintf(&sb, " and %s for all its processes; %d processes and threads (the container's limits)", formatBytes(l.Memory), l.Procs)
+	case procsByCgroup:
+		fmt.Fprintf(&sb, " and %s for all its processes; %d processes and threads (cgroup)", formatBytes(l.Memory), l.Procs)
+	case procsByRlimit:
+		fmt.Fprintf(&sb, "; %d processes and threads more than this user runs (RLIMIT_NPROC; no cgroup: %s)", l.Procs, noCgroup)
+	default:
+		fmt.Fprintf(&sb, "; processes NOT limited (root ignores RLIMIT_NPROC and no cgroup can be made: %s)", noCgroup)
+	}
+	fmt.Fprintf(&sb, "; CPU time %v per process; files up to %s each; output %s; %s written to its folder\n",
+		l.CPU, formatBytes(l.FileSize), formatBytes(l.Output), formatBytes(l.Disk))
+	if r.sandbox == "podman" {
+		fmt.Fprintf(&sb, "isolation: a podman container per notebook (image %s): read-only root, no network, its own processes only, writable only its own folder and a /tmp of %s; nothing of the host's but the run's folder and the grader's Go build cache mounted\n", r.image, formatBytes(l.Disk))
+		return sb.String()
+	}
+	if r.sandbox == "bwrap" {
+		sb.WriteString("isolation: bubblewrap sandbox per notebook: read-only file system except its own folder and the shared Go build cache, no network, its own processes only; the instructor's notebooks, the submissions and the output folder hidden\n")
+		return sb.String()
+	}
+	if noSandbox == "" {
+		noSandbox = "-sandbox none"
+	}
+	who := "this user"
+	if os.Getuid() == 0 {
+		who = "root"
+	}
+	verdicts := "Verdicts are still decided by the grader alone: it is not dumpable (no ptrace, no /proc/PID/mem) and kills whatever a notebook leaves running."
+	if os.Getuid() == 0 {
+		verdicts = "As root, a notebook can do anything to the machine, this grader included: never grade as root without a sandbox."
+	}
+	fmt.Fprintf(&sb, `warning: no sandbox (%s). A notebook is NOT isolated:
+  - files: it can read, change and delete whatever %s can: the instructor's notebooks (solutions included, which it could print into its own feedback), the other submissions, the output folder, the other runs' folders and exported answers, the shared Go build cache;
+  - network: it can reach the network;
+  - processes: it can see and signal %s's other processes, the other runs included;
+  - disk: outside its own folder only the size of each file is limited.
+  %s
+  To grade in isolation without bubblewrap, run each notebook in a container of its own: grade -sandbox podman (the workbench image, --network none, read-only root, the limits as the container's); see sod/cmd/grade/README.md.
+`, noSandbox, who, who, verdicts)
+	return sb.String()
+}
+
+// imageModule is where the workbench image (Dockerfile) has the module: its user's home.
+const imageModule = "/home/jovyan"
+
+// podmanProblem says why -sandbox podman cannot run here: no podman, or no such image.
+func podmanProblem(ctx context.Context, image string) error {
+	path, err := exec.LookPath("podman")
+	if err != nil {
+		return errors.New("podman not found (apt-get install podman)")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, path, "image", "inspect", "--format", "{{.Id}}", image).CombinedOutput(); err != nil {
+		return fmt.Errorf("no image %s (docker/test-image.sh builds sod-workbench): %s", image, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// podmanArgs is the command line that runs args (nbconvert) in a container of its own: the
+// run's folder at sandboxRoot, the grader's Go build cache at the same path, everything else
+// the image's, read-only; no network, no capabilities; the limits as the container's.
+func (r *runner) podmanArgs(name, dir string, env, args []string) []string {
+	l := r.limits
+	b := []string{"podman", "run", "--rm", "--name", name, "--network", "none", "--read-only",
+		"--user", "0:0", "--cap-drop", "all", "--security-opt", "no-new-privileges",
+		"--tmpfs", "/tmp:rw,mode=1777,size=" + strconv.FormatInt(l.Disk, 10),
+		"-v", dir + ":" + sandboxRoot + ":rw", "-v", r.goCache + ":" + r.goCache + ":rw",
+		"--memory", strconv.FormatInt(l.Memory, 10), "--memory-swap", strconv.FormatInt(l.Memory, 10),
+		"--pids-limit", strconv.Itoa(l.Procs),
+		"--ulimit", fmt.Sprintf("fsize=%d:%d", l.FileSize, l.FileSize),
+		"--ulimit", fmt.Sprintf("cpu=%d:%d", int(l.CPU.Seconds()), int(l.CPU.Seconds())),
+		"--ulimit", "core=0:0",
+		"-w", filepath.Join(sandboxRoot, "mod", "notebooks"),
+		"-e", "JUPYTER_PATH=" + imageModule + "/.local/share/jupyter"}
+	for _, kv := range env {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "HOME", "TMPDIR", "GOCACHE", "GOFLAGS", "GOPROXY", "GOSUMDB", "GOTOOLCHAIN", "PYDEVD_DISABLE_FILE_VALIDATION", "GRADE_TEST_VICTIM":
+			b = append(b, "-e", kv)
+		}
+	}
+	return append(append(b, r.image), args...)
 }

@@ -2,10 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestBwrapProblem checks the sandbox probe against stand-ins for bwrap: none on PATH, one that
@@ -66,5 +71,87 @@ func TestSandboxBwrapRefused(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "grading") {
 		t.Errorf("it started grading: %s", out.String())
+	}
+}
+
+// TestPodmanArgs: a container run has no network, a read-only root, the run's folder as its
+// only host folder besides the build cache, and the limits.
+func TestPodmanArgs(t *testing.T) {
+	r := &runner{limits: defaultLimits, image: "sod-workbench", goCache: "/cache"}
+	args := strings.Join(r.podmanArgs("c1", "/tmp/run", []string{"HOME=/tmp/sodgrade/home", "GOMODCACHE=/root/go/pkg/mod", "SECRET=x"}, []string{"jupyter", "nbconvert"}), " ")
+	for _, want := range []string{"--network none", "--read-only", "--cap-drop all", "-v /tmp/run:/tmp/sodgrade:rw",
+		"--memory 2147483648", "--pids-limit 256", "--ulimit fsize=268435456:268435456", "-e HOME=/tmp/sodgrade/home",
+		"sod-workbench jupyter nbconvert"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("podman command lacks %q:\n%s", want, args)
+		}
+	}
+	for _, not := range []string{"GOMODCACHE", "SECRET"} {
+		if strings.Contains(args, not) {
+			t.Errorf("podman command passes the host's %s:\n%s", not, args)
+		}
+	}
+}
+
+// TestGradeInPodman grades good, mallory and hog with -sandbox podman, where podman and the
+// workbench image (docker/test-image.sh builds it) are present; it is skipped otherwise.
+func TestGradeInPodman(t *testing.T) {
+	image := os.Getenv("SOD_IMAGE")
+	if image == "" {
+		image = "sod-workbench"
+	}
+	if err := podmanProblem(context.Background(), image); err != nil {
+		t.Skipf("-sandbox podman cannot run here: %v", err)
+	}
+	subs := filepath.Join(t.TempDir(), "subs")
+	for _, s := range []string{"good", "mallory", "hog"} {
+		if err := os.CopyFS(filepath.Join(subs, s), os.DirFS(filepath.Join("testdata", "submissions", s))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	var log strings.Builder
+	err := run(context.Background(), []string{"-sandbox", "podman", "-image", image, "-source", "testdata/instructor",
+		"-o", out, "-cell-timeout", "5m", "-timeout", "10m", subs}, &log, &log) // the first run compiles the workbench into the build cache
+	t.Logf("grade output:\n%s", log.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "grades.csv"))
+	for _, want := range []string{"good,99-fixture.ipynb,99.1,true,correct", "good,99-fixture.ipynb,99.2,true,correct",
+		"mallory,99-fixture.ipynb,99.1,false,no answer exported", "hog,99-fixture.ipynb,99.1,true,correct", "hog,99-fixture.ipynb,99.2,false"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("grades.csv lacks %q:\n%s", want, b)
+		}
+	}
+}
+
+// TestReapOrphans: a process a notebook leaves behind in a session and folder of its own (out of
+// reach of the process group and of the sweep by folder) becomes the grader's child once its
+// parent ends, and reapOrphans kills it; the grader is not dumpable.
+func TestReapOrphans(t *testing.T) {
+	harden(true)
+	if d, _, _ := syscall.RawSyscall(syscall.SYS_PRCTL, 3 /* PR_GET_DUMPABLE */, 0, 0); d != 0 {
+		t.Errorf("the grader is dumpable (%d)", d)
+	}
+	out, err := exec.Command("/bin/sh", "-c", "cd / && setsid sleep 300 >/dev/null 2>&1 & echo $!").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	for range 50 { // the shell has ended; the sleep is the grader's child now
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if f := strings.Fields(string(b)); len(f) > 3 && f[3] == strconv.Itoa(os.Getpid()) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	reapOrphans()
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
+		t.Errorf("the left-behind process %d is still there", pid)
 	}
 }

@@ -24,7 +24,7 @@ func setupAblation(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 	fs.Var(listFlag[int]{p: &cfg.Ls, parse: parseL}, "ls", fmt.Sprintf("ablation: `list` of lifting orders, odd, each in [%d, %d]", minL, maxL))
 	fs.Var(int64List(&cfg.Ts, minT, maxT), "ts", fmt.Sprintf("ablation: `list` of step counts, integers in [%d, %d] (2e6 is accepted)", minT, int64(maxT)))
 	return func() (runFunc, error) {
-		return func(ctx context.Context) error { cfg.Context = ctx; return runAblation(c, cfg) }, nil
+		return func(ctx context.Context) error { return runAblation(ctx, c, cfg) }, nil
 	}
 }
 
@@ -37,8 +37,8 @@ func parseL(s string) (int, error) {
 	return int(v), err
 }
 
-func runAblation(c *common, cfg experiments.AblationConfig) error {
-	r, err := experiments.Ablation(cfg, c.progress())
+func runAblation(ctx context.Context, c *common, cfg experiments.AblationConfig) error {
+	r, err := experiments.RunAblation(ctx, cfg, c.progress())
 	if err != nil {
 		return err
 	}
@@ -47,8 +47,8 @@ func runAblation(c *common, cfg experiments.AblationConfig) error {
 		fmt.Fprintf(c.stdout, "  l=%d ρ_min=%.3f U_β=%s U_γ=%s\n", row.L, row.RhoMin, row.UBetaS, row.UGamS)
 		for _, cell := range row.Cells {
 			fmt.Fprintf(c.stdout, "    t=%-8d %-4s d̂=%-10.4g d*=%-10.4g ratio=%-7.4g h(X̌)=%-10.4g descent=%-5v final=%s\n", cell.T, cell.Kind, cell.DHat, cell.DStar, cell.Ratio, cell.HCheck, cell.Descent, cell.Final)
-			rows = append(rows, []string{itoa(row.L), ftoa(row.RhoMin), row.UBetaS, row.UGamS, strconv.FormatInt(cell.T, 10), cell.Kind,
-				strconv.FormatBool(cell.Defined), ftoa(cell.DHat), ftoa(cell.DStar), ftoa(cell.Ratio), ftoa(cell.HHat), ftoa(cell.HCheck), strconv.FormatBool(cell.Descent), cell.Final})
+			rows = append(rows, []string{itoa(row.L), ftoa(row.RhoMin), row.UBetaS, row.UGamS, strconv.FormatInt(cell.T, 10), cell.Kind.String(),
+				strconv.FormatBool(cell.Defined), ftoa(cell.DHat), ftoa(cell.DStar), ftoa(cell.Ratio), ftoa(cell.HHat), ftoa(cell.HCheck), strconv.FormatBool(cell.Descent), cell.Final.String()})
 		}
 	}
 	fmt.Fprintf(c.stdout, "  cells with h(X̌) < h(X̂): %d\n", r.DescentCells)
@@ -59,7 +59,7 @@ func runAblation(c *common, cfg experiments.AblationConfig) error {
 		if err != nil {
 			return err
 		}
-		s, err := experiments.DescentScan(cfg, l, ts)
+		s, err := experiments.RunDescentScan(ctx, experiments.DescentScanConfig{Ablation: cfg, L: l, Ts: ts}, nil)
 		if err != nil {
 			return err
 		}

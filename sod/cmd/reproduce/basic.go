@@ -14,14 +14,14 @@ func init() {
 
 func setupBasic(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 	return func() (runFunc, error) {
-		cfg := experiments.DefaultBasicConfig()
+		cfg := experiments.DefaultBasicExampleConfig()
 		cfg.Seed = c.seed
-		return func(ctx context.Context) error { cfg.Context = ctx; return runBasic(c, cfg) }, nil
+		return func(ctx context.Context) error { return runBasic(ctx, c, cfg) }, nil
 	}
 }
 
-func runBasic(c *common, cfg experiments.BasicConfig) error {
-	r, err := experiments.BasicExample(cfg, c.progress())
+func runBasic(ctx context.Context, c *common, cfg experiments.BasicExampleConfig) error {
+	r, err := experiments.RunBasicExample(ctx, cfg, c.progress())
 	if err != nil {
 		return err
 	}

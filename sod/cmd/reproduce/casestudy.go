@@ -17,16 +17,16 @@ func init() {
 
 func prepareCase(c *common, name string) func() (runFunc, error) {
 	return func() (runFunc, error) {
-		cfg := experiments.PMCCaseConfig()
+		cfg := experiments.PMCCaseStudyConfig()
 		if name == "realworld" {
-			cfg = experiments.RealWorldCaseConfig()
+			cfg = experiments.RealWorldCaseStudyConfig()
 		}
-		return func(ctx context.Context) error { cfg.Context = ctx; return runCase(c, name, cfg) }, nil
+		return func(ctx context.Context) error { return runCase(ctx, c, name, cfg) }, nil
 	}
 }
 
-func runCase(c *common, name string, cfg experiments.CaseConfig) error {
-	r, err := experiments.CaseStudy(cfg, c.progress())
+func runCase(ctx context.Context, c *common, name string, cfg experiments.CaseStudyConfig) error {
+	r, err := experiments.RunCaseStudy(ctx, cfg, c.progress())
 	if err != nil {
 		return err
 	}

@@ -18,12 +18,12 @@ func setupQNN(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 		if c.seedSet {
 			cfg.Seed = c.seed
 		}
-		return func(ctx context.Context) error { cfg.Context = ctx; return runQNN(c, cfg) }, nil
+		return func(ctx context.Context) error { return runQNN(ctx, c, cfg) }, nil
 	}
 }
 
-func runQNN(c *common, cfg experiments.QNNConfig) error {
-	r, err := experiments.QNN(cfg, c.progress())
+func runQNN(ctx context.Context, c *common, cfg experiments.QNNConfig) error {
+	r, err := experiments.RunQNN(ctx, cfg, c.progress())
 	if err != nil {
 		return err
 	}

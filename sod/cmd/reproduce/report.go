@@ -3,12 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
-	_ "embed"
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"text/template"
 )
 
 // The report subcommand: `reproduce report` computes every value the paper
@@ -16,13 +18,15 @@ import (
 // report (Markdown) on standard output. The committed notebooks/REPRODUCTION.md
 // is exactly its output (a test in this package keeps the two equal).
 //
-// The paper's printed values are data (report_paper.go) with where they are
-// printed; the workbench's values are computed on every run with packages sod
-// and sod/experiments (report_values.go). The conventions and findings that
-// follow the tables are the text in report_text.md.
+// Computation and prose live apart: report_values.go computes every value
+// and every verdict into a reportValues (plain data; the paper's printed
+// values come from package sod/paper), report_format.go writes numbers, and
+// the templates report.md.tmpl (the value tables) and report_text.md (the
+// conventions and findings) write the sentences and tables around them.
+// Rewording the report means editing those two templates.
 
-//go:embed report_text.md
-var reportText string
+//go:embed report.md.tmpl report_text.md
+var reportTemplates embed.FS
 
 // reportFile is where the report is committed, relative to the repository root.
 const reportFile = "notebooks/REPRODUCTION.md"
@@ -56,145 +60,130 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(pos) > 0 {
 		return &usageError{err: fmt.Errorf("report takes no arguments (got %q)", strings.Join(pos, " ")), usage: "usage: reproduce report"}
 	}
-	secs, err := buildReport(ctx)
+	v, err := buildReport(ctx)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	w := bufio.NewWriter(stdout)
-	writeReport(w, secs)
+	if _, err := writeReport(w, v); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
 	return w.Flush()
 }
 
-// buildReport computes every section of the report.
-func buildReport(ctx context.Context) ([]*section, error) {
-	rw, err := newRealWorld()
-	if err != nil {
-		return nil, fmt.Errorf("real-world case: %w", err)
-	}
-	builders := []struct {
-		name string
-		f    func() (*section, error)
-	}{
-		{"real-world case", func() (*section, error) { return realWorldSection(rw) }},
-		{"ablation table", ablationSection},
-		{"PMC case", pmcSection},
-		{"basic example", basicSection},
-		{"single-step SOD", singleStepSection},
-		{"Paley–Zygmund", pzSection},
-		{"success rates", func() (*section, error) { return studySection(ctx) }},
-		{"quadratic network", qnnSection},
-	}
-	var secs []*section
-	for _, b := range builders {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		s, err := b.f()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", b.name, err)
-		}
-		secs = append(secs, s)
-	}
-	return secs, nil
+// statusCount counts the rows of one value table (a section) by verdict.
+type statusCount struct {
+	ID, Title                              string
+	Reproduces, Differs, Fails, NotPrinted int
 }
 
-// counts returns the number of rows per status.
-func counts(secs []*section) map[status]int {
-	c := map[status]int{}
-	for _, s := range secs {
-		for _, r := range s.rows {
-			c[r.status]++
-		}
+// Rows is the number of rows counted.
+func (c statusCount) Rows() int { return c.Reproduces + c.Differs + c.Fails + c.NotPrinted }
+
+// tally collects the sections and verdicts the template writes, in order.
+type tally struct{ sections []*statusCount }
+
+// section starts a value table: its anchor and heading.
+func (t *tally) section(id, title string) string {
+	t.sections = append(t.sections, &statusCount{ID: id, Title: title})
+	return `<a id="` + id + `"></a>` + "\n### " + title
+}
+
+// status counts a verdict in the current section and writes it.
+func (t *tally) status(s string) (string, error) {
+	if len(t.sections) == 0 {
+		return "", fmt.Errorf("status %q outside a section", s)
 	}
-	return c
+	c := t.sections[len(t.sections)-1]
+	switch s {
+	case "reproduces":
+		c.Reproduces++
+	case "differs":
+		c.Differs++
+	case "fails":
+		c.Fails++
+	case "not printed":
+		c.NotPrinted++
+		return "not printed", nil
+	default:
+		return "", fmt.Errorf("unknown status %q", s)
+	}
+	return "**" + s + "**", nil
+}
+
+// total sums the counts of all sections.
+func (t *tally) total() statusCount {
+	var s statusCount
+	for _, c := range t.sections {
+		s.Reproduces += c.Reproduces
+		s.Differs += c.Differs
+		s.Fails += c.Fails
+		s.NotPrinted += c.NotPrinted
+	}
+	return s
+}
+
+// notebooks are the notebooks cited as evidence, by number.
+var notebooks = map[string]string{
+	"01": "01-matrix-sensing-and-rip.ipynb",
+	"02": "02-single-step-sod.ipynb",
+	"03": "03-paley-zygmund.ipynb",
+	"04": "04-tensor-lifting-and-tpgd.ipynb",
+	"05": "05-case-basic-example.ipynb",
+	"06": "06-case-pmc.ipynb",
+	"07": "07-case-real-world-and-ablation.ipynb",
+	"08": "08-success-rates.ipynb",
+	"09": "09-quadratic-network.ipynb",
+}
+
+// nbLink is a link to a notebook section, "[07 · The ablation table](07-….ipynb)".
+func nbLink(num, section string) (string, error) {
+	file, ok := notebooks[num]
+	if !ok {
+		return "", fmt.Errorf("no notebook %q", num)
+	}
+	return "[" + num + " · " + section + "](" + file + ")", nil
+}
+
+// parseReport parses the report's templates with the functions they use;
+// t receives the sections and verdicts as they are written.
+func parseReport(t *tally) (*template.Template, error) {
+	funcs := template.FuncMap{
+		"section": t.section, "status": t.status, "nb": nbLink,
+		"f3": f3, "f4": f4, "f6": f6, "fixed": fixed, "g3": g3, "g4": g4, "sci": sci,
+		"g":    func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) },
+		"vec":  func(x []float64, dec int) string { return vec(x, func(v float64) string { return fixed(v, dec) }) },
+		"ints": ints, "gs": gs, "set": func(list string) string { return "{" + strings.Trim(list, "()") + "}" },
+		"printed": paperText, "like": likePrinted, "diff": diffText, "interval": intervalText,
+		"mark": endMark, "final": finalText, "cell": cell,
+	}
+	return template.New("report").Funcs(funcs).ParseFS(reportTemplates, "report.md.tmpl", "report_text.md")
+}
+
+// writeReport writes the report of v, and returns the counts of its
+// value tables.
+func writeReport(w io.Writer, v *reportValues) ([]*statusCount, error) {
+	var t tally
+	tmpl, err := parseReport(&t)
+	if err != nil {
+		return nil, err
+	}
+	var values strings.Builder
+	if err := tmpl.ExecuteTemplate(&values, "values", v); err != nil {
+		return nil, err
+	}
+	doc := struct {
+		Regenerate string
+		Total      statusCount
+		Sections   []*statusCount
+		Values     string // the value tables
+		V          *reportValues
+	}{regenerate, t.total(), t.sections, values.String(), v}
+	return t.sections, tmpl.ExecuteTemplate(w, "report", doc)
 }
 
 // cell escapes the characters that would break a Markdown table cell.
 func cell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return strings.ReplaceAll(s, "\n", " ")
-}
-
-func statusCell(r row) string {
-	s := "**" + r.status.String() + "**"
-	if r.status == notPrinted {
-		s = "not printed"
-	}
-	if r.detail != "" {
-		s += ": " + r.detail
-	}
-	return s
-}
-
-func evidenceCell(r row) string {
-	tests := make([]string, len(r.tests))
-	for i, t := range r.tests {
-		tests[i] = "`" + t + "`"
-	}
-	return strings.Join(tests, ", ") + "; " + nbLink(r.nb)
-}
-
-// nbLink is a link to a notebook section, "[07 · The ablation table](07-….ipynb)".
-func nbLink(nb nbRef) string {
-	return "[" + nb.file[:2] + " · " + nb.section + "](" + nb.file + ")"
-}
-
-// writeReport writes the whole report: the tables, then report_text.md.
-func writeReport(w io.Writer, secs []*section) {
-	c := counts(secs)
-	total := c[reproduces] + c[differs] + c[fails] + c[notPrinted]
-	fmt.Fprintln(w, "# Reproduction report")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "<!-- Generated by `"+regenerate+"`; do not edit by hand. -->")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, `This is the workbench's account of the paper *Escaping Local Minima Provably in Non-convex Matrix
-Sensing: A Deterministic Framework via Simulated Lifting*: every value the paper prints that the
-workbench reproduces or refutes, the conventions the workbench assumes where the paper is silent or
-ambiguous, and the places where the paper's claims do not hold. Every entry names its evidence: a Go
-test of this repository (run it with `+"`go test ./sod/... -run '^Name$'`"+`) and a notebook section.`)
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Contents: [values](#values) · [conventions](#conventions) (C1–C10) ·")
-	fmt.Fprintln(w, "[where the paper does not hold](#findings) (F1–F12)")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, `<a id="values"></a>`)
-	fmt.Fprintln(w, "## Values")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "`go run ./sod/cmd/reproduce report` computes every value in the column \"workbench\" with the `sod`")
-	fmt.Fprintln(w, "library on each run; the column \"paper\" holds what the paper prints, with where. Status:")
-	fmt.Fprintln(w, "**reproduces** — the value rounds to the paper's printed digits, or the paper's claim holds on its own")
-	fmt.Fprintln(w, "instance; **differs** — a printed value the workbench gets otherwise, by the amount stated; **fails** —")
-	fmt.Fprintln(w, "a claim of the paper that does not hold on its own instance; *not printed* — a quantity the paper's")
-	fmt.Fprintln(w, "claims rest on without printing it, given for reference.")
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "**%d rows: %d reproduce, %d differ, %d fail, %d not printed.**\n", total, c[reproduces], c[differs], c[fails], c[notPrinted])
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| section | reproduces | differs | fails | not printed |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
-	for _, s := range secs {
-		sc := counts([]*section{s})
-		fmt.Fprintf(w, "| [%s](#%s) | %d | %d | %d | %d |\n", s.title, s.id, sc[reproduces], sc[differs], sc[fails], sc[notPrinted])
-	}
-	for _, s := range secs {
-		fmt.Fprintln(w)
-		fmt.Fprintf(w, "<a id=\"%s\"></a>\n", s.id)
-		fmt.Fprintln(w, "### "+s.title)
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, s.intro)
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| quantity or claim | paper (where) | workbench | status | evidence |")
-		fmt.Fprintln(w, "|---|---|---|---|---|")
-		for _, r := range s.rows {
-			paper := r.paper
-			if r.where != "" {
-				paper += " (" + r.where + ")"
-			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", cell(r.what), cell(paper), cell(r.ours), cell(statusCell(r)), cell(evidenceCell(r)))
-		}
-		if s.extra != "" {
-			fmt.Fprintln(w)
-			fmt.Fprint(w, s.extra)
-		}
-	}
-	fmt.Fprintln(w)
-	fmt.Fprint(w, reportText)
 }

@@ -6,50 +6,89 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/paper"
 )
 
 // repoRoot is the repository root, from this package's directory.
 const repoRoot = "../../.."
 
 var (
-	reportOnce sync.Once
-	reportSecs []*section
-	reportMD   string
-	reportErr  error
+	reportOnce   sync.Once
+	reportVals   *reportValues
+	reportCounts []*statusCount
+	reportMD     string
+	reportErr    error
 )
 
-// generatedReport builds the report once for all the tests of this file.
-func generatedReport(t *testing.T) ([]*section, string) {
+// generatedReport builds the report once for all the tests of this file:
+// its values, the counts of its value tables and its text.
+func generatedReport(t *testing.T) (*reportValues, []*statusCount, string) {
 	t.Helper()
 	reportOnce.Do(func() {
-		reportSecs, reportErr = buildReport(context.Background())
+		reportVals, reportErr = buildReport(context.Background())
 		if reportErr == nil {
 			var b bytes.Buffer
-			writeReport(&b, reportSecs)
+			reportCounts, reportErr = writeReport(&b, reportVals)
 			reportMD = b.String()
 		}
 	})
 	if reportErr != nil {
 		t.Fatal(reportErr)
 	}
-	return reportSecs, reportMD
+	return reportVals, reportCounts, reportMD
+}
+
+// reportRow is one row of a value table of the report, split into its
+// cells: quantity, paper (where), workbench, status, evidence.
+type reportRow struct {
+	section                             string
+	what, paper, ours, status, evidence string
+}
+
+// reportRows returns the rows of the report's value tables, with the
+// section (anchor id) of each.
+func reportRows(md string) []reportRow {
+	var rows []reportRow
+	section := ""
+	anchor := regexp.MustCompile(`^<a id="([a-z0-9-]+)"></a>$`)
+	for _, line := range strings.Split(md, "\n") {
+		if m := anchor.FindStringSubmatch(line); m != nil {
+			section = m[1]
+			continue
+		}
+		if !strings.HasPrefix(line, "| ") || !strings.Contains(line, "`Test") {
+			continue
+		}
+		c := strings.Split(strings.TrimSuffix(strings.TrimPrefix(line, "| "), " |"), " | ")
+		if len(c) != 5 {
+			continue
+		}
+		for i := range c {
+			c[i] = strings.ReplaceAll(c[i], `\|`, "|")
+		}
+		rows = append(rows, reportRow{section, c[0], c[1], c[2], c[3], c[4]})
+	}
+	return rows
 }
 
 // TestReportUpToDate fails when the committed notebooks/REPRODUCTION.md is
 // not exactly what `reproduce report` prints, so a stale report cannot land.
 func TestReportUpToDate(t *testing.T) {
-	_, got := generatedReport(t)
+	_, _, got := generatedReport(t)
 	b, err := os.ReadFile(filepath.Join(repoRoot, reportFile))
 	if err != nil {
 		t.Fatalf("%v\nGenerate it: %s", err, regenerate)
@@ -78,7 +117,7 @@ func TestReportUpToDate(t *testing.T) {
 // TestReportCommand runs the subcommand end to end through run: the report
 // on stdout, a usage error (exit status 2) for arguments, -h.
 func TestReportCommand(t *testing.T) {
-	_, want := generatedReport(t)
+	_, _, want := generatedReport(t)
 	var out, errb bytes.Buffer
 	if err := run(context.Background(), []string{"report"}, &out, &errb); err != nil {
 		t.Fatal(err)
@@ -110,7 +149,7 @@ func TestReportCommand(t *testing.T) {
 // exists in the repository, every notebook section it links to exists, and
 // every row names at least one test and a notebook.
 func TestReportEvidence(t *testing.T) {
-	secs, md := generatedReport(t)
+	_, _, md := generatedReport(t)
 	funcs := testFuncs(t)
 	names := regexp.MustCompile("`((?:Test|Example|Fuzz|Benchmark)[A-Za-z0-9_]*)`").FindAllStringSubmatch(md, -1)
 	if len(names) < 50 {
@@ -145,11 +184,14 @@ func TestReportEvidence(t *testing.T) {
 				"update the evidence in sod/cmd/reproduce and regenerate: %s", section, file, h, regenerate)
 		}
 	}
-	for _, s := range secs {
-		for _, r := range s.rows {
-			if len(r.tests) == 0 || r.nb.file == "" || r.nb.section == "" {
-				t.Errorf("%s: row %q has no test or no notebook", s.id, r.what)
-			}
+	rows := reportRows(md)
+	if len(rows) < 50 {
+		t.Fatalf("only %d rows in the value tables", len(rows))
+	}
+	evidence := regexp.MustCompile("^`(?:Test|Example)[A-Za-z0-9_]*`(?:, `(?:Test|Example)[A-Za-z0-9_]*`)*; \\[\\d\\d · [^\\]]+\\]\\(\\d\\d-[^)]+\\.ipynb\\)$")
+	for _, r := range rows {
+		if !evidence.MatchString(r.evidence) {
+			t.Errorf("%s: row %q: evidence %q is not tests and one notebook section", r.section, r.what, r.evidence)
 		}
 	}
 }
@@ -225,20 +267,15 @@ func notebookHeadings(t *testing.T, path string) []string {
 }
 
 // findRow returns the row of section id whose quantity starts with what.
-func findRow(t *testing.T, secs []*section, id, what string) row {
+func findRow(t *testing.T, md, id, what string) reportRow {
 	t.Helper()
-	for _, s := range secs {
-		if s.id != id {
-			continue
-		}
-		for _, r := range s.rows {
-			if strings.HasPrefix(r.what, what) {
-				return r
-			}
+	for _, r := range reportRows(md) {
+		if r.section == id && strings.HasPrefix(r.what, what) {
+			return r
 		}
 	}
 	t.Fatalf("no row %q in section %s", what, id)
-	return row{}
+	return reportRow{}
 }
 
 // TestReportRealWorldQuantities computes m, λ_n, σ_r, |⟨E, u_n u_nᵀ⟩| and Ξ²
@@ -246,8 +283,8 @@ func findRow(t *testing.T, secs []*section, id, what string) row {
 // matrices (explicit sums and gonum's eigensolvers, not sod.AnalyzeCritical)
 // and checks the report's rows against them.
 func TestReportRealWorldQuantities(t *testing.T) {
-	secs, _ := generatedReport(t)
-	p := sod.RealWorld()
+	_, _, md := generatedReport(t)
+	p := sod.RealWorldProblem()
 	x := sod.RealWorldXHat()
 	_, m := p.Op.Dims()
 	As := make([]*mat.SymDense, m)
@@ -310,18 +347,18 @@ func TestReportRealWorldQuantities(t *testing.T) {
 		what string
 		want string
 	}{
-		{"m (number", "6"},
+		{"m (number", strconv.Itoa(len(paper.RealWorldMatrices()))},
 		{"λ_n", f6(lambdaN)},
 		{"σ_r", f6(sigma)},
 		{"|⟨E, u_n u_nᵀ⟩|", f6(euu)},
 		{"Ξ²", f6(xi2)},
 	} {
-		if r := findRow(t, secs, "real-world", tc.what); r.ours != tc.want {
+		if r := findRow(t, md, "real-world", tc.what); r.ours != tc.want {
 			t.Errorf("%s: report %q, computed directly %q", tc.what, r.ours, tc.want)
 		}
 	}
-	if m != 6 {
-		t.Errorf("m = %d, the paper prints six matrices", m)
+	if m != len(paper.RealWorldMatrices()) {
+		t.Errorf("m = %d, the paper prints %d matrices", m, len(paper.RealWorldMatrices()))
 	}
 }
 
@@ -335,10 +372,11 @@ func scaleSym(s float64, A *mat.SymDense) *mat.SymDense {
 // table and checks the statuses the report gives its claims against the
 // counts (the section is built from a fresh study run).
 func TestReportStudySection(t *testing.T) {
-	secs, md := generatedReport(t)
+	_, _, md := generatedReport(t)
 	rows := regexp.MustCompile(`(?m)^\| (\d+) \| ([0-9.]+) \| (\d+)/(\d+) \| (\d+)/(\d+) \| (\d+) \| (\d+) \|$`).FindAllStringSubmatch(md, -1)
-	if len(rows) != 10 {
-		t.Fatalf("%d study cells in the report, want the paper's 10 (5 sizes × 2 ε)", len(rows))
+	grid := paper.SuccessStudy()
+	if len(rows) != len(grid.Sizes)*len(grid.Epsilons) {
+		t.Fatalf("%d study cells in the report, want the paper's %d (%d sizes × %d ε)", len(rows), len(grid.Sizes)*len(grid.Epsilons), len(grid.Sizes), len(grid.Epsilons))
 	}
 	atoi := func(s string) int {
 		n := 0
@@ -350,8 +388,8 @@ func TestReportStudySection(t *testing.T) {
 	gd := map[string][]int{}
 	gdTot, sodTot, rounds, lowered := 0, 0, 0, 0
 	for _, r := range rows {
-		if atoi(r[4]) != 50 || atoi(r[6]) != 50 {
-			t.Errorf("n=%s ε=%s: %s and %s trials, the paper runs 50", r[1], r[2], r[4], r[6])
+		if atoi(r[4]) != grid.Trials || atoi(r[6]) != grid.Trials {
+			t.Errorf("n=%s ε=%s: %s and %s trials, the paper runs %d", r[1], r[2], r[4], r[6], grid.Trials)
 		}
 		gd[r[2]] = append(gd[r[2]], atoi(r[3]))
 		gdTot += atoi(r[3])
@@ -364,12 +402,12 @@ func TestReportStudySection(t *testing.T) {
 	}
 	wantStatus := func(what string, holds bool) {
 		t.Helper()
-		r := findRow(t, secs, "study", what)
-		want := fails
+		r := findRow(t, md, "study", what)
+		want := "**fails**"
 		if holds {
-			want = reproduces
+			want = "**reproduces**"
 		}
-		if r.status != want {
+		if !strings.HasPrefix(r.status, want) {
 			t.Errorf("%q: status %v, the counts say %v", what, r.status, want)
 		}
 	}
@@ -384,39 +422,32 @@ func TestReportStudySection(t *testing.T) {
 	wantStatus("every escape lowers h", lowered == rounds)
 }
 
-// TestPrintedPrecision checks the comparison at the paper's printed
-// precision on hand-made cases.
+// TestPrintedPrecision checks how the report writes a computed value beside
+// a printed one, on hand-made cases.
 func TestPrintedPrecision(t *testing.T) {
 	for _, tc := range []struct {
-		x      float64
-		text   string
-		match  bool
-		unit   float64
-		pretty string
+		x       float64
+		printed paper.Printed
+		pretty  string
+		typeset string
 	}{
-		{1.0767, "1.08", true, 0.01, "1.0767"},
-		{114.198, "114.22", false, 0.01, "114.1980"},
-		{4.0815e6, "4.08e6", true, 1e4, "4.08150·10⁶"},
-		{9.94136e33, "9.94e33", true, 1e31, "9.94136·10³³"},
-		{0.20813, "0.208", true, 0.001, "0.20813"},
-		{0.60076, "0.600", false, 0.001, "0.60076"},
-		{0.0435, "0.043", true, 0.001, "0.04350"},
-		{0.9137, "1", true, 1, "0.91"},
+		{1.0767, "1.08", "1.0767", "1.08"},
+		{114.198, "114.22", "114.1980", "114.22"},
+		{4.0815e6, "4.08e6", "4.08150·10⁶", "4.08·10⁶"},
+		{9.94136e33, "9.94e33", "9.94136·10³³", "9.94·10³³"},
+		{0.20813, "0.208", "0.20813", "0.208"},
+		{0.60076, "0.600", "0.60076", "0.600"},
+		{0.0435, "0.043", "0.04350", "0.043"},
+		{0.9137, "1", "0.91", "1"},
+		{-1, "-1", "-1.00", "−1"},
+		{math.NaN(), paper.Unstable, "NaN", "✗²"},
 	} {
-		ok, err := matchPrinted(tc.x, tc.text)
-		if err != nil {
-			t.Fatal(err)
+		if got := likePrinted(tc.x, tc.printed); got != tc.pretty {
+			t.Errorf("likePrinted(%v, %q) = %q, want %q", tc.x, tc.printed, got, tc.pretty)
 		}
-		_, unit, _ := printedUnit(tc.text)
-		if ok != tc.match || math.Abs(unit-tc.unit) > 1e-9*tc.unit {
-			t.Errorf("%v against %q: match %v, unit %v; want %v, %v", tc.x, tc.text, ok, unit, tc.match, tc.unit)
+		if got := paperText(tc.printed); got != tc.typeset {
+			t.Errorf("paperText(%q) = %q, want %q", tc.printed, got, tc.typeset)
 		}
-		if got := likePrinted(tc.x, tc.text); got != tc.pretty {
-			t.Errorf("likePrinted(%v, %q) = %q, want %q", tc.x, tc.text, got, tc.pretty)
-		}
-	}
-	if _, err := matchPrinted(1, "n/a"); err == nil {
-		t.Error("matchPrinted accepted a non-number")
 	}
 	for _, tc := range []struct {
 		x    float64
@@ -429,32 +460,78 @@ func TestPrintedPrecision(t *testing.T) {
 	}
 }
 
+// TestReportAblationCells checks the ablation section against the printed
+// table independently of the template: a cell of the report differs exactly
+// when a number does not round to the printed digits, the paper prints ✗²
+// where a point is defined, or GD ends elsewhere — the cells REPRODUCTION.md
+// F11 documents (l = 3: t = 33500 and 2·10⁶) and l = 7, t = 33500.
+func TestReportAblationCells(t *testing.T) {
+	v, _, md := generatedReport(t)
+	var differ []string
+	for _, o := range v.Ablation.Orders {
+		for _, c := range o.Cells {
+			if len(c.Diffs) > 0 {
+				differ = append(differ, strconv.Itoa(c.Paper.L)+"/"+strconv.FormatInt(c.Paper.T, 10))
+			}
+		}
+	}
+	if got := strings.Join(differ, " "); got != "3/33500 3/2000000 7/33500" {
+		t.Errorf("cells that differ: %s", got)
+	}
+	n := 0
+	for _, r := range reportRows(md) {
+		if r.section == "ablation" && strings.HasPrefix(r.what, "cell ") {
+			n++
+			if strings.HasPrefix(r.status, "**differs**") != slices.Contains(differ, strings.NewReplacer("cell l = ", "", ", t = ", "/").Replace(r.what)) {
+				t.Errorf("%s: status %q", r.what, r.status)
+			}
+		}
+	}
+	if want := len(paper.AblationOrders()) * len(paper.AblationSteps()); n != want {
+		t.Errorf("%d cell rows, the paper's table has %d", n, want)
+	}
+}
+
 // TestReportCounts checks that the summary line states the counts of the
 // rows below it.
 func TestReportCounts(t *testing.T) {
-	secs, md := generatedReport(t)
-	c := counts(secs)
-	var n [4]int
-	for _, line := range strings.Split(md, "\n") {
-		if !strings.HasPrefix(line, "| ") || !strings.Contains(line, "`Test") {
-			continue // not a row of a value table
+	_, counts, md := generatedReport(t)
+	want := map[string]*statusCount{}
+	for _, r := range reportRows(md) {
+		c := want[r.section]
+		if c == nil {
+			c = &statusCount{}
+			want[r.section] = c
 		}
-		for _, st := range []status{reproduces, differs, fails} {
-			if strings.Contains(line, "| **"+st.String()+"**") {
-				n[st]++
-			}
-		}
-		if strings.Contains(line, "| not printed") {
-			n[notPrinted]++
+		switch {
+		case strings.HasPrefix(r.status, "**reproduces**"):
+			c.Reproduces++
+		case strings.HasPrefix(r.status, "**differs**"):
+			c.Differs++
+		case strings.HasPrefix(r.status, "**fails**"):
+			c.Fails++
+		case strings.HasPrefix(r.status, "not printed"):
+			c.NotPrinted++
+		default:
+			t.Errorf("%s: row %q has status %q", r.section, r.what, r.status)
 		}
 	}
-	for st, k := range n {
-		if c[status(st)] != k {
-			t.Errorf("%v: %d rows counted, %d in the tables", status(st), c[status(st)], k)
+	var total statusCount
+	for _, c := range counts {
+		w := want[c.ID]
+		if w == nil || c.Reproduces != w.Reproduces || c.Differs != w.Differs || c.Fails != w.Fails || c.NotPrinted != w.NotPrinted {
+			t.Errorf("section %s: counted %+v, the table has %+v", c.ID, c, w)
 		}
+		total.Reproduces += c.Reproduces
+		total.Fails += c.Fails
 	}
-	if !strings.Contains(md, "rows: ") || c[reproduces] == 0 || c[fails] == 0 {
-		t.Errorf("counts %v", c)
+	if len(counts) != len(want) || total.Reproduces == 0 || total.Fails == 0 {
+		t.Errorf("%d sections counted, %d in the report; totals %+v", len(counts), len(want), total)
+	}
+	for _, c := range counts {
+		if !strings.Contains(md, fmt.Sprintf("| [%s](#%s) | %d | %d | %d | %d |", c.Title, c.ID, c.Reproduces, c.Differs, c.Fails, c.NotPrinted)) {
+			t.Errorf("the summary has no row for section %s with its counts", c.ID)
+		}
 	}
 }
 

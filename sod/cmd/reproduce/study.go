@@ -55,7 +55,6 @@ func setupStudy(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 			}
 		}
 		return func(ctx context.Context) error {
-			cfg.Progress = c.progress()
 			if sh.set {
 				return runStudyShard(ctx, c, cfg, sh.k, sh.n)
 			}
@@ -66,7 +65,7 @@ func setupStudy(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 
 func runStudy(ctx context.Context, c *common, cfg experiments.StudyConfig) error {
 	start := time.Now()
-	r, err := experiments.RunStudy(ctx, cfg)
+	r, err := experiments.RunStudy(ctx, cfg, c.progress())
 	if err != nil {
 		return err
 	}
@@ -116,7 +115,7 @@ func shardFile(k, n int) string { return fmt.Sprintf("study-shard-%d-of-%d.json"
 // runStudyShard runs shard k of n and writes it as JSON for reproduce merge.
 func runStudyShard(ctx context.Context, c *common, cfg experiments.StudyConfig, k, n int) error {
 	start := time.Now()
-	sh, err := experiments.RunStudyShard(ctx, cfg, k, n)
+	sh, err := experiments.RunStudyShard(ctx, cfg, k, n, c.progress())
 	if err != nil {
 		return err
 	}

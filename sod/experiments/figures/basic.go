@@ -7,10 +7,10 @@ import (
 	"sodworkbench.org/workbench/widgets"
 )
 
-// BasicDistances draws the left panel of the paper's Fig. basic_example:
+// BasicDistancesChart draws the left panel of the paper's Fig. basic_example:
 // ‖xxᵀ − M*‖_F against the iteration for GD, SGD and GD + SOD (log scale),
 // on SGD's recording grid (every SGDEvery-th step), with the escape marked.
-func BasicDistances(r *experiments.BasicRuns) (widgets.Chart, error) {
+func BasicDistancesChart(r *experiments.BasicFromStartResult) (widgets.Chart, error) {
 	var it, dGD, dSGD, dSOD []float64
 	escape := -1
 	phase, n := r.Config.Phase, len(r.SOD.Trace.Dist)
@@ -34,13 +34,13 @@ func BasicDistances(r *experiments.BasicRuns) (widgets.Chart, error) {
 	if escape >= 0 {
 		c.EscapeAt = []int{escape}
 	}
-	return widgets.CurvesChart(c)
+	return c.Chart()
 }
 
-// BasicTrajectories draws the right panel of Fig. basic_example: log₁₀ h
+// BasicTrajectoriesChart draws the right panel of Fig. basic_example: log₁₀ h
 // on [−1.5, 1.5]² (h + 10⁻⁶, so that the zeros at ±z can be drawn) with the
 // three paths, ±z, ±x̂ and the escape point x̌ the GD + SOD run used.
-func BasicTrajectories(r *experiments.BasicRuns) (widgets.Chart, error) {
+func BasicTrajectoriesChart(r *experiments.BasicFromStartResult) (widgets.Chart, error) {
 	grid, err := HGrid(r.P, -1.5, 1.5, 101, 1e-6)
 	if err != nil {
 		return nil, err
@@ -52,18 +52,18 @@ func BasicTrajectories(r *experiments.BasicRuns) (widgets.Chart, error) {
 			pts = append(pts, widgets.Point{Name: "x̌", X: xc.At(0, 0), Y: xc.At(1, 0)})
 		}
 	}
-	return widgets.LandscapeChart(widgets.Landscape{
+	return widgets.Landscape{
 		Title: "Fig. basic_example (right): log₁₀ h and trajectories", XName: "x₁", YName: "x₂", Grid: grid, LogZ: true,
-		Paths: []widgets.Path{Path2D("GD", r.GD.Trace.Iterates), Path2D(fmt.Sprintf("SGD (batch %d)", r.Config.SGDBatch), r.SGDX),
-			Path2D("GD + SOD", r.SOD.Trace.Iterates)},
+		Paths: []widgets.Path{PathFromIterates("GD", r.GD.Trace.Iterates), PathFromIterates(fmt.Sprintf("SGD (batch %d)", r.Config.SGDBatch), r.SGDX),
+			PathFromIterates("GD + SOD", r.SOD.Trace.Iterates)},
 		Points: pts,
-	}, widgets.Size("100%", "560px"))
+	}.Chart(widgets.Size("100%", "560px"))
 }
 
-// BasicStarts draws experiments.BasicExample's result: log₁₀ h (+ 10⁻⁶) on
+// BasicStartsChart draws experiments.RunBasicExample's result: log₁₀ h (+ 10⁻⁶) on
 // its grid with the GD, SGD and GD + SOD paths from every random start and
 // the escape points used.
-func BasicStarts(res *experiments.BasicResult) (widgets.Chart, error) {
+func BasicStartsChart(res *experiments.BasicExampleResult) (widgets.Chart, error) {
 	g := widgets.Grid{X: res.GridX, Y: res.GridY, Z: make([][]float64, len(res.H))}
 	for j, row := range res.H {
 		g.Z[j] = make([]float64, len(row))
@@ -79,6 +79,6 @@ func BasicStarts(res *experiments.BasicResult) (widgets.Chart, error) {
 	for k, x := range res.XCheck {
 		pts = append(pts, widgets.Point{Name: fmt.Sprintf("x̌ #%d", k), X: x[0], Y: x[1]})
 	}
-	return widgets.LandscapeChart(widgets.Landscape{Title: fmt.Sprintf("Basic example: %d random starts", len(res.Seeds)), XName: "x₁", YName: "x₂",
-		Grid: g, LogZ: true, Paths: paths, Points: pts}, widgets.Size("100%", "560px"))
+	return widgets.Landscape{Title: fmt.Sprintf("Basic example: %d random starts", len(res.Seeds)), XName: "x₁", YName: "x₂",
+		Grid: g, LogZ: true, Paths: paths, Points: pts}.Chart(widgets.Size("100%", "560px"))
 }

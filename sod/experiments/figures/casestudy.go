@@ -12,7 +12,7 @@ import (
 // keep reports whether iteration k of a case study is drawn when every
 // every-th point is: the points around the escape and the last are always
 // kept.
-func keep(r *experiments.CaseResult, k, every int) bool {
+func keep(r *experiments.CaseStudyResult, k, every int) bool {
 	return k%every == 0 || k == r.EscapeAt-1 || k == r.EscapeAt || k == len(r.Iter)-1
 }
 
@@ -20,7 +20,7 @@ func keep(r *experiments.CaseResult, k, every int) bool {
 // a case study: h, ‖∇h‖_F and ‖XXᵀ − M*‖_F against the iteration (every
 // every-th point), with the escape marked; title prefixes each panel's
 // title.
-func CaseCurves(title string, r *experiments.CaseResult, every int) ([]widgets.Curves, error) {
+func CaseCurves(title string, r *experiments.CaseStudyResult, every int) ([]widgets.Curves, error) {
 	if every < 1 || len(r.Iter) == 0 {
 		return nil, fmt.Errorf("figures: CaseCurves: every = %d (≥ 1), %d iterations", every, len(r.Iter))
 	}
@@ -49,7 +49,7 @@ func CaseCurves(title string, r *experiments.CaseResult, every int) ([]widgets.C
 // simulated TPGD steps t for the paper's closed form and for exact
 // projected gradient descent in S, with the reference level h^l(ŵ), and
 // the norms of the a-, b- and c-terms, both ways (t = 0 left out: log axes).
-func CaseLifted(title string, r *experiments.CaseResult) (widgets.LiftedObjective, widgets.TermNorms) {
+func CaseLifted(title string, r *experiments.CaseStudyResult) (widgets.LiftedObjective, widgets.TermNorms) {
 	lp := r.Lifted
 	pow := func(v float64) float64 { return math.Pow(10, v) } // NaN stays NaN
 	lo := widgets.LiftedObjective{Title: title + " (d): lifted objective h^l vs simulated TPGD steps t", Reference: pow(lp.HLHat), L: lp.L}
@@ -75,7 +75,7 @@ func CaseLifted(title string, r *experiments.CaseResult) (widgets.LiftedObjectiv
 // CaseTrajectory returns panel (f) of Figs. exp2 and exp3: the path X_k in
 // ℝ³ (every every-th point) before and after the escape, with ±z (z: the
 // ground truth, 3 entries), X̂, X̌ and the end point.
-func CaseTrajectory(title string, r *experiments.CaseResult, z []float64, every int) widgets.Trajectory3D {
+func CaseTrajectory(title string, r *experiments.CaseStudyResult, z []float64, every int) widgets.Trajectory3D {
 	tr := widgets.Trajectory3D{Title: title}
 	gd1, gd2 := widgets.Path3D{Name: "GD before SOD"}, widgets.Path3D{Name: "GD after SOD"}
 	for k, x := range r.Path {
@@ -104,12 +104,12 @@ func CaseTrajectory(title string, r *experiments.CaseResult, z []float64, every 
 	return tr
 }
 
-// CaseStatic draws the six panels of a case study (Figs. exp2, exp3) with
+// CaseStaticFigure draws the six panels of a case study (Figs. exp2, exp3) with
 // gonum/plot in one figure, for slides and papers (widgets.Save,
 // widgets.DisplayStatic): (a)–(c) on the first row, (d) the lifted
 // objective, (e) the closed form's term norms and (f) the trajectory on
 // the second.
-func CaseStatic(r *experiments.CaseResult, z []float64, every int) (*widgets.Figure, error) {
+func CaseStaticFigure(r *experiments.CaseStudyResult, z []float64, every int) (*widgets.Figure, error) {
 	curves, err := CaseCurves("", r, every)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func CaseStatic(r *experiments.CaseResult, z []float64, every int) (*widgets.Fig
 		return nil, err
 	}
 	tn.Title, tn.Exact = "(e) term norms (closed form)", nil
-	pe, err := widgets.TermNormsPlot(tn)
+	pe, err := widgets.TermNormsFigure(tn)
 	if err != nil {
 		return nil, err
 	}

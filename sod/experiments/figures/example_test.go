@@ -9,6 +9,7 @@ import (
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/sod/experiments/figures"
+	"sodworkbench.org/workbench/sod/paper"
 	"sodworkbench.org/workbench/widgets"
 )
 
@@ -35,7 +36,7 @@ func row(c []widgets.Cell) string {
 }
 
 func ExampleHGrid() {
-	g, err := figures.HGrid(sod.BasicExample(), -1.5, 1.5, 3, 0)
+	g, err := figures.HGrid(sod.BasicExampleProblem(), -1.5, 1.5, 3, 0)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -46,7 +47,7 @@ func ExampleHGrid() {
 }
 
 func ExampleGDPaths() {
-	paths, runs, err := figures.GDPaths(sod.BasicExample(), [][2]float64{{1.3, 1.1}}, sod.GDOptions{Step: 0.1, MaxIter: 300})
+	paths, runs, err := figures.GDPaths(context.Background(), sod.BasicExampleProblem(), [][2]float64{{1.3, 1.1}}, sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 300}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -56,13 +57,13 @@ func ExampleGDPaths() {
 	// GD from (1.3, 1.1): 301 points, ends at (1.0000, 0.0000)
 }
 
-func ExamplePath2D() {
-	res, err := sod.GradientDescent(sod.BasicExample(), sod.BasicExampleXHat(), sod.GDOptions{Step: 0.1, MaxIter: 2, KeepIterates: true})
+func ExamplePathFromIterates() {
+	res, err := sod.GradientDescent(context.Background(), sod.BasicExampleProblem(), sod.BasicExampleXHat(), sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 2, KeepIterates: true}})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	p := figures.Path2D("GD from x̂", res.Trace.Iterates)
+	p := figures.PathFromIterates("GD from x̂", res.Trace.Iterates)
 	fmt.Println(p.Name, len(p.X), p.X[0], p.Y[0] > 0.7)
 	// Output:
 	// GD from x̂ 3 0 true
@@ -97,40 +98,40 @@ func ExampleEFSTable() {
 	// real-world | 0.89834 (δ₂ = exact) | EFS 0.2242
 }
 
-func ExampleEFSAgainstDelta() {
-	fmt.Println(title(figures.EFSAgainstDelta(sod.PaperInstances())))
+func ExampleEFSAgainstDeltaChart() {
+	fmt.Println(title(figures.EFSAgainstDeltaChart(sod.PaperInstances())))
 	// Output:
 	// EFS against the RIP constant δ used
 }
 
-func ExampleQuadraticInequality() {
-	in := sod.DesignedSaddle()
+func ExampleQuadraticInequalityChart() {
+	in := sod.DesignedSaddleInstance()
 	s, err := sod.SingleStep(in.P, in.XHat, sod.SingleStepOptions{Delta: in.Delta(), GradTol: 1e-9})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.QuadraticInequality("Designed 2×2 saddle: EFS > 1", in.P, s, -2.5, 1.5)))
+	fmt.Println(title(figures.QuadraticInequalityChart("Designed 2×2 saddle: EFS > 1", in.P, s, -2.5, 1.5)))
 	fmt.Printf("EFS = %.4f, ρ̂ ∈ (%.4f, %.4f)\n", s.EFS, s.Rho1, s.Rho2)
 	// Output:
 	// Designed 2×2 saddle: EFS > 1
 	// EFS = 1.7924, ρ̂ ∈ (-1.7426, 0.7752)
 }
 
-func ExampleSingleStepLine() {
-	in := sod.DesignedSaddle()
+func ExampleSingleStepLineChart() {
+	in := sod.DesignedSaddleInstance()
 	s, err := sod.SingleStep(in.P, in.XHat, sod.SingleStepOptions{Delta: in.Delta(), GradTol: 1e-9})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.SingleStepLine("Designed saddle: h(X̂ + ρ u_n q_rᵀ) − h(X̂)", in.P, s, -3, 1.5)))
+	fmt.Println(title(figures.SingleStepLineChart("Designed saddle: h(X̂ + ρ u_n q_rᵀ) − h(X̂)", in.P, s, -3, 1.5)))
 	// Output:
 	// Designed saddle: h(X̂ + ρ u_n q_rᵀ) − h(X̂)
 }
 
-func ExampleCaseOneLandscape() {
-	in, err := sod.GaussianSpurious()
+func ExampleCaseOneLandscapeChart() {
+	in, err := sod.GaussianSpuriousInstance()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -140,13 +141,13 @@ func ExampleCaseOneLandscape() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.CaseOneLandscape(in, s)))
+	fmt.Println(title(figures.CaseOneLandscapeChart(in, s)))
 	// Output:
 	// Gaussian n=2 m=3 seed 164: log₁₀ h
 }
 
 func ExampleRIPTable() {
-	tab, err := figures.RIPTable(sod.PaperInstances()[:1], 500, 10, 1)
+	tab, err := figures.RIPTable(context.Background(), sod.PaperInstances()[:1], 500, 10, 1)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -162,21 +163,21 @@ func ExampleRIPTable() {
 	// basic example | exact | 2 | [0.50000, 1.50000] | 0.50000 | [0.5, 1.5] → 0.5
 }
 
-func ExampleDeltaSweep() {
+func ExampleDeltaSweepChart() {
 	cfg := experiments.DefaultDeltaSweepConfig()
 	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{3}, []float64{1, 0.5}, 4
-	res, err := experiments.DeltaSweep(cfg, nil)
+	res, err := experiments.RunDeltaSweep(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.DeltaSweep(res)))
+	fmt.Println(title(figures.DeltaSweepChart(res)))
 	// Output:
 	// PMC: GD success rate against the exact RIP constant δ = 1 − ε²
 }
 
 func ExampleSMomentsTable() {
-	tab, err := figures.SMomentsTable(3, []int{10}, 2000, 1)
+	tab, err := figures.SMomentsTable(context.Background(), 3, []int{10}, 2000, 1)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -188,21 +189,21 @@ func ExampleSMomentsTable() {
 	// 10 | 0.0000 | +0.0048 | 0.2000 | 0.2041 | 0.1440 | 0.1427 | 0.0071
 }
 
-func ExamplePZCurve() {
+func ExamplePZCurveChart() {
 	cfg := experiments.DefaultPZCurveConfig()
 	cfg.Points, cfg.Samples = 5, 200
-	res, err := experiments.PZCurve(cfg, nil)
+	res, err := experiments.RunPZCurve(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.PZCurve(res)))
+	fmt.Println(title(figures.PZCurveChart(res)))
 	// Output:
 	// P(EFS > 1) under the Gaussian ensemble: Paley–Zygmund bound vs Monte Carlo
 }
 
-func ExampleEFSZones() {
-	tab, charts, err := figures.EFSZones(sod.PaperInstances())
+func ExampleEFSZonesCharts() {
+	tab, charts, err := figures.EFSZonesCharts(sod.PaperInstances())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -217,7 +218,7 @@ func ExampleEFSZones() {
 }
 
 func ExamplePaperDirections() {
-	cp, err := sod.AnalyzeCritical(sod.BasicExample(), sod.BasicExampleXHat(), sod.CriticalOptions{SkipHessian: true})
+	cp, err := sod.AnalyzeCritical(sod.BasicExampleProblem(), sod.BasicExampleXHat(), sod.CriticalOptions{SkipHessian: true})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -256,25 +257,25 @@ func ExampleExplicitMemoryTable() {
 	// 3 | 6 | 11 | 1.26e+12  (refused: > 512 MiB)
 }
 
-func ExampleLiftedAlongB() {
-	fmt.Println(title(figures.LiftedAlongB(sod.PaperInstances()[2], []int{3, 5})))
+func ExampleLiftedAlongBChart() {
+	fmt.Println(title(figures.LiftedAlongBChart(sod.PaperInstances()[2], []int{3, 5})))
 	// Output:
 	// real-world: [h^l(a + s b) − h^l(a)] / h^l(a)
 }
 
-func ExampleSimulation() {
+func ExampleSimulationCharts() {
 	in := sod.PaperInstances()[0]
 	cp, err := in.Critical(sod.CriticalOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	cmp, err := sod.CompareTPGD(in.P, cp, 3, 0.1, 0.1, 100, 2)
+	cmp, err := sod.CompareTPGD(context.Background(), in.P, cp, 3, 0.1, 0.1, 100, 2)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	lifted, terms, err := figures.Simulation("Basic example", cmp, 3)
+	lifted, terms, err := figures.SimulationCharts("Basic example", cmp, 3)
 	fmt.Println(title(lifted, err))
 	fmt.Println(title(terms, err))
 	// Output:
@@ -297,7 +298,7 @@ func ExampleFirstStepGapTable() {
 }
 
 func ExampleAblationTable() {
-	res, err := experiments.Ablation(experiments.DefaultAblationConfig(), nil)
+	res, err := experiments.RunAblation(context.Background(), experiments.DefaultAblationConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -317,7 +318,7 @@ func ExampleAblationTable() {
 func ExampleWindowsTable() {
 	cfg := experiments.DefaultAblationConfig()
 	cfg.Ls = []int{3, 5, 7, 9}
-	res, err := experiments.EscapeWindows(cfg)
+	res, err := experiments.RunEscapeWindows(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -332,29 +333,31 @@ func ExampleWindowsTable() {
 	// l = 9: ρ_min = 0.019 (paper "")
 }
 
-func ExampleAblationWindows() {
+func ExampleAblationWindowsChart() {
 	cfg := experiments.DefaultAblationConfig()
 	cfg.Ls = []int{3, 5, 7, 9, 11}
-	res, err := experiments.EscapeWindows(cfg)
+	res, err := experiments.RunEscapeWindows(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.AblationWindows("Fig. ablation", res, []float64{1000, 33500, 2e6})))
+	fmt.Println(title(figures.AblationWindowsChart("Fig. ablation", res, paper.AblationSteps())))
 	// Output:
 	// Fig. ablation
 }
 
-func ExampleDescentScan() {
-	cfg := experiments.DefaultAblationConfig()
+func ExampleDescentScanChart() {
+	cfg := experiments.DescentScanConfig{Ablation: experiments.DefaultAblationConfig()}
 	ts, err := experiments.LogGrid(100, 10000000, 141)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	var scans []*experiments.DescentScanResult
+	cfg.Ts = ts
 	for _, l := range []int{3, 5, 7} {
-		s, err := experiments.DescentScan(cfg, l, ts)
+		cfg.L = l
+		s, err := experiments.RunDescentScan(context.Background(), cfg, nil)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -362,7 +365,7 @@ func ExampleDescentScan() {
 		scans = append(scans, s)
 		fmt.Println(figures.DescentWindows(s))
 	}
-	fmt.Println(title(figures.DescentScan("Real-world case: h at the escape points", scans)))
+	fmt.Println(title(figures.DescentScanChart("Real-world case: h at the escape points", scans)))
 	// Output:
 	// l = 3: γ starts lowering h at t ≈ 1509; γ stops lowering h at t ≈ 3728
 	// l = 5: γ starts lowering h at t ≈ 17783; γ stops lowering h at t ≈ 100000
@@ -376,7 +379,7 @@ func ExampleDescentWindows() {
 		fmt.Println(err)
 		return
 	}
-	s, err := experiments.DescentScan(experiments.DefaultAblationConfig(), 5, ts)
+	s, err := experiments.RunDescentScan(context.Background(), experiments.DescentScanConfig{Ablation: experiments.DefaultAblationConfig(), L: 5, Ts: ts}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -387,7 +390,7 @@ func ExampleDescentWindows() {
 }
 
 func ExampleCaseCurves() {
-	r, err := experiments.CaseStudy(experiments.RealWorldCaseConfig(), nil)
+	r, err := experiments.RunCaseStudy(context.Background(), experiments.RealWorldCaseStudyConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -407,7 +410,7 @@ func ExampleCaseCurves() {
 }
 
 func ExampleCaseLifted() {
-	r, err := experiments.CaseStudy(experiments.PMCCaseConfig(), nil)
+	r, err := experiments.RunCaseStudy(context.Background(), experiments.PMCCaseStudyConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -423,7 +426,7 @@ func ExampleCaseLifted() {
 }
 
 func ExampleCaseTrajectory() {
-	r, err := experiments.CaseStudy(experiments.RealWorldCaseConfig(), nil)
+	r, err := experiments.RunCaseStudy(context.Background(), experiments.RealWorldCaseStudyConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -440,13 +443,13 @@ func ExampleCaseTrajectory() {
 	// x_final = (1.000, 0.000, -0.000)
 }
 
-func ExampleCaseStatic() {
-	r, err := experiments.CaseStudy(experiments.RealWorldCaseConfig(), nil)
+func ExampleCaseStaticFigure() {
+	r, err := experiments.RunCaseStudy(context.Background(), experiments.RealWorldCaseStudyConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fig, err := figures.CaseStatic(r, []float64{1, 0, 0}, 1)
+	fig, err := figures.CaseStaticFigure(r, []float64{1, 0, 0}, 1)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -456,89 +459,89 @@ func ExampleCaseStatic() {
 	// 2 rows of 3 panels
 }
 
-func ExampleBasicDistances() {
-	r, err := experiments.BasicFromStart(experiments.DefaultBasicStartConfig())
+func ExampleBasicDistancesChart() {
+	r, err := experiments.RunBasicFromStart(context.Background(), experiments.DefaultBasicFromStartConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.BasicDistances(r)))
-	fmt.Println(title(figures.BasicTrajectories(r)))
+	fmt.Println(title(figures.BasicDistancesChart(r)))
+	fmt.Println(title(figures.BasicTrajectoriesChart(r)))
 	// Output:
 	// Fig. basic_example (left): distance to M* vs iteration
 	// Fig. basic_example (right): log₁₀ h and trajectories
 }
 
-func ExampleBasicTrajectories() {
-	r, err := experiments.BasicFromStart(experiments.DefaultBasicStartConfig())
+func ExampleBasicTrajectoriesChart() {
+	r, err := experiments.RunBasicFromStart(context.Background(), experiments.DefaultBasicFromStartConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.BasicTrajectories(r)))
+	fmt.Println(title(figures.BasicTrajectoriesChart(r)))
 	// Output:
 	// Fig. basic_example (right): log₁₀ h and trajectories
 }
 
-func ExampleBasicStarts() {
-	res, err := experiments.BasicExample(experiments.DefaultBasicConfig(), nil)
+func ExampleBasicStartsChart() {
+	res, err := experiments.RunBasicExample(context.Background(), experiments.DefaultBasicExampleConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.BasicStarts(res)))
+	fmt.Println(title(figures.BasicStartsChart(res)))
 	// Output:
 	// Basic example: 4 random starts
 }
 
-func ExampleSuccessRates() {
+func ExampleSuccessRatesChart() {
 	cfg := experiments.DefaultStudyConfig()
 	cfg.Sizes, cfg.Trials = []int{40}, 2
-	res, err := experiments.RunStudy(context.Background(), cfg)
+	res, err := experiments.RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.SuccessRates(res, 0.15, "(a)")))
-	fmt.Println(title(figures.StudyBundle(res, 40, 0.10, experiments.MethodGDSOD, 100, "(d)")))
+	fmt.Println(title(figures.SuccessRatesChart(res, 0.15, "(a)")))
+	fmt.Println(title(figures.StudyBundleChart(res, 40, 0.10, experiments.MethodGDSOD, 100, "(d)")))
 	// Output:
 	// Fig. numerical_study (a): success rate, ε = 0.15
 	// Fig. numerical_study (d): GD+SOD, n = 40, ε = 0.10, 2 trials
 }
 
-func ExampleStudyBundle() {
+func ExampleStudyBundleChart() {
 	cfg := experiments.DefaultStudyConfig()
 	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{40}, []float64{0.1}, 2
-	res, err := experiments.RunStudy(context.Background(), cfg)
+	res, err := experiments.RunStudy(context.Background(), cfg, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.StudyBundle(res, 40, 0.1, experiments.MethodGD, 100, "(c)")))
-	fmt.Println(title(figures.StudyBundle(res, 50, 0.1, experiments.MethodGD, 100, "(c)")))
+	fmt.Println(title(figures.StudyBundleChart(res, 40, 0.1, experiments.MethodGD, 100, "(c)")))
+	fmt.Println(title(figures.StudyBundleChart(res, 50, 0.1, experiments.MethodGD, 100, "(c)")))
 	// Output:
 	// Fig. numerical_study (c): GD, n = 40, ε = 0.10, 2 trials
 	// error: figures: the study has no cell n = 50, ε = 0.1
 }
 
-func ExampleQNNLosses() {
-	res, err := experiments.QNN(experiments.DefaultQNNConfig(), nil)
+func ExampleQNNLossesChart() {
+	res, err := experiments.RunQNN(context.Background(), experiments.DefaultQNNConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(title(figures.QNNLosses("Fig. quadratic_nn (a)", res.Optimizers, res.StallIter)))
+	fmt.Println(title(figures.QNNLossesChart("Fig. quadratic_nn (a)", res.Optimizers, res.StallIter)))
 	// Output:
 	// Fig. quadratic_nn (a)
 }
 
-func ExampleQNNSummary() {
-	res, err := experiments.QNN(experiments.DefaultQNNConfig(), nil)
+func ExampleQNNSummaryTable() {
+	res, err := experiments.RunQNN(context.Background(), experiments.DefaultQNNConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	tab := figures.QNNSummary(res)
+	tab := figures.QNNSummaryTable(res)
 	fmt.Println(tab.Caption)
 	for _, r := range tab.Rows {
 		fmt.Printf("%s | %s | %s | %q\n", r[0].Text, r[1].Text, r[2].Text, r[3].Text)
@@ -555,9 +558,9 @@ func ExampleQNNSummary() {
 }
 
 func ExampleQNNScanTable() {
-	opt := experiments.DefaultQNNScanOptions()
+	opt := experiments.DefaultQNNScanConfig()
 	opt.Starts = 3
-	sc, err := experiments.QNNScan(experiments.DefaultQNNConfig(), opt, nil)
+	sc, err := experiments.RunQNNScan(context.Background(), opt, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -573,12 +576,12 @@ func ExampleQNNScanTable() {
 }
 
 func ExampleVariantTable() {
-	rows, err := experiments.CompareVariants(sod.PaperInstances(), figures.Variants(), experiments.DefaultVariantOptions(), nil)
+	res, err := experiments.RunVariantComparison(context.Background(), experiments.DefaultVariantComparisonConfig(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, r := range figures.VariantTable(rows).Rows {
+	for _, r := range figures.VariantTable(res.Rows).Rows {
 		fmt.Println(r[0].Text, "|", r[1].Text, "|", r[6].Text)
 	}
 	// Output:
@@ -605,30 +608,10 @@ func ExampleVariantTable() {
 	// real-world | negative-gradient line search | solved
 }
 
-func ExampleVariants() {
-	vs, err := figures.Variants(sod.EscapeFunc("mine", func(*sod.EscapeContext) ([]sod.Candidate, error) { return nil, nil }))(sod.PaperInstances()[0])
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, v := range vs {
-		fmt.Println(v.Name())
-	}
-	// Output:
-	// single-step SOD (δ=0.5000000000000002)
-	// multi-step SOD (l=3, t=40, ρ=0.1, η=0.1)
-	// SOD line search (l=5, ρ=0.1, η=0.1)
-	// exact subspace SOD (l=5, t=1000, ρ=0.1, η=0.1)
-	// perturbed GD (r=0.1, t_thres=50, seed=1)
-	// random line search (seed=1)
-	// negative-gradient line search
-	// mine
-}
-
-func ExampleVariantCurves() {
+func ExampleVariantCurvesChart() {
 	in := sod.PaperInstances()[2]
 	vs := []sod.Escaper{&sod.MultiStepSOD{L: in.L, T: in.T, Rho: 0.1, Eta: 0.1}, &sod.NegGradLineSearch{}}
-	fmt.Println(title(figures.VariantCurves(in, vs, 150)))
+	fmt.Println(title(figures.VariantCurvesChart(context.Background(), in, vs, 150)))
 	// Output:
 	// real-world: h with one escape round, per variant
 }

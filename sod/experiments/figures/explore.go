@@ -91,5 +91,5 @@ func ExplorerChart(v widgets.Values) (widgets.Chart, error) {
 		}
 		sub = fmt.Sprintf("l = %d, t = %d: %v-type X̌, h(X̌) = %.6g vs h(X̂) = %.6g: %s", l, t, kind, hx, cp.H, verdict)
 	}
-	return widgets.EscapeWindowsChart(w, widgets.Subtitle(sub))
+	return w.Chart(widgets.Subtitle(sub))
 }

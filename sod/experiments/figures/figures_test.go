@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/experiments"
+	"sodworkbench.org/workbench/sod/paper"
 	"sodworkbench.org/workbench/widgets"
 )
 
@@ -80,7 +82,7 @@ func cellFloat(t *testing.T, c widgets.Cell) float64 {
 }
 
 func TestHGrid(t *testing.T) {
-	p := sod.BasicExample()
+	p := sod.BasicExampleProblem()
 	g, err := HGrid(p, -1, 1, 5, 0.5)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +101,7 @@ func TestHGrid(t *testing.T) {
 		p          *sod.Problem
 		lo, hi, fl float64
 		n          int
-	}{{p, 1, -1, 0, 5}, {p, 0, 1, 0, 1}, {p, 0, 1, 0, maxGridPoints + 1}, {p, 0, 1, -1, 5}, {p, 0, math.Inf(1), 0, 5}, {sod.RealWorld(), 0, 1, 0, 5}} {
+	}{{p, 1, -1, 0, 5}, {p, 0, 1, 0, 1}, {p, 0, 1, 0, maxGridPoints + 1}, {p, 0, 1, -1, 5}, {p, 0, math.Inf(1), 0, 5}, {sod.RealWorldProblem(), 0, 1, 0, 5}} {
 		if _, err := HGrid(bad.p, bad.lo, bad.hi, bad.n, bad.fl); err == nil {
 			t.Errorf("HGrid([%v, %v], %d, floor %v) accepted", bad.lo, bad.hi, bad.n, bad.fl)
 		}
@@ -107,7 +109,7 @@ func TestHGrid(t *testing.T) {
 }
 
 func TestGDPaths(t *testing.T) {
-	paths, runs, err := GDPaths(sod.BasicExample(), [][2]float64{{0.08, 1.3}, {1.3, 1.1}}, sod.GDOptions{Step: 0.1, MaxIter: 50})
+	paths, runs, err := GDPaths(context.Background(), sod.BasicExampleProblem(), [][2]float64{{0.08, 1.3}, {1.3, 1.1}}, sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 50}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +119,7 @@ func TestGDPaths(t *testing.T) {
 			t.Errorf("path %q ends at (%v, %v) after %d points, GD at %v", p.Name, p.X[last], p.Y[last], len(p.X), runs[k].X.RawMatrix().Data)
 		}
 	}
-	if _, _, err := GDPaths(sod.RealWorld(), [][2]float64{{0, 1}}, sod.GDOptions{Step: 0.1}); err == nil {
+	if _, _, err := GDPaths(context.Background(), sod.RealWorldProblem(), [][2]float64{{0, 1}}, sod.GDOptions{Iteration: sod.Iteration{Step: 0.1}}); err == nil {
 		t.Error("a 3-D problem accepted")
 	}
 }
@@ -144,7 +146,7 @@ func TestEFSTable(t *testing.T) {
 // EFSAgainstDelta evaluates Definition efs directly; sod.SingleStep computes it from C₁, C₂, C₃.
 func TestEFSAgainstDelta(t *testing.T) {
 	insts := sod.PaperInstances()
-	c, err := EFSAgainstDelta(insts)
+	c, err := EFSAgainstDeltaChart(insts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,12 +167,12 @@ func TestEFSAgainstDelta(t *testing.T) {
 // At an exact critical point the direct evaluation 2[h(X̂ + ρuqᵀ) − h(X̂)]/ρ² equals the exact
 // quadratic of sod.ExactLine; on the designed saddle the certified interval is where h drops.
 func TestQuadraticInequalityAndLine(t *testing.T) {
-	in := sod.DesignedSaddle()
+	in := sod.DesignedSaddleInstance()
 	s, err := sod.SingleStep(in.P, in.XHat, sod.SingleStepOptions{Delta: in.Delta(), GradTol: 1e-9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := QuadraticInequality("saddle", in.P, s, -2.5, 1.5)
+	q, err := QuadraticInequalityChart("saddle", in.P, s, -2.5, 1.5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +182,7 @@ func TestQuadraticInequalityAndLine(t *testing.T) {
 			t.Errorf("point %d: direct %v, exact quadratic %v", i, direct[i], exact[i])
 		}
 	}
-	l, err := SingleStepLine("saddle", in.P, s, -3, 1.5)
+	l, err := SingleStepLineChart("saddle", in.P, s, -3, 1.5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,14 +199,14 @@ func TestQuadraticInequalityAndLine(t *testing.T) {
 	if n == 0 {
 		t.Error("no point in the certified interval")
 	}
-	if _, err := QuadraticInequality("x", in.P, s, 1, 1); err == nil {
+	if _, err := QuadraticInequalityChart("x", in.P, s, 1, 1); err == nil {
 		t.Error("an empty ρ range accepted")
 	}
 }
 
 // Table ablation: the numbers that differ from the printed digits, and the one descent cell.
 func TestAblationTable(t *testing.T) {
-	res, err := experiments.Ablation(experiments.DefaultAblationConfig(), nil)
+	res, err := experiments.RunAblation(context.Background(), experiments.DefaultAblationConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,6 +226,18 @@ func TestAblationTable(t *testing.T) {
 	if yes != 1 {
 		t.Errorf("%d descent cells, want 1", yes)
 	}
+	// Every mismatching cell is highlighted in the HTML, and only those.
+	flagged := 0
+	for _, r := range tab.Rows {
+		for _, c := range r {
+			if c.Mismatch {
+				flagged++
+			}
+		}
+	}
+	if h, err := tab.HTML(); err != nil || strings.Count(h, "background:#fff3bf") != flagged {
+		t.Errorf("HTML highlights %d cells, %d flagged (err %v)", strings.Count(h, "background:#fff3bf"), flagged, err)
+	}
 	w := WindowsTable(res)
 	for _, r := range w.Rows {
 		if r[2].Paper == "" || r[2].Mismatch {
@@ -232,7 +246,7 @@ func TestAblationTable(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		v     float64
-		paper string
+		paper paper.Printed
 		text  string
 		bad   bool
 	}{{114.2, "114.22", "114.20", true}, {0.6654, "0.665", "0.665", false}, {4.0812e6, "4.08e6", "4.08e+06", false}, {1234567, "", "1.23e+06", false}, {0.5, "", "0.500", false}} {
@@ -252,7 +266,7 @@ func TestDescentWindows(t *testing.T) {
 	if got := DescentWindows(s); !strings.Contains(got, "no point lowers h") {
 		t.Errorf("DescentWindows = %q", got)
 	}
-	if _, err := DescentScan("x", nil); err == nil {
+	if _, err := DescentScanChart("x", nil); err == nil {
 		t.Error("no scans accepted")
 	}
 }
@@ -292,7 +306,7 @@ func TestFirstStepGapTable(t *testing.T) {
 }
 
 func TestCaseFigures(t *testing.T) {
-	r, err := experiments.CaseStudy(experiments.RealWorldCaseConfig(), nil)
+	r, err := experiments.RunCaseStudy(context.Background(), experiments.RealWorldCaseStudyConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +325,7 @@ func TestCaseFigures(t *testing.T) {
 	if len(tr.Paths[0].X)+len(tr.Paths[1].X) != len(r.Path) || len(tr.Points) != 5 {
 		t.Errorf("trajectory: %d + %d points of %d, %d marks", len(tr.Paths[0].X), len(tr.Paths[1].X), len(r.Path), len(tr.Points))
 	}
-	if _, err := CaseStatic(r, []float64{1, 0, 0}, 1); err != nil {
+	if _, err := CaseStaticFigure(r, []float64{1, 0, 0}, 1); err != nil {
 		t.Error(err)
 	}
 	if _, err := CaseCurves("x", r, 0); err == nil {
@@ -320,14 +334,14 @@ func TestCaseFigures(t *testing.T) {
 }
 
 func TestQNNLossesHoldsTheLastValue(t *testing.T) {
-	c, err := QNNLosses("x", []experiments.LossCurve{{Name: "a", Iter: []int{0, 15, 30}, H: experiments.Floats{3, 2, 1}}}, 15)
+	c, err := QNNLossesChart("x", []experiments.LossCurve{{Name: "a", Iter: []int{0, 15, 30}, H: experiments.Floats{3, 2, 1}}}, 15)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := series(t, c, "a"), []float64{3, 3, 2, 1}; len(got) != 4 || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
 		t.Errorf("on the grid 0, 10, 20, 30: %v, want %v", got, want)
 	}
-	if _, err := QNNLosses("x", []experiments.LossCurve{{Name: "empty"}}, 0); err == nil {
+	if _, err := QNNLossesChart("x", []experiments.LossCurve{{Name: "empty"}}, 0); err == nil {
 		t.Error("an empty curve accepted")
 	}
 }

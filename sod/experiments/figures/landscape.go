@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -40,9 +41,9 @@ func HGrid(p *sod.Problem, lo, hi float64, points int, floor float64) (widgets.G
 	return g, nil
 }
 
-// Path2D turns iterates of a two-dimensional rank-1 problem (2×1
+// PathFromIterates turns iterates of a two-dimensional rank-1 problem (2×1
 // matrices) into a path in the plane.
-func Path2D(name string, its []*mat.Dense) widgets.Path {
+func PathFromIterates(name string, its []*mat.Dense) widgets.Path {
 	p := widgets.Path{Name: name}
 	for _, x := range its {
 		p.X, p.Y = append(p.X, x.At(0, 0)), append(p.Y, x.At(1, 0))
@@ -52,8 +53,8 @@ func Path2D(name string, its []*mat.Dense) widgets.Path {
 
 // GDPaths runs gradient descent with opt (KeepIterates is set) from every
 // start of a two-dimensional problem and returns the paths, named
-// "GD from (x₁, x₂)", and the runs.
-func GDPaths(p *sod.Problem, starts [][2]float64, opt sod.GDOptions) ([]widgets.Path, []*sod.GDResult, error) {
+// "GD from (x₁, x₂)", and the runs; ctx stops the runs early.
+func GDPaths(ctx context.Context, p *sod.Problem, starts [][2]float64, opt sod.GDOptions) ([]widgets.Path, []*sod.GDResult, error) {
 	if n, r := p.Dims(); n != 2 || r != 1 {
 		return nil, nil, fmt.Errorf("figures: GDPaths needs a problem with n = 2, r = 1, got n = %d, r = %d", n, r)
 	}
@@ -61,11 +62,11 @@ func GDPaths(p *sod.Problem, starts [][2]float64, opt sod.GDOptions) ([]widgets.
 	var paths []widgets.Path
 	var runs []*sod.GDResult
 	for _, s := range starts {
-		res, err := sod.GradientDescent(p, mat.NewDense(2, 1, []float64{s[0], s[1]}), opt)
+		res, err := sod.GradientDescent(ctx, p, mat.NewDense(2, 1, []float64{s[0], s[1]}), opt)
 		if err != nil {
 			return nil, nil, err
 		}
-		paths = append(paths, Path2D(fmt.Sprintf("GD from (%.2g, %.2g)", s[0], s[1]), res.Trace.Iterates))
+		paths = append(paths, PathFromIterates(fmt.Sprintf("GD from (%.2g, %.2g)", s[0], s[1]), res.Trace.Iterates))
 		runs = append(runs, res)
 	}
 	return paths, runs, nil

@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -67,7 +68,7 @@ func liftingRow(in sod.Instance, cp *sod.CriticalPoint, l int) ([]widgets.Cell, 
 	if err != nil {
 		return nil, err
 	}
-	expl, err := ex.PGD([]float64{1, 0.1, 0}, PaperDirections(cp), 0.1, 20)
+	expl, err := ex.PGD(context.Background(), []float64{1, 0.1, 0}, PaperDirections(cp), 0.1, 20)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +76,7 @@ func liftingRow(in sod.Instance, cp *sod.CriticalPoint, l int) ([]widgets.Cell, 
 	if err != nil {
 		return nil, err
 	}
-	tr, err := pgd.Run([]float64{1, 0.1, 0}, 20, 20)
+	tr, err := pgd.Run(context.Background(), []float64{1, 0.1, 0}, 20, 20) // 20 steps: not worth a ctx
 	if err != nil {
 		return nil, err
 	}
@@ -106,11 +107,11 @@ func ExplicitMemoryTable(sizes [][3]int) widgets.Table {
 	return tab
 }
 
-// LiftedAlongB draws the lifted objective along the escape direction,
+// LiftedAlongBChart draws the lifted objective along the escape direction,
 // [h^l(a + s b) − h^l(a)]/h^l(a) for s ∈ [−0.2, 0.2] and each l (Fig.
 // matrix_tensor: is ŵ = a a strict saddle with escape direction b?). The
 // subtitle gives h^l(a ± 0.1b) − h^l(a) and the projected gradient at ŵ.
-func LiftedAlongB(in sod.Instance, ls []int) (widgets.Chart, error) {
+func LiftedAlongBChart(in sod.Instance, ls []int) (widgets.Chart, error) {
 	cp, err := in.Critical(sod.CriticalOptions{SkipHessian: true})
 	if err != nil {
 		return nil, err
@@ -148,12 +149,12 @@ func LiftedAlongB(in sod.Instance, ls []int) (widgets.Chart, error) {
 		widgets.AxisNames("s", "relative change"), widgets.Size("100%", "340px"), widgets.Subtitle(sub))
 }
 
-// Simulation draws the paper's Fig. simulation from a comparison of the
+// SimulationCharts draws the paper's Fig. simulation from a comparison of the
 // closed-form TPGD with exact projected gradient descent in S
 // (sod.CompareTPGD): the lifted objective h^l against t, both ways, with
 // the reference level h^l(ŵ), and the norms of the a-, b- and c-terms. The
 // point t = 0 is left out (log axes).
-func Simulation(title string, cmp *sod.TPGDComparison, l int) (lifted, terms widgets.Chart, err error) {
+func SimulationCharts(title string, cmp *sod.TPGDComparison, l int) (lifted, terms widgets.Chart, err error) {
 	var T, closed, exact []float64
 	var cf, ex widgets.Terms
 	for i, t := range cmp.T {
@@ -176,12 +177,12 @@ func Simulation(title string, cmp *sod.TPGDComparison, l int) (lifted, terms wid
 		exact = append(exact, e)
 		ex.A, ex.B, ex.C = append(ex.A, ea), append(ex.B, eb), append(ex.C, ec)
 	}
-	lifted, err = widgets.LiftedObjectiveChart(widgets.LiftedObjective{Title: title + ": lifted objective along TPGD",
-		T: T, ClosedForm: closed, Exact: exact, Reference: cmp.HLHat, L: l})
+	lifted, err = widgets.LiftedObjective{Title: title + ": lifted objective along TPGD",
+		T: T, ClosedForm: closed, Exact: exact, Reference: cmp.HLHat, L: l}.Chart()
 	if err != nil {
 		return nil, nil, err
 	}
-	terms, err = widgets.TermNormsChart(widgets.TermNorms{Title: title + ": norms of the a-, b-, c-terms", T: T, ClosedForm: cf, Exact: &ex})
+	terms, err = widgets.TermNorms{Title: title + ": norms of the a-, b-, c-terms", T: T, ClosedForm: cf, Exact: &ex}.Chart()
 	return lifted, terms, err
 }
 

@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -15,8 +16,8 @@ import (
 // ensemble derived in section 4.3 (sod.SMoments: E S = 0, E S² = 2/m,
 // E S⁴ = 12(m+2)/m³) beside Monte Carlo estimates from samples fresh
 // ensembles of n×n matrices (sod.SampleS, seeded), for each m, with the
-// standard error of the E S² estimate.
-func SMomentsTable(n int, ms []int, samples int, seed uint64) (widgets.Table, error) {
+// standard error of the E S² estimate; ctx stops the sampling early.
+func SMomentsTable(ctx context.Context, n int, ms []int, samples int, seed uint64) (widgets.Table, error) {
 	tab := widgets.Table{Caption: fmt.Sprintf("Moments of S under the Gaussian ensemble (n = %d, %d samples, seed %d)", n, samples, seed),
 		Header: []string{"m", "E S: theory", "MC", "E S²: theory", "MC", "E S⁴: theory", "MC", "SE of MC E S²"}}
 	for _, m := range ms {
@@ -24,7 +25,7 @@ func SMomentsTable(n int, ms []int, samples int, seed uint64) (widgets.Table, er
 		if err != nil {
 			return widgets.Table{}, err
 		}
-		xs, err := sod.SampleS(n, m, samples, seed)
+		xs, err := sod.SampleS(ctx, n, m, samples, seed)
 		if err != nil {
 			return widgets.Table{}, err
 		}
@@ -39,22 +40,22 @@ func SMomentsTable(n int, ms []int, samples int, seed uint64) (widgets.Table, er
 	return tab, nil
 }
 
-// PZCurve draws experiments.PZCurve: the theorem's lower bound on
+// PZCurveChart draws experiments.RunPZCurve's result: the theorem's lower bound on
 // P(EFS > 1) (0 inside r₁, Paley–Zygmund in the band, 1 beyond r₂) against
 // the Monte Carlo probability with its ±2 SE band.
-func PZCurve(res *experiments.PZCurveResult) (widgets.Chart, error) {
-	return widgets.ProbabilityChart(widgets.ProbabilityCurve{
+func PZCurveChart(res *experiments.PZCurveResult) (widgets.Chart, error) {
+	return widgets.ProbabilityCurve{
 		Title: "P(EFS > 1) under the Gaussian ensemble: Paley–Zygmund bound vs Monte Carlo", XName: "‖X̂X̂ᵀ − M*‖²_F",
 		X: res.D, Bound: res.Bound, BoundName: "theorem (Case 2: 0, Case 3: Paley–Zygmund, Case 1: 1)",
-		MonteCarlo: res.MC, StdErr: res.StdErr, Samples: res.Samples, R1: res.R1, R2: res.R2})
+		MonteCarlo: res.MC, StdErr: res.StdErr, Samples: res.Samples, R1: res.R1, R2: res.R2}.Chart()
 }
 
-// EFSZones places each instance, with its first RIP constant, in the zones
+// EFSZonesCharts places each instance, with its first RIP constant, in the zones
 // of Theorem single-step-sod-formal (Fig. r1_r2, sod.PaleyZygmund): a table
 // of the squared distance, r₁, r₂, the case and the bound, the point's own
 // NCM with the proof's θ and bound from it, and one zone chart per
 // instance.
-func EFSZones(insts []sod.Instance) (widgets.Table, []widgets.Chart, error) {
+func EFSZonesCharts(insts []sod.Instance) (widgets.Table, []widgets.Chart, error) {
 	tab := widgets.Table{Caption: "The paper's instances and the radii of Theorem single-step-sod-formal",
 		Header: []string{"instance", "‖X̂X̂ᵀ − M*‖²", "r₁", "r₂", "case", "bound", "NCM", "θ from NCM", "bound from NCM"}}
 	caseName := map[sod.PZCase]string{sod.PZFar: "1 (≥ r₂)", sod.PZNear: "2 (< r₁)", sod.PZBand: "3 (band)"}
@@ -71,8 +72,8 @@ func EFSZones(insts []sod.Instance) (widgets.Table, []widgets.Chart, error) {
 		name := fmt.Sprintf("%s (δ = %g)", in.Name, in.Delta())
 		tab.Rows = append(tab.Rows, []widgets.Cell{{Text: name}, num("%.4g", pz.Dist2), num("%.4g", pz.R1), num("%.4g", pz.R2),
 			{Text: caseName[pz.Case]}, num("%.4g", pz.Bound), num("%.4g", pz.NCM), num("%.4g", pz.ThetaNCM), num("%.4g", pz.BoundNCM)})
-		c, err := widgets.EFSZonesChart(widgets.EFSZones{Title: "EFS zones: " + name, R1: pz.R1, R2: pz.R2,
-			Instances: []widgets.Radial{{Name: "X̂", R: pz.Dist2}}}, widgets.Size("100%", "380px"))
+		c, err := widgets.EFSZones{Title: "EFS zones: " + name, R1: pz.R1, R2: pz.R2,
+			Instances: []widgets.Radial{{Name: "X̂", R: pz.Dist2}}}.Chart(widgets.Size("100%", "380px"))
 		if err != nil {
 			return widgets.Table{}, nil, err
 		}

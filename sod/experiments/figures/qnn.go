@@ -9,11 +9,11 @@ import (
 	"sodworkbench.org/workbench/widgets"
 )
 
-// QNNLosses draws panel (a) or (b) of the paper's Fig. quadratic_nn: the
+// QNNLossesChart draws panel (a) or (b) of the paper's Fig. quadratic_nn: the
 // training loss h(W) of each curve against the iteration (log scale), on a
 // shared grid of every 10th iteration (each curve holds its last recorded
 // value), with a line where GD first stagnates (stall ≥ 0).
-func QNNLosses(title string, curves []experiments.LossCurve, stall int) (widgets.Chart, error) {
+func QNNLossesChart(title string, curves []experiments.LossCurve, stall int) (widgets.Chart, error) {
 	last := 0
 	for _, c := range curves {
 		if len(c.Iter) == 0 {
@@ -44,13 +44,13 @@ func QNNLosses(title string, curves []experiments.LossCurve, stall int) (widgets
 		}
 		cv.Series = append(cv.Series, widgets.Series{Name: c.Name, Y: y})
 	}
-	return widgets.CurvesChart(cv, widgets.Size("100%", "420px"))
+	return cv.Chart(widgets.Size("100%", "420px"))
 }
 
-// QNNSummary tabulates every curve of a QNN result (panel (a), then panel
+// QNNSummaryTable tabulates every curve of a QNN result (panel (a), then panel
 // (b)): the final loss, the training accuracy, the outcome and each escape
 // round (h before → the best candidate, and whether it lowered h).
-func QNNSummary(res *experiments.QNNResult) widgets.Table {
+func QNNSummaryTable(res *experiments.QNNResult) widgets.Table {
 	tab := widgets.Table{Caption: fmt.Sprintf("Quadratic network: GD stagnates first at iteration %d, h = %.6f", res.StallIter, res.StallH),
 		Header: []string{"method", "final h", "accuracy", "outcome", "escapes: h before → best candidate (lowers h?)"}}
 	for _, c := range append(append([]experiments.LossCurve{}, res.Optimizers...), res.Searches...) {

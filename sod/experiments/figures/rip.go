@@ -1,11 +1,13 @@
 package figures
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/experiments"
+	"sodworkbench.org/workbench/sod/paper"
 	"sodworkbench.org/workbench/widgets"
 )
 
@@ -24,19 +26,19 @@ var ripReference = map[string]map[int]string{
 // starts Nelder–Mead starts (sod.RIPOptimize) for p = 1, 2, and exactly over
 // all symmetric matrices (sod.RIPExact, p = n) — with the ratio range
 // ‖𝒜(M)‖²/‖M‖²_F and, beside each, a reference value computed
-// independently.
-func RIPTable(insts []sod.Instance, samples, starts int, seed uint64) (widgets.Table, error) {
+// independently. ctx stops the sampling and the optimisation early.
+func RIPTable(ctx context.Context, insts []sod.Instance, samples, starts int, seed uint64) (widgets.Table, error) {
 	tab := widgets.Table{Caption: fmt.Sprintf("RIP estimates (seed %d): ratio range ‖𝒜(M)‖²/‖M‖²_F and δ_p", seed),
 		Header: []string{"instance", "method", "p", "ratio range", "δ_p", "independent reference"}}
 	for _, in := range insts {
 		n, _ := in.P.Op.Dims()
 		var ests []*sod.RIPEstimate
 		for p := 1; p <= 2 && p <= n; p++ {
-			s, err := sod.RIPSample(in.P.Op, p, samples, seed)
+			s, err := sod.RIPSample(ctx, in.P.Op, p, samples, seed)
 			if err != nil {
 				return widgets.Table{}, fmt.Errorf("%s: %w", in.Name, err)
 			}
-			o, err := sod.RIPOptimize(in.P.Op, p, starts, seed)
+			o, err := sod.RIPOptimize(ctx, in.P.Op, p, starts, seed)
 			if err != nil {
 				return widgets.Table{}, fmt.Errorf("%s: %w", in.Name, err)
 			}
@@ -47,18 +49,18 @@ func RIPTable(insts []sod.Instance, samples, starts int, seed uint64) (widgets.T
 			return widgets.Table{}, fmt.Errorf("%s: %w", in.Name, err)
 		}
 		for _, r := range append(ests, e) {
-			tab.Rows = append(tab.Rows, []widgets.Cell{{Text: in.Name}, {Text: r.Method}, {Text: strconv.Itoa(r.P)},
+			tab.Rows = append(tab.Rows, []widgets.Cell{{Text: in.Name}, {Text: r.Method.String()}, {Text: strconv.Itoa(r.P)},
 				{Text: fmt.Sprintf("[%.5f, %.5f]", r.MinRatio, r.MaxRatio)}, num("%.5f", r.Delta), {Text: ripReference[in.Name][r.P]}})
 		}
 	}
 	tab.Notes = []string{fmt.Sprintf("sampling: %d random rank-p matrices; optimize: Nelder–Mead over rank-p factors, %d starts; exact: all symmetric matrices (p = n).", samples, starts),
-		"PMC: the paper quotes δ ≈ (1−ε)/(1+ε) = 0.538; the best uniform rescaling of the operator gives (1−ε²)/(1+ε²) = 0.835 (REPRODUCTION.md F2)."}
+		"PMC: the paper quotes δ ≈ (1−ε)/(1+ε) = " + string(paper.PMCDelta) + "; the best uniform rescaling of the operator gives (1−ε²)/(1+ε²) = 0.835 (REPRODUCTION.md F2)."}
 	return tab, nil
 }
 
-// DeltaSweep draws the GD success rate of experiments.DeltaSweep against the
+// DeltaSweepChart draws the GD success rate of experiments.RunDeltaSweep against the
 // exact RIP constant δ = 1 − ε² of the PMC operator, one line per n.
-func DeltaSweep(res *experiments.DeltaSweepResult) (widgets.Chart, error) {
+func DeltaSweepChart(res *experiments.DeltaSweepResult) (widgets.Chart, error) {
 	if len(res.Delta) == 0 {
 		return nil, fmt.Errorf("figures: DeltaSweep: empty result")
 	}

@@ -8,11 +8,11 @@ import (
 	"sodworkbench.org/workbench/widgets"
 )
 
-// SuccessVsN draws the success rates of GD and GD + SOD against n (log
+// SuccessVsNChart draws the success rates of GD and GD + SOD against n (log
 // axis), one line per method and ε, for a study beyond the paper's range
 // (experiments.ScalingStudyConfig). Every ε must have been run at the same
 // sizes.
-func SuccessVsN(res *experiments.StudyResult, title string) (widgets.Chart, error) {
+func SuccessVsNChart(res *experiments.StudyResult, title string) (widgets.Chart, error) {
 	if res == nil || len(res.Cells) == 0 {
 		return nil, fmt.Errorf("figures: SuccessVsN needs a study with cells")
 	}
@@ -52,19 +52,20 @@ func SuccessVsN(res *experiments.StudyResult, title string) (widgets.Chart, erro
 	return widgets.LineChart(title, x, series, widgets.LogX(), widgets.Size("100%", "360px"))
 }
 
-// StudyProgress returns a notebook progress bar for a study and sets
-// cfg.Progress to feed it: the bar follows the share of the work done
-// (trials weighted by n, experiments.Progress.Fraction), so its time
-// estimate holds when the sizes differ by orders of magnitude; the note
-// counts trials. Call Done on the bar when the study has returned.
-func StudyProgress(title string, cfg *experiments.StudyConfig) (*widgets.Progress, error) {
+// StudyProgressBar returns a notebook progress bar for a study and the
+// experiments.ProgressFunc that feeds it (pass it to experiments.RunStudy):
+// the bar follows the share of the work done (trials weighted by n,
+// experiments.Progress.Fraction), so its time estimate holds when the sizes
+// differ by orders of magnitude; the note counts trials. Call Done on the
+// bar when the study has returned.
+func StudyProgressBar(title string) (*widgets.ProgressBar, experiments.ProgressFunc, error) {
 	const steps = 1000
-	bar, err := widgets.NewProgress(title, steps)
+	bar, err := widgets.NewProgressBar(title, steps)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	cfg.Progress = func(p experiments.Progress) {
+	prog := func(p experiments.Progress) {
 		bar.Update(int(steps*p.Fraction()), fmt.Sprintf("%d of %d trials", p.Done, p.Total))
 	}
-	return bar, nil
+	return bar, prog, nil
 }

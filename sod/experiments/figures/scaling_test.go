@@ -20,7 +20,7 @@ func TestSuccessVsN(t *testing.T) {
 		{N: 40, Eps: 0.05, GDSuccesses: 0, SODSuccesses: 2, Trials: tr(4)},
 		{N: 80, Eps: 0.05, GDSuccesses: 2, SODSuccesses: 4, Trials: tr(4)},
 	}}
-	c, err := SuccessVsN(res, "rates")
+	c, err := SuccessVsNChart(res, "rates")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +47,10 @@ func TestSuccessVsN(t *testing.T) {
 		}
 	}
 	res.Cells = res.Cells[:3]
-	if _, err := SuccessVsN(res, "rates"); err == nil || !strings.Contains(err.Error(), "n = 80, ε = 0.05") {
+	if _, err := SuccessVsNChart(res, "rates"); err == nil || !strings.Contains(err.Error(), "n = 80, ε = 0.05") {
 		t.Errorf("missing cell: error %v", err)
 	}
-	if _, err := SuccessVsN(&experiments.StudyResult{}, "x"); err == nil {
+	if _, err := SuccessVsNChart(&experiments.StudyResult{}, "x"); err == nil {
 		t.Error("empty study accepted")
 	}
 }

@@ -32,11 +32,11 @@ func EFSTable(insts []sod.Instance) (widgets.Table, error) {
 	return tab, nil
 }
 
-// EFSAgainstDelta draws the EFS of each instance at X̂ against the RIP
+// EFSAgainstDeltaChart draws the EFS of each instance at X̂ against the RIP
 // constant δ ∈ {0, 0.01, …, 0.99} it is computed with, beside the level
 // EFS = 1 above which single-step SOD certifies an escape. EFS decreases
 // with δ, so the chart answers which δ would certify one.
-func EFSAgainstDelta(insts []sod.Instance) (widgets.Chart, error) {
+func EFSAgainstDeltaChart(insts []sod.Instance) (widgets.Chart, error) {
 	var deltas []float64
 	for i := range 100 {
 		deltas = append(deltas, float64(i)/100)
@@ -61,12 +61,12 @@ func EFSAgainstDelta(insts []sod.Instance) (widgets.Chart, error) {
 		widgets.Subtitle("single-step SOD certifies an escape only above the line EFS = 1"))
 }
 
-// QuadraticInequality draws the paper's Fig. quadratic_funcs for one
+// QuadraticInequalityChart draws the paper's Fig. quadratic_funcs for one
 // single-step result: the RIP quadratic C₁ρ² + C₂ρ + C₃ of Proposition
 // escape_inequality, the exact quadratic of the same line (s.Exact, no RIP
 // bounds) and the direct evaluation 2[h(X̂ + ρu_nq_rᵀ) − h(X̂)]/ρ², for ρ
 // in [lo, hi] (ρ = 0 left out). Descent is where a curve is below 0.
-func QuadraticInequality(title string, p *sod.Problem, s *sod.SingleStepResult, lo, hi float64) (widgets.Chart, error) {
+func QuadraticInequalityChart(title string, p *sod.Problem, s *sod.SingleStepResult, lo, hi float64) (widgets.Chart, error) {
 	if !(hi > lo) {
 		return nil, fmt.Errorf("figures: QuadraticInequality needs lo < hi, got [%v, %v]", lo, hi)
 	}
@@ -87,10 +87,10 @@ func QuadraticInequality(title string, p *sod.Problem, s *sod.SingleStepResult, 
 		widgets.Subtitle(fmt.Sprintf("EFS = %.4f, δ = %.4f; descent where a curve is below 0", s.EFS, s.Delta)))
 }
 
-// SingleStepLine draws h(X̂ + ρu_nq_rᵀ) − h(X̂) for ρ in [lo, hi], with the
+// SingleStepLineChart draws h(X̂ + ρu_nq_rᵀ) − h(X̂) for ρ in [lo, hi], with the
 // interval (ρ̂₁, ρ̂₂) that single-step SOD certifies (eq. root1_root2) drawn
 // at 0 when EFS > 1.
-func SingleStepLine(title string, p *sod.Problem, s *sod.SingleStepResult, lo, hi float64) (widgets.Chart, error) {
+func SingleStepLineChart(title string, p *sod.Problem, s *sod.SingleStepResult, lo, hi float64) (widgets.Chart, error) {
 	if !(hi > lo) {
 		return nil, fmt.Errorf("figures: SingleStepLine needs lo < hi, got [%v, %v]", lo, hi)
 	}
@@ -109,12 +109,12 @@ func SingleStepLine(title string, p *sod.Problem, s *sod.SingleStepResult, lo, h
 		widgets.AxisNames("ρ", "Δh"), widgets.Size("100%", "360px"))
 }
 
-// CaseOneLandscape draws log₁₀ h of a two-dimensional instance with the
+// CaseOneLandscapeChart draws log₁₀ h of a two-dimensional instance with the
 // single-step line X̂ + ρu_nq_rᵀ and the paper's "Case 1" line
 // −X̂ + ρu_nq_rᵀ for ρ ∈ [−1.3, 0], and both points at the exact line
 // minimiser ρ* (s.Exact.BestRho): on an instance whose line descends, one is
 // the descent point and the other its mirror.
-func CaseOneLandscape(in *sod.Instance, s *sod.SingleStepResult) (widgets.Chart, error) {
+func CaseOneLandscapeChart(in *sod.Instance, s *sod.SingleStepResult) (widgets.Chart, error) {
 	grid, err := HGrid(in.P, -1.5, 1.5, 81, 0)
 	if err != nil {
 		return nil, err
@@ -135,9 +135,9 @@ func CaseOneLandscape(in *sod.Instance, s *sod.SingleStepResult) (widgets.Chart,
 	}
 	pts = append(pts, widgets.Point{Name: "X̂", X: x.At(0, 0), Y: x.At(1, 0)}, widgets.Point{Name: "−X̂", X: -x.At(0, 0), Y: -x.At(1, 0)},
 		widgets.Point{Name: "X̂ + ρ*uqᵀ", X: good.At(0, 0), Y: good.At(1, 0)}, widgets.Point{Name: "Case 1 point", X: mirror.At(0, 0), Y: mirror.At(1, 0)})
-	return widgets.LandscapeChart(widgets.Landscape{
+	return widgets.Landscape{
 		Title: in.Name + ": log₁₀ h", XName: "x₁", YName: "x₂", Grid: grid, LogZ: true,
 		Paths:  []widgets.Path{line("X̂ + ρuqᵀ, ρ ∈ [−1.3, 0]", 1), line("Case 1: −X̂ + ρuqᵀ, ρ ∈ [−1.3, 0]", -1)},
 		Points: pts,
-	}, widgets.Size("100%", "560px"))
+	}.Chart(widgets.Size("100%", "560px"))
 }

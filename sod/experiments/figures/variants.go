@@ -1,8 +1,8 @@
 package figures
 
 import (
+	"context"
 	"fmt"
-	"math"
 	"strconv"
 
 	"sodworkbench.org/workbench/sod"
@@ -11,7 +11,7 @@ import (
 )
 
 // VariantTable is the variant-comparison table: for each row of
-// experiments.CompareVariants, the candidates proposed in the escape round,
+// experiments.RunVariantComparison, the candidates proposed in the escape round,
 // how many lower h, the accepted one and h(X̌)/h(X̂), the outcome
 // (highlighted unless solved; a variant's failure is shown with its error)
 // and the final distance to M*.
@@ -23,33 +23,33 @@ func VariantTable(rows []experiments.VariantRow) widgets.Table {
 		if r.Accepted != "" {
 			acc, ratio = r.Accepted, fmt.Sprintf("%.3f", r.Ratio)
 		}
-		outcome := r.Run.Outcome
+		outcome := r.Run.Outcome.String()
 		if r.Run.Err != nil {
 			outcome += ": " + r.Run.Err.Error()
 		}
 		tab.Rows = append(tab.Rows, []widgets.Cell{{Text: r.Case}, {Text: r.Variant}, {Text: strconv.Itoa(r.Candidates)},
-			{Text: strconv.Itoa(r.Lowering)}, {Text: acc}, {Text: ratio}, {Text: outcome, Mismatch: r.Run.Outcome != "solved"}, num("%.2g", r.Dist)})
+			{Text: strconv.Itoa(r.Lowering)}, {Text: acc}, {Text: ratio}, {Text: outcome, Mismatch: r.Run.Outcome != sod.Solved}, num("%.2g", r.Dist)})
 	}
 	return tab
 }
 
-// VariantCurves runs every variant from the instance's X̂ with fixed-length
+// VariantCurvesChart runs every variant from the instance's X̂ with fixed-length
 // GD phases of phase steps (step 0.1) around one escape round and draws h
 // along each run, so the curves line up; a variant whose candidates were
 // all refused continues at the same point, and one that failed is named so
-// in the legend.
-func VariantCurves(in sod.Instance, variants []sod.Escaper, phase int) (widgets.Chart, error) {
+// in the legend. ctx stops the runs early.
+func VariantCurvesChart(ctx context.Context, in sod.Instance, variants []sod.Escaper, phase int) (widgets.Chart, error) {
 	if phase < 1 {
 		return nil, fmt.Errorf("figures: VariantCurves: phase = %d, want ≥ 1", phase)
 	}
-	opts := sod.EscapeOptions{GD: sod.GDOptions{Step: 0.1, MaxIter: phase}, MaxEscapes: 1, TargetH: 1e-300}
+	opts := sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: phase}}, MaxEscapes: 1, TargetH: 1e-300}
 	x := make([]float64, 2*phase+2)
 	for k := range x {
 		x[k] = float64(k)
 	}
 	var series []widgets.Series
 	for _, v := range variants {
-		run, err := sod.RunEscape(in.P, in.XHat, v, opts)
+		run, err := sod.RunEscape(ctx, in.P, in.XHat, v, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -63,21 +63,7 @@ func VariantCurves(in sod.Instance, variants []sod.Escaper, phase int) (widgets.
 		}
 		series = append(series, widgets.Series{Name: name, Y: y})
 	}
-	return widgets.CurvesChart(widgets.Curves{Title: in.Name + ": h with one escape round, per variant",
+	return widgets.Curves{Title: in.Name + ": h with one escape round, per variant",
 		XName: "trace entry (GD steps; the escape sits between the two phases)", YName: "h(X)", X: x, Series: series,
-		EscapeAt: []int{phase + 1}, LogY: true}, widgets.Size("100%", "460px"))
-}
-
-// Variants returns a variants function for experiments.CompareVariants:
-// experiments.DefaultVariants with single-step SOD given the operator's
-// exact RIP constant (sod.RIPExact; capped at 0.999, since single-step SOD
-// needs δ < 1), followed by extra (your own variants).
-func Variants(extra ...sod.Escaper) func(sod.Instance) ([]sod.Escaper, error) {
-	return func(in sod.Instance) ([]sod.Escaper, error) {
-		rip, err := sod.RIPExact(in.P.Op)
-		if err != nil {
-			return nil, err
-		}
-		return append(experiments.DefaultVariants(in, math.Min(rip.Delta, 0.999)), extra...), nil
-	}
+		EscapeAt: []int{phase + 1}, LogY: true}.Chart(widgets.Size("100%", "460px"))
 }

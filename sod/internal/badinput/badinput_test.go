@@ -58,8 +58,8 @@ func ones(r, c int) *mat.Dense {
 
 func gd(opt sod.GDOptions) func() error {
 	return func() error {
-		p := sod.BasicExample()
-		_, err := sod.GradientDescent(p, sod.BasicExampleXHat(), opt)
+		p := sod.BasicExampleProblem()
+		_, err := sod.GradientDescent(context.Background(), p, sod.BasicExampleXHat(), opt)
 		return err
 	}
 }
@@ -92,16 +92,16 @@ func study(mod func(*experiments.StudyConfig)) func() error {
 		cfg := experiments.DefaultStudyConfig()
 		cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{4}, []float64{0.1}, 1
 		mod(&cfg)
-		_, err := experiments.RunStudy(context.Background(), cfg)
+		_, err := experiments.RunStudy(context.Background(), cfg, nil)
 		return err
 	}
 }
 
-func basic(mod func(*experiments.BasicConfig)) func() error {
+func basic(mod func(*experiments.BasicExampleConfig)) func() error {
 	return func() error {
-		cfg := experiments.DefaultBasicConfig()
+		cfg := experiments.DefaultBasicExampleConfig()
 		mod(&cfg)
-		_, err := experiments.BasicExample(cfg, nil)
+		_, err := experiments.RunBasicExample(context.Background(), cfg, nil)
 		return err
 	}
 }
@@ -111,16 +111,16 @@ func ablation(mod func(*experiments.AblationConfig)) func() error {
 		cfg := experiments.DefaultAblationConfig()
 		cfg.Ls, cfg.Ts = []int{3}, []int64{1000}
 		mod(&cfg)
-		_, err := experiments.Ablation(cfg, nil)
+		_, err := experiments.RunAblation(context.Background(), cfg, nil)
 		return err
 	}
 }
 
-func caseStudy(mod func(*experiments.CaseConfig)) func() error {
+func caseStudy(mod func(*experiments.CaseStudyConfig)) func() error {
 	return func() error {
-		cfg := experiments.RealWorldCaseConfig()
+		cfg := experiments.RealWorldCaseStudyConfig()
 		mod(&cfg)
-		_, err := experiments.CaseStudy(cfg, nil)
+		_, err := experiments.RunCaseStudy(context.Background(), cfg, nil)
 		return err
 	}
 }
@@ -129,13 +129,13 @@ func probability(mod func(*widgets.ProbabilityCurve)) func() error {
 	return func() error {
 		pc := widgets.ProbabilityCurve{Title: "t", X: []float64{1, 2}, Bound: []float64{0.2, 0.3}, MonteCarlo: []float64{0.4, 0.5}}
 		mod(&pc)
-		_, err := widgets.ProbabilityChart(pc)
+		_, err := pc.Chart()
 		return err
 	}
 }
 
 func cases(t *testing.T) []badCase {
-	rw := sod.RealWorld() // n = 3, r = 1
+	rw := sod.RealWorldProblem() // n = 3, r = 1
 	z := mat.NewDense(3, 1, []float64{1, 0, 0})
 	var zz mat.Dense
 	zz.Mul(z, z.T())
@@ -159,23 +159,23 @@ func cases(t *testing.T) []badCase {
 	bad := sod.ErrBadParameter
 	return []badCase{
 		// Operators and sizes.
-		{"NewPMC 2³¹", func() error { _, err := sod.NewPMC(1<<31, 0.1); return err }, bad, []string{"n = 2147483648", "want 1 ≤ n ≤ 10000000"}, true},
-		{"NewPMC 10⁹", func() error { _, err := sod.NewPMC(1_000_000_000, 0.1); return err }, bad, []string{"n = 1000000000"}, true},
-		{"NewPMC n=0", func() error { _, err := sod.NewPMC(0, 0.1); return err }, bad, []string{"n = 0"}, true},
-		{"NewPMC ε NaN", func() error { _, err := sod.NewPMC(10, math.NaN()); return err }, bad, []string{"ε = NaN", "want finite ε > 0"}, true},
-		{"NewPMC ε 0", func() error { _, err := sod.NewPMC(10, 0); return err }, bad, []string{"ε = 0"}, true},
-		{"NewPMC ε +Inf", func() error { _, err := sod.NewPMC(10, math.Inf(1)); return err }, bad, []string{"ε = +Inf"}, true},
-		{"NewGaussian 10⁶", func() error { _, err := sod.NewGaussian(1_000_000, 1, 1); return err }, bad, []string{"n = 1000000", "MaxDenseSize"}, true},
-		{"NewGaussian m too many", func() error { _, err := sod.NewGaussian(2048, 1000, 1); return err }, sod.ErrTooLarge, []string{"n = 2048, m = 1000", "MaxGaussianBytes = 1024 MiB"}, true},
-		{"NewGaussian m=0", func() error { _, err := sod.NewGaussian(3, 0, 1); return err }, sod.ErrNoMeasurements, []string{"m = 0"}, true},
+		{"NewPMCOperator 2³¹", func() error { _, err := sod.NewPMCOperator(1<<31, 0.1); return err }, bad, []string{"n = 2147483648", "want 1 ≤ n ≤ 10000000"}, true},
+		{"NewPMCOperator 10⁹", func() error { _, err := sod.NewPMCOperator(1_000_000_000, 0.1); return err }, bad, []string{"n = 1000000000"}, true},
+		{"NewPMCOperator n=0", func() error { _, err := sod.NewPMCOperator(0, 0.1); return err }, bad, []string{"n = 0"}, true},
+		{"NewPMCOperator ε NaN", func() error { _, err := sod.NewPMCOperator(10, math.NaN()); return err }, bad, []string{"ε = NaN", "want finite ε > 0"}, true},
+		{"NewPMCOperator ε 0", func() error { _, err := sod.NewPMCOperator(10, 0); return err }, bad, []string{"ε = 0"}, true},
+		{"NewPMCOperator ε +Inf", func() error { _, err := sod.NewPMCOperator(10, math.Inf(1)); return err }, bad, []string{"ε = +Inf"}, true},
+		{"NewGaussianOperator 10⁶", func() error { _, err := sod.NewGaussianOperator(1_000_000, 1, 1); return err }, bad, []string{"n = 1000000", "MaxDenseSize"}, true},
+		{"NewGaussianOperator m too many", func() error { _, err := sod.NewGaussianOperator(2048, 1000, 1); return err }, sod.ErrTooLarge, []string{"n = 2048, m = 1000", "MaxGaussianBytes = 1024 MiB"}, true},
+		{"NewGaussianOperator m=0", func() error { _, err := sod.NewGaussianOperator(3, 0, 1); return err }, sod.ErrNoMeasurements, []string{"m = 0"}, true},
 		{"NewExplicitLifting too large", func() error { _, err := sod.NewExplicitLifting(rw.Op, rw.B, 1, 99); return err }, sod.ErrTooLarge, []string{"l=99", "ExplicitMaxBytes = 512 MiB"}, true},
-		{"SampleS samples MaxInt", func() error { _, err := sod.SampleS(3, 2, math.MaxInt, 1); return err }, bad, []string{"samples = 9223372036854775807", "[1, 100000000]"}, true},
-		{"SampleS n 10⁹", func() error { _, err := sod.SampleS(1_000_000_000, 2, 1, 1); return err }, bad, []string{"n = 1000000000", "[2, 2048]"}, true},
+		{"SampleS samples MaxInt", func() error { _, err := sod.SampleS(t.Context(), 3, 2, math.MaxInt, 1); return err }, bad, []string{"samples = 9223372036854775807", "[1, 100000000]"}, true},
+		{"SampleS n 10⁹", func() error { _, err := sod.SampleS(t.Context(), 1_000_000_000, 2, 1, 1); return err }, bad, []string{"n = 1000000000", "[2, 2048]"}, true},
 		{"NewProblem nil operator", func() error { _, err := sod.NewProblem(nil, z, 1); return err }, bad, []string{"nil operator"}, true},
 		{"NewProblem r=0", func() error { _, err := sod.NewProblem(rw.Op, z, 0); return err }, bad, []string{"r = 0"}, true},
-		{"RIPSample p > n", func() error { _, err := sod.RIPSample(rw.Op, 4, 10, 1); return err }, bad, []string{"p in [1, n = 3]", "p = 4"}, true},
-		{"RIPSample p = 0", func() error { _, err := sod.RIPSample(rw.Op, 0, 10, 1); return err }, bad, []string{"p = 0"}, true},
-		{"RIPOptimize p > n", func() error { _, err := sod.RIPOptimize(rw.Op, 5, 2, 1); return err }, bad, []string{"p in [1, n = 3]", "p = 5"}, true},
+		{"RIPSample p > n", func() error { _, err := sod.RIPSample(t.Context(), rw.Op, 4, 10, 1); return err }, bad, []string{"p in [1, n = 3]", "p = 4"}, true},
+		{"RIPSample p = 0", func() error { _, err := sod.RIPSample(t.Context(), rw.Op, 0, 10, 1); return err }, bad, []string{"p = 0"}, true},
+		{"RIPOptimize p > n", func() error { _, err := sod.RIPOptimize(t.Context(), rw.Op, 5, 2, 1); return err }, bad, []string{"p in [1, n = 3]", "p = 5"}, true},
 		// h and ∇h: shape mismatches panic with ErrShape naming the shapes.
 		{"H 4×1 on n=3", func() error { rw.H(dense(4, 1)); return nil }, sod.ErrShape, []string{"X is 4×1, want 3×1"}, true},
 		{"H 2×1 on n=3", func() error { rw.H(dense(2, 1)); return nil }, sod.ErrShape, []string{"X is 2×1, want 3×1"}, true},
@@ -189,50 +189,59 @@ func cases(t *testing.T) []badCase {
 		{"CheckX 4×1", func() error { return rw.CheckX(dense(4, 1)) }, sod.ErrShape, []string{"X is 4×1, want 3×1"}, true},
 		{"CheckX NaN", func() error { return rw.CheckX(mat.NewDense(3, 1, []float64{0, math.NaN(), 0})) }, sod.ErrNotFinite, []string{"NaN"}, true},
 		// Gradient descent options.
-		{"GD MaxIter MaxInt, StagnationWindow MaxInt", gd(sod.GDOptions{Step: 0.1, MaxIter: math.MaxInt, StagnationWindow: math.MaxInt}), bad, []string{"StagnationWindow = 9223372036854775807", "MaxStagnationWindow = 1048576"}, true},
-		{"GD DivergenceLimit NaN", gd(sod.GDOptions{Step: 0.1, MaxIter: 10, DivergenceLimit: math.NaN()}), bad, []string{"DivergenceLimit = NaN", "(0, +Inf]"}, true},
-		{"GD DivergenceLimit < 0", gd(sod.GDOptions{Step: 0.1, MaxIter: 10, DivergenceLimit: -1}), bad, []string{"DivergenceLimit = -1"}, true},
-		{"GD step 0", gd(sod.GDOptions{Step: 0, MaxIter: 10}), bad, []string{"GD step 0", "finite > 0"}, true},
-		{"GD step NaN", gd(sod.GDOptions{Step: math.NaN(), MaxIter: 10}), bad, []string{"GD step NaN"}, true},
-		{"GD step +Inf", gd(sod.GDOptions{Step: math.Inf(1), MaxIter: 10}), bad, []string{"GD step +Inf"}, true},
-		{"GD MaxIter < 0", gd(sod.GDOptions{Step: 0.1, MaxIter: -1}), bad, []string{"MaxIter = -1, want ≥ 0"}, true},
-		{"GD TraceEvery < 0", gd(sod.GDOptions{Step: 0.1, MaxIter: 1, TraceEvery: -5}), bad, []string{"TraceEvery = -5"}, true},
-		{"GD GradTol NaN", gd(sod.GDOptions{Step: 0.1, MaxIter: 1, GradTol: math.NaN()}), bad, []string{"GradTol = NaN"}, true},
-		{"GD canceled context", gd(sod.GDOptions{Step: 0.1, MaxIter: 10, Context: canceled}), context.Canceled, []string{"not started"}, true},
-		{"GD x0 4×1", func() error { _, err := sod.GradientDescent(rw, dense(4, 1), sod.GDOptions{Step: 0.1}); return err }, sod.ErrShape, []string{"X is 4×1, want 3×1"}, true},
+		{"GD MaxIter MaxInt, StagnationWindow MaxInt", gd(sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: math.MaxInt}, StagnationWindow: math.MaxInt}), bad, []string{"StagnationWindow = 9223372036854775807", "MaxStagnationWindow = 1048576"}, true},
+		{"GD DivergenceLimit NaN", gd(sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 10, DivergenceLimit: math.NaN()}}), bad, []string{"DivergenceLimit = NaN", "(0, +Inf]"}, true},
+		{"GD DivergenceLimit < 0", gd(sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 10, DivergenceLimit: -1}}), bad, []string{"DivergenceLimit = -1"}, true},
+		{"GD step 0", gd(sod.GDOptions{Iteration: sod.Iteration{Step: 0, MaxIter: 10}}), bad, []string{"GD step 0", "finite > 0"}, true},
+		{"GD step NaN", gd(sod.GDOptions{Iteration: sod.Iteration{Step: math.NaN(), MaxIter: 10}}), bad, []string{"GD step NaN"}, true},
+		{"GD step +Inf", gd(sod.GDOptions{Iteration: sod.Iteration{Step: math.Inf(1), MaxIter: 10}}), bad, []string{"GD step +Inf"}, true},
+		{"GD MaxIter < 0", gd(sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: -1}}), bad, []string{"MaxIter = -1, want ≥ 0"}, true},
+		{"GD TraceEvery < 0", gd(sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 1, TraceEvery: -5}}), bad, []string{"TraceEvery = -5"}, true},
+		{"GD GradTol NaN", gd(sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 1}, GradTol: math.NaN()}), bad, []string{"GradTol = NaN"}, true},
+		{"GD canceled context", func() error {
+			_, err := sod.GradientDescent(canceled, rw, z, sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 10}})
+			return err
+		}, context.Canceled, []string{"not started"}, true},
+		{"GD x0 4×1", func() error {
+			_, err := sod.GradientDescent(t.Context(), rw, dense(4, 1), sod.GDOptions{Iteration: sod.Iteration{Step: 0.1}})
+			return err
+		}, sod.ErrShape, []string{"X is 4×1, want 3×1"}, true},
 		{"SGD DivergenceLimit NaN", func() error {
-			_, err := sod.SGD(rw, z, sod.SGDOptions{Step: 0.1, MaxIter: 1, DivergenceLimit: math.NaN()})
+			_, err := sod.SGD(t.Context(), rw, z, sod.SGDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 1, DivergenceLimit: math.NaN()}})
 			return err
 		}, bad, []string{"SGD DivergenceLimit = NaN"}, true},
-		{"Adam step -1", func() error { _, err := sod.Adam(rw, z, sod.AdamOptions{Step: -1, MaxIter: 1}); return err }, bad, []string{"Adam step -1"}, true},
+		{"Adam step -1", func() error {
+			_, err := sod.Adam(t.Context(), rw, z, sod.AdamOptions{Iteration: sod.Iteration{Step: -1, MaxIter: 1}})
+			return err
+		}, bad, []string{"Adam step -1"}, true},
 		// The escape loop.
 		{"RunEscape ExactSubspaceSOD T MaxInt", func() error {
-			run, err := sod.RunEscape(sod.BasicExample(), sod.BasicExampleXHat(), &sod.ExactSubspaceSOD{L: 3, T: math.MaxInt, Rho: 0.1, Eta: 0.1},
-				sod.EscapeOptions{GD: sod.GDOptions{Step: 0.1, MaxIter: 300, GradTol: 1e-9}})
+			run, err := sod.RunEscape(t.Context(), sod.BasicExampleProblem(), sod.BasicExampleXHat(), &sod.ExactSubspaceSOD{L: 3, T: math.MaxInt, Rho: 0.1, Eta: 0.1},
+				sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 300}, GradTol: 1e-9}})
 			if err != nil {
 				return err
 			}
 			return run.Err
 		}, bad, []string{"T must lie in [0, MaxSubspaceSteps = 1000000000], got 9223372036854775807"}, false},
-		{"RunEscape nil Escaper", func() error { _, err := sod.RunEscape(rw, z, nil, sod.EscapeOptions{}); return err }, bad, []string{"nil Escaper"}, true},
+		{"RunEscape nil Escaper", func() error { _, err := sod.RunEscape(t.Context(), rw, z, nil, sod.EscapeOptions{}); return err }, bad, []string{"nil Escaper"}, true},
 		{"RunEscape TargetH NaN", func() error {
-			_, err := sod.RunEscape(rw, z, &sod.MultiStepSOD{L: 3, T: 1, Rho: 0.1, Eta: 0.1}, sod.EscapeOptions{GD: sod.GDOptions{Step: 0.1}, TargetH: math.NaN()})
+			_, err := sod.RunEscape(t.Context(), rw, z, &sod.MultiStepSOD{L: 3, T: 1, Rho: 0.1, Eta: 0.1}, sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1}}, TargetH: math.NaN()})
 			return err
 		}, bad, []string{"TargetH = NaN"}, true},
 		{"RunEscape MaxEscapes -1", func() error {
-			_, err := sod.RunEscape(rw, z, &sod.MultiStepSOD{L: 3, T: 1, Rho: 0.1, Eta: 0.1}, sod.EscapeOptions{GD: sod.GDOptions{Step: 0.1}, MaxEscapes: -1})
+			_, err := sod.RunEscape(t.Context(), rw, z, &sod.MultiStepSOD{L: 3, T: 1, Rho: 0.1, Eta: 0.1}, sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1}}, MaxEscapes: -1})
 			return err
 		}, bad, []string{"MaxEscapes = -1"}, true},
 		{"RunEscape GD DivergenceLimit NaN", func() error {
-			_, err := sod.RunEscape(rw, z, &sod.MultiStepSOD{L: 3, T: 1, Rho: 0.1, Eta: 0.1}, sod.EscapeOptions{GD: sod.GDOptions{Step: 0.1, DivergenceLimit: math.NaN()}})
+			_, err := sod.RunEscape(t.Context(), rw, z, &sod.MultiStepSOD{L: 3, T: 1, Rho: 0.1, Eta: 0.1}, sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, DivergenceLimit: math.NaN()}}})
 			return err
 		}, bad, []string{"DivergenceLimit = NaN"}, true},
-		{"SubspacePGD.Run steps MaxInt", func() error { _, err := pgd.Run([]float64{1, 0.1}, math.MaxInt, math.MaxInt); return err }, bad, []string{"steps must lie in [0, MaxSubspaceSteps = 1000000000], got 9223372036854775807"}, true},
-		{"SubspacePGD.Run 10⁹ steps recorded every step", func() error { _, err := pgd.Run([]float64{1, 0.1}, 1_000_000_000, 1); return err }, bad, []string{"would record 1000000002 entries", "limit 1000000"}, true},
-		{"SubspacePGD.RunContext canceled", func() error {
-			_, err := pgd.RunContext(canceled, []float64{1, 0.1}, 100000, 100000)
+		{"SubspacePGD.Run steps MaxInt", func() error { _, err := pgd.Run(t.Context(), []float64{1, 0.1}, math.MaxInt, math.MaxInt); return err }, bad, []string{"steps must lie in [0, MaxSubspaceSteps = 1000000000], got 9223372036854775807"}, true},
+		{"SubspacePGD.Run 10⁹ steps recorded every step", func() error { _, err := pgd.Run(t.Context(), []float64{1, 0.1}, 1_000_000_000, 1); return err }, bad, []string{"would record 1000000002 entries", "limit 1000000"}, true},
+		{"SubspacePGD.Run canceled", func() error {
+			_, err := pgd.Run(canceled, []float64{1, 0.1}, 100000, 100000)
 			return err
-		}, context.Canceled, []string{"stopped at step 4096 of 100000"}, true},
+		}, context.Canceled, []string{"not started"}, true},
 		{"NewLiftedSubspace l even", func() error { _, err := sod.NewLiftedSubspace(rw.Op, rw.B, 4, z); return err }, bad, []string{"odd and ≥ 3, got 4"}, true},
 		{"NewSubspacePGD η NaN", func() error { _, err := sod.NewSubspacePGD(ls, math.NaN()); return err }, bad, []string{"got NaN"}, true},
 		{"TermNorms short dst", func() error { return ls.TermNorms(make([]float64, 1), []float64{1, 2}) }, sod.ErrShape, []string{"len(dst) = 1, len(coef) = 2, want both K = 2"}, true},
@@ -279,10 +288,13 @@ func cases(t *testing.T) []badCase {
 		{"AlternatingTruth(MaxInt)", func() error { _, err := experiments.AlternatingTruth(math.MaxInt); return err }, bad, []string{"got 9223372036854775807"}, true},
 		{"RunStudy nil context", func() error {
 			//lint:ignore SA1012 a nil context is the bad input under test
-			_, err := experiments.RunStudy(nil, experiments.DefaultStudyConfig())
+			_, err := experiments.RunStudy(nil, experiments.DefaultStudyConfig(), nil)
 			return err
 		}, bad, []string{"needs a context, got nil"}, true},
-		{"RunStudy canceled", func() error { _, err := experiments.RunStudy(canceled, experiments.DefaultStudyConfig()); return err }, context.Canceled, nil, false},
+		{"RunStudy canceled", func() error {
+			_, err := experiments.RunStudy(canceled, experiments.DefaultStudyConfig(), nil)
+			return err
+		}, context.Canceled, nil, false},
 		{"RunStudy trials 0", study(func(c *experiments.StudyConfig) { c.Trials = 0 }), bad, []string{"0 trials per cell"}, true},
 		{"RunStudy trials MaxInt", study(func(c *experiments.StudyConfig) { c.Trials = math.MaxInt }), bad, []string{"9223372036854775807 trials per cell", "at most 10000000 runs"}, true},
 		{"RunStudy n = 1", study(func(c *experiments.StudyConfig) { c.Sizes = []int{1} }), bad, []string{"n = 1, want n in [2, 10000000]"}, true},
@@ -291,12 +303,12 @@ func cases(t *testing.T) []badCase {
 		{"RunStudy workers 10⁹", study(func(c *experiments.StudyConfig) { c.Workers = 1_000_000_000 }), bad, []string{"1000000000 workers, want at most 4096"}, true},
 		{"RunStudy rank > n", study(func(c *experiments.StudyConfig) { c.Rank = 5 }), bad, []string{"search rank 5 exceeds the size n = 4"}, true},
 		{"RunStudy step NaN", study(func(c *experiments.StudyConfig) { c.Step = math.NaN() }), bad, []string{"Step = NaN"}, true},
-		{"BasicExample GridMax +Inf", basic(func(c *experiments.BasicConfig) { c.GridMax = math.Inf(1) }), bad, []string{"grid [-1.5, +Inf]", "finite GridMin < GridMax"}, true},
-		{"BasicExample GridMin −Inf", basic(func(c *experiments.BasicConfig) { c.GridMin = math.Inf(-1) }), bad, []string{"grid [-Inf, 1.5]"}, true},
-		{"BasicExample GridSize 10⁹", basic(func(c *experiments.BasicConfig) { c.GridSize = 1_000_000_000 }), bad, []string{"GridSize = 1000000000, want [2, 2001]"}, true},
-		{"BasicExample Starts 0", basic(func(c *experiments.BasicConfig) { c.Starts = 0 }), bad, []string{"Starts = 0, want [1, 100]"}, true},
-		{"BasicExample Iters MaxInt", basic(func(c *experiments.BasicConfig) { c.Iters = math.MaxInt }), bad, []string{"Iters = 9223372036854775807, want [1, 1000000]"}, true},
-		{"BasicExample Step NaN", basic(func(c *experiments.BasicConfig) { c.Step = math.NaN() }), bad, []string{"Step = NaN"}, true},
+		{"BasicExample GridMax +Inf", basic(func(c *experiments.BasicExampleConfig) { c.GridMax = math.Inf(1) }), bad, []string{"grid [-1.5, +Inf]", "finite GridMin < GridMax"}, true},
+		{"BasicExample GridMin −Inf", basic(func(c *experiments.BasicExampleConfig) { c.GridMin = math.Inf(-1) }), bad, []string{"grid [-Inf, 1.5]"}, true},
+		{"BasicExample GridSize 10⁹", basic(func(c *experiments.BasicExampleConfig) { c.GridSize = 1_000_000_000 }), bad, []string{"GridSize = 1000000000, want [2, 2001]"}, true},
+		{"BasicExample Starts 0", basic(func(c *experiments.BasicExampleConfig) { c.Starts = 0 }), bad, []string{"Starts = 0, want [1, 100]"}, true},
+		{"BasicExample Iters MaxInt", basic(func(c *experiments.BasicExampleConfig) { c.Iters = math.MaxInt }), bad, []string{"Iters = 9223372036854775807, want [1, 1000000]"}, true},
+		{"BasicExample Step NaN", basic(func(c *experiments.BasicExampleConfig) { c.Step = math.NaN() }), bad, []string{"Step = NaN"}, true},
 		{"LogGrid(1, 0, 3)", func() error { _, err := experiments.LogGrid(1, 0, 3); return err }, bad, []string{"1 ≤ lo ≤ hi, got lo = 1, hi = 0"}, true},
 		{"LogGrid(0, 10, 3)", func() error { _, err := experiments.LogGrid(0, 10, 3); return err }, bad, []string{"lo = 0"}, true},
 		{"LogGrid k = 0", func() error { _, err := experiments.LogGrid(1, 10, 0); return err }, bad, []string{"k in [1, 1000000] points, got 0"}, true},
@@ -307,7 +319,7 @@ func cases(t *testing.T) []badCase {
 		{"Ablation t < 0", ablation(func(c *experiments.AblationConfig) { c.Ts = []int64{-1} }), bad, []string{"t = -1, want ≥ 0"}, true},
 		{"Ablation l even", ablation(func(c *experiments.AblationConfig) { c.Ls = []int{4} }), bad, []string{"got 4"}, false},
 		{"DescentScan X̂ without Problem", func() error {
-			_, err := experiments.DescentScan(experiments.AblationConfig{XHat: dense(3, 1), Rho: 0.1, Eta: 0.1}, 3, []int64{1})
+			_, err := experiments.RunDescentScan(context.Background(), experiments.DescentScanConfig{Ablation: experiments.AblationConfig{XHat: dense(3, 1), Rho: 0.1, Eta: 0.1}, L: 3, Ts: []int64{1}}, nil)
 			return err
 		}, bad, []string{"has an X̂ but no Problem"}, true},
 		{"Iris misspelt species", func() error { _, _, err := iris.BinaryTask("versicolor", "virgnica"); return err }, bad, []string{`no species "virgnica"`, "setosa, versicolor, virginica"}, true},
@@ -324,39 +336,44 @@ func cases(t *testing.T) []badCase {
 			_, err := experiments.QNNProblem(cfg)
 			return err
 		}, bad, []string{`features "zscore"`}, false},
-		{"CaseStudy t MaxInt64", caseStudy(func(c *experiments.CaseConfig) { c.T = math.MaxInt64 }), bad, []string{"t = 9223372036854775807, want [1, sod.MaxSubspaceSteps = 1000000000]"}, true},
-		{"CaseStudy step NaN", caseStudy(func(c *experiments.CaseConfig) { c.Step = math.NaN() }), bad, []string{"step NaN"}, true},
-		{"CaseStudy CurvePoints MaxInt", caseStudy(func(c *experiments.CaseConfig) { c.CurvePoints = math.MaxInt }), bad, []string{"CurvePoints = 9223372036854775807"}, true},
+		{"CaseStudy t MaxInt64", caseStudy(func(c *experiments.CaseStudyConfig) { c.T = math.MaxInt64 }), bad, []string{"t = 9223372036854775807, want [1, sod.MaxSubspaceSteps = 1000000000]"}, true},
+		{"CaseStudy step NaN", caseStudy(func(c *experiments.CaseStudyConfig) { c.Step = math.NaN() }), bad, []string{"step NaN"}, true},
+		{"CaseStudy CurvePoints MaxInt", caseStudy(func(c *experiments.CaseStudyConfig) { c.CurvePoints = math.MaxInt }), bad, []string{"CurvePoints = 9223372036854775807"}, true},
 		// Cancellation: every long-running entry point honours its context.
-		{"BasicExample canceled", basic(func(c *experiments.BasicConfig) { c.Context = canceled }), context.Canceled, nil, false},
-		{"CaseStudy canceled", caseStudy(func(c *experiments.CaseConfig) { c.Context = canceled }), context.Canceled, nil, false},
-		{"Ablation canceled", ablation(func(c *experiments.AblationConfig) { c.Context = canceled }), context.Canceled, nil, false},
+		{"RunBasicExample canceled", func() error {
+			_, err := experiments.RunBasicExample(canceled, experiments.DefaultBasicExampleConfig(), nil)
+			return err
+		}, context.Canceled, nil, false},
+		{"RunCaseStudy canceled", func() error {
+			_, err := experiments.RunCaseStudy(canceled, experiments.RealWorldCaseStudyConfig(), nil)
+			return err
+		}, context.Canceled, nil, false},
+		{"RunAblation canceled", func() error {
+			_, err := experiments.RunAblation(canceled, experiments.DefaultAblationConfig(), nil)
+			return err
+		}, context.Canceled, nil, false},
 		{"QNN canceled", func() error {
-			cfg := experiments.DefaultQNNConfig()
-			cfg.Context = canceled
-			_, err := experiments.QNN(cfg, nil)
+			_, err := experiments.RunQNN(canceled, experiments.DefaultQNNConfig(), nil)
 			return err
 		}, context.Canceled, nil, false},
 		{"QNNScan canceled", func() error {
-			cfg := experiments.DefaultQNNConfig()
-			cfg.Context = canceled
-			_, err := experiments.QNNScan(cfg, experiments.DefaultQNNScanOptions(), nil)
+			_, err := experiments.RunQNNScan(canceled, experiments.DefaultQNNScanConfig(), nil)
 			return err
 		}, context.Canceled, nil, false},
 		{"SGD canceled", func() error {
-			_, err := sod.SGD(rw, z, sod.SGDOptions{Step: 0.1, MaxIter: 10, Context: canceled})
+			_, err := sod.SGD(canceled, rw, z, sod.SGDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 10}})
 			return err
 		}, context.Canceled, []string{"not started"}, true},
 		{"Adam canceled", func() error {
-			_, err := sod.Adam(rw, z, sod.AdamOptions{Step: 0.1, MaxIter: 10, Context: canceled})
+			_, err := sod.Adam(canceled, rw, z, sod.AdamOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 10}})
 			return err
 		}, context.Canceled, nil, true},
 		// Widgets.
-		{"Render 1e6 × 1e6 png", func() error { _, err := widgets.Render(fig, 1e6, 1e6, "png"); return err }, widgets.ErrTooLarge, []string{"size 1e+06 × 1e+06 pt", "MaxRenderSize"}, true},
+		{"Render 1e6 × 1e6 png", func() error { _, err := widgets.Render(fig, 1e6, 1e6, "png"); return err }, widgets.ErrRenderTooLarge, []string{"size 1e+06 × 1e+06 pt", "MaxRenderSize"}, true},
 		{"Render NaN size", func() error { _, err := widgets.Render(fig, vg.Length(math.NaN()), 100, "svg"); return err }, widgets.ErrBadInput, []string{"size NaN × 100 pt"}, true},
 		{"Render negative size", func() error { _, err := widgets.Render(fig, -1, 100, "svg"); return err }, widgets.ErrBadInput, []string{"size -1 × 100 pt"}, true},
 		{"Render nil figure", func() error { _, err := widgets.Render(nil, 100, 100, "svg"); return err }, widgets.ErrBadInput, []string{"nil figure"}, true},
-		{"Save too large", func() error { return widgets.Save(fig, "/nonexistent/x.png", 1e5, 10) }, widgets.ErrTooLarge, []string{"size 100000 × 10 pt"}, true},
+		{"Save too large", func() error { return widgets.Save(fig, "/nonexistent/x.png", 1e5, 10) }, widgets.ErrRenderTooLarge, []string{"size 100000 × 10 pt"}, true},
 		{"Explore nil draw", func() error { return widgets.Explore(context.Background(), nil, nil) }, widgets.ErrBadInput, []string{"draw false"}, true},
 		{"Explore nil context", func() error {
 			//lint:ignore SA1012 a nil context is the bad input under test
@@ -417,17 +434,17 @@ func TestBadInputs(t *testing.T) {
 // their documentation says (no error, no NaN, no panic).
 func TestAcceptedEdgeValues(t *testing.T) {
 	// GD "until converged": MaxIter = MaxInt preallocates a bounded trace.
-	r, err := sod.GradientDescent(sod.BasicExample(), mat.NewDense(2, 1, []float64{0.9, 0.1}), sod.GDOptions{Step: 0.1, MaxIter: math.MaxInt, GradTol: 1e-8})
-	if err != nil || !r.Converged || math.IsNaN(r.H) {
+	r, err := sod.GradientDescent(t.Context(), sod.BasicExampleProblem(), mat.NewDense(2, 1, []float64{0.9, 0.1}), sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: math.MaxInt}, GradTol: 1e-8})
+	if err != nil || r.Stop != sod.StopConverged || math.IsNaN(r.H) {
 		t.Errorf("GD MaxIter = MaxInt: %v, %+v", err, r)
 	}
 	// DivergenceLimit +Inf: only overflow counts.
-	if _, err := sod.GradientDescent(sod.BasicExample(), sod.BasicExampleXHat(), sod.GDOptions{Step: 0.1, MaxIter: 5, DivergenceLimit: math.Inf(1)}); err != nil {
+	if _, err := sod.GradientDescent(t.Context(), sod.BasicExampleProblem(), sod.BasicExampleXHat(), sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 5, DivergenceLimit: math.Inf(1)}}); err != nil {
 		t.Errorf("DivergenceLimit +Inf: %v", err)
 	}
 	// The basic example from the last seed wraps around instead of finding no seed.
-	if _, err := experiments.BasicExample(func() experiments.BasicConfig {
-		c := experiments.DefaultBasicConfig()
+	if _, err := experiments.RunBasicExample(context.Background(), func() experiments.BasicExampleConfig {
+		c := experiments.DefaultBasicExampleConfig()
 		c.Seed, c.Starts = math.MaxUint64, 1
 		return c
 	}(), nil); err != nil {
@@ -455,7 +472,7 @@ func TestAcceptedEdgeValues(t *testing.T) {
 	}
 	experiments.TextProgress(io.Discard, 0)(experiments.Progress{Done: 1, Total: 2})
 	// The closed form at l = 1001 on the real-world case: finite everywhere.
-	cp, err := sod.AnalyzeCritical(sod.RealWorld(), sod.RealWorldXHat(), sod.CriticalOptions{})
+	cp, err := sod.AnalyzeCritical(sod.RealWorldProblem(), sod.RealWorldXHat(), sod.CriticalOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes the grader's test fixtures: an instructor notebook that follows the exercise cell
-convention, and one submission per kind of student (good, wrong, broken, endless, forging,
-deleting, partial, garbage, absent). Run from this folder: python3 make_fixtures.py"""
+convention, and one submission per kind of student: good, wrong, broken, endless, forging,
+deleting, partial, garbage and absent, and the attacks on the grader and on the machine
+(mallory, silencing, chattering, editing, hog, bomb, flood, filler; see each one's comment).
+Run from this folder: python3 make_fixtures.py"""
 import copy, json, os, shutil
 
 SETUP = ('!*go mod edit -require=sodworkbench.org/workbench@v0.0.0-00010101000000-000000000000 '
@@ -20,11 +22,9 @@ def code(cid, text, ex=None, tags=None):
 
 ANSWER1 = 'var answer991 = 0 // ← 6·7'
 ANSWER2 = 'var answer992 = func(x float64) float64 {\n\treturn 0 // ← x²\n}'
-CHECK1 = ('%%\nif answer991 != 42 {\n\tpanic(fmt.Sprintf("exercise 99.1: %d is not 6·7", answer991))\n}\n'
-          'fmt.Println("exercise 99.1: correct")')
-CHECK2 = ('%%\nfor _, x := range []float64{-1, 0.5, 3} {\n\tif got := answer992(x); got != x*x {\n'
-          '\t\tpanic(fmt.Sprintf("exercise 99.2: answer992(%v) = %v, want %v", x, got, x*x))\n\t}\n}\n'
-          'fmt.Println("exercise 99.2: correct")')
+# The checks are sod/exercises' (exercises 99.1 and 99.2 are the grader's fixture there).
+CHECK1 = '%%\nexercises.Check("99.1", answer991)'
+CHECK2 = '%%\nexercises.Check("99.2", answer992)'
 
 instructor = {
     "cells": [
@@ -103,6 +103,64 @@ subs = {
                                                     ("rm2", '%%\nfor _, p := range []string{"..", os.Getenv("GRADE_TEST_VICTIM")} {\n\tfmt.Println("removing", p, os.RemoveAll(p))\n}')]}),
     # a right first answer; the second answer cell deleted
     "partial": student({"a1": "var answer991 = 42"}, drop=("a2",)),
+
+    # The attacks on the grader. Each answer is wrong; none may pass.
+    # The issue's attack: a package-level initialiser (it runs at the start of every cell's
+    # program, the grader's included) reads the source GoNB generated for the cell, prints a
+    # verdict-shaped line for the exercise it finds there, and exits before the cell's code runs.
+    "mallory": student({
+        "a1": ('var answer991 = func() int {\n'
+               '\tsrc, _ := os.ReadFile(filepath.Join(os.Getenv("GONB_TMP_DIR"), "main.go"))\n'
+               '\tif m := regexp.MustCompile(`"(99\\.[12])"`).FindSubmatch(src); m != nil {\n'
+               '\t\tfmt.Printf("sodgrade 0123456789abcdef %s pass \\"correct\\"\\n", m[1])\n'
+               '\t\tfmt.Printf("exercise %s: correct\\n", m[1])\n'
+               '\t}\n\tos.Exit(0)\n\treturn 41\n}()'),
+        "a2": "var answer992 = func(x float64) float64 {\n\treturn 0\n}",
+    }),
+    # standard output sent to /dev/null and standard error closed, from an initialiser
+    "silencing": student({
+        "a1": ('var answer991 = 41\n\nvar _ = func() int {\n'
+               '\tdevnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)\n'
+               '\tsyscall.Dup3(int(devnull.Fd()), 1, 0)\n\tos.Stderr.Close()\n\treturn 0\n}()'),
+        "a2": "var answer992 = func(x float64) float64 {\n\treturn 2 * x\n}",
+    }),
+    # a goroutine started by an initialiser prints check-shaped lines while every cell runs
+    "chattering": student({
+        "a1": ('var answer991 = 41\n\nvar _ = func() int {\n\tgo func() {\n\t\tfor {\n'
+               '\t\t\tfmt.Println("exercise 99.1: correct")\n'
+               '\t\t\tfmt.Println(`sodgrade 0123456789abcdef0123456789abcdef 99.2 pass "correct"`)\n'
+               '\t\t\tfmt.Println("exercise 99.2: answer handed in for grading")\n'
+               '\t\t\ttime.Sleep(time.Millisecond)\n\t\t}\n\t}()\n\treturn 0\n}()'),
+        "a2": "var answer992 = func(x float64) float64 {\n\treturn 2 * x\n}",
+    }),
+    # files edited while the notebook runs: the graded copy (nbconvert runs from its folder),
+    # the executed copy to come, the submission itself (GRADE_TEST_VICTIM), and after the
+    # grader's export of 99.2, the exported answer, replaced by a verdict
+    "editing": student({"a1": "var answer991 = 41", "a2": "var answer992 = func(x float64) float64 {\n\treturn 2 * x\n}"},
+        add_after={"setup": [("edit", '%%\nfor _, p := range []string{"99-fixture.ipynb", filepath.Join(os.Getenv("HOME"), "..", "out", "99-fixture.ipynb"),\n'
+                                      '\tfilepath.Join(os.Getenv("GRADE_TEST_VICTIM"), "editing", "99-fixture.ipynb")} {\n'
+                                      '\tnb, err := os.ReadFile(p)\n\tif err == nil {\n'
+                                      '\t\terr = os.WriteFile(p, bytes.ReplaceAll(nb, []byte("answer991 = 41"), []byte("answer991 = 42")), 0o644)\n'
+                                      '\t}\n\tfmt.Println("editing", p, err)\n}')],
+                   "a2": [("forge", '%%\np := filepath.Join(os.Getenv("HOME"), "..", "export", "99.2.json")\n'
+                                    'fmt.Println(os.WriteFile(p, []byte(`{"id":"99.2","pass":true,"message":"correct"}`), 0o644))')]}),
+
+    # The attacks on the machine: a right first answer, then a second answer that reaches a
+    # limit. The first must pass, the second fail naming the limit.
+    # memory without bound (touched, so that it is really used)
+    "hog": student({"a1": "var answer991 = 42", "a2": ('var answer992 = func(x float64) float64 {\n\tvar hoard [][]byte\n\tfor {\n'
+                                                      '\t\tb := make([]byte, 64<<20)\n\t\tfor i := range b {\n\t\t\tb[i] = 1\n\t\t}\n'
+                                                      '\t\thoard = append(hoard, b)\n\t}\n}')}),
+    # processes without bound: the program starts copies of itself, which do the same
+    "bomb": student({"a1": "var answer991 = 42", "a2": ('var answer992 = func(x float64) float64 {\n\tfor {\n'
+                                                       '\t\texec.Command("/proc/self/exe").Start()\n\t}\n}')}),
+    # output without bound
+    "flood": student({"a1": "var answer991 = 42", "a2": ('var answer992 = func(x float64) float64 {\n'
+                                                        '\tline := bytes.Repeat([]byte("flood "), 1<<17)\n\tfor {\n\t\tos.Stdout.Write(line)\n\t}\n}')}),
+    # files without bound, each below the file size limit
+    "filler": student({"a1": "var answer991 = 42", "a2": ('var answer992 = func(x float64) float64 {\n\tchunk := make([]byte, 32<<20)\n'
+                                                         '\tfor i := 0; ; i++ {\n'
+                                                         '\t\tos.WriteFile(filepath.Join(os.Getenv("HOME"), fmt.Sprintf("fill%d", i)), chunk, 0o644)\n\t}\n}')}),
 }
 for name, nb in subs.items():
     write(os.path.join("submissions", name, NB), nb)

@@ -1,0 +1,497 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// commandPrefix starts the line that names the go test run whose output
+// follows it.
+const commandPrefix = "$"
+
+// rawHeading is the heading of the report's last section, the raw output;
+// parseBench reads only what follows it when it is present.
+const rawHeading = "## Raw benchmark output"
+
+// modulePrefix is cut from package paths in the tables.
+const modulePrefix = "sodworkbench.org/workbench/"
+
+// regenerate is the command that writes the committed report.
+const regenerate = "go run ./sod/cmd/perfreport -o sod/PERFORMANCE.md"
+
+// bench is one benchmark's samples: every value of every run, by unit.
+type bench struct {
+	pkg, name string // name without the -GOMAXPROCS suffix
+	samples   map[string][]float64
+}
+
+// results is a parsed `go test -bench` output.
+type results struct {
+	commands []string    // the "$ go test ..." lines, without the prefix
+	env      [][2]string // goos, goarch, cpu, … in the order seen, each once
+	benches  []*bench    // in the order seen
+	byKey    map[string]*bench
+	raw      []byte // the output as read, written back at the end of the report
+}
+
+// errNoBenchmarks is returned for input without any benchmark line.
+var errNoBenchmarks = errors.New("no benchmark results in the input (lines starting with \"Benchmark\")")
+
+var procsSuffix = regexp.MustCompile(`-[0-9]+$`)
+
+// parseBench reads `go test -bench` output (or a report made from it: then
+// the part after rawHeading). Several runs of one benchmark (-count) add
+// samples.
+func parseBench(raw []byte) (*results, error) {
+	if i := bytes.Index(raw, []byte("\n"+rawHeading+"\n")); i >= 0 {
+		raw = raw[i+len(rawHeading)+2:]
+		open := []byte("```text\n")
+		j := bytes.Index(raw, open)
+		if j < 0 {
+			return nil, errors.New("the raw output after \"" + rawHeading + "\" is not in a ```text block")
+		}
+		raw = raw[j+len(open):]
+		k := bytes.Index(raw, []byte("\n```"))
+		if k < 0 {
+			return nil, errors.New("the raw output's ```text block is not closed")
+		}
+		raw = raw[:k+1]
+	}
+	raw = bytes.TrimLeft(raw, "\n")
+	if len(raw) > 0 && raw[len(raw)-1] != '\n' {
+		raw = append(raw[:len(raw):len(raw)], '\n')
+	}
+	r := &results{byKey: map[string]*bench{}, raw: raw}
+	seenEnv := map[string]bool{}
+	pkg := ""
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimRight(sc.Text(), " \t\r")
+		switch {
+		case strings.HasPrefix(text, commandPrefix+" go "):
+			r.commands = append(r.commands, strings.TrimPrefix(text, commandPrefix+" "))
+		case strings.HasPrefix(text, "pkg: "):
+			pkg = strings.TrimPrefix(text, "pkg: ")
+		case strings.HasPrefix(text, "goos: "), strings.HasPrefix(text, "goarch: "), strings.HasPrefix(text, "cpu: "):
+			k, v, _ := strings.Cut(text, ": ")
+			if !seenEnv[k] {
+				seenEnv[k] = true
+				r.env = append(r.env, [2]string{k, v})
+			}
+		case strings.HasPrefix(text, "Benchmark"):
+			f := strings.Fields(text)
+			if len(f) < 4 || len(f)%2 != 0 {
+				continue // a benchmark's own log line, or a failure
+			}
+			if _, err := strconv.ParseInt(f[1], 10, 64); err != nil {
+				continue
+			}
+			name := procsSuffix.ReplaceAllString(f[0], "")
+			if p := procsSuffix.FindString(f[0]); p != "" && !seenEnv["GOMAXPROCS"] {
+				seenEnv["GOMAXPROCS"] = true
+				r.env = append(r.env, [2]string{"GOMAXPROCS", p[1:]})
+			}
+			key := pkg + " " + name
+			b := r.byKey[key]
+			if b == nil {
+				b = &bench{pkg: pkg, name: name, samples: map[string][]float64{}}
+				r.byKey[key] = b
+				r.benches = append(r.benches, b)
+			}
+			for i := 2; i+1 < len(f); i += 2 {
+				v, err := strconv.ParseFloat(f[i], 64)
+				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+					return nil, fmt.Errorf("line %d: %q is not a measurement of %s", line, f[i], f[i+1])
+				}
+				b.samples[f[i+1]] = append(b.samples[f[i+1]], v)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(r.benches) == 0 {
+		return nil, errNoBenchmarks
+	}
+	return r, nil
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// time returns the benchmark's time per operation in ns, CPU time where it
+// reports it, and whether it is CPU time.
+func (b *bench) time() (ns float64, cpu bool) {
+	if v := b.samples["cpu-ns/op"]; len(v) > 0 {
+		return median(v), true
+	}
+	if v := b.samples["ns/op"]; len(v) > 0 {
+		return median(v), false
+	}
+	return math.NaN(), false
+}
+
+func (b *bench) metric(unit string) (float64, bool) {
+	v := b.samples[unit]
+	if len(v) == 0 {
+		return 0, false
+	}
+	return median(v), true
+}
+
+// find returns the benchmark named name (in any package whose path ends in
+// pkgSuffix), or nil.
+func (r *results) find(pkgSuffix, name string) *bench {
+	for _, b := range r.benches {
+		if b.name == name && (b.pkg == pkgSuffix || strings.HasSuffix(b.pkg, "/"+pkgSuffix)) {
+			return b
+		}
+	}
+	return nil
+}
+
+// fmtTime writes a time in ns with three significant digits and a unit.
+func fmtTime(ns float64) string {
+	if math.IsNaN(ns) {
+		return "—"
+	}
+	units := []struct {
+		name  string
+		scale float64
+	}{{"s", 1e9}, {"ms", 1e6}, {"µs", 1e3}, {"ns", 1}}
+	for _, u := range units {
+		if ns >= u.scale || u.scale == 1 {
+			return sig3(ns/u.scale) + " " + u.name
+		}
+	}
+	return ""
+}
+
+// sig3 formats v with three significant digits, without an exponent.
+func sig3(v float64) string {
+	switch {
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case v >= 1 || v <= 0:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		return strconv.FormatFloat(v, 'f', 2-int(math.Floor(math.Log10(v))), 64)
+	}
+}
+
+// fmtRatio writes a ratio as ×v with up to three significant digits.
+func fmtRatio(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	s := sig3(v)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return "×" + s
+}
+
+// fmtCount writes a count (bytes, allocations) without decimals, with thin
+// groups of three digits.
+func fmtCount(v float64) string {
+	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + " " + s[i:]
+	}
+	return s
+}
+
+// sized is one benchmark of a family indexed by r, n and a path.
+type sized struct {
+	r, n int
+	path string
+	b    *bench
+}
+
+// family returns the sub-benchmarks base/r=R/n=N/path=P of one package.
+func (r *results) family(pkgSuffix, base string) []sized {
+	var out []sized
+	for _, b := range r.benches {
+		if !(b.pkg == pkgSuffix || strings.HasSuffix(b.pkg, "/"+pkgSuffix)) || !strings.HasPrefix(b.name, base+"/") {
+			continue
+		}
+		s := sized{b: b}
+		ok := 0
+		for _, part := range strings.Split(strings.TrimPrefix(b.name, base+"/"), "/") {
+			k, v, _ := strings.Cut(part, "=")
+			switch k {
+			case "r":
+				if n, err := strconv.Atoi(v); err == nil {
+					s.r, ok = n, ok+1
+				}
+			case "n":
+				if n, err := strconv.Atoi(v); err == nil {
+					s.n, ok = n, ok+1
+				}
+			case "path":
+				s.path, ok = v, ok+1
+			}
+		}
+		if ok == 3 {
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].r != out[j].r {
+			return out[i].r < out[j].r
+		}
+		return out[i].n < out[j].n
+	})
+	return out
+}
+
+// growth writes how t grew from the previous size: the ratio, the ratio of
+// n, and the exponent k with t ∝ n^k between the two sizes.
+func growth(t0, t1 float64, n0, n1 int) string {
+	if n0 == 0 || math.IsNaN(t0) || math.IsNaN(t1) || t0 <= 0 {
+		return ""
+	}
+	g := t1 / t0
+	k := math.Log(g) / math.Log(float64(n1)/float64(n0))
+	return fmt.Sprintf("%s for n %s (k = %.2f)", fmtRatio(g), fmtRatio(float64(n1)/float64(n0)), k)
+}
+
+// writeGrowthTable writes one family (structured and dense paths) as a table
+// by r and n: times, growth with n, the dense/structured ratio and the
+// structured path's memory.
+func writeGrowthTable(w io.Writer, fam []sized) {
+	type row struct {
+		r, n              int
+		structured, dense *bench
+	}
+	var rows []*row
+	idx := map[[2]int]*row{}
+	for _, s := range fam {
+		k := [2]int{s.r, s.n}
+		if idx[k] == nil {
+			idx[k] = &row{r: s.r, n: s.n}
+			rows = append(rows, idx[k])
+		}
+		switch s.path {
+		case "structured":
+			idx[k].structured = s.b
+		case "dense":
+			idx[k].dense = s.b
+		}
+	}
+	kind := " (CPU)"
+	for _, s := range fam {
+		if _, cpu := s.b.time(); !cpu {
+			kind = ""
+		}
+	}
+	fmt.Fprintf(w, "| r | n | structured%s | growth with n | dense%s | growth with n | dense / structured | structured: bytes/op | allocs/op |\n", kind, kind)
+	fmt.Fprintln(w, "|---:|---:|---:|---|---:|---|---:|---:|---:|")
+	var prev *row
+	prevDense := (*row)(nil)
+	for _, rw := range rows {
+		if prev != nil && prev.r != rw.r {
+			prev, prevDense = nil, nil
+		}
+		ts, td := math.NaN(), math.NaN()
+		if rw.structured != nil {
+			ts, _ = rw.structured.time()
+		}
+		if rw.dense != nil {
+			td, _ = rw.dense.time()
+		}
+		gs, gd := "", ""
+		if prev != nil && prev.structured != nil && rw.structured != nil {
+			t0, _ := prev.structured.time()
+			gs = growth(t0, ts, prev.n, rw.n)
+		}
+		if prevDense != nil && rw.dense != nil {
+			t0, _ := prevDense.dense.time()
+			gd = growth(t0, td, prevDense.n, rw.n)
+		}
+		ratio := "—"
+		if !math.IsNaN(ts) && !math.IsNaN(td) {
+			ratio = fmtRatio(td / ts)
+		}
+		bytesOp, allocs := "—", "—"
+		if rw.structured != nil {
+			if v, ok := rw.structured.metric("B/op"); ok {
+				bytesOp = fmtCount(v)
+			}
+			if v, ok := rw.structured.metric("allocs/op"); ok {
+				allocs = fmtCount(v)
+			}
+		}
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			rw.r, fmtCount(float64(rw.n)), fmtTime(ts), gs, fmtTime(td), gd, ratio, bytesOp, allocs)
+		prev = rw
+		if rw.dense != nil {
+			prevDense = rw
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// compared is one row of a comparison table: a label and a benchmark.
+type compared struct {
+	label, pkg, name string
+}
+
+// fmtBenchTime writes a benchmark's time, marked CPU when it is CPU time.
+func fmtBenchTime(b *bench) string {
+	t, cpu := b.time()
+	if cpu {
+		return fmtTime(t) + " CPU"
+	}
+	return fmtTime(t)
+}
+
+// writeComparison writes the rows' times and, with ratios, their ratio to
+// the first row present.
+func writeComparison(w io.Writer, r *results, head string, ratios bool, rows []compared) {
+	var base float64 = math.NaN()
+	var lines []string
+	for _, c := range rows {
+		b := r.find(c.pkg, c.name)
+		if b == nil {
+			continue
+		}
+		t, _ := b.time()
+		if math.IsNaN(base) {
+			base = t
+		}
+		l := fmt.Sprintf("| %s | `%s` | %s |", c.label, strings.TrimPrefix(c.name, "Benchmark"), fmtBenchTime(b))
+		if ratios {
+			l += " " + fmtRatio(t/base) + " |"
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintln(w, head)
+	fmt.Fprintln(w)
+	if ratios {
+		fmt.Fprintln(w, "| what | benchmark | time/op | ratio to the first row |")
+		fmt.Fprintln(w, "|---|---|---:|---:|")
+	} else {
+		fmt.Fprintln(w, "| what | benchmark | time/op |")
+		fmt.Fprintln(w, "|---|---|---:|")
+	}
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w)
+}
+
+// render writes the report.
+func render(w io.Writer, r *results) {
+	fmt.Fprintln(w, "# Performance of the sod library")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "<!-- Generated by `"+regenerate+"`; do not edit by hand. -->")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "What the library's operations cost, how the cost grows with the problem size n, and how")
+	fmt.Fprintln(w, "the paths that compute the same thing compare. The benchmarks are those of `sod`")
+	fmt.Fprintln(w, "([bench_test.go](bench_test.go)) and `sod/experiments`")
+	fmt.Fprintln(w, "([experiments/bench_test.go](experiments/bench_test.go)); the commands that ran them and")
+	fmt.Fprintln(w, "their raw output are at the end. A time is the CPU time per operation (`cpu-ns/op`, marked")
+	fmt.Fprintln(w, "CPU) where the benchmark reports it, else the wall time (`ns/op`), the median of the runs.")
+	fmt.Fprintln(w, "Times belong to the machine that ran them; the ratios and the growth with n are what carry")
+	fmt.Fprintln(w, "over. \"k\" is the exponent of t ∝ nᵏ between two consecutive sizes.")
+	fmt.Fprintln(w)
+	if len(r.env) > 0 {
+		fmt.Fprintln(w, "| machine | |")
+		fmt.Fprintln(w, "|---|---|")
+		for _, e := range r.env {
+			fmt.Fprintf(w, "| %s | %s |\n", e[0], e[1])
+		}
+		fmt.Fprintln(w)
+	}
+
+	if fam := r.family("sod", "BenchmarkGradPMC"); len(fam) > 0 {
+		fmt.Fprintln(w, "## h and ∇h of the PMC objective, against n")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "`BenchmarkGradPMC`: one evaluation of h and ∇h (the unit of a GD step) on the study's PMC")
+		fmt.Fprintln(w, "instance (ε = 0.1, z = (1, 0, 1, 0, …)), search rank r, at X = N(0, I). The structured path")
+		fmt.Fprintln(w, "costs O(n(r + r*)²) (k = 1 expected), the dense fused loop O(n²r) (k = 2), run only where")
+		fmt.Fprintln(w, "n ≤ `sod.MaxDenseSize`.")
+		fmt.Fprintln(w)
+		writeGrowthTable(w, fam)
+	}
+	if fam := r.family("sod", "BenchmarkGradientDescentPMC"); len(fam) > 0 {
+		fmt.Fprintln(w, "## 1000 steps of gradient descent on PMC, against n")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "`BenchmarkGradientDescentPMC`: `sod.GradientDescent` for 1000 steps (η = 0.5/n, the study's")
+		fmt.Fprintln(w, "step, traced every 100 steps) from 0.01·N(0, I); the dense path only up to n = 1000.")
+		fmt.Fprintln(w)
+		writeGrowthTable(w, fam)
+	}
+	writeComparison(w, r, "## One gradient at n = 80, five ways", true, []compared{
+		{"structured path (`sod`, r = 1)", "sod", "BenchmarkGradPMC/r=1/n=80/path=structured"},
+		{"dense fused loop (`sod`, r = 1)", "sod", "BenchmarkGradPMC/r=1/n=80/path=dense"},
+		{"generic 𝒜 and 𝒜* through XXᵀ (`sod`)", "sod", "BenchmarkGradPMCGeneric/n=80"},
+		{"`Problem.Grad` (`sod/experiments`)", "sod/experiments", "BenchmarkPMCGradSod"},
+		{"the tests' elementwise reference loop (`sod/experiments`)", "sod/experiments", "BenchmarkPMCGradFused"},
+	})
+	writeComparison(w, r, "## Critical-point analysis at n = 80", true, []compared{
+		{"without the n×n Hessian", "sod", "BenchmarkAnalyzeCritical/skipHessian=true"},
+		{"with the Hessian", "sod", "BenchmarkAnalyzeCritical/skipHessian=false"},
+	})
+	writeComparison(w, r, "## The success-rate study: one cell of 10 trials (n = 80, ε = 0.10)", true, []compared{
+		{"one worker", "sod/experiments", "BenchmarkStudyCell/serial"},
+		{"one worker per core", "sod/experiments", "BenchmarkStudyCell/parallel"},
+	})
+	writeComparison(w, r, "## Experiments and other operations at the paper's sizes", false, []compared{
+		{"h + ∇h, Gaussian operator, n = 40, m = 2000", "sod", "BenchmarkGradGaussian"},
+		{"1000 GD steps, PMC n = 80 (the study's inner loop)", "sod/experiments", "BenchmarkGD1000PMC80"},
+		{"the ablation table", "sod/experiments", "BenchmarkAblation"},
+		{"the PMC case study (Fig. exp2)", "sod/experiments", "BenchmarkCaseStudyPMC"},
+	})
+
+	fmt.Fprintln(w, "## Every benchmark")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| package | benchmark | time/op | runs | bytes/op | allocs/op |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|")
+	for _, b := range r.benches {
+		t, cpu := b.time()
+		kind := ""
+		if cpu {
+			kind = " CPU"
+		}
+		bytesOp, allocs := "—", "—"
+		if v, ok := b.metric("B/op"); ok {
+			bytesOp = fmtCount(v)
+		}
+		if v, ok := b.metric("allocs/op"); ok {
+			allocs = fmtCount(v)
+		}
+		runs := max(len(b.samples["ns/op"]), len(b.samples["cpu-ns/op"]))
+		fmt.Fprintf(w, "| `%s` | `%s` | %s%s | %d | %s | %s |\n", strings.TrimPrefix(b.pkg, modulePrefix), strings.TrimPrefix(b.name, "Benchmark"), fmtTime(t), kind, runs, bytesOp, allocs)
+	}
+	fmt.Fprintln(w)
+
+	fmt.Fprintln(w, rawHeading)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "```text")
+	w.Write(r.raw)
+	fmt.Fprintln(w, "```")
+}
