@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # docker/notebook.sh — serve the SOD Workbench notebooks with Jupyter.
 #
-#   docker/notebook.sh [--ip ADDR] [--port PORT] [--allow-non-loopback] [--no-browser|--browser]
-#                      [other jupyter options...]
+#   docker/notebook.sh [--ip ADDR] [--port PORT] [--allow-non-loopback] [--relax-host-checks]
+#                      [--no-browser|--browser] [other jupyter options...]
 #
 # Serves notebooks/ on http://127.0.0.1:8888 and prints the URL with its token.
 #   Token:   $JUPYTER_TOKEN or $SOD_TOKEN (one setting under two names: if both are set they must
@@ -13,21 +13,26 @@
 #            (publish it on the host's loopback: podman run -p 127.0.0.1:8888:8888 ...).
 #   Refused: anything that switches authentication off or weakens it, in every spelling Jupyter
 #            accepts (--X=v, --X v, -X=v; NotebookApp., ServerApp., IdentityProvider. or any other
-#            class prefix): token, password, hashed_password, disable_check_xsrf, allow_origin=*,
-#            allow_origin_pat, allow_unauthenticated_access, identity_provider_class,
-#            login_handler_class, authorizer_class, and config files (--config, config_file),
-#            which could set any of these. Refusals exit with status 2 before Jupyter starts.
+#            class prefix; any case, - or _): token, password, hashed_password, disable_check_xsrf,
+#            allow_origin=*, allow_origin_pat, allow_unauthenticated_access, authenticate_prometheus,
+#            identity_provider_class, login_handler_class, authorizer_class, tornado_settings,
+#            webapp_settings, cookie_options, and config files (--config, config_file), which could
+#            set any of these. Refusals exit with status 2 before Jupyter starts.
+#   Opt-in:  options that weaken Jupyter's host and origin checks are refused too unless
+#            --relax-host-checks is given (--allow-non-loopback does not imply it): allow_remote_access,
+#            local_hostnames, trust_xheaders, allow_origin (a named origin), allow_credentials
+#            (false or 0 as value always passes).
 #   Jupyter: JupyterLab 4 (jupyter lab, jupyter-server 2) where installed, else Notebook 6
 #            (jupyter notebook); SOD_JUPYTER=lab or SOD_JUPYTER=notebook chooses.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-ip=127.0.0.1 port=8888 browser=--no-browser remote=
+ip=127.0.0.1 port=8888 browser=--no-browser remote= relax=
 extra=()
 
 refuse() {
   echo "notebook.sh: $*" >&2
-  echo "usage: docker/notebook.sh [--ip ADDR] [--port PORT] [--allow-non-loopback] [--no-browser|--browser] [jupyter options...] (--help for more)" >&2
+  echo "usage: docker/notebook.sh [--ip ADDR] [--port PORT] [--allow-non-loopback] [--relax-host-checks] [--no-browser|--browser] [jupyter options...] (--help for more)" >&2
   exit 2
 }
 
@@ -43,8 +48,12 @@ trait() {
   esac
   a=${a%%=*}
   a=${a##*.}
-  printf '%s' "${a,,}"
+  a=${a,,}
+  printf '%s' "${a//-/_}"
 }
+
+# weakened lists the host and origin options given (they need --relax-host-checks).
+weakened=()
 
 args=("$@")
 i=0
@@ -57,8 +66,9 @@ while [ $i -lt ${#args[@]} ]; do
   step=1 shown=$arg
   [ -z "$has_eq" ] && step=2 shown="$arg $value"
   case "$arg" in
-  -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   --allow-non-loopback) remote=1; i=$((i + 1)); continue ;;
+  --relax-host-checks) relax=1; i=$((i + 1)); continue ;;
   --browser) browser=; i=$((i + 1)); continue ;;
   --no-browser) browser=--no-browser; i=$((i + 1)); continue ;;
   esac
@@ -79,15 +89,34 @@ while [ $i -lt ${#args[@]} ]; do
   allow_origin)
     case "$value" in
     '*' | "'*'" | '"*"' | '') refuse "refusing '$shown': allow_origin=* lets every web site use the server; name the origins you trust" ;;
-    *) extra+=("${args[@]:$i:$step}"); i=$((i + step)) ;;
+    *) weakened+=("$shown"); extra+=("${args[@]:$i:$step}"); i=$((i + step)) ;;
     esac ;;
+  allow_remote_access | trust_xheaders | allow_credentials)
+    case "${value,,}" in
+    false | 0) ;;
+    *) weakened+=("$shown") ;;
+    esac
+    extra+=("${args[@]:$i:$step}"); i=$((i + step)) ;;
+  local_hostnames)
+    weakened+=("$shown"); extra+=("${args[@]:$i:$step}"); i=$((i + step)) ;;
   allow_origin_pat | allow_unauthenticated_access | identity_provider_class | login_handler_class | authorizer_class)
     refuse "refusing '$arg': it can open the server without the token" ;;
+  authenticate_prometheus)
+    case "${value,,}" in
+    true | 1) extra+=("${args[@]:$i:$step}"); i=$((i + step)) ;;
+    *) refuse "refusing '$shown': the metrics page stays behind the token" ;;
+    esac ;;
+  tornado_settings | webapp_settings | cookie_options)
+    refuse "refusing '$arg': it can switch off the XSRF and cookie checks; run jupyter yourself if you need it" ;;
   config | config_file)
     refuse "refusing '$arg': a config file could switch authentication off; run jupyter yourself if you need one" ;;
   *) extra+=("$arg"); i=$((i + 1)) ;;
   esac
 done
+
+if [ ${#weakened[@]} -gt 0 ] && [ -z "$relax" ]; then
+  refuse "refusing '${weakened[0]}': it weakens Jupyter's host or origin checks (allow_remote_access, local_hostnames, trust_xheaders, allow_origin, allow_credentials); add --relax-host-checks if that is what you want (the token stays on)"
+fi
 
 case "$port" in
 '' | *[!0-9]*) refuse "--port '$port' is not a port number; want an integer in [1, 65535]" ;;

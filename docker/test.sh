@@ -61,10 +61,12 @@ if [ "$fuzz" = 1 ]; then
   # Each fuzz target for 10 s (below ~5 s Go can stop a target with "context deadline exceeded"
   # before it starts fuzzing; their seed corpora already ran above). A failing input is saved
   # under the package's testdata/fuzz: commit it with the fix, so it stays in the corpus.
-  echo "== fuzz (10s each)"
-  for target in ./sod:FuzzPMC ./sod:FuzzGaussian ./sod:FuzzRealWorldH ./sod:FuzzTPGDClosedForm \
-    ./sod:FuzzEscapePoint ./sod:FuzzEscapeDistances ./sod/experiments:FuzzLogGrid \
-    ./sod/cmd/reproduce:FuzzPlan ./sod/cmd/reproduce:FuzzParseIntIn; do
+  # The targets are found, not listed: every `func FuzzX` of a _test.go file (so a new target is
+  # never forgotten), as ./pkg:FuzzX.
+  targets=$(grep -rn --include='*_test.go' '^func Fuzz' . | grep -v '^./docker/' |
+    sed -E 's|^(.*)/[^/]+_test\.go:[0-9]+:func (Fuzz[A-Za-z0-9_]*)\(.*|\1:\2|' | sort)
+  echo "== fuzz (10s each): $(echo "$targets" | wc -l) targets"
+  for target in $targets; do
     go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime 10s "${target%%:*}" |
       grep -v '^fuzz: elapsed' || { echo "fuzz: ${target#*:} failed" >&2; exit 1; }
   done

@@ -109,6 +109,8 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 	cp := &CriticalPoint{X: mat.DenseCopyOf(X), M: m, Dist: p.DistStar(X)}
 
 	structured := p.st != nil && (p.B == nil || n > StructuredCriticalMinN)
+	p.count.addEval(true) // h and ∇h at X̂, and the spectrum of ∇f(X̂X̂ᵀ)
+	p.count.addEigen()
 	var ws *workspace
 	if structured {
 		if err := p.st.spectrum(cp, opt); err != nil {
@@ -176,6 +178,7 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 			return nil, err
 		}
 		var he mat.EigenSym
+		p.count.addEigen()
 		if err := symEigen(&he, hs, false, "the Hessian"); err != nil {
 			return nil, err
 		}
@@ -337,6 +340,7 @@ func (p *Problem) Hessian(X mat.Matrix) (*mat.SymDense, error) {
 	G := mat.NewDense(n, n, nil)
 	p.Op.Adjoint(G, ws.res)
 	N := n * r
+	p.count.addHessVec(N)
 	H := mat.NewDense(N, N, nil)
 	D := mat.NewDense(n, r, nil)
 	S := mat.NewDense(n, n, nil)

@@ -219,7 +219,13 @@
 // for escape points beyond float64); they never panic on bad input
 // and never return NaN. The low-level evaluation methods of Problem (H,
 // Grad, GradF, HessVec, DistStar) follow gonum/mat and panic on mismatched
-// dimensions; check untrusted input with Problem.CheckX.
+// dimensions; check untrusted input with Problem.CheckX. The built-in
+// escapers check their settings in one place, their Validate method
+// (escapersettings.go: lifting order and steps, step lists finite and
+// positive, growth factors above 1, counts with the MaxCandidates size
+// guard, known enumeration values), which RunEscape calls before any work,
+// as it calls EscapeOptions.Validate; ValidateEscaper is the same check for
+// code that holds an Escaper (the experiment configs).
 //
 // # Randomness
 //

@@ -68,7 +68,10 @@ func (st *EscapeState) Critical() (*CriticalPoint, error) {
 // ctx is done. RunEscape records such an error (or a panic of Propose,
 // turned into an error) in the round's EscapeRecord.Err and in
 // EscapeRun.Err and ends the run at the stalled point (Outcome
-// EscapeError), so a failing variant never loses the GD run.
+// EscapeError), so a failing variant never loses the GD run. Bad
+// settings are not such a failure: an Escaper that also implements
+// Validator (every built-in one does; see escapersettings.go) has them
+// refused by RunEscape with an error before any work.
 type Escaper interface {
 	Name() string
 	Propose(ctx context.Context, st *EscapeState) ([]Candidate, error)
@@ -82,6 +85,9 @@ type funcEscaper struct {
 
 func (e funcEscaper) Name() string { return e.name }
 func (e funcEscaper) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
 	return e.f(ctx, st)
 }
 
@@ -210,8 +216,8 @@ func RunEscape(ctx context.Context, p *Problem, x0 mat.Matrix, esc Escaper, opt 
 	if err := checkContext(ctx); err != nil {
 		return nil, err
 	}
-	if esc == nil {
-		return nil, fmt.Errorf("%w: nil Escaper", ErrBadParameter)
+	if err := validateEscaper(esc); err != nil { // the escaper's settings (escapersettings.go)
+		return nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -219,18 +225,7 @@ func RunEscape(ctx context.Context, p *Problem, x0 mat.Matrix, esc Escaper, opt 
 	if err := p.CheckX(x0); err != nil {
 		return nil, err
 	}
-	if opt.MaxEscapes < 0 || opt.FirstPhaseIter < 0 {
-		return nil, fmt.Errorf("%w: EscapeOptions.MaxEscapes = %d, FirstPhaseIter = %d, want both ≥ 0", ErrBadParameter, opt.MaxEscapes, opt.FirstPhaseIter)
-	}
-	for _, v := range []struct {
-		name string
-		v    float64
-	}{{"TargetH", opt.TargetH}, {"TargetDist", opt.TargetDist}, {"MinDecrease", opt.MinDecrease}} {
-		if !(v.v >= 0) || math.IsInf(v.v, 0) {
-			return nil, fmt.Errorf("%w: EscapeOptions.%s = %v, want finite and ≥ 0", ErrBadParameter, v.name, v.v)
-		}
-	}
-	if err := opt.GD.check(); err != nil {
+	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
 	maxEsc := opt.MaxEscapes

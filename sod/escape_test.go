@@ -179,17 +179,25 @@ func TestRunEscapeErrors(t *testing.T) {
 		&SODLineSearch{L: 1, Rho: 0.1, Eta: 0.1},
 		&SODLineSearch{L: 3, Rho: 0.1, Eta: 0},
 		&PerturbedGD{Radius: 0},
+		&PerturbedGD{Radius: 1, Samples: -1},
+		&RandomLineSearch{Directions: MaxCandidates + 1},
+		&RandomLineSearch{Alphas: []float64{1, math.NaN()}},
+		&NegGradLineSearch{Alphas: []float64{-1}},
+		&SODLineSearch{L: 3, Rho: 0.1, Eta: 0.1, GrowthQ: 0.5},
+		&SODLineSearch{L: 3, Rho: 0.1, Eta: 0.1, Kinds: []EscapeKind{EscapeKind(99)}},
+		&MultiStepSOD{L: 3, T: 10, Rho: 0.1, Eta: 0.1, Force: EscapeKind(99)},
+		&ExactSubspaceSOD{L: 3, T: -1, Rho: 0.1, Eta: 0.1},
+		&SingleStepSOD{Options: SingleStepOptions{Delta: math.NaN()}},
+		EscapeFunc("nil", nil),
 	} {
-		// A variant's bad parameters surface when it is asked to propose:
-		// the driver records the error and keeps the GD run.
-		run, err := RunEscape(t.Context(), p, x, esc, EscapeOptions{GD: gd})
-		if err != nil {
-			t.Errorf("%s: RunEscape error %v, want it recorded in the run", esc.Name(), err)
-			continue
+		// A variant's bad settings are refused by its Validate before any
+		// work (escapersettings.go), not recorded as an escape error.
+		if _, err := RunEscape(t.Context(), p, x, esc, EscapeOptions{GD: gd}); !errors.Is(err, ErrBadParameter) && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrDelta) {
+			t.Errorf("%s: RunEscape error %v, want ErrBadParameter, ErrTooLarge or ErrDelta before any work", esc.Name(), err)
 		}
-		if run.Outcome != EscapeError || !errors.Is(run.Err, ErrBadParameter) || len(run.Escapes) != 1 || !errors.Is(run.Escapes[0].Err, ErrBadParameter) {
-			t.Errorf("%s: outcome %q, err %v, want escape-error wrapping ErrBadParameter", esc.Name(), run.Outcome, run.Err)
-		}
+	}
+	if _, err := RunEscape(t.Context(), p, x, &NegGradLineSearch{}, EscapeOptions{GD: gd, Accept: AcceptRule(99)}); !errors.Is(err, ErrBadParameter) {
+		t.Errorf("unknown AcceptRule: %v", err)
 	}
 }
 

@@ -42,25 +42,29 @@ type ExplicitLifting struct {
 
 // ExplicitBytes returns the number of bytes ExplicitLifting needs for the
 // given sizes (the quantity compared with ExplicitMaxBytes), or +Inf when it
-// does not even fit in a float64.
-func ExplicitBytes(n, r, m, l int) float64 {
+// does not even fit in a float64. Sizes below 1 are refused with an error
+// wrapping ErrBadParameter. The cost is O(1) whatever l.
+func ExplicitBytes(n, r, m, l int) (float64, error) {
+	if n < 1 || r < 1 || m < 1 || l < 1 {
+		return 0, fmt.Errorf("%w: ExplicitBytes needs n, r, m, l ≥ 1, got n = %d, r = %d, m = %d, l = %d", ErrBadParameter, n, r, m, l)
+	}
 	fl := float64(l)
 	nl := math.Pow(float64(n), fl)
 	rl := math.Pow(float64(r), fl)
 	ml := math.Pow(float64(m), fl)
-	maxMode := 0.0
-	for t := 0; t <= l; t++ {
-		maxMode = math.Max(maxMode, math.Pow(float64(m), float64(t))*math.Pow(float64(n*n), fl-float64(t)))
-	}
-	return 8 * (2*nl*rl + 3*nl*nl + 2*maxMode + ml)
+	// The largest intermediate of the l mode products, max over t of
+	// m^t (n²)^{l−t}: a geometric sequence in t, so its largest term is
+	// at t = 0 or t = l.
+	maxMode := math.Max(math.Pow(float64(n)*float64(n), fl), ml)
+	return 8 * (2*nl*rl + 3*nl*nl + 2*maxMode + ml), nil
 }
 
 // NewExplicitLifting builds the explicit lifted problem of order l (odd,
 // ≥ 3) for rank r. It refuses with ErrTooLarge when the dense tensors would
 // need more than ExplicitMaxBytes.
 func NewExplicitLifting(op Operator, b []float64, r, l int) (*ExplicitLifting, error) {
-	if l < 3 || l%2 == 0 {
-		return nil, fmt.Errorf("%w: lifting order l must be odd and ≥ 3, got %d", ErrBadParameter, l)
+	if l < 3 || l%2 == 0 || l > MaxLiftingOrder {
+		return nil, fmt.Errorf("%w: lifting order l must be odd and ≥ 3, got %d (and at most MaxLiftingOrder = %d)", ErrBadParameter, l, MaxLiftingOrder)
 	}
 	if op == nil || r < 1 {
 		return nil, fmt.Errorf("%w: need an operator and r ≥ 1", ErrBadParameter)
@@ -72,7 +76,9 @@ func NewExplicitLifting(op Operator, b []float64, r, l int) (*ExplicitLifting, e
 	if len(b) != m {
 		return nil, fmt.Errorf("%w: len(b) = %d, operator has m = %d", ErrShape, len(b), m)
 	}
-	if need := ExplicitBytes(n, r, m, l); need > ExplicitMaxBytes {
+	if need, err := ExplicitBytes(n, r, m, l); err != nil {
+		return nil, err
+	} else if need > ExplicitMaxBytes {
 		return nil, fmt.Errorf("%w: explicit lifting with n=%d r=%d m=%d l=%d needs %.3g bytes, more than ExplicitMaxBytes = %d MiB", ErrTooLarge, n, r, m, l, need, ExplicitMaxBytes>>20)
 	}
 	e := &ExplicitLifting{L: l, n: n, r: r, m: m}
@@ -137,6 +143,9 @@ func (e *ExplicitLifting) Lift(coef []float64, dirs ...mat.Matrix) ([]float64, e
 	}
 	w := make([]float64, e.Size())
 	for j, d := range dirs {
+		if d == nil {
+			return nil, fmt.Errorf("%w: direction %d is nil, want %d×%d", ErrShape, j, e.n, e.r)
+		}
 		dn, dr := d.Dims()
 		if dn != e.n || dr != e.r {
 			return nil, fmt.Errorf("%w: direction %d is %d×%d, want %d×%d", ErrShape, j, dn, dr, e.n, e.r)

@@ -96,8 +96,16 @@ func TestExplicitErrors(t *testing.T) {
 		}
 	}
 	// The limit as documented on ExplicitMaxBytes.
-	if ExplicitBytes(5, 1, 15, 5) > ExplicitMaxBytes || ExplicitBytes(6, 1, 2, 5) <= ExplicitMaxBytes {
-		t.Errorf("ExplicitBytes: n=5,l=5,m=15 %g; n=6,l=5 %g; limit %d", ExplicitBytes(5, 1, 15, 5), ExplicitBytes(6, 1, 2, 5), ExplicitMaxBytes)
+	small, _ := ExplicitBytes(5, 1, 15, 5)
+	big, _ := ExplicitBytes(6, 1, 2, 5)
+	if small > ExplicitMaxBytes || big <= ExplicitMaxBytes {
+		t.Errorf("ExplicitBytes: n=5,l=5,m=15 %g; n=6,l=5 %g; limit %d", small, big, ExplicitMaxBytes)
+	}
+	if _, err := ExplicitBytes(-1, 1, 2, 3); !errors.Is(err, ErrBadParameter) {
+		t.Errorf("ExplicitBytes(-1, ...): %v, want ErrBadParameter", err)
+	}
+	if b, err := ExplicitBytes(3, 1, 6, math.MaxInt); err != nil || !math.IsInf(b, 1) {
+		t.Errorf("ExplicitBytes(l = MaxInt) = %v, %v, want +Inf at once", b, err)
 	}
 	if _, err := NewExplicitLifting(op, b[:3], 1, 3); !errors.Is(err, ErrShape) {
 		t.Errorf("short b: %v", err)

@@ -1,9 +1,11 @@
 package sod
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -288,6 +290,65 @@ func FuzzEscapeDistances(f *testing.F) {
 		}
 		if !allFinite(dh, ds) || dh < 0 || ds < 0 || math.IsNaN(ratio) || (math.IsInf(ratio, 0) && !(ds == 0 && dh > 0)) {
 			t.Fatalf("distances %v %v ratio %v", dh, ds, ratio)
+		}
+	})
+}
+
+// FuzzEscaperSettings: every built-in escaper either refuses its settings
+// in Validate (escapersettings.go: an error wrapping ErrBadParameter,
+// ErrTooLarge or ErrDelta, before any work) or, its settings accepted,
+// proposes from the real-world spurious point without a panic, within a
+// deadline, at most MaxCandidates candidates, each n×r and finite.
+func FuzzEscaperSettings(f *testing.F) {
+	f.Add(3, int64(100), 0.1, 0.1, 0.0, 0.5, 1, 1, 0.5, uint8(1), int64(10))
+	f.Add(5, int64(150000), 0.1, 0.1, 2.0, 1e-3, 0, 0, 10.0, uint8(2), int64(1))
+	f.Add(4, int64(-1), math.NaN(), 2.0, 0.5, -1.0, -1, 1<<20, math.Inf(1), uint8(99), int64(-5))
+	f.Add(math.MaxInt, int64(math.MaxInt64), 1e-300, 0.999, math.Inf(1), math.MaxFloat64, math.MaxInt, math.MaxInt, math.Copysign(0, -1), uint8(0), int64(math.MaxInt64))
+	f.Add(1, int64(0), 0.0, 0.0, 1.0, math.NaN(), MaxCandidates, MaxCandidates+1, math.SmallestNonzeroFloat64, uint8(3), int64(0))
+	p, x := RealWorldProblem(), RealWorldXHat()
+	n, r := p.Dims()
+	f.Fuzz(func(t *testing.T, l int, steps int64, rho, eta, growth, radius float64, dirs, samples int, alpha float64, kind uint8, ts int64) {
+		escs := []Escaper{
+			&MultiStepSOD{L: l, T: steps, Rho: rho, Eta: eta, Force: EscapeKind(kind)},
+			&SODLineSearch{L: l, Rho: rho, Eta: eta, GrowthQ: growth, Ts: []int64{ts, steps}, Kinds: []EscapeKind{EscapeKind(kind)}},
+			&SODLineSearch{L: l, Rho: rho, Eta: eta, GrowthQ: growth},
+			&PerturbedGD{Radius: radius, TThres: int(min(max(steps, -1), 1<<31)), Samples: samples},
+			&RandomLineSearch{Directions: dirs, Alphas: []float64{alpha, 1}},
+			&NegGradLineSearch{Alphas: []float64{alpha}},
+			&ExactSubspaceSOD{L: l, T: int(min(max(steps, -1), 1<<31)), Rho: rho, Eta: eta},
+			&SingleStepSOD{Options: SingleStepOptions{Delta: eta, Rho: rho, GradTol: growth}},
+		}
+		for _, esc := range escs {
+			if err := ValidateEscaper(esc); err != nil {
+				if !errors.Is(err, ErrBadParameter) && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrDelta) {
+					t.Errorf("%s: Validate: %v, want ErrBadParameter, ErrTooLarge or ErrDelta", esc.Name(), err)
+				}
+				continue
+			}
+			if e, ok := esc.(*ExactSubspaceSOD); ok && (e.T > 1000 || e.L > 101) {
+				continue // accepted; the exact dynamics cost O(T·l): checked in subspace_test.go
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			start := time.Now()
+			cands, err := esc.Propose(ctx, &EscapeState{P: p, X: x, H: p.H(x)})
+			cancel()
+			if d := time.Since(start); d > 6*time.Second {
+				t.Errorf("%s: Propose took %v, beyond its deadline", esc.Name(), d)
+			}
+			if err != nil {
+				continue // a refusal at run time (no negative curvature, a scale beyond float64) is fine
+			}
+			if len(cands) > MaxCandidates {
+				t.Errorf("%s: %d candidates, more than MaxCandidates", esc.Name(), len(cands))
+			}
+			for i, c := range cands {
+				if c.X == nil {
+					t.Fatalf("%s: candidate %d has no X", esc.Name(), i)
+				}
+				if cr, cc := c.X.Dims(); cr != n || cc != r {
+					t.Errorf("%s: candidate %d is %d×%d, want %d×%d", esc.Name(), i, cr, cc, n, r)
+				}
+			}
 		}
 	})
 }

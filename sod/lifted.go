@@ -59,13 +59,19 @@ type LiftedSubspace struct {
 	shat []int8
 }
 
+// MaxLiftingOrder is the largest lifting order l of the exact lifted
+// dynamics (LiftedSubspace, SubspacePGD, ExplicitLifting), whose work grows
+// with l. The paper's orders are at most 11; the closed form
+// (TPGDClosedForm) works in the log domain and takes any odd l ≥ 3.
+const MaxLiftingOrder = 100_001
+
 // NewLiftedSubspace prepares the lifted objective of order l for the
 // problem with operator op and measurements b, restricted to the span of
 // vec(Y_j)^{⊗l} for the given n×r directions. Directions must be non-zero
 // and finite; they need not be orthogonal or even independent.
 func NewLiftedSubspace(op Operator, b []float64, l int, dirs ...mat.Matrix) (*LiftedSubspace, error) {
-	if l < 3 || l%2 == 0 {
-		return nil, fmt.Errorf("%w: lifting order l must be odd and ≥ 3, got %d", ErrBadParameter, l)
+	if l < 3 || l%2 == 0 || l > MaxLiftingOrder {
+		return nil, fmt.Errorf("%w: lifting order l must be odd and ≥ 3, got %d (and at most MaxLiftingOrder = %d)", ErrBadParameter, l, MaxLiftingOrder)
 	}
 	if op == nil {
 		return nil, fmt.Errorf("%w: nil operator", ErrBadParameter)

@@ -12,6 +12,9 @@ import (
 // otherwise computes A_i = 𝒜*(e_i) with the adjoint, so it works for any
 // Operator.
 func SensingMatrix(op Operator, i int) (*mat.SymDense, error) {
+	if op == nil {
+		return nil, fmt.Errorf("%w: SensingMatrix: nil operator", ErrBadParameter)
+	}
 	n, m := op.Dims()
 	if i < 0 || i >= m {
 		return nil, fmt.Errorf("%w: sensing matrix index %d not in [0, %d)", ErrShape, i, m)
@@ -38,6 +41,9 @@ func SensingMatrix(op Operator, i int) (*mat.SymDense, error) {
 // op's XiSquared method when available and otherwise extracts each A_i with
 // SensingMatrix and computes its eigenvalues (cost O(m n³)).
 func XiSquared(op Operator) (float64, error) {
+	if op == nil {
+		return 0, fmt.Errorf("%w: XiSquared: nil operator", ErrBadParameter)
+	}
 	if xs, ok := op.(XiSquarer); ok {
 		return xs.XiSquared(), nil
 	}

@@ -38,6 +38,8 @@ type Problem struct {
 
 	st   *masked   // structured path (see NewProblem), nil if none
 	pool sync.Pool // *workspace
+
+	count *EvalCounter // oracle counter (WithCounter), nil if none
 }
 
 // MaxDenseSize is the largest n for which a Problem allocates n×n arrays:
@@ -152,6 +154,9 @@ func (p *Problem) DensePath() (*Problem, error) {
 // needDense returns an error naming n and MaxDenseSize when p has no dense
 // data (a structured problem above MaxDenseSize) and what needs it.
 func (p *Problem) needDense(what string) error {
+	if p == nil || p.Op == nil {
+		return fmt.Errorf("%w: %s: nil problem or operator", ErrBadParameter, what)
+	}
 	if p.B == nil && p.st != nil {
 		n, _ := p.Dims()
 		return fmt.Errorf("%w: %s needs n×n arrays, want n ≤ %d (MaxDenseSize), have n = %d", ErrBadParameter, what, MaxDenseSize, n)
@@ -303,6 +308,7 @@ func (p *Problem) evalGrad(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 
 // GradientDescent. After a structured evaluation ws.sw.dist holds
 // ‖XXᵀ − M*‖_F.
 func (p *Problem) gradFast(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 {
+	p.count.addEval(dst != nil)
 	if p.st != nil {
 		return finiteOrInf(p.st.eval(ws.sw, dst, X).h(p.st))
 	}
@@ -380,6 +386,7 @@ func mulInto(dst *mat.Dense, alpha float64, A, X *mat.Dense) {
 func (p *Problem) H(X mat.Matrix) float64 {
 	n, r := p.Dims()
 	mustShape("H", "X", X, n, r)
+	p.count.addEval(false)
 	ws := p.getWorkspace()
 	defer p.putWorkspace(ws)
 	if p.st != nil {
@@ -447,6 +454,7 @@ func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
 	mustShape("HessVec", "X", X, n, r)
 	mustShape("HessVec", "D", D, n, r)
 	mustDst("HessVec", dst, n, r)
+	p.count.addHessVec(1)
 	x := mat.DenseCopyOf(X)
 	d := mat.DenseCopyOf(D)
 	if p.st != nil {

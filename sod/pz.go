@@ -116,6 +116,9 @@ func PaleyZygmund(p *Problem, cp *CriticalPoint, delta float64) (*PZAnalysis, er
 	if cp == nil {
 		return nil, fmt.Errorf("%w: nil critical point", ErrBadParameter)
 	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	if !p.HasTruth() {
 		return nil, ErrNoGroundTruth
 	}
@@ -171,6 +174,9 @@ func SampleS(ctx context.Context, n, m, samples int, seed uint64) ([]float64, er
 	if n < 2 || n > MaxDenseSize || samples < 1 || samples > MaxSamples {
 		return nil, fmt.Errorf("%w: SampleS needs n in [2, %d] and samples in [1, %d], got n = %d, samples = %d", ErrBadParameter, MaxDenseSize, MaxSamples, n, samples)
 	}
+	if m > MaxSamples {
+		return nil, fmt.Errorf("%w: SampleS with m = %d measurements, more than MaxSamples = %d", ErrTooLarge, m, MaxSamples)
+	}
 	rng := rand.New(rand.NewPCG(seed, pzStream))
 	// Random orthonormal u, v by Gram–Schmidt on Gaussian vectors.
 	u, v := make([]float64, n), make([]float64, n)
@@ -197,6 +203,11 @@ func SampleS(ctx context.Context, n, m, samples int, seed uint64) ([]float64, er
 		}
 		S := 0.0
 		for i := 0; i < m; i++ {
+			if i&0xffff == 0xffff { // a large m: check ctx within the sample too
+				if err := ctx.Err(); err != nil {
+					return nil, fmt.Errorf("sod: SampleS stopped at sample %d: %w", s, err)
+				}
+			}
 			// ⟨A,P⟩ = 2 uᵀAv and ⟨A,Q⟩ = uᵀAu, accumulated entry by entry.
 			psi, omega := 0.0, 0.0
 			for j := 0; j < n; j++ {

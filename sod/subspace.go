@@ -40,8 +40,8 @@ type SubspacePGD struct {
 
 // NewSubspacePGD prepares exact PGD with step η > 0 on the subspace s.
 func NewSubspacePGD(s *LiftedSubspace, eta float64) (*SubspacePGD, error) {
-	if s == nil {
-		return nil, fmt.Errorf("%w: nil LiftedSubspace", ErrBadParameter)
+	if s == nil || s.gram == nil {
+		return nil, fmt.Errorf("%w: nil LiftedSubspace, or one not built by NewLiftedSubspace", ErrBadParameter)
 	}
 	if !(eta > 0) || math.IsInf(eta, 0) {
 		return nil, fmt.Errorf("%w: PGD step η must be > 0 and finite, got %v", ErrBadParameter, eta)
@@ -175,8 +175,11 @@ func (p *SubspacePGD) Run(ctx context.Context, coef0 []float64, steps, every int
 // subspace S = span{a, b, c} (eq. tensor_subspace) at the analysed point
 // cp: directions X̂, u_n q_rᵀ and E X̂, in that order.
 func NewPaperSubspace(p *Problem, cp *CriticalPoint, l int) (*LiftedSubspace, error) {
-	if p == nil || cp == nil {
-		return nil, fmt.Errorf("%w: nil Problem or CriticalPoint", ErrBadParameter)
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkCritical("NewPaperSubspace", cp); err != nil {
+		return nil, err
 	}
 	if err := p.needDense("the lifted subspace"); err != nil {
 		return nil, err

@@ -17,8 +17,8 @@ import (
 // NewTPGDFromCritical returns the paper's closed-form TPGD dynamics at the
 // analysed point cp (λ_n, σ_r, ‖X̂‖_F, ‖E X̂‖_F).
 func NewTPGDFromCritical(cp *CriticalPoint, l int, rho, eta float64) (*TPGDClosedForm, error) {
-	if cp == nil {
-		return nil, fmt.Errorf("%w: nil CriticalPoint", ErrBadParameter)
+	if err := checkCritical("NewTPGDFromCritical", cp); err != nil {
+		return nil, err
 	}
 	return NewTPGDClosedForm(TPGDInputs{LambdaN: cp.LambdaN, SigmaR: cp.SigmaR,
 		NormX: mat.Norm(cp.X, 2), NormEX: cp.EXNorm}, l, rho, eta)
@@ -27,6 +27,9 @@ func NewTPGDFromCritical(cp *CriticalPoint, l int, rho, eta float64) (*TPGDClose
 // EscapePointAt returns the escape point of the closed form at t for the
 // analysed point cp (see TPGDClosedForm.EscapePoint).
 func (c *TPGDClosedForm) EscapePointAt(cp *CriticalPoint, t int64) (*mat.Dense, EscapeKind, error) {
+	if err := checkCritical("EscapePointAt", cp); err != nil {
+		return nil, KindNone, err
+	}
 	return c.EscapePoint(t, cp.Un, cp.Qr, cp.EX)
 }
 
@@ -89,10 +92,10 @@ func (m *MultiStepSOD) Name() string {
 
 // Propose implements Escaper.
 func (m *MultiStepSOD) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
-	if m.T < 0 {
-		return nil, errNegativeT(m.T)
+	if err := m.Validate(); err != nil {
+		return nil, err
 	}
-	if err := CheckTPGDParams(m.L, m.Rho, m.Eta); err != nil {
+	if err := st.check(); err != nil {
 		return nil, err
 	}
 	cp, err := st.Critical()
@@ -180,11 +183,11 @@ func defaultStepGrid() []int64 {
 
 // Propose implements Escaper.
 func (s *SODLineSearch) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
-	if err := CheckTPGDParams(s.L, s.Rho, s.Eta); err != nil {
+	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if s.GrowthQ != 0 && !(s.GrowthQ > 1 && !math.IsInf(s.GrowthQ, 0)) {
-		return nil, fmt.Errorf("%w: SOD line search growth factor Q = %v, want finite > 1 (or 0: off)", ErrBadParameter, s.GrowthQ)
+	if err := st.check(); err != nil {
+		return nil, err
 	}
 	cp, err := st.Critical()
 	if err != nil {
@@ -270,8 +273,11 @@ func (g *PerturbedGD) Name() string {
 
 // Propose implements Escaper.
 func (g *PerturbedGD) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
-	if !(g.Radius > 0) || math.IsInf(g.Radius, 0) || g.TThres < 0 || g.Samples < 0 {
-		return nil, fmt.Errorf("%w: perturbed GD needs radius > 0, t_thres ≥ 0, samples ≥ 0", ErrBadParameter)
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	if err := st.check(); err != nil {
+		return nil, err
 	}
 	if g.rng == nil {
 		g.rng = rand.New(rand.NewPCG(g.Seed, 0x9e3779b97f4a7c15))
@@ -319,8 +325,11 @@ func (s *RandomLineSearch) Name() string { return fmt.Sprintf("random line searc
 
 // Propose implements Escaper.
 func (s *RandomLineSearch) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
-	if s.Directions < 0 {
-		return nil, fmt.Errorf("%w: negative number of directions", ErrBadParameter)
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := st.check(); err != nil {
+		return nil, err
 	}
 	if s.rng == nil {
 		s.rng = rand.New(rand.NewPCG(s.Seed, 0xda3e39cb94b95bdb))
@@ -368,6 +377,12 @@ func (s *NegGradLineSearch) Name() string { return "negative-gradient line searc
 
 // Propose implements Escaper.
 func (s *NegGradLineSearch) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := st.check(); err != nil {
+		return nil, err
+	}
 	n, r := st.X.Dims()
 	g := mat.NewDense(n, r, nil)
 	st.P.Grad(g, st.X)
@@ -415,11 +430,11 @@ func (e *ExactSubspaceSOD) Name() string {
 
 // Propose implements Escaper.
 func (e *ExactSubspaceSOD) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
-	if err := CheckTPGDParams(e.L, e.Rho, e.Eta); err != nil {
+	if err := e.Validate(); err != nil {
 		return nil, err
 	}
-	if e.T < 0 || e.T > MaxSubspaceSteps {
-		return nil, fmt.Errorf("%w: ExactSubspaceSOD runs T exact PGD steps, T must lie in [0, MaxSubspaceSteps = %d], got %d", ErrBadParameter, MaxSubspaceSteps, e.T)
+	if err := st.check(); err != nil {
+		return nil, err
 	}
 	cp, err := st.Critical()
 	if err != nil {
@@ -486,6 +501,12 @@ func (s *SingleStepSOD) Name() string {
 
 // Propose implements Escaper.
 func (s *SingleStepSOD) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := st.check(); err != nil {
+		return nil, err
+	}
 	res, err := SingleStep(st.P, st.X, s.Options)
 	if errors.Is(err, ErrNotSpuriousMinimum) {
 		return nil, nil

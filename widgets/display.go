@@ -130,6 +130,9 @@ func (p *Page) AddHTML(html string) { p.items = append(p.items, pageItem{html: h
 
 // Write writes the page, with the libraries the charts need inlined once.
 func (p *Page) Write(w io.Writer) error {
+	if w == nil {
+		return fmt.Errorf("%w: Page.Write: nil io.Writer", ErrBadInput)
+	}
 	var body strings.Builder
 	needGL := false
 	for _, it := range p.items {
@@ -151,13 +154,8 @@ func (p *Page) Write(w io.Writer) error {
 		return err
 	}
 	_, err = fmt.Fprintf(w, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n%s</head>\n<body>\n%s\n%s</body>\n</html>\n",
-		htmlEscape(p.Title), p.Head, libs, body.String())
+		escapeHTML(p.Title), p.Head, libs, body.String())
 	return err
-}
-
-func htmlEscape(s string) string {
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
-	return r.Replace(s)
 }
 
 // CompressLibrary selects how the libraries are inlined. When true (the
@@ -337,6 +335,12 @@ func fragment(c Chart) (html string, needGL bool, err error) {
 	body, err := scriptBody(snip.Script)
 	if err != nil {
 		return "", false, err
+	}
+	if body, err = safeOptionScript(c, body); err != nil {
+		return "", false, err
+	}
+	if m := scriptSpecial.FindString(body); m != "" {
+		return "", false, fmt.Errorf("widgets: the chart's script contains %q outside the escaped option (an event handler or JS function?)", m)
 	}
 	return `<div class="sodw" style="margin:4px 0 18px 0;">` + elem + "\n" +
 		fmt.Sprintf(chartScriptTmpl, id, needGL, body, id) + "</div>", needGL, nil

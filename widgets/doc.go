@@ -61,6 +61,16 @@
 // gets a fresh DOM id, so re-running a cell works. [HTML] and [Page] give
 // the same output as a string or a standalone page.
 //
+// Text taken from data — titles, axis, series and point names, legend
+// entries, table captions, headers and cells, control labels, page titles —
+// is always shown as text: it is HTML-escaped where it goes into markup,
+// and a chart's option is encoded as JSON with <, > and & escaped, so that
+// "</script>" or "<!--" in a name cannot end or disturb the chart's script.
+// Only the JavaScript functions the program itself puts into an option
+// (go-echarts' FuncOpts) are inserted as code. [GalleryWithText] builds
+// every chart and table with one text in all their text fields, for the
+// tests that check this in a browser.
+//
 // If the assets are missing, Display returns an error wrapping
 // [ErrAssetsMissing] that says how to install them:
 //

@@ -3,7 +3,6 @@ package widgets
 import (
 	"context"
 	"fmt"
-	"html"
 	"math"
 	"strconv"
 
@@ -180,13 +179,12 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 	labelIDs := make([]string, len(controls))
 	for i, c := range controls {
 		labelIDs[i] = "sodw_label_" + freshID()
-		dom.Append(root, fmt.Sprintf(`<div class="sodw-control" style="margin:6px 0 0 0;"><b>%s</b> = <span id="%s">%s</span></div>`,
-			html.EscapeString(c.Name), labelIDs[i], html.EscapeString(c.format(pos[i]))))
+		dom.Append(root, controlLabelHTML(c.Name, labelIDs[i], c.format(pos[i])))
 		var ch <-chan int
 		if len(c.Options) > 0 {
 			escaped := make([]string, len(c.Options)) // gonb inserts the options as HTML
 			for j, o := range c.Options {
-				escaped[j] = html.EscapeString(o)
+				escaped[j] = escapeHTML(o)
 			}
 			sel := gw.Select(escaped).SetDefault(pos[i]).AppendTo(root).Done()
 			ch = sel.Listen().LatestOnly().C
@@ -217,7 +215,7 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 				c := controls[ch.i]
 				k := min(max(ch.k, 0), c.positions()-1)
 				vals[c.Name] = c.value(k)
-				dom.SetInnerText(labelIDs[ch.i], c.format(k))
+				dom.TransientJavascript(setTextJS(labelIDs[ch.i], c.format(k))) // not dom.SetInnerText: it lets "</script>" through
 			}
 			apply(ch)
 		drain:
@@ -231,7 +229,7 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 			}
 			c, err := draw(vals)
 			if err != nil {
-				gonbui.UpdateHTML(displayID, fmt.Sprintf(`<pre style="color:#c92a2a">%s</pre>`, html.EscapeString(err.Error())))
+				gonbui.UpdateHTML(displayID, fmt.Sprintf(`<pre style="color:#c92a2a">%s</pre>`, escapeHTML(err.Error())))
 				continue
 			}
 			frag, gl, err := fragment(c)
@@ -267,6 +265,20 @@ func emitLibraries(needGL bool) error {
 		emitted.lib[libEChartsGL] = true
 	}
 	return nil
+}
+
+// controlLabelHTML is the label of a control: its name and current value,
+// the value in an element with the given id (see setTextJS).
+func controlLabelHTML(name, id, value string) string {
+	return fmt.Sprintf(`<div class="sodw-control" style="margin:6px 0 0 0;"><b>%s</b> = <span id="%s">%s</span></div>`,
+		escapeHTML(name), escapeHTML(id), escapeHTML(value))
+}
+
+// setTextJS is a script that sets the text of the element with the given
+// id (a control's value label).
+func setTextJS(id, text string) string {
+	return fmt.Sprintf(`(function () { var el = document.getElementById(%s); if (el) { el.textContent = %s; } })();`,
+		jsString(id), jsString(text))
 }
 
 // websocketBaseURLJS lets GoNB's widgets reach their kernel when Jupyter is

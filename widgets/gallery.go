@@ -3,6 +3,7 @@ package widgets
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 )
 
 // GalleryItem is one chart of the gallery, with the paper's figure it
@@ -24,17 +25,17 @@ func DisplayGalleryItem(it GalleryItem) error {
 
 // galleryData holds the synthetic inputs of every chart.
 type galleryData struct {
-	curves      Curves
-	landscape   Landscape
-	trajectory  Trajectory3D
-	lifted      LiftedObjective
-	terms       TermNorms
-	windows     EscapeWindows
-	zones       EFSZones
-	probability ProbabilityCurve
-	success     SuccessRates
-	bundle      Bundle
-	ablation    Table
+	Curves      Curves
+	Landscape   Landscape
+	Trajectory  Trajectory3D
+	Lifted      LiftedObjective
+	Terms       TermNorms
+	Windows     EscapeWindows
+	Zones       EFSZones
+	Probability ProbabilityCurve
+	Success     SuccessRates
+	Bundle      Bundle
+	Ablation    Table
 }
 
 // Gallery returns one chart of every kind this package draws, filled with
@@ -44,7 +45,47 @@ type galleryData struct {
 // tests load it in Chromium) and to preview the charts. Each item names the
 // paper's figure the chart serves.
 func Gallery(seed uint64) ([]GalleryItem, error) {
+	return galleryItems(newGalleryData(seed))
+}
+
+// GalleryWithText is Gallery with every caller-text field of every chart's
+// and table's data (titles, axis, series, path and point names, labels,
+// captions, headers, cells, notes: every string field, found by
+// reflection) set to text. It exists for the injection tests, which check
+// that markup in any text is shown as text and never run.
+func GalleryWithText(seed uint64, text string) ([]GalleryItem, error) {
 	gd := newGalleryData(seed)
+	setStrings(reflect.ValueOf(&gd).Elem(), text)
+	return galleryItems(gd)
+}
+
+// setStrings sets every settable string reachable from v (struct fields,
+// slice and array elements) to s and returns how many it set.
+func setStrings(v reflect.Value, s string) int {
+	n := 0
+	switch v.Kind() {
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString(s)
+			n++
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			n += setStrings(v.Field(i), s)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			n += setStrings(v.Index(i), s)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			n += setStrings(v.Elem(), s)
+		}
+	}
+	return n
+}
+
+func galleryItems(gd galleryData) ([]GalleryItem, error) {
 	var items []GalleryItem
 	add := func(name, fig string, c Chart, err error) error {
 		if err != nil {
@@ -53,47 +94,47 @@ func Gallery(seed uint64) ([]GalleryItem, error) {
 		items = append(items, GalleryItem{Name: name, Figure: fig, Chart: c})
 		return nil
 	}
-	c1, err := gd.curves.Chart()
+	c1, err := gd.Curves.Chart()
 	if err := add("curves", figCurves, c1, err); err != nil {
 		return nil, err
 	}
-	c2, err := gd.landscape.Chart()
+	c2, err := gd.Landscape.Chart()
 	if err := add("landscape", figLandscape, c2, err); err != nil {
 		return nil, err
 	}
-	c3, err := gd.trajectory.Chart()
+	c3, err := gd.Trajectory.Chart()
 	if err := add("trajectory3d", figTrajectory, c3, err); err != nil {
 		return nil, err
 	}
-	c4, err := gd.lifted.Chart()
+	c4, err := gd.Lifted.Chart()
 	if err := add("lifted-objective", figLifted, c4, err); err != nil {
 		return nil, err
 	}
-	c5, err := gd.terms.Chart()
+	c5, err := gd.Terms.Chart()
 	if err := add("term-norms", figTerms, c5, err); err != nil {
 		return nil, err
 	}
-	c6, err := gd.windows.Chart()
+	c6, err := gd.Windows.Chart()
 	if err := add("escape-windows", figWindows, c6, err); err != nil {
 		return nil, err
 	}
-	c7, err := gd.zones.Chart()
+	c7, err := gd.Zones.Chart()
 	if err := add("efs-zones", figZones, c7, err); err != nil {
 		return nil, err
 	}
-	c8, err := gd.probability.Chart()
+	c8, err := gd.Probability.Chart()
 	if err := add("paley-zygmund", figProbability, c8, err); err != nil {
 		return nil, err
 	}
-	c9, err := gd.success.Chart()
+	c9, err := gd.Success.Chart()
 	if err := add("success-rates", figSuccess, c9, err); err != nil {
 		return nil, err
 	}
-	c10, err := gd.bundle.Chart()
+	c10, err := gd.Bundle.Chart()
 	if err := add("bundles", figBundle, c10, err); err != nil {
 		return nil, err
 	}
-	tab, err := gd.ablation.HTML()
+	tab, err := gd.Ablation.HTML()
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +166,10 @@ type StaticItem struct {
 // StaticGallery is Gallery's static counterpart: every gonum/plot figure
 // of this package, on the same synthetic data.
 func StaticGallery(seed uint64) ([]StaticItem, error) {
-	gd := newGalleryData(seed)
+	return staticGalleryItems(newGalleryData(seed))
+}
+
+func staticGalleryItems(gd galleryData) ([]StaticItem, error) {
 	var items []StaticItem
 	add := func(name, fig string, s Static, err error) error {
 		if err != nil {
@@ -134,43 +178,43 @@ func StaticGallery(seed uint64) ([]StaticItem, error) {
 		items = append(items, StaticItem{Name: name, Figure: fig, Static: s})
 		return nil
 	}
-	s1, err := CurvesPlot(gd.curves)
+	s1, err := CurvesPlot(gd.Curves)
 	if err := add("curves", figCurves, s1, err); err != nil {
 		return nil, err
 	}
-	s2, err := LandscapePlot(gd.landscape)
+	s2, err := LandscapePlot(gd.Landscape)
 	if err := add("landscape", figLandscape, s2, err); err != nil {
 		return nil, err
 	}
-	s3, err := Trajectory3DPlot(gd.trajectory)
+	s3, err := Trajectory3DPlot(gd.Trajectory)
 	if err := add("trajectory3d", figTrajectory, s3, err); err != nil {
 		return nil, err
 	}
-	s4, err := LiftedObjectivePlot(gd.lifted)
+	s4, err := LiftedObjectivePlot(gd.Lifted)
 	if err := add("lifted-objective", figLifted, s4, err); err != nil {
 		return nil, err
 	}
-	s5, err := TermNormsFigure(gd.terms)
+	s5, err := TermNormsFigure(gd.Terms)
 	if err := add("term-norms", figTerms, s5, err); err != nil {
 		return nil, err
 	}
-	s6, err := EscapeWindowsPlot(gd.windows)
+	s6, err := EscapeWindowsPlot(gd.Windows)
 	if err := add("escape-windows", figWindows, s6, err); err != nil {
 		return nil, err
 	}
-	s7, err := EFSZonesPlot(gd.zones)
+	s7, err := EFSZonesPlot(gd.Zones)
 	if err := add("efs-zones", figZones, s7, err); err != nil {
 		return nil, err
 	}
-	s8, err := ProbabilityPlot(gd.probability)
+	s8, err := ProbabilityPlot(gd.Probability)
 	if err := add("paley-zygmund", figProbability, s8, err); err != nil {
 		return nil, err
 	}
-	s9, err := SuccessRatesPlot(gd.success)
+	s9, err := SuccessRatesPlot(gd.Success)
 	if err := add("success-rates", figSuccess, s9, err); err != nil {
 		return nil, err
 	}
-	s10, err := BundlePlot(gd.bundle)
+	s10, err := BundlePlot(gd.Bundle)
 	if err := add("bundles", figBundle, s10, err); err != nil {
 		return nil, err
 	}
@@ -198,7 +242,7 @@ func newGalleryData(seed uint64) galleryData {
 			d[i] = 1.3 * math.Exp(-s/18)
 		}
 	}
-	gd.curves = Curves{Title: "Loss, gradient norm and distance (synthetic)", XName: "iteration", YName: "value",
+	gd.Curves = Curves{Title: "Loss, gradient norm and distance (synthetic)", XName: "iteration", YName: "value",
 		X: it, Series: []Series{{"h(X)", h}, {"‖∇h(X)‖_F", g}, {"‖XXᵀ − M*‖_F", d}}, EscapeAt: []int{100}, LogY: true}
 
 	// Landscape: a made-up double well with a path trapped in one well and
@@ -226,7 +270,7 @@ func newGalleryData(seed uint64) galleryData {
 		t := float64(k) / 29
 		qx, qy = append(qx, -1.2+1.2*t*(2-t)), append(qy, 0.2*math.Sin(3*t))
 	}
-	gd.landscape = Landscape{Title: "log landscape with trajectories (synthetic)", XName: "x₁", YName: "x₂",
+	gd.Landscape = Landscape{Title: "log landscape with trajectories (synthetic)", XName: "x₁", YName: "x₂",
 		Grid: Grid{X: gx, Y: gx, Z: z}, LogZ: true,
 		Paths:  []Path{{"GD (trapped)", px, py}, {"GD + SOD", qx, qy}},
 		Points: []Point{{"x̂", 0, 1}, {"z", 1, 0}, {"−z", -1, 0}}}
@@ -241,7 +285,7 @@ func newGalleryData(seed uint64) galleryData {
 			tx, ty, tz = append(tx, 0.45+0.55*u), append(ty, 0.15*(1-u)), append(tz, -0.45+1.45*u)
 		}
 	}
-	gd.trajectory = Trajectory3D{Title: "trajectory for n = 3 (synthetic)",
+	gd.Trajectory = Trajectory3D{Title: "trajectory for n = 3 (synthetic)",
 		Paths:  []Path3D{{"GD + SOD", tx, ty, tz}},
 		Points: []Point3D{{"z", 1, 0, 1}, {"−z", -1, 0, -1}, {"x̂", 0.45, 0.15, -0.45}}}
 
@@ -261,13 +305,13 @@ func newGalleryData(seed uint64) galleryData {
 		tc[i] = 1e-4 * ts[i] / (1 + ts[i]/1e5)
 		eb[i], ec[i] = 0.8*tb[i], 1.3*tc[i]
 	}
-	gd.lifted = LiftedObjective{Title: "lifted objective along TPGD (synthetic)", T: ts,
+	gd.Lifted = LiftedObjective{Title: "lifted objective along TPGD (synthetic)", T: ts,
 		ClosedForm: obj, Exact: ex, Reference: 0.5, L: 5}
-	gd.terms = TermNorms{Title: "a-, b-, c-term norms (synthetic)", T: ts,
+	gd.Terms = TermNorms{Title: "a-, b-, c-term norms (synthetic)", T: ts,
 		ClosedForm: Terms{A: ta, B: tb, C: tc}, Exact: &Terms{A: ta, B: eb, C: ec}}
 
 	// Escape windows: shapes like the ablation table's (made-up numbers).
-	gd.windows = EscapeWindows{Title: "escape windows U_β, U_γ (synthetic)",
+	gd.Windows = EscapeWindows{Title: "escape windows U_β, U_γ (synthetic)",
 		Rows: []WindowRow{
 			{"l = 3", Interval{math.NaN(), math.NaN()}, Interval{2000, math.Inf(1)}},
 			{"l = 5", Interval{20000, 40000}, Interval{40000, math.Inf(1)}},
@@ -275,7 +319,7 @@ func newGalleryData(seed uint64) galleryData {
 		}, Marks: []float64{1000, 5000, 33500, 1e5, 5e5, 2e6}}
 
 	// EFS zones and a probability curve.
-	gd.zones = EFSZones{Title: "EFS zones (synthetic radii)", R1: 2, R2: 4,
+	gd.Zones = EFSZones{Title: "EFS zones (synthetic radii)", R1: 2, R2: 4,
 		Instances: []Radial{{"instance A", 1.07}, {"instance B", 3}, {"instance C", 5}}}
 	px2 := make([]float64, 12)
 	bound, mc, se := make([]float64, 12), make([]float64, 12), make([]float64, 12)
@@ -291,11 +335,11 @@ func newGalleryData(seed uint64) galleryData {
 		mc[i] = float64(hits) / 400
 		se[i] = math.Sqrt(mc[i] * (1 - mc[i]) / 400)
 	}
-	gd.probability = ProbabilityCurve{Title: "P(EFS > 1): bound vs Monte Carlo (synthetic)", XName: "R",
+	gd.Probability = ProbabilityCurve{Title: "P(EFS > 1): bound vs Monte Carlo (synthetic)", XName: "R",
 		X: px2, Bound: bound, MonteCarlo: mc, StdErr: se, Samples: 400, R1: 2, R2: 4}
 
 	// Success rates and trajectory bundles.
-	gd.success = SuccessRates{Title: "success rates, ε = 0.15 (synthetic)", GroupName: "n",
+	gd.Success = SuccessRates{Title: "success rates, ε = 0.15 (synthetic)", GroupName: "n",
 		Groups: []string{"40", "50", "60", "70", "80"}, Methods: []string{"GD", "GD + SOD"},
 		Successes: [][]int{{31, 29, 30, 27, 26}, {50, 49, 50, 48, 49}}, Trials: 50}
 	bx := make([]float64, 150)
@@ -317,11 +361,11 @@ func newGalleryData(seed uint64) galleryData {
 			groups[gi].Runs = append(groups[gi].Runs, y)
 		}
 	}
-	gd.bundle = Bundle{Title: "50 trajectories per method (synthetic)", XName: "iteration",
+	gd.Bundle = Bundle{Title: "50 trajectories per method (synthetic)", XName: "iteration",
 		YName: "‖XXᵀ − ZZᵀ‖_F", X: bx, Groups: groups, Threshold: 0.02, LogY: true}
 
 	// Ablation table.
-	gd.ablation = Table{Caption: "ablation table (synthetic numbers)",
+	gd.Ablation = Table{Caption: "ablation table (synthetic numbers)",
 		Header: []string{"l", "t", "interval", "X̌ defined", "‖X̂X̂ᵀ − X̌X̌ᵀ‖_F", "‖X̌X̌ᵀ − ZZᵀ‖_F", "ratio", "GD from X̌ ends at"},
 		Notes:  []string{"Highlighted cells differ from the paper's printed value (shown in grey) after rounding to the printed digits."},
 		Rows: [][]Cell{

@@ -2,7 +2,6 @@ package widgets
 
 import (
 	"fmt"
-	"html"
 	"sync"
 	"time"
 
@@ -81,11 +80,11 @@ func (p *ProgressBar) html(done int, note string, elapsed time.Duration) string 
 		eta = fmt.Sprintf(", about %s left", rem.Round(time.Second))
 	}
 	if note != "" {
-		note = " · " + html.EscapeString(note)
+		note = " · " + escapeHTML(note)
 	}
 	return fmt.Sprintf(`<div class="sodw-progress" style="font-size:13px;margin:4px 0;">`+
 		`<b>%s</b> %d/%d (%.0f%%) in %s%s%s`+
 		`<div style="background:#e9ecef;width:420px;height:10px;border-radius:5px;">`+
 		`<div style="background:#4c6ef5;width:%.1f%%;height:10px;border-radius:5px;"></div></div></div>`,
-		html.EscapeString(p.title), done, p.total, 100*frac, elapsed.Round(100*time.Millisecond), eta, note, 100*frac)
+		escapeHTML(p.title), done, p.total, 100*frac, elapsed.Round(100*time.Millisecond), eta, note, 100*frac)
 }

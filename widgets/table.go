@@ -2,7 +2,6 @@ package widgets
 
 import (
 	"fmt"
-	"html"
 	"strings"
 
 	"github.com/janpfeifer/gonb/gonbui"
@@ -43,11 +42,11 @@ func (t Table) HTML() (string, error) {
 	var b strings.Builder
 	b.WriteString(`<table class="sodw-table" style="border-collapse:collapse;font-size:13px;margin:6px 0;">`)
 	if t.Caption != "" {
-		fmt.Fprintf(&b, `<caption style="caption-side:top;font-weight:bold;padding:4px;text-align:left;">%s</caption>`, html.EscapeString(t.Caption))
+		fmt.Fprintf(&b, `<caption style="caption-side:top;font-weight:bold;padding:4px;text-align:left;">%s</caption>`, escapeHTML(t.Caption))
 	}
 	b.WriteString("<thead><tr>")
 	for _, h := range t.Header {
-		fmt.Fprintf(&b, `<th style="border-bottom:2px solid #444;padding:4px 10px;text-align:center;">%s</th>`, html.EscapeString(h))
+		fmt.Fprintf(&b, `<th style="border-bottom:2px solid #444;padding:4px 10px;text-align:center;">%s</th>`, escapeHTML(h))
 	}
 	b.WriteString("</tr></thead><tbody>")
 	for _, r := range t.Rows {
@@ -59,9 +58,9 @@ func (t Table) HTML() (string, error) {
 				style += "background:#fff3bf;"
 				title = ` title="differs from the paper's printed value"`
 			}
-			fmt.Fprintf(&b, `<td style="%s"%s>%s`, style, title, html.EscapeString(c.Text))
+			fmt.Fprintf(&b, `<td style="%s"%s>%s`, style, title, escapeHTML(c.Text))
 			if c.Paper != "" {
-				fmt.Fprintf(&b, `<br><span style="color:#868e96;font-size:11px;">paper: %s</span>`, html.EscapeString(c.Paper))
+				fmt.Fprintf(&b, `<br><span style="color:#868e96;font-size:11px;">paper: %s</span>`, escapeHTML(c.Paper))
 			}
 			b.WriteString("</td>")
 		}
@@ -69,7 +68,7 @@ func (t Table) HTML() (string, error) {
 	}
 	b.WriteString("</tbody></table>")
 	for _, n := range t.Notes {
-		fmt.Fprintf(&b, `<div style="font-size:11px;color:#495057;">%s</div>`, html.EscapeString(n))
+		fmt.Fprintf(&b, `<div style="font-size:11px;color:#495057;">%s</div>`, escapeHTML(n))
 	}
 	return b.String(), nil
 }

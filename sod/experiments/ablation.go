@@ -205,6 +205,9 @@ func (c AblationConfig) problem() (*sod.Problem, *mat.Dense, error) {
 	case c.XHat == nil:
 		return nil, nil, fmt.Errorf("%w: AblationConfig has a Problem but no X̂; set both, or neither for the paper's real-world case", sod.ErrBadParameter)
 	}
+	if err := c.Problem.Validate(); err != nil {
+		return nil, nil, err
+	}
 	if err := c.Problem.CheckX(c.XHat); err != nil {
 		return nil, nil, err
 	}

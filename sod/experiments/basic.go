@@ -96,6 +96,11 @@ func (cfg BasicExampleConfig) Validate() error {
 	case math.IsNaN(cfg.GridMin) || math.IsInf(cfg.GridMin, 0) || math.IsNaN(cfg.GridMax) || math.IsInf(cfg.GridMax, 0) || !(cfg.GridMax > cfg.GridMin):
 		return fmt.Errorf("%w: basic example grid [%v, %v], want finite GridMin < GridMax", sod.ErrBadParameter, cfg.GridMin, cfg.GridMax)
 	}
+	if cfg.Escaper != nil { // nil: the default
+		if err := sod.ValidateEscaper(cfg.Escaper); err != nil {
+			return fmt.Errorf("basic example Escaper: %w", err)
+		}
+	}
 	return nil
 }
 

@@ -53,6 +53,10 @@ func (cfg BasicFromStartConfig) Validate() error {
 	case cfg.SGDEvery < 1:
 		return fmt.Errorf("%w: basic-example runs SGDEvery = %d, want ≥ 1", sod.ErrBadParameter, cfg.SGDEvery)
 	}
+	// The escaper the run builds (the same settings, checked by its own rule).
+	if err := (&sod.MultiStepSOD{L: cfg.L, T: cfg.T, Rho: cfg.Rho, Eta: cfg.Eta}).Validate(); err != nil {
+		return fmt.Errorf("basic-example runs: %w", err)
+	}
 	return nil
 }
 

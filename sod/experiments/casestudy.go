@@ -143,6 +143,18 @@ func (c CaseStudyConfig) Validate() error {
 	if c.X0 == nil && (!(c.InitScale > 0) || c.SeedTries < 1) {
 		return fmt.Errorf("%w: case study InitScale = %v (want > 0), SeedTries = %d (want ≥ 1) when X0 is nil", sod.ErrBadParameter, c.InitScale, c.SeedTries)
 	}
+	if err := c.Problem.Validate(); err != nil {
+		return fmt.Errorf("case study problem: %w", err)
+	}
+	if c.X0 != nil {
+		if err := c.Problem.CheckX(c.X0); err != nil {
+			return fmt.Errorf("case study X0: %w", err)
+		}
+	}
+	// The escaper the run builds (the same settings, checked by its own rule).
+	if err := (&sod.MultiStepSOD{L: c.L, T: c.T, Rho: c.Rho, Eta: c.Eta}).Validate(); err != nil {
+		return fmt.Errorf("case study: %w", err)
+	}
 	return nil
 }
 

@@ -78,7 +78,10 @@ func (c DeltaSweepConfig) Validate() error {
 			return bad("ε = %v, want (0, 1]", eps)
 		}
 	}
-	return nil
+	if err := checkDistinct("δ sweep size n", c.Sizes); err != nil {
+		return err
+	}
+	return checkDistinct("δ sweep ε", c.Epsilons)
 }
 
 // RunDeltaSweep runs GD from cfg.Trials seeded starts on the PMC problem of

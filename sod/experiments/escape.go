@@ -56,32 +56,64 @@ func AutoT(factor float64) TRule {
 // zero before the analysis (a change far below float64 resolution of h and
 // ∇f), and the analysis is rejected (sod.ErrFactorization) if |λ_n| exceeds
 // ‖∇f(X̂X̂ᵀ)‖_F, which no true eigenvalue can.
+//
+// Its settings are checked by its Validate (l, ρ, η as sod.CheckTPGDParams,
+// a non-nil rule), which sod.RunEscape and the configs holding it call
+// before any work.
 func MultiStepAutoT(l int, rho, eta float64, rule TRule) sod.Escaper {
-	return sod.EscapeFunc("multi-step SOD (auto t)", func(_ context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
-		cp, err := analyzeFlushed(st.P, st.X)
-		if err != nil {
-			return nil, err
-		}
-		if !(cp.LambdaN < 0) {
-			return nil, nil
-		}
-		cf, err := sod.NewTPGDFromCritical(cp, l, rho, eta)
-		if err != nil {
-			return nil, err
-		}
-		t := rule(cf)
-		if t < 0 {
-			return nil, nil
-		}
-		x, kind, err := cf.EscapePoint(t, cp.Un, cp.Qr, cp.EX)
-		if errors.Is(err, sod.ErrScaleOverflow) || (err == nil && x == nil) {
-			return nil, nil
-		} else if err != nil {
-			return nil, err
-		}
-		info := &sod.MultiStepInfo{ClosedForm: cf, Critical: cp, T: t, Kind: kind, InInterval: true}
-		return []sod.Candidate{{X: x, Label: fmt.Sprintf("%v-type l=%d t=%d", kind, l, t), Data: info}}, nil
-	})
+	return &autoTEscaper{l: l, rho: rho, eta: eta, rule: rule}
+}
+
+// autoTEscaper is the escaper MultiStepAutoT returns.
+type autoTEscaper struct {
+	l        int
+	rho, eta float64
+	rule     TRule
+}
+
+// Name implements sod.Escaper.
+func (e *autoTEscaper) Name() string { return "multi-step SOD (auto t)" }
+
+// Validate implements sod.Validator.
+func (e *autoTEscaper) Validate() error {
+	if e.rule == nil {
+		return fmt.Errorf("%w: MultiStepAutoT: nil TRule (use AutoT or FixedT)", sod.ErrBadParameter)
+	}
+	return sod.CheckTPGDParams(e.l, e.rho, e.eta)
+}
+
+// Propose implements sod.Escaper.
+func (e *autoTEscaper) Propose(_ context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	if st == nil || st.X == nil {
+		return nil, fmt.Errorf("%w: MultiStepAutoT: nil EscapeState or X̂", sod.ErrBadParameter)
+	}
+	l, rho, eta, rule := e.l, e.rho, e.eta, e.rule
+	cp, err := analyzeFlushed(st.P, st.X)
+	if err != nil {
+		return nil, err
+	}
+	if !(cp.LambdaN < 0) {
+		return nil, nil
+	}
+	cf, err := sod.NewTPGDFromCritical(cp, l, rho, eta)
+	if err != nil {
+		return nil, err
+	}
+	t := rule(cf)
+	if t < 0 {
+		return nil, nil
+	}
+	x, kind, err := cf.EscapePoint(t, cp.Un, cp.Qr, cp.EX)
+	if errors.Is(err, sod.ErrScaleOverflow) || (err == nil && x == nil) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	info := &sod.MultiStepInfo{ClosedForm: cf, Critical: cp, T: t, Kind: kind, InInterval: true}
+	return []sod.Candidate{{X: x, Label: fmt.Sprintf("%v-type l=%d t=%d", kind, l, t), Data: info}}, nil
 }
 
 // analyzeFlushed is sod.AnalyzeCritical (default sign convention, no

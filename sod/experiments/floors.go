@@ -12,8 +12,15 @@ import (
 // 12001 log-spaced c from 10⁻⁶ to 10⁶, then 2001 points around the best one
 // (±10⁻³ in log₁₀ c). Since h(cD) = h(−cD), this is the minimum over every
 // real c ≠ 0. It uses no closed form, so it is an independent check of
-// QNNMinimum.BetaBest and GammaBest.
-func LineFloor(p *sod.Problem, D mat.Matrix) float64 {
+// QNNMinimum.BetaBest and GammaBest. p must be a valid problem and D a
+// finite n×r direction (else an error wrapping the sod sentinel).
+func LineFloor(p *sod.Problem, D mat.Matrix) (float64, error) {
+	if err := p.Validate(); err != nil {
+		return 0, err
+	}
+	if err := p.CheckX(D); err != nil {
+		return 0, fmt.Errorf("LineFloor direction: %w", err)
+	}
 	var x mat.Dense
 	hAt := func(c float64) float64 { x.Scale(c, D); return p.H(&x) }
 	best, bestLog := math.Inf(1), 0.0
@@ -28,7 +35,7 @@ func LineFloor(p *sod.Problem, D mat.Matrix) float64 {
 			best = h
 		}
 	}
-	return best
+	return best, nil
 }
 
 // SODFloors returns, at X̂, the brute-force minima (LineFloor) of h on the
@@ -43,7 +50,13 @@ func SODFloors(p *sod.Problem, xhat mat.Matrix) (beta, gamma float64, cp *sod.Cr
 	}
 	var ub mat.Dense
 	ub.Outer(1, cp.Un, cp.Qr)
-	return LineFloor(p, &ub), LineFloor(p, cp.EX), cp, nil
+	if beta, err = LineFloor(p, &ub); err != nil {
+		return 0, 0, nil, err
+	}
+	if gamma, err = LineFloor(p, cp.EX); err != nil {
+		return 0, 0, nil, err
+	}
+	return beta, gamma, cp, nil
 }
 
 // ScaleMeasurements returns W (n×r, from the row-major w) with the rows of

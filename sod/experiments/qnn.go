@@ -302,8 +302,14 @@ func (c QNNConfig) Validate() error {
 	switch {
 	case c.Features != "" && c.Features != "standardized/2" && c.Features != "standardized" && c.Features != "raw" && c.Features != "minmax":
 		return bad("features %q (want standardized/2, standardized, raw or minmax)", c.Features)
-	case c.Width < 1:
-		return bad("Width = %d, want ≥ 1", c.Width)
+	case c.Width < 1 || c.Width > sod.MaxDenseSize:
+		return bad("Width = %d, want [1, %d]", c.Width, sod.MaxDenseSize)
+	case c.SGDBatch < 0:
+		return bad("SGDBatch = %d, want ≥ 0", c.SGDBatch)
+	case !(c.StagnationTol >= 0) || math.IsInf(c.StagnationTol, 0):
+		return bad("StagnationTol = %v, want finite and ≥ 0", c.StagnationTol)
+	case c.GrowthQ != 0 && !(c.GrowthQ > 1 && !math.IsInf(c.GrowthQ, 0)):
+		return bad("GrowthQ = %v, want finite > 1 (or 0: off)", c.GrowthQ)
 	case !finitePos(c.Step):
 		return bad("Step = %v, want finite and > 0", c.Step)
 	case !finitePos(c.AdamStep):
@@ -317,7 +323,7 @@ func (c QNNConfig) Validate() error {
 	case c.MaxEscapes < 1:
 		return bad("MaxEscapes = %d, want ≥ 1", c.MaxEscapes)
 	}
-	return nil
+	return sod.CheckTPGDParams(c.L, c.Rho, c.Eta)
 }
 
 // RunQNN runs the quadratic-network experiment: GD, SGD, Adam and GD+SOD

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"sodworkbench.org/workbench/sod"
@@ -31,8 +32,14 @@ import (
 
 // SignPatternBound returns 2(1 − ε²)/ε², the size from which the study's
 // instance has no balanced sign pattern as a critical point (see above),
-// for 0 < ε < 1.
-func SignPatternBound(eps float64) float64 { return 2 * (1 - eps*eps) / (eps * eps) }
+// for 0 < ε < 1 (≤ 0 for ε ≥ 1: every size). A NaN, infinite or
+// non-positive ε is refused with an error wrapping sod.ErrBadParameter.
+func SignPatternBound(eps float64) (float64, error) {
+	if !(eps > 0) || math.IsInf(eps, 0) {
+		return 0, fmt.Errorf("%w: SignPatternBound needs a finite ε > 0, got %v", sod.ErrBadParameter, eps)
+	}
+	return 2 * (1/(eps*eps) - 1), nil // this form cannot give Inf − Inf
+}
 
 // ScalingStudyConfig returns the study beyond the paper's range: sizes
 // 40·2^k up to maxN (40, 80, 160, …), ε ∈ {0.15, 0.10, 0.05} and the given
@@ -78,7 +85,10 @@ func (r *StudyResult) GDTransitions() []Transition {
 			}
 		}
 		sort.Slice(cells, func(i, j int) bool { return cells[i].N < cells[j].N })
-		t := Transition{Eps: c.Eps, Bound: SignPatternBound(c.Eps)}
+		t := Transition{Eps: c.Eps}
+		if b, err := SignPatternBound(c.Eps); err == nil { // a study's ε is finite and > 0
+			t.Bound = b
+		}
 		for _, d := range cells {
 			if len(d.Trials) > 0 && 2*d.GDSuccesses >= len(d.Trials) {
 				t.N, t.Coupling = d.N, c.Eps*c.Eps*float64(d.N)

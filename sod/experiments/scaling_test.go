@@ -18,8 +18,12 @@ import (
 // not a minimum (a negative Hessian eigenvalue).
 func TestSignPatternBound(t *testing.T) {
 	const eps = 0.10
-	if b := SignPatternBound(eps); math.Abs(b-198) > 1e-9 {
-		t.Fatalf("SignPatternBound(0.1) = %v, want 198", b)
+	if b, err := SignPatternBound(eps); err != nil || math.Abs(b-198) > 1e-9 {
+		t.Fatalf("SignPatternBound(0.1) = %v, %v, want 198", b, err)
+	}
+	bound, _ := SignPatternBound(eps)
+	if _, err := SignPatternBound(math.NaN()); err == nil {
+		t.Error("SignPatternBound(NaN): no error")
 	}
 	for _, tc := range []struct {
 		n        int
@@ -48,10 +52,10 @@ func TestSignPatternBound(t *testing.T) {
 		minimum := res.Stop == sod.StopConverged && cp.HessMin > 0
 		if tc.spurious && !(minimum && cp.Dist > 1) {
 			t.Errorf("n = %d < %v: GD from the pattern ends at distance %.3g (converged %v, smallest Hessian eigenvalue %.3g), want a spurious minimum",
-				tc.n, SignPatternBound(eps), cp.Dist, res.Stop == sod.StopConverged, cp.HessMin)
+				tc.n, bound, cp.Dist, res.Stop == sod.StopConverged, cp.HessMin)
 		}
 		if !tc.spurious && cp.Dist > 0.02 && minimum {
-			t.Errorf("n = %d ≥ %v: GD from the pattern ends at a minimum at distance %.3g", tc.n, SignPatternBound(eps), cp.Dist)
+			t.Errorf("n = %d ≥ %v: GD from the pattern ends at a minimum at distance %.3g", tc.n, bound, cp.Dist)
 		}
 	}
 }

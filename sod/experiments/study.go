@@ -199,11 +199,38 @@ func (c *StudyConfig) validate() error {
 	if c.Workers > MaxStudyWorkers {
 		return fmt.Errorf("%w: %d workers, want at most %d (0: all cores)", sod.ErrBadParameter, c.Workers, MaxStudyWorkers)
 	}
-	if c.Workers <= 0 {
+	if c.Workers < 0 {
+		return fmt.Errorf("%w: %d workers, want ≥ 0 (0: all cores)", sod.ErrBadParameter, c.Workers)
+	}
+	if c.Workers == 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
 	}
 	if len(c.Sizes) == 0 || len(c.Epsilons) == 0 {
 		return fmt.Errorf("%w: study needs at least one size and one ε, got %d sizes and %d ε", sod.ErrBadParameter, len(c.Sizes), len(c.Epsilons))
+	}
+	if err := checkDistinct("study size n", c.Sizes); err != nil {
+		return err
+	}
+	if err := checkDistinct("study ε", c.Epsilons); err != nil {
+		return err
+	}
+	if err := sod.ValidateEscaper(c.Escaper); err != nil {
+		return fmt.Errorf("study Escaper: %w", err)
+	}
+	for _, n := range c.Sizes { // the ground truth of every size, before any trial runs
+		if n < 2 || n > MaxStudyN {
+			break // refused below with the size's own message
+		}
+		z, err := c.Truth(n)
+		if err != nil {
+			return fmt.Errorf("study Truth(%d): %w", n, err)
+		}
+		if z == nil {
+			return fmt.Errorf("%w: study Truth(%d) returned no matrix", sod.ErrBadParameter, n)
+		}
+		if zr, zc := z.Dims(); zr != n || zc < 1 || zc > n {
+			return fmt.Errorf("%w: study Truth(%d) is %d×%d, want %d×k with 1 ≤ k ≤ %d", sod.ErrShape, n, zr, zc, n, n)
+		}
 	}
 	if c.Trials < 1 || c.Trials > MaxStudyRuns || len(c.Sizes)*len(c.Epsilons) > MaxStudyRuns/c.Trials {
 		return fmt.Errorf("%w: %d trials per cell × %d cells, want trials ≥ 1 and at most %d runs in all", sod.ErrBadParameter, c.Trials, len(c.Sizes)*len(c.Epsilons), MaxStudyRuns)

@@ -49,6 +49,9 @@ func DefaultVariants(in sod.Instance, delta float64) []sod.Escaper {
 // single-step SOD needs δ < 1): the default of
 // VariantComparisonConfig.Variants.
 func ExactRIPVariants(in sod.Instance) ([]sod.Escaper, error) {
+	if err := in.P.Validate(); err != nil {
+		return nil, fmt.Errorf("ExactRIPVariants: instance %q: %w", in.Name, err)
+	}
 	rip, err := sod.RIPExact(in.P.Op)
 	if err != nil {
 		return nil, err
@@ -98,10 +101,24 @@ func (c VariantComparisonConfig) Validate() error {
 	if c.Variants == nil {
 		return fmt.Errorf("%w: variant comparison Variants is nil (use ExactRIPVariants)", sod.ErrBadParameter)
 	}
+	for i, in := range c.Instances {
+		if err := in.P.Validate(); err != nil {
+			return fmt.Errorf("variant comparison instance %d (%q): %w", i, in.Name, err)
+		}
+		if err := in.P.CheckX(in.XHat); err != nil {
+			return fmt.Errorf("variant comparison instance %d (%q) X̂: %w", i, in.Name, err)
+		}
+	}
 	for i, e := range c.Extra {
 		if e == nil {
 			return fmt.Errorf("%w: variant comparison Extra[%d] is nil", sod.ErrBadParameter, i)
 		}
+		if err := sod.ValidateEscaper(e); err != nil {
+			return fmt.Errorf("variant comparison Extra[%d] (%s): %w", i, e.Name(), err)
+		}
+	}
+	if err := c.Escape.Validate(); err != nil {
+		return fmt.Errorf("variant comparison Escape: %w", err)
 	}
 	return nil
 }
@@ -131,6 +148,11 @@ func RunVariantComparison(ctx context.Context, cfg VariantComparisonConfig, prog
 		var err error
 		if lists[i], err = variants(in); err != nil {
 			return nil, fmt.Errorf("%s: %w", in.Name, err)
+		}
+		for _, v := range lists[i] { // every variant's settings, before any run
+			if err := sod.ValidateEscaper(v); err != nil {
+				return nil, fmt.Errorf("%s: variant: %w", in.Name, err)
+			}
 		}
 		total += len(lists[i])
 	}

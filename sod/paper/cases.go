@@ -1,5 +1,7 @@
 package paper
 
+import "fmt"
+
 // CaseSettings are the settings the paper prints for one of its two case
 // studies (§6.1, "Two Case Studies"): the instance, its ground truth z and
 // spurious point x̂ as printed, and the runs: GD with step Step for Before
@@ -64,8 +66,14 @@ func PMCCase() CaseSettings {
 const PMCDelta Printed = "0.538"
 
 // PMCDeltaFormula is the closed form the paper gives for PMCDelta,
-// (1−ε)/(1+ε).
-func PMCDeltaFormula(eps float64) float64 { return (1 - eps) / (1 + eps) }
+// (1−ε)/(1+ε), for the PMC perturbation ε ∈ (0, 1]; another ε (NaN,
+// infinite, ≤ 0 or > 1) is refused with an error naming it.
+func PMCDeltaFormula(eps float64) (float64, error) {
+	if !(eps > 0 && eps <= 1) {
+		return 0, fmt.Errorf("paper: PMCDeltaFormula needs ε in (0, 1], got %v", eps)
+	}
+	return (1 - eps) / (1 + eps), nil
+}
 
 // StudyGrid is the grid of the success-rate study (§6.2, Fig.
 // "numerical_study"): PMC instances of each size n and perturbation ε,

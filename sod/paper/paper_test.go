@@ -174,7 +174,10 @@ func TestRealWorldMatrices(t *testing.T) {
 }
 
 func TestCases(t *testing.T) {
-	if got := paper.PMCDeltaFormula(paper.PMCCase().Eps); !paper.PMCDelta.Rounds(got) {
+	if _, err := paper.PMCDeltaFormula(math.NaN()); err == nil {
+		t.Error("PMCDeltaFormula(NaN): no error")
+	}
+	if got, err := paper.PMCDeltaFormula(paper.PMCCase().Eps); err != nil || !paper.PMCDelta.Rounds(got) {
 		t.Errorf("(1−ε)/(1+ε) = %v at ε = %v does not print as %s", got, paper.PMCCase().Eps, paper.PMCDelta)
 	}
 	for _, c := range []paper.CaseSettings{paper.RealWorldCase(), paper.PMCCase()} {
@@ -238,7 +241,11 @@ func ExampleRealWorldCase() {
 // The quoted RIP constant of the PMC case and the formula it is printed for.
 func ExamplePMCDelta() {
 	eps := paper.PMCCase().Eps
-	d := paper.PMCDeltaFormula(eps)
+	d, err := paper.PMCDeltaFormula(eps)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Printf("(1−ε)/(1+ε) = %.6f at ε = %v, printed %s: rounds %v\n", d, eps, paper.PMCDelta, paper.PMCDelta.Rounds(d))
 	// Output:
 	// (1−ε)/(1+ε) = 0.538462 at ε = 0.3, printed 0.538: rounds true

@@ -122,8 +122,9 @@ func parseFloatIn(s string, min, max float64, openMin bool) (float64, error) {
 }
 
 // listFlag is a comma-separated list flag of at most maxListLen values,
-// each parsed and checked by parse; an empty list is refused.
-type listFlag[T any] struct {
+// each parsed and checked by parse; an empty list and a value listed twice
+// (a size, ε, l or t run twice) are refused.
+type listFlag[T comparable] struct {
 	p     *[]T
 	parse func(string) (T, error)
 }
@@ -156,6 +157,11 @@ func (f listFlag[T]) Set(s string) error {
 	}
 	if len(out) == 0 {
 		return errors.New("empty list; want one or more comma-separated values")
+	}
+	for i, v := range out {
+		if slices.Contains(out[:i], v) {
+			return fmt.Errorf("%v listed twice; want distinct values", v)
+		}
 	}
 	*f.p = out
 	return nil

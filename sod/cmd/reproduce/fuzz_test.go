@@ -22,6 +22,7 @@ func FuzzPlan(f *testing.F) {
 		"-seed\x0018446744073709551615\x00basic", "-seed\x00-1\x00qnn", "--\x00-quiet", "basic\x00basic", "all\x00basic",
 		"-rank\x0011\x00-sizes\x0010\x00study", "-workers=0\x00-step=0.5\x00study", "-format=csv\x00pmc\x00realworld",
 		"-out=\x00basic", "-quiet=maybe\x00basic", "-trials\x00", "-ts\x00-inf\x00ablation",
+		"-sizes\x0010,20,10\x00study", "-eps\x000.1,0.10\x00study", "-ls\x003,3\x00ablation", "-ts\x001e3,1000\x00ablation",
 	} {
 		f.Add(seed)
 	}

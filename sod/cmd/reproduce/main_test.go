@@ -115,6 +115,8 @@ var runErrorCases = []struct {
 	{[]string{"-sizes", "1", "study"}, `"1": 1 is out of range: want an integer in [2, 10000000]`},
 	{[]string{"-sizes", "", "study"}, "-sizes: empty list"},
 	{[]string{"-sizes", ",", "study"}, "-sizes: empty list"},
+	{[]string{"-sizes", "10,20,10", "study"}, "10 listed twice"},
+	{[]string{"-eps", "0.1,0.10", "study"}, "0.1 listed twice"},
 	{[]string{"-sizes", strings.Repeat("10,", 65), "study"}, "more than 64 values"},
 	{[]string{"-eps", "0", "study"}, `"0": 0 is out of range: want a number in (0, 1]`},
 	{[]string{"-eps", "nan", "study"}, `"nan": NaN is out of range: want a number in (0, 1]`},

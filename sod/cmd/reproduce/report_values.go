@@ -459,7 +459,10 @@ func pmcValuesOf(ctx context.Context, rv *reportValues) error {
 	if v.Delta1, v.Delta2, v.DeltaAll, err = ripConstants(ctx, p.Op); err != nil {
 		return err
 	}
-	v.PaperDelta, v.PaperDeltaValue = paper.PMCDelta, paper.PMCDeltaFormula(eps)
+	v.PaperDelta = paper.PMCDelta
+	if v.PaperDeltaValue, err = paper.PMCDeltaFormula(eps); err != nil {
+		return err
+	}
 	for _, d := range []float64{v.Delta1, v.Delta2, v.DeltaAll} {
 		v.PaperDeltaIsRIP = v.PaperDeltaIsRIP || math.Abs(d-v.PaperDeltaValue) < 0.0005
 	}

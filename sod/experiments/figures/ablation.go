@@ -47,7 +47,11 @@ func finalName(c experiments.AblationCell) string {
 // round to the printed digits, and two columns the paper leaves out: h(X̌)
 // and whether it is below h(X̂). It also returns the numbers that differ,
 // with full precision.
+// A nil result gives an empty table.
 func AblationTable(res *experiments.AblationResult) (widgets.Table, []string) {
+	if res == nil {
+		return widgets.Table{}, nil // documented: an empty table
+	}
 	var mism []string
 	t := widgets.Table{
 		Caption: "Table ablation (real-world case, ρ = η = 0.1, printed x̂): ours, with the paper's value in grey",
@@ -100,7 +104,11 @@ func AblationTable(res *experiments.AblationResult) (widgets.Table, []string) {
 // WindowsTable tabulates K_l, ρ_min, U_β and U_γ of every row of an
 // ablation result (experiments.RunAblation or RunEscapeWindows), with the
 // paper's printed values (paper.Ablation) under ours where it prints them.
+// A nil result gives an empty table.
 func WindowsTable(res *experiments.AblationResult) widgets.Table {
+	if res == nil {
+		return widgets.Table{} // documented: an empty table
+	}
 	tab := widgets.Table{Caption: "ρ_min, U_β, U_γ (the paper's printed value below ours)", Header: []string{"l", "K_l", "ρ_min", "U_β", "U_γ"}}
 	for _, row := range res.Rows {
 		rm := fmt.Sprintf("%.3f", row.RhoMin)
@@ -128,6 +136,9 @@ func window(iv sod.StepInterval) widgets.Interval {
 // with the step counts marks marked (e.g. paper.AblationSteps(), the t of
 // the paper's table).
 func AblationWindowsChart(title string, res *experiments.AblationResult, marks []int64) (widgets.Chart, error) {
+	if res == nil {
+		return nil, errNil("AblationWindowsChart", "AblationResult")
+	}
 	w := widgets.EscapeWindows{Title: title}
 	for _, t := range marks {
 		w.Marks = append(w.Marks, float64(t))
@@ -145,6 +156,11 @@ func AblationWindowsChart(title string, res *experiments.AblationResult, marks [
 // lowers h only where its curve is below that line. Overflowed values are
 // gaps, counted in the subtitle.
 func DescentScanChart(title string, scans []*experiments.DescentScanResult) (widgets.Chart, error) {
+	for i, s := range scans {
+		if s == nil {
+			return nil, errNil(fmt.Sprintf("DescentScanChart: scans[%d]", i), "DescentScanResult")
+		}
+	}
 	if len(scans) == 0 {
 		return nil, fmt.Errorf("figures: DescentScanChart: no scans")
 	}
@@ -167,7 +183,11 @@ func DescentScanChart(title string, scans []*experiments.DescentScanResult) (wid
 
 // DescentWindows describes, for one scan, the t (on the scan's grid) at
 // which the β-type and the γ-type point start and stop lowering h.
+// A nil result gives "".
 func DescentWindows(s *experiments.DescentScanResult) string {
+	if s == nil {
+		return "" // documented: nothing to describe
+	}
 	var win []string
 	for _, kind := range []struct {
 		name string

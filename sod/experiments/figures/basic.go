@@ -11,6 +11,9 @@ import (
 // ‖xxᵀ − M*‖_F against the iteration for GD, SGD and GD + SOD (log scale),
 // on SGD's recording grid (every SGDEvery-th step), with the escape marked.
 func BasicDistancesChart(r *experiments.BasicFromStartResult) (widgets.Chart, error) {
+	if r == nil || r.P == nil || r.GD == nil || r.SOD == nil {
+		return nil, errNil("BasicDistancesChart", "BasicFromStartResult")
+	}
 	var it, dGD, dSGD, dSOD []float64
 	escape := -1
 	phase, n := r.Config.Phase, len(r.SOD.Trace.Dist)
@@ -41,6 +44,9 @@ func BasicDistancesChart(r *experiments.BasicFromStartResult) (widgets.Chart, er
 // on [−1.5, 1.5]² (h + 10⁻⁶, so that the zeros at ±z can be drawn) with the
 // three paths, ±z, ±x̂ and the escape point x̌ the GD + SOD run used.
 func BasicTrajectoriesChart(r *experiments.BasicFromStartResult) (widgets.Chart, error) {
+	if r == nil || r.P == nil || r.GD == nil || r.SOD == nil {
+		return nil, errNil("BasicTrajectoriesChart", "BasicFromStartResult")
+	}
 	grid, err := HGrid(r.P, -1.5, 1.5, 101, 1e-6)
 	if err != nil {
 		return nil, err
@@ -64,6 +70,9 @@ func BasicTrajectoriesChart(r *experiments.BasicFromStartResult) (widgets.Chart,
 // its grid with the GD, SGD and GD + SOD paths from every random start and
 // the escape points used.
 func BasicStartsChart(res *experiments.BasicExampleResult) (widgets.Chart, error) {
+	if res == nil {
+		return nil, errNil("BasicStartsChart", "BasicExampleResult")
+	}
 	g := widgets.Grid{X: res.GridX, Y: res.GridY, Z: make([][]float64, len(res.H))}
 	for j, row := range res.H {
 		g.Z[j] = make([]float64, len(row))

@@ -21,6 +21,9 @@ func keep(r *experiments.CaseStudyResult, k, every int) bool {
 // every-th point), with the escape marked; title prefixes each panel's
 // title.
 func CaseCurves(title string, r *experiments.CaseStudyResult, every int) ([]widgets.Curves, error) {
+	if r == nil {
+		return nil, errNil("CaseCurves", "CaseStudyResult")
+	}
 	if every < 1 || len(r.Iter) == 0 {
 		return nil, fmt.Errorf("figures: CaseCurves: every = %d (≥ 1), %d iterations", every, len(r.Iter))
 	}
@@ -49,7 +52,11 @@ func CaseCurves(title string, r *experiments.CaseStudyResult, every int) ([]widg
 // simulated TPGD steps t for the paper's closed form and for exact
 // projected gradient descent in S, with the reference level h^l(ŵ), and
 // the norms of the a-, b- and c-terms, both ways (t = 0 left out: log axes).
+// A nil result gives empty panels.
 func CaseLifted(title string, r *experiments.CaseStudyResult) (widgets.LiftedObjective, widgets.TermNorms) {
+	if r == nil {
+		return widgets.LiftedObjective{}, widgets.TermNorms{} // documented: empty panels
+	}
 	lp := r.Lifted
 	pow := func(v float64) float64 { return math.Pow(10, v) } // NaN stays NaN
 	lo := widgets.LiftedObjective{Title: title + " (d): lifted objective h^l vs simulated TPGD steps t", Reference: pow(lp.HLHat), L: lp.L}
@@ -75,7 +82,11 @@ func CaseLifted(title string, r *experiments.CaseStudyResult) (widgets.LiftedObj
 // CaseTrajectory returns panel (f) of Figs. exp2 and exp3: the path X_k in
 // ℝ³ (every every-th point) before and after the escape, with ±z (z: the
 // ground truth, 3 entries), X̂, X̌ and the end point.
+// A nil result gives an empty trajectory.
 func CaseTrajectory(title string, r *experiments.CaseStudyResult, z []float64, every int) widgets.Trajectory3D {
+	if r == nil {
+		return widgets.Trajectory3D{Title: title} // documented: an empty trajectory
+	}
 	tr := widgets.Trajectory3D{Title: title}
 	gd1, gd2 := widgets.Path3D{Name: "GD before SOD"}, widgets.Path3D{Name: "GD after SOD"}
 	for k, x := range r.Path {

@@ -18,6 +18,9 @@ const maxGridPoints = 401
 // floor > 0 lifts the zeros of h (at ±z) so that they can be drawn on a log
 // scale; use 0 for none.
 func HGrid(p *sod.Problem, lo, hi float64, points int, floor float64) (widgets.Grid, error) {
+	if err := checkProblem("HGrid", p); err != nil {
+		return widgets.Grid{}, err
+	}
 	if n, r := p.Dims(); n != 2 || r != 1 {
 		return widgets.Grid{}, fmt.Errorf("figures: HGrid needs a problem with n = 2, r = 1, got n = %d, r = %d", n, r)
 	}
@@ -42,10 +45,17 @@ func HGrid(p *sod.Problem, lo, hi float64, points int, floor float64) (widgets.G
 }
 
 // PathFromIterates turns iterates of a two-dimensional rank-1 problem (2×1
-// matrices) into a path in the plane.
+// matrices) into a path in the plane; nil, empty or smaller iterates are
+// skipped.
 func PathFromIterates(name string, its []*mat.Dense) widgets.Path {
 	p := widgets.Path{Name: name}
 	for _, x := range its {
+		if x == nil || x.IsEmpty() {
+			continue // documented: nil or empty iterates are skipped
+		}
+		if r, c := x.Dims(); r < 2 || c < 1 {
+			continue
+		}
 		p.X, p.Y = append(p.X, x.At(0, 0)), append(p.Y, x.At(1, 0))
 	}
 	return p
@@ -55,6 +65,9 @@ func PathFromIterates(name string, its []*mat.Dense) widgets.Path {
 // start of a two-dimensional problem and returns the paths, named
 // "GD from (x₁, x₂)", and the runs; ctx stops the runs early.
 func GDPaths(ctx context.Context, p *sod.Problem, starts [][2]float64, opt sod.GDOptions) ([]widgets.Path, []*sod.GDResult, error) {
+	if err := checkProblem("GDPaths", p); err != nil {
+		return nil, nil, err
+	}
 	if n, r := p.Dims(); n != 2 || r != 1 {
 		return nil, nil, fmt.Errorf("figures: GDPaths needs a problem with n = 2, r = 1, got n = %d, r = %d", n, r)
 	}

@@ -13,7 +13,11 @@ import (
 
 // PaperDirections returns the directions X̂, u_n q_rᵀ and E X̂ whose l-fold
 // tensor powers a, b, c span the paper's subspace S (eq. tensor_subspace).
+// A nil or incomplete critical point gives nil.
 func PaperDirections(cp *sod.CriticalPoint) []mat.Matrix {
+	if cp == nil || cp.X == nil || cp.Un == nil || cp.Qr == nil || cp.EX == nil {
+		return nil // documented: no directions without an analysed point
+	}
 	n, r := cp.X.Dims()
 	b := mat.NewDense(n, r, nil)
 	b.Outer(1, cp.Un, cp.Qr)
@@ -97,9 +101,11 @@ func liftingRow(in sod.Instance, cp *sod.CriticalPoint, l int) ([]widgets.Cell, 
 func ExplicitMemoryTable(sizes [][3]int) widgets.Table {
 	tab := widgets.Table{Caption: "Memory of explicit lifting (sod.ExplicitBytes) for r = 1", Header: []string{"n", "m", "l", "bytes"}}
 	for _, s := range sizes {
-		b := sod.ExplicitBytes(s[0], 1, s[1], s[2])
+		b, err := sod.ExplicitBytes(s[0], 1, s[1], s[2])
 		note := ""
-		if b > sod.ExplicitMaxBytes {
+		if err != nil {
+			note = "  (" + err.Error() + ")"
+		} else if b > sod.ExplicitMaxBytes {
 			note = fmt.Sprintf("  (refused: > %d MiB)", sod.ExplicitMaxBytes>>20)
 		}
 		tab.Rows = append(tab.Rows, []widgets.Cell{{Text: strconv.Itoa(s[0])}, {Text: strconv.Itoa(s[1])}, {Text: strconv.Itoa(s[2])}, {Text: fmt.Sprintf("%.3g%s", b, note)}})
@@ -155,6 +161,9 @@ func LiftedAlongBChart(in sod.Instance, ls []int) (widgets.Chart, error) {
 // the reference level h^l(ŵ), and the norms of the a-, b- and c-terms. The
 // point t = 0 is left out (log axes).
 func SimulationCharts(title string, cmp *sod.TPGDComparison, l int) (lifted, terms widgets.Chart, err error) {
+	if cmp == nil {
+		return nil, nil, errNil("SimulationCharts", "TPGDComparison")
+	}
 	var T, closed, exact []float64
 	var cf, ex widgets.Terms
 	for i, t := range cmp.T {

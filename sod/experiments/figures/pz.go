@@ -44,6 +44,9 @@ func SMomentsTable(ctx context.Context, n int, ms []int, samples int, seed uint6
 // P(EFS > 1) (0 inside r₁, Paley–Zygmund in the band, 1 beyond r₂) against
 // the Monte Carlo probability with its ±2 SE band.
 func PZCurveChart(res *experiments.PZCurveResult) (widgets.Chart, error) {
+	if res == nil {
+		return nil, errNil("PZCurveChart", "PZCurveResult")
+	}
 	return widgets.ProbabilityCurve{
 		Title: "P(EFS > 1) under the Gaussian ensemble: Paley–Zygmund bound vs Monte Carlo", XName: "‖X̂X̂ᵀ − M*‖²_F",
 		X: res.D, Bound: res.Bound, BoundName: "theorem (Case 2: 0, Case 3: Paley–Zygmund, Case 1: 1)",

@@ -50,7 +50,11 @@ func QNNLossesChart(title string, curves []experiments.LossCurve, stall int) (wi
 // QNNSummaryTable tabulates every curve of a QNN result (panel (a), then panel
 // (b)): the final loss, the training accuracy, the outcome and each escape
 // round (h before → the best candidate, and whether it lowered h).
+// A nil result gives an empty table.
 func QNNSummaryTable(res *experiments.QNNResult) widgets.Table {
+	if res == nil {
+		return widgets.Table{} // documented: an empty table
+	}
 	tab := widgets.Table{Caption: fmt.Sprintf("Quadratic network: GD stagnates first at iteration %d, h = %.6f", res.StallIter, res.StallH),
 		Header: []string{"method", "final h", "accuracy", "outcome", "escapes: h before → best candidate (lowers h?)"}}
 	for _, c := range append(append([]experiments.LossCurve{}, res.Optimizers...), res.Searches...) {
@@ -72,7 +76,11 @@ func QNNSummaryTable(res *experiments.QNNResult) widgets.Table {
 // convergence, h, λ_n, the smallest Hessian eigenvalue outside the rotation
 // directions, whether it is a (spurious) local minimum, highlighted when
 // spurious, and the floors of h on the two SOD lines.
+// A nil result gives an empty table.
 func QNNScanTable(caption string, sc *experiments.QNNScanResult) widgets.Table {
+	if sc == nil {
+		return widgets.Table{Caption: caption} // documented: an empty table
+	}
 	tab := widgets.Table{Caption: caption, Header: []string{"seed", "GD steps", "converged", "h at the end", "λ_n",
 		"smallest Hessian eig. (no rotations)", "local min", "spurious", "min h on β line", "min h on γ line"}}
 	for _, m := range sc.Minima {

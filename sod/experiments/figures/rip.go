@@ -28,6 +28,11 @@ var ripReference = map[string]map[int]string{
 // ‖𝒜(M)‖²/‖M‖²_F and, beside each, a reference value computed
 // independently. ctx stops the sampling and the optimisation early.
 func RIPTable(ctx context.Context, insts []sod.Instance, samples, starts int, seed uint64) (widgets.Table, error) {
+	for i, in := range insts {
+		if err := checkProblem(fmt.Sprintf("RIPTable: instance %d", i), in.P); err != nil {
+			return widgets.Table{}, err
+		}
+	}
 	tab := widgets.Table{Caption: fmt.Sprintf("RIP estimates (seed %d): ratio range ‖𝒜(M)‖²/‖M‖²_F and δ_p", seed),
 		Header: []string{"instance", "method", "p", "ratio range", "δ_p", "independent reference"}}
 	for _, in := range insts {
@@ -61,6 +66,9 @@ func RIPTable(ctx context.Context, insts []sod.Instance, samples, starts int, se
 // DeltaSweepChart draws the GD success rate of experiments.RunDeltaSweep against the
 // exact RIP constant δ = 1 − ε² of the PMC operator, one line per n.
 func DeltaSweepChart(res *experiments.DeltaSweepResult) (widgets.Chart, error) {
+	if res == nil {
+		return nil, errNil("DeltaSweepChart", "DeltaSweepResult")
+	}
 	if len(res.Delta) == 0 {
 		return nil, fmt.Errorf("figures: DeltaSweep: empty result")
 	}

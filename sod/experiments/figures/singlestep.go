@@ -67,6 +67,12 @@ func EFSAgainstDeltaChart(insts []sod.Instance) (widgets.Chart, error) {
 // bounds) and the direct evaluation 2[h(X̂ + ρu_nq_rᵀ) − h(X̂)]/ρ², for ρ
 // in [lo, hi] (ρ = 0 left out). Descent is where a curve is below 0.
 func QuadraticInequalityChart(title string, p *sod.Problem, s *sod.SingleStepResult, lo, hi float64) (widgets.Chart, error) {
+	if err := checkProblem("QuadraticInequalityChart", p); err != nil {
+		return nil, err
+	}
+	if s == nil || s.CP == nil || s.CP.X == nil || s.CP.Un == nil || s.CP.Qr == nil {
+		return nil, errNil("QuadraticInequalityChart", "SingleStepResult")
+	}
 	if !(hi > lo) {
 		return nil, fmt.Errorf("figures: QuadraticInequality needs lo < hi, got [%v, %v]", lo, hi)
 	}
@@ -91,6 +97,12 @@ func QuadraticInequalityChart(title string, p *sod.Problem, s *sod.SingleStepRes
 // interval (ρ̂₁, ρ̂₂) that single-step SOD certifies (eq. root1_root2) drawn
 // at 0 when EFS > 1.
 func SingleStepLineChart(title string, p *sod.Problem, s *sod.SingleStepResult, lo, hi float64) (widgets.Chart, error) {
+	if err := checkProblem("SingleStepLineChart", p); err != nil {
+		return nil, err
+	}
+	if s == nil || s.CP == nil || s.CP.X == nil || s.CP.Un == nil || s.CP.Qr == nil {
+		return nil, errNil("SingleStepLineChart", "SingleStepResult")
+	}
 	if !(hi > lo) {
 		return nil, fmt.Errorf("figures: SingleStepLine needs lo < hi, got [%v, %v]", lo, hi)
 	}
@@ -115,6 +127,12 @@ func SingleStepLineChart(title string, p *sod.Problem, s *sod.SingleStepResult, 
 // minimiser ρ* (s.Exact.BestRho): on an instance whose line descends, one is
 // the descent point and the other its mirror.
 func CaseOneLandscapeChart(in *sod.Instance, s *sod.SingleStepResult) (widgets.Chart, error) {
+	if in == nil {
+		return nil, errNil("CaseOneLandscapeChart", "Instance")
+	}
+	if s == nil || s.CP == nil || s.CP.X == nil || s.CP.Un == nil || s.CP.Qr == nil {
+		return nil, errNil("CaseOneLandscapeChart", "SingleStepResult")
+	}
 	grid, err := HGrid(in.P, -1.5, 1.5, 81, 0)
 	if err != nil {
 		return nil, err

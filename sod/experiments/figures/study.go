@@ -11,6 +11,9 @@ import (
 // the success rates of GD and GD + SOD against n for one ε, from
 // experiments.RunStudy's result (StudyResult.SuccessCounts).
 func SuccessRatesChart(res *experiments.StudyResult, eps float64, panel string) (widgets.Chart, error) {
+	if res == nil {
+		return nil, errNil("SuccessRatesChart", "StudyResult")
+	}
 	groups, methods, successes, trials := res.SuccessCounts(eps)
 	return widgets.SuccessRates{
 		Title:     fmt.Sprintf("Fig. numerical_study %s: success rate, ε = %.2f", panel, eps),
@@ -23,6 +26,9 @@ func SuccessRatesChart(res *experiments.StudyResult, eps float64, panel string) 
 // (experiments.MethodGD or MethodGDSOD), resampled onto points iterations
 // (a stopped run keeps its last value), with the success threshold 0.02.
 func StudyBundleChart(res *experiments.StudyResult, n int, eps float64, method string, points int, panel string) (widgets.Chart, error) {
+	if res == nil {
+		return nil, errNil("StudyBundleChart", "StudyResult")
+	}
 	c := res.Cell(n, eps)
 	if c == nil {
 		return nil, fmt.Errorf("figures: the study has no cell n = %d, ε = %g", n, eps)

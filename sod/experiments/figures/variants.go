@@ -15,6 +15,7 @@ import (
 // how many lower h, the accepted one and h(X̌)/h(X̂), the outcome
 // (highlighted unless solved; a variant's failure is shown with its error)
 // and the final distance to M*.
+// Rows without a run are left out.
 func VariantTable(rows []experiments.VariantRow) widgets.Table {
 	tab := widgets.Table{Caption: "One escape round from each case study's spurious point",
 		Header: []string{"case", "variant", "candidates", "lowering h", "accepted", "h(X̌) / h(X̂)", "outcome", "‖XXᵀ − M*‖_F at the end"}}
@@ -22,6 +23,9 @@ func VariantTable(rows []experiments.VariantRow) widgets.Table {
 		acc, ratio := "—", "—"
 		if r.Accepted != "" {
 			acc, ratio = r.Accepted, fmt.Sprintf("%.3f", r.Ratio)
+		}
+		if r.Run == nil {
+			continue // documented: a row without a run is left out
 		}
 		outcome := r.Run.Outcome.String()
 		if r.Run.Err != nil {
@@ -39,8 +43,13 @@ func VariantTable(rows []experiments.VariantRow) widgets.Table {
 // all refused continues at the same point, and one that failed is named so
 // in the legend. ctx stops the runs early.
 func VariantCurvesChart(ctx context.Context, in sod.Instance, variants []sod.Escaper, phase int) (widgets.Chart, error) {
-	if phase < 1 {
-		return nil, fmt.Errorf("figures: VariantCurves: phase = %d, want ≥ 1", phase)
+	if phase < 1 || phase > experiments.MaxGridPoints {
+		return nil, fmt.Errorf("%w: VariantCurvesChart: phase = %d, want [1, %d] (experiments.MaxGridPoints)", sod.ErrBadParameter, phase, experiments.MaxGridPoints)
+	}
+	for i, v := range variants {
+		if err := sod.ValidateEscaper(v); err != nil {
+			return nil, fmt.Errorf("VariantCurvesChart: variant %d: %w", i, err)
+		}
 	}
 	opts := sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: phase}}, MaxEscapes: 1, TargetH: 1e-300}
 	x := make([]float64, 2*phase+2)

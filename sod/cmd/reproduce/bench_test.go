@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// benchArgs is a quick suite: the paper's three instances and a PMC cell,
+// every method, 2 trials.
+func benchArgs(out string, extra ...string) []string {
+	return append([]string{"bench", "-out", out, "-quiet", "-families", "paper,pmc", "-pmc-sizes", "12", "-pmc-eps", "0.15", "-per-cell", "2", "-trials", "2"}, extra...)
+}
+
+func runBenchOK(t *testing.T, args []string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), args, &out, &errb); err != nil {
+		t.Fatalf("%q: %v\n%s", args, err, errb.String())
+	}
+	return out.String()
+}
+
+func benchOutputs(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	m := map[string][]byte{}
+	for _, f := range []string{"bench-results.json", "bench-results.csv", "bench-instances.json"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[f] = b
+	}
+	return m
+}
+
+func sameOutputs(t *testing.T, what string, got, want map[string][]byte) {
+	t.Helper()
+	for f, w := range want {
+		if !bytes.Equal(got[f], w) {
+			t.Errorf("%s: %s differs from the uninterrupted run's", what, f)
+		}
+	}
+}
+
+func TestBenchResumeAndMerge(t *testing.T) {
+	tmp := t.TempDir()
+	a := filepath.Join(tmp, "a")
+	out := runBenchOK(t, benchArgs(a))
+	if !strings.Contains(out, "multi-step-sod") || !strings.Contains(out, "certified instances") {
+		t.Fatalf("no table:\n%s", out)
+	}
+	want := benchOutputs(t, a)
+
+	// Interrupted: keep the header and a third of the runs plus half a
+	// line, remove the outputs, run the same command again.
+	b := filepath.Join(tmp, "b")
+	runBenchOK(t, benchArgs(b))
+	jp := filepath.Join(b, "bench-journal.jsonl")
+	j, err := os.ReadFile(jp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(j, []byte("\n"))
+	keep := 1 + (len(lines)-2)/3
+	cut := append(bytes.Join(lines[:keep], nil), lines[keep][:25]...)
+	if err := os.WriteFile(jp, cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"bench-results.json", "bench-results.csv", "bench-instances.json"} {
+		os.Remove(filepath.Join(b, f))
+	}
+	out = runBenchOK(t, benchArgs(b))
+	if !strings.Contains(out, "resuming") {
+		t.Errorf("no resume message:\n%s", out)
+	}
+	sameOutputs(t, "resumed run", benchOutputs(t, b), want)
+
+	// The same command with another suite refuses the journal.
+	var o, e bytes.Buffer
+	if err := run(context.Background(), benchArgs(b, "-seed", "9"), &o, &e); err == nil || exitCode(err) != 1 {
+		t.Errorf("another suite on the same journal: %v", err)
+	}
+
+	// Three shards, merged.
+	c := filepath.Join(tmp, "c")
+	for k := range 3 {
+		runBenchOK(t, benchArgs(c, "-shard", []string{"0/3", "1/3", "2/3"}[k]))
+	}
+	d := filepath.Join(tmp, "d")
+	runBenchOK(t, []string{"bench", "merge", "-out", d, c})
+	sameOutputs(t, "merged shards", benchOutputs(t, d), want)
+
+	// A missing shard is refused (exit 1).
+	os.Remove(filepath.Join(c, "bench-journal-1-of-3.jsonl"))
+	if err := run(context.Background(), []string{"bench", "merge", "-out", filepath.Join(tmp, "e"), c}, &o, &e); err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("merge without shard 1: %v", err)
+	}
+}
+
+func TestBenchUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"bench", "-methods", "multi-step-sod,multi-step-sod"},
+		{"bench", "-families", "paper,bogus"},
+		{"bench", "-pmc-sizes", "20,20"},
+		{"bench", "-shard", "3/3"},
+		{"bench", "-trials", "0"},
+		{"bench", "extra"},
+		{"bench", "-out", ""},
+		{"bench", "-gauss-n", "3", "-gauss-r", "4"},
+		{"bench", "merge"},
+		{"bench", "merge", filepath.Join(dir, "nothing-here")},
+	} {
+		var o, e bytes.Buffer
+		err := run(context.Background(), append(args[:len(args):len(args)], "-quiet"), &o, &e)
+		if args[1] == "merge" {
+			err = run(context.Background(), args, &o, &e)
+		}
+		if exitCode(err) != 2 {
+			t.Errorf("%q: %v (exit %d), want a usage error (exit 2)", args, err, exitCode(err))
+		}
+	}
+	if _, err := os.Stat("bench-out"); !os.IsNotExist(err) {
+		t.Error("a usage error created ./bench-out")
+	}
+}

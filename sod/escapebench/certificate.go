@@ -1,0 +1,184 @@
+package escapebench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"sodworkbench.org/workbench/sod"
+)
+
+// ErrNotCertified is wrapped by Certify's error when a point fails the
+// certificate (not stationary, a direction of negative curvature, or too
+// close to the ground truth to be spurious).
+var ErrNotCertified = errors.New("escapebench: point not certified")
+
+// PointKind says what a certified second-order point is known to be.
+type PointKind int
+
+const (
+	// StrictLocalMin: the smallest Hessian eigenvalue is > Tol, so the
+	// point is a strict local minimum (up to the rotation symmetry of
+	// rank r > 1, which makes the Hessian singular; see Certificate).
+	StrictLocalMin PointKind = iota + 1
+	// DegenerateSecondOrder: the smallest Hessian eigenvalue is within
+	// ±Tol of 0, so the point satisfies the second-order necessary
+	// conditions but need not be a local minimum (the paper's basic
+	// example X̂ = (1, 0) is such a degenerate saddle: h decreases along a
+	// quartic direction).
+	DegenerateSecondOrder
+)
+
+var pointKindNames = [...]string{StrictLocalMin: "strict-local-min", DegenerateSecondOrder: "degenerate"}
+
+// String returns "strict-local-min" or "degenerate".
+func (k PointKind) String() string {
+	if k >= StrictLocalMin && int(k) < len(pointKindNames) {
+		return pointKindNames[k]
+	}
+	return fmt.Sprintf("PointKind(%d)", int(k))
+}
+
+// MarshalText implements encoding.TextMarshaler (the words of String).
+func (k PointKind) MarshalText() ([]byte, error) {
+	if k < StrictLocalMin || int(k) >= len(pointKindNames) {
+		return nil, fmt.Errorf("escapebench: invalid PointKind %d", int(k))
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (k *PointKind) UnmarshalText(b []byte) error {
+	for i, s := range pointKindNames {
+		if s != "" && s == string(b) {
+			*k = PointKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("escapebench: unknown point kind %q, want strict-local-min or degenerate", b)
+}
+
+// Certificate is the evidence that X̂ is a spurious second-order point of
+// h (the paper's section 3): ‖∇h(X̂)‖_F ≤ Tol, λ_min(∇²h(X̂)) ≥ −Tol,
+// ‖X̂X̂ᵀ − M*‖_F ≥ MinDist and h(X̂) > Tol² (with too few measurements h
+// vanishes away from M*: such a point is a global minimum of h, which no
+// method can escape by descent). For search rank r > 1 the Hessian always has a
+// zero eigenvalue (X ↦ XQ with Q orthogonal leaves h unchanged), so the
+// kind of such a point is DegenerateSecondOrder unless r = 1.
+type Certificate struct {
+	GradNorm   float64   `json:"grad_norm"`    // ‖∇h(X̂)‖_F
+	MinHessEig float64   `json:"min_hess_eig"` // smallest eigenvalue of ∇²h(X̂) (nr×nr)
+	H          float64   `json:"h"`            // h(X̂)
+	Dist       float64   `json:"dist"`         // ‖X̂X̂ᵀ − M*‖_F
+	Kind       PointKind `json:"kind"`
+	Lanczos    bool      `json:"lanczos"` // MinHessEig from Lanczos (large nr) rather than a dense eigendecomposition
+}
+
+// CertifyOptions are the thresholds of Certify.
+type CertifyOptions struct {
+	// Tol bounds ‖∇h‖_F and −λ_min(∇²h) (default DefaultCertifyTol).
+	Tol float64
+	// MinDist is the smallest ‖X̂X̂ᵀ − M*‖_F of a spurious point (default
+	// DefaultMinDist, the paper's success threshold).
+	MinDist float64
+	// DenseMax is the largest nr for which the Hessian is formed and
+	// decomposed densely (default DefaultDenseHessianMax); above it
+	// sod.HessianMinEig (Lanczos on Hessian–vector products) is used.
+	DenseMax int
+}
+
+const (
+	// DefaultCertifyTol is the default tolerance of Certify.
+	DefaultCertifyTol = 1e-5
+	// DefaultMinDist is the default ‖X̂X̂ᵀ − M*‖_F below which a point is
+	// not spurious: the paper's success threshold 0.02 (section 6.2).
+	DefaultMinDist = 0.02
+	// DefaultDenseHessianMax is the default CertifyOptions.DenseMax.
+	DefaultDenseHessianMax = 300
+)
+
+func (o CertifyOptions) withDefaults() (CertifyOptions, error) {
+	if o.Tol == 0 {
+		o.Tol = DefaultCertifyTol
+	}
+	if o.MinDist == 0 {
+		o.MinDist = DefaultMinDist
+	}
+	if o.DenseMax == 0 {
+		o.DenseMax = DefaultDenseHessianMax
+	}
+	if !(o.Tol > 0) || math.IsInf(o.Tol, 0) || !(o.MinDist > 0) || math.IsInf(o.MinDist, 0) || o.DenseMax < 1 {
+		return o, fmt.Errorf("%w: CertifyOptions Tol = %v, MinDist = %v, DenseMax = %d, want Tol, MinDist finite > 0 and DenseMax ≥ 1", sod.ErrBadParameter, o.Tol, o.MinDist, o.DenseMax)
+	}
+	return o, nil
+}
+
+// Certify checks that X is a spurious second-order point of p and returns
+// its certificate; the error wraps ErrNotCertified (with the certificate
+// filled as far as computed) when it is not, sod.ErrNoGroundTruth when M*
+// is unknown, and sod.ErrBadParameter for bad options. At nr ≤ DenseMax the
+// smallest Hessian eigenvalue comes from the dense sod.Problem.Hessian
+// (the one sod.AnalyzeCritical decomposes); above it from sod.HessianMinEig, which never forms the nr×nr
+// matrix.
+func Certify(ctx context.Context, p *sod.Problem, X mat.Matrix, opt CertifyOptions) (Certificate, error) {
+	var c Certificate
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return c, err
+	}
+	if p == nil {
+		return c, fmt.Errorf("%w: nil problem", sod.ErrBadParameter)
+	}
+	if err := p.CheckX(X); err != nil {
+		return c, err
+	}
+	if !p.HasTruth() {
+		return c, fmt.Errorf("%w: certifying a spurious point needs M*", sod.ErrNoGroundTruth)
+	}
+	if err := ctx.Err(); err != nil {
+		return c, err
+	}
+	n, r := p.Dims()
+	c.H = p.H(X)
+	g := mat.NewDense(n, r, nil)
+	p.Grad(g, X)
+	c.GradNorm = mat.Norm(g, 2)
+	c.Dist = p.DistStar(X)
+	if !(c.GradNorm <= opt.Tol) {
+		return c, fmt.Errorf("%w: ‖∇h‖_F = %.3g > %.3g (not stationary)", ErrNotCertified, c.GradNorm, opt.Tol)
+	}
+	if !(c.Dist >= opt.MinDist) {
+		return c, fmt.Errorf("%w: ‖XXᵀ − M*‖_F = %.3g < %.3g (a global minimum, not spurious)", ErrNotCertified, c.Dist, opt.MinDist)
+	}
+	if !(c.H > opt.Tol*opt.Tol) {
+		return c, fmt.Errorf("%w: h = %.3g ≤ Tol² = %.3g: a global minimum of h away from M* (M* is not identifiable from these measurements), not a spurious point", ErrNotCertified, c.H, opt.Tol*opt.Tol)
+	}
+	if n*r <= opt.DenseMax {
+		hs, err := p.Hessian(X)
+		if err != nil {
+			return c, err
+		}
+		var eig mat.EigenSym
+		if !eig.Factorize(hs, false) {
+			return c, fmt.Errorf("%w: eigenvalues of the %d×%d Hessian", sod.ErrFactorization, n*r, n*r)
+		}
+		c.MinHessEig = eig.Values(nil)[0]
+	} else {
+		c.Lanczos = true
+		c.MinHessEig, err = sod.HessianMinEig(ctx, p, X)
+		if err != nil {
+			return c, err
+		}
+	}
+	if !(c.MinHessEig >= -opt.Tol) {
+		return c, fmt.Errorf("%w: λ_min(∇²h) = %.3g < −%.3g (a direction of negative curvature: a strict saddle)", ErrNotCertified, c.MinHessEig, opt.Tol)
+	}
+	c.Kind = DegenerateSecondOrder
+	if c.MinHessEig > opt.Tol {
+		c.Kind = StrictLocalMin
+	}
+	return c, nil
+}

@@ -1,0 +1,112 @@
+package escapebench
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"sodworkbench.org/workbench/sod"
+)
+
+// Method is an escape method under test: a name, its parameters (recorded
+// with every result) and a constructor of a fresh sod.Escaper for one run
+// (trial seed given, so seeded methods differ between trials and runs on
+// parallel workers share no state).
+type Method struct {
+	Name   string
+	Params map[string]string
+	// Seeded says that the method's runs depend on the trial seed. A
+	// method that does not (a deterministic escaper) is run once per
+	// instance whatever Suite.Trials: repeating it would give identical
+	// runs and a falsely narrow interval.
+	Seeded bool
+	// New returns the escaper of one run on instance in.
+	New func(in CertifiedInstance, seed uint64) (sod.Escaper, error)
+}
+
+// EscaperMethod makes a Method of a user escaper: newEsc is called once per
+// run (return a fresh value if the escaper has state). The method counts
+// as Seeded (run Suite.Trials times); set Seeded = false on the result for
+// a deterministic escaper.
+func EscaperMethod(name string, params map[string]string, newEsc func(in CertifiedInstance, seed uint64) sod.Escaper) Method {
+	return Method{Name: name, Params: params, Seeded: true, New: func(in CertifiedInstance, seed uint64) (sod.Escaper, error) {
+		return newEsc(in, seed), nil
+	}}
+}
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// MethodDelta is the RIP constant δ single-step SOD is given on every
+// instance (computing δ exactly is out of reach at benchmark sizes).
+const MethodDelta = 0.5
+
+// BuiltinMethods returns the built-in methods: every sod escaper with the
+// settings of experiments.DefaultVariants (single-step SOD with δ =
+// MethodDelta, the paper's multi-step SOD at the instance's (l, t), the SOD
+// line search, exact subspace SOD, perturbed GD, random and
+// negative-gradient line searches; the seeded ones take the trial seed,
+// the others are deterministic and run once per instance),
+// then the baselines "gd-alone" (no escape: gradient descent only) and
+// "random-restart" (a fresh start x₀ = N(0, ‖X̂‖²_F/(nr)·I), judged after
+// a full gradient descent phase).
+func BuiltinMethods() []Method {
+	return []Method{
+		{Name: "single-step-sod", Params: map[string]string{"delta": ftoa(MethodDelta)}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+			return &sod.SingleStepSOD{Options: sod.SingleStepOptions{Delta: MethodDelta}}, nil
+		}},
+		{Name: "multi-step-sod", Params: map[string]string{"l": "instance", "t": "instance", "rho": "0.1", "eta": "0.1"}, New: func(in CertifiedInstance, _ uint64) (sod.Escaper, error) {
+			l, t := in.L, in.T
+			if l == 0 {
+				l, t = 5, 1000
+			}
+			return &sod.MultiStepSOD{L: l, T: t, Rho: 0.1, Eta: 0.1}, nil
+		}},
+		{Name: "sod-line-search", Params: map[string]string{"l": "5", "rho": "0.1", "eta": "0.1", "both_signs": "true"}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+			return &sod.SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1, BothSigns: true}, nil
+		}},
+		{Name: "exact-subspace-sod", Params: map[string]string{"l": "5", "t": "1000", "rho": "0.1", "eta": "0.1", "both_signs": "true"}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+			return &sod.ExactSubspaceSOD{L: 5, T: 1000, Rho: 0.1, Eta: 0.1, BothSigns: true}, nil
+		}},
+		{Name: "perturbed-gd", Seeded: true, Params: map[string]string{"radius": "0.1", "t_thres": "50", "samples": "10", "seed": "trial"}, New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
+			return &sod.PerturbedGD{Radius: 0.1, TThres: 50, Samples: 10, Seed: seed}, nil
+		}},
+		{Name: "random-line-search", Seeded: true, Params: map[string]string{"directions": "4", "seed": "trial"}, New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
+			return &sod.RandomLineSearch{Directions: 4, Seed: seed}, nil
+		}},
+		{Name: "neg-grad-line-search", Params: map[string]string{}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+			return &sod.NegGradLineSearch{}, nil
+		}},
+		{Name: "gd-alone", Params: map[string]string{}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+			return sod.EscapeFunc("gd-alone", func(context.Context, *sod.EscapeState) ([]sod.Candidate, error) { return nil, nil }), nil
+		}},
+		{Name: "random-restart", Seeded: true, Params: map[string]string{"scale": "‖X̂‖_F/√(nr)", "seed": "trial"}, New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
+			return &randomRestart{seed: seed}, nil
+		}},
+	}
+}
+
+// randomRestart proposes a fresh random start, judged after a full GD
+// phase (Candidate.Probe).
+type randomRestart struct {
+	seed  uint64
+	probe int
+}
+
+func (*randomRestart) Name() string { return "random-restart" }
+
+func (rr *randomRestart) Propose(_ context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
+	n, r := st.X.Dims()
+	rng := rand.New(rand.NewPCG(rr.seed, uint64(st.Round)))
+	sc := mat.Norm(st.X, 2) / math.Sqrt(float64(n*r))
+	x := mat.NewDense(n, r, nil)
+	for i := range n {
+		for k := range r {
+			x.Set(i, k, sc*rng.NormFloat64())
+		}
+	}
+	return []sod.Candidate{{X: x, Label: fmt.Sprintf("restart %d", st.Round), Probe: rr.probe}}, nil
+}

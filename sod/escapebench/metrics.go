@@ -1,0 +1,192 @@
+package escapebench
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+)
+
+// z95 is the 97.5 % quantile of the standard normal distribution.
+const z95 = 1.959963984540054
+
+// Wilson returns the 95 % Wilson score interval of a success rate with k
+// successes in n trials (Wilson 1927):
+//
+//	(p̂ + z²/2n ± z√(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n),  z = 1.95996…
+//
+// Unlike the normal interval it stays inside [0, 1] and is not empty at
+// p̂ = 0 or 1. n = 0 gives [0, 1].
+func Wilson(k, n int) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	nf := float64(n)
+	p := float64(k) / nf
+	z2 := z95 * z95
+	den := 1 + z2/nf
+	mid := (p + z2/(2*nf)) / den
+	half := z95 * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / den
+	return math.Max(0, mid-half), math.Min(1, mid+half)
+}
+
+// Quantile returns the q-quantile (0 ≤ q ≤ 1) of xs by linear
+// interpolation between order statistics (type 7 of Hyndman and Fan, the
+// default of R and NumPy); NaN for no data. xs is not modified.
+func Quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	h := q * float64(len(s)-1)
+	i := int(math.Floor(h))
+	if i >= len(s)-1 {
+		return s[len(s)-1]
+	}
+	return s[i] + (h-float64(i))*(s[i+1]-s[i])
+}
+
+// Summary is the metrics of one (family, method) cell.
+type Summary struct {
+	Family    string  `json:"family"`
+	Method    string  `json:"method"`
+	Trials    int     `json:"trials"`
+	Successes int     `json:"successes"`
+	Rate      float64 `json:"rate"`
+	RateLo    float64 `json:"rate_lo"` // 95 % Wilson interval
+	RateHi    float64 `json:"rate_hi"`
+	// Gradient evaluations to success (successful runs only; NaN → null
+	// when none).
+	GradMedian OptFloat `json:"grad_median"`
+	GradP90    OptFloat `json:"grad_p90"`
+	// CPU seconds to success (successful runs with a measured CPU time).
+	CPUMedian OptFloat `json:"cpu_median"`
+	CPUP90    OptFloat `json:"cpu_p90"`
+	// Rounds and Lowered: escape rounds, and those whose accepted point
+	// lowered h; LoweredShare = Lowered/Rounds (NaN without rounds).
+	Rounds       int      `json:"rounds"`
+	Lowered      int      `json:"lowered"`
+	LoweredShare OptFloat `json:"lowered_share"`
+	Curve        Curve    `json:"curve"`
+}
+
+// Curve is a convergence band: at each gradient-evaluation count Grad[k],
+// the median and the 10 % and 90 % quantiles over runs of ‖XXᵀ − M*‖_F
+// (each run's last value before or at Grad[k]).
+type Curve struct {
+	Grad []float64 `json:"grad"`
+	P10  []float64 `json:"p10"`
+	P50  []float64 `json:"p50"`
+	P90  []float64 `json:"p90"`
+}
+
+// CurvePoints is the number of points of a Curve.
+const CurvePoints = 40
+
+// Summarize computes the Summary of each (family, method) cell of rs, in
+// the order cells first appear.
+func Summarize(rs []*TrialResult) []Summary {
+	type cell struct{ f, m string }
+	var order []cell
+	group := map[cell][]*TrialResult{}
+	for _, r := range rs {
+		c := cell{r.Family, r.Method}
+		if _, ok := group[c]; !ok {
+			order = append(order, c)
+		}
+		group[c] = append(group[c], r)
+	}
+	out := make([]Summary, 0, len(order))
+	for _, c := range order {
+		out = append(out, summarizeCell(c.f, c.m, group[c]))
+	}
+	return out
+}
+
+func summarizeCell(family, method string, rs []*TrialResult) Summary {
+	s := Summary{Family: family, Method: method, Trials: len(rs)}
+	var grads, cpus []float64
+	for _, r := range rs {
+		s.Rounds += r.Rounds
+		s.Lowered += r.Lowered
+		if !r.Success {
+			continue
+		}
+		s.Successes++
+		grads = append(grads, float64(r.Cost.Grad))
+		if r.Cost.CPU >= 0 {
+			cpus = append(cpus, r.Cost.CPU.Seconds())
+		}
+	}
+	s.Rate = float64(s.Successes) / math.Max(1, float64(s.Trials))
+	s.RateLo, s.RateHi = Wilson(s.Successes, s.Trials)
+	s.GradMedian, s.GradP90 = OptFloat(Quantile(grads, 0.5)), OptFloat(Quantile(grads, 0.9))
+	s.CPUMedian, s.CPUP90 = OptFloat(Quantile(cpus, 0.5)), OptFloat(Quantile(cpus, 0.9))
+	s.LoweredShare = OptFloat(math.NaN())
+	if s.Rounds > 0 {
+		s.LoweredShare = OptFloat(float64(s.Lowered) / float64(s.Rounds))
+	}
+	s.Curve = band(rs)
+	return s
+}
+
+// band computes the Curve of rs on CurvePoints evenly spaced gradient
+// counts from 0 to the largest count of any run.
+func band(rs []*TrialResult) Curve {
+	var top int64
+	for _, r := range rs {
+		if k := len(r.Trace); k > 0 {
+			top = max(top, r.Trace[k-1].Grad)
+		}
+	}
+	var c Curve
+	if top == 0 {
+		return c
+	}
+	vals := make([]float64, 0, len(rs))
+	for k := range CurvePoints {
+		g := float64(top) * float64(k) / float64(CurvePoints-1)
+		vals = vals[:0]
+		for _, r := range rs {
+			// Last trace point at or before g (runs that ended earlier keep
+			// their final value).
+			i := sort.Search(len(r.Trace), func(i int) bool { return float64(r.Trace[i].Grad) > g }) - 1
+			if i >= 0 {
+				vals = append(vals, float64(r.Trace[i].Dist))
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		c.Grad = append(c.Grad, g)
+		c.P10 = append(c.P10, Quantile(vals, 0.1))
+		c.P50 = append(c.P50, Quantile(vals, 0.5))
+		c.P90 = append(c.P90, Quantile(vals, 0.9))
+	}
+	return c
+}
+
+// OptFloat is a float64 whose NaN and ±Inf (no data, an overflowed run)
+// are null in JSON, which has no such numbers; null reads back as NaN.
+type OptFloat float64
+
+// MarshalJSON writes null for NaN and ±Inf, the shortest decimal otherwise.
+func (v OptFloat) MarshalJSON() ([]byte, error) {
+	f := float64(v)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON reads null as NaN.
+func (v *OptFloat) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*v = OptFloat(math.NaN())
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	*v = OptFloat(f)
+	return err
+}

@@ -1,0 +1,74 @@
+package escapebench
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+// Wilson intervals computed by hand from (p̂ + z²/2n ± z√(p̂(1−p̂)/n +
+// z²/4n²))/(1 + z²/n), z = 1.959964 (e.g. 0/10: (0 + 0.19207 ±
+// 0.19207)/1.38415 = [0, 0.27753]; the others checked with Python's
+// statistics.NormalDist).
+func TestWilson(t *testing.T) {
+	for _, c := range []struct {
+		k, n   int
+		lo, hi float64
+	}{
+		{0, 10, 0, 0.277533},
+		{10, 10, 0.722467, 1},
+		{5, 10, 0.236593, 0.763407},
+		{1, 20, 0.008881, 0.236131},
+		{81, 100, 0.722212, 0.874852},
+		{0, 0, 0, 1},
+	} {
+		lo, hi := Wilson(c.k, c.n)
+		if math.Abs(lo-c.lo) > 1e-6 || math.Abs(hi-c.hi) > 1e-6 {
+			t.Errorf("Wilson(%d, %d) = [%.6f, %.6f], want [%.6f, %.6f]", c.k, c.n, lo, hi, c.lo, c.hi)
+		}
+	}
+}
+
+func TestQuantile(t *testing.T) {
+	xs := []float64{4, 1, 3, 2}
+	for _, c := range []struct{ q, want float64 }{{0, 1}, {0.5, 2.5}, {0.9, 3.7}, {1, 4}} {
+		if got := Quantile(xs, c.q); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Quantile(%v, %v) = %v, want %v", xs, c.q, got, c.want)
+		}
+	}
+	if !math.IsNaN(Quantile(nil, 0.5)) {
+		t.Error("Quantile(nil) is not NaN")
+	}
+	if xs[0] != 4 {
+		t.Error("Quantile modified its input")
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	mk := func(ok bool, grad int64, rounds, lowered int, trace ...TracePoint) *TrialResult {
+		r := &TrialResult{Family: "f", Method: "m", Success: ok, Rounds: rounds, Lowered: lowered, Trace: trace}
+		r.Cost.Grad = grad
+		return r
+	}
+	rs := []*TrialResult{
+		mk(true, 10, 1, 1, TracePoint{0, 1, 2}, TracePoint{10, 0, 0}),
+		mk(true, 30, 2, 1, TracePoint{0, 1, 4}, TracePoint{30, 0, 0}),
+		mk(false, 50, 1, 0, TracePoint{0, 1, 6}, TracePoint{50, 1, 6}),
+	}
+	ss := Summarize(rs)
+	if len(ss) != 1 {
+		t.Fatal(ss)
+	}
+	s := ss[0]
+	if s.Trials != 3 || s.Successes != 2 || s.GradMedian != 20 || math.Abs(float64(s.GradP90)-28) > 1e-12 || s.Rounds != 4 || s.Lowered != 2 || s.LoweredShare != 0.5 {
+		t.Fatalf("summary %+v", s)
+	}
+	// At g = 0 the three distances are 2, 4, 6; at the end 0, 0, 6.
+	c := s.Curve
+	if c.P50[0] != 4 || c.P50[len(c.P50)-1] != 0 || math.Abs(c.P10[0]-2.4) > 1e-12 || math.Abs(c.P90[len(c.P90)-1]-4.8) > 1e-12 {
+		t.Fatalf("curve %+v", c)
+	}
+	if _, err := json.Marshal(Summarize([]*TrialResult{mk(false, 1, 0, 0)})); err != nil {
+		t.Fatalf("a cell without successes does not encode: %v", err)
+	}
+}

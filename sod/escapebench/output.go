@@ -1,0 +1,121 @@
+package escapebench
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteResultsJSON writes runs (in canonical order, see Canonical) as an
+// indented JSON array. It holds no timing, so the same suite and seed give
+// the same bytes whatever the workers, sharding or interruptions.
+func WriteResultsJSON(w io.Writer, rs []*TrialResult) error {
+	rs, err := Canonical(rs)
+	if err != nil {
+		return err
+	}
+	if rs == nil {
+		rs = []*TrialResult{}
+	}
+	b, err := json.MarshalIndent(rs, "", " ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// resultsHeader is the CSV header of WriteResultsCSV.
+var resultsHeader = []string{"family", "instance", "method", "params", "trial", "seed", "outcome", "success", "h", "dist", "rounds", "lowered", "h_evals", "grad_evals", "hess_vecs", "eigen_solves"}
+
+// WriteResultsCSV writes one CSV row per run (canonical order; no timing,
+// like WriteResultsJSON). params is "k=v;k=v" sorted by key.
+func WriteResultsCSV(w io.Writer, rs []*TrialResult) error {
+	rs, err := Canonical(rs)
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(resultsHeader); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		keys := make([]string, 0, len(r.Params))
+		for k := range r.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		ps := make([]string, len(keys))
+		for i, k := range keys {
+			ps[i] = k + "=" + r.Params[k]
+		}
+		row := []string{r.Family, r.Instance, r.Method, strings.Join(ps, ";"), strconv.Itoa(r.Trial), strconv.FormatUint(r.Seed, 10),
+			r.Outcome.String(), strconv.FormatBool(r.Success), fmtFloat(float64(r.H)), fmtFloat(float64(r.Dist)), strconv.Itoa(r.Rounds), strconv.Itoa(r.Lowered),
+			strconv.FormatInt(r.Cost.H, 10), strconv.FormatInt(r.Cost.Grad, 10), strconv.FormatInt(r.Cost.HessVec, 10), strconv.FormatInt(r.Cost.Eigen, 10)}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteTimingsCSV writes the CPU and wall time of each run (canonical
+// order), the one output that differs between runs.
+func WriteTimingsCSV(w io.Writer, rs []*TrialResult) error {
+	rs, err := Canonical(rs)
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"family", "instance", "method", "trial", "cpu_s", "wall_s"})
+	for _, r := range rs {
+		cw.Write([]string{r.Family, r.Instance, r.Method, strconv.Itoa(r.Trial), fmtFloat(r.Cost.CPU.Seconds()), fmtFloat(r.Cost.Wall.Seconds())})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func fmtFloat(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// WriteSummaryTable writes the metrics of each (family, method) as an
+// aligned text table: success rate with its 95 % Wilson interval, median
+// and 90th percentile of gradient evaluations and of CPU time to success,
+// and the share of escape rounds whose accepted point lowered h.
+func WriteSummaryTable(w io.Writer, ss []Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "family\tmethod\tsuccess\t95% interval\tgrad evals (median, p90)\tCPU ms (median, p90)\tlowered h")
+	dash := func(v OptFloat, f string) string {
+		if math.IsNaN(float64(v)) {
+			return "–"
+		}
+		return fmt.Sprintf(f, float64(v))
+	}
+	for _, s := range ss {
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d = %.2f\t[%.2f, %.2f]\t%s, %s\t%s, %s\t%s\n", s.Family, s.Method, s.Successes, s.Trials, s.Rate, s.RateLo, s.RateHi,
+			dash(s.GradMedian, "%.0f"), dash(s.GradP90, "%.0f"), dash(s.CPUMedian*1000, "%.3g"), dash(s.CPUP90*1000, "%.3g"), dash(s.LoweredShare, "%.2f"))
+	}
+	return tw.Flush()
+}
+
+// WriteSummaryJSON writes the summaries (with curves) as indented JSON.
+// It contains CPU times, so unlike the results it differs between runs.
+func WriteSummaryJSON(w io.Writer, ss []Summary) error {
+	b, err := json.MarshalIndent(ss, "", " ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}

@@ -1,0 +1,133 @@
+package escapebench
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"sodworkbench.org/workbench/sod"
+)
+
+// RunOptions configure every run of a benchmark.
+type RunOptions struct {
+	// MaxIter is the gradient descent budget of each phase (default 3000;
+	// an instance may ask for more, StallPoint.PhaseIter).
+	MaxIter int
+	// MaxEscapes is the number of escape rounds per run (default 3).
+	MaxEscapes int
+	// SuccessDist: a run succeeds when it ends with ‖XXᵀ − M*‖_F <
+	// SuccessDist (default DefaultMinDist = 0.02, the paper's criterion).
+	SuccessDist float64
+	// TracePoints is the number of trace points per GD phase (default 20).
+	TracePoints int
+}
+
+// DefaultRunOptions returns the defaults above.
+func DefaultRunOptions() RunOptions {
+	return RunOptions{MaxIter: 3000, MaxEscapes: 3, SuccessDist: DefaultMinDist, TracePoints: 20}
+}
+
+// Validate checks the options (all > 0, MaxIter ≤ 10⁷, MaxEscapes ≤ 1000).
+func (o RunOptions) Validate() error {
+	if o.MaxIter < 1 || o.MaxIter > 10_000_000 || o.MaxEscapes < 1 || o.MaxEscapes > 1000 || !(o.SuccessDist > 0) || o.TracePoints < 1 || o.TracePoints > 10_000 {
+		return fmt.Errorf("%w: RunOptions MaxIter = %d (want 1…10⁷), MaxEscapes = %d (want 1…1000), SuccessDist = %v (want > 0), TracePoints = %d (want 1…10⁴)", sod.ErrBadParameter, o.MaxIter, o.MaxEscapes, o.SuccessDist, o.TracePoints)
+	}
+	return nil
+}
+
+// TrialResult is one run of a method from an instance's certified point.
+// Every field is deterministic given the seed, except Cost.CPU and
+// Cost.Wall (not in the JSON; see Timing).
+type TrialResult struct {
+	Family   string            `json:"family"`
+	Instance string            `json:"instance"`
+	Method   string            `json:"method"`
+	Params   map[string]string `json:"params"`
+	Trial    int               `json:"trial"`
+	Seed     uint64            `json:"seed"`
+	Outcome  sod.Outcome       `json:"outcome"`
+	Success  bool              `json:"success"`
+	H        OptFloat          `json:"h"`    // final h (null if it overflowed)
+	Dist     OptFloat          `json:"dist"` // final ‖XXᵀ − M*‖_F
+	Rounds   int               `json:"rounds"`
+	// Lowered counts the rounds whose accepted point X̌ had h(X̌) < h(X̂).
+	Lowered int          `json:"lowered"`
+	Cost    Cost         `json:"cost"`
+	Trace   []TracePoint `json:"trace"`
+	Err     string       `json:"err,omitempty"`
+}
+
+// Key identifies a run: family, instance, method and trial.
+func (t *TrialResult) Key() string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d", t.Family, t.Instance, t.Method, t.Trial)
+}
+
+// TrialSeed is the seed of run (instance, method, trial) under the master
+// seed: the same whatever the sharding, the workers or the order.
+func TrialSeed(seed uint64, in CertifiedInstance, method string, trial int) uint64 {
+	return seed ^ cellSeed(in.Family+"\x00"+in.Name+"\x00"+method, uint64(trial))
+}
+
+// RunTrial runs method m once from in's certified point with
+// sod.RunEscape on a counted copy of the problem (sod.Problem.WithCounter)
+// and records outcome, cost and the convergence trace.
+func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, seed uint64, opt RunOptions) (*TrialResult, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	if m.New == nil || m.Name == "" {
+		return nil, fmt.Errorf("%w: method %q has no name or no constructor", sod.ErrBadParameter, m.Name)
+	}
+	if in.P == nil || in.X == nil || !(in.Step > 0) {
+		return nil, fmt.Errorf("%w: instance %q has no problem, point or step", sod.ErrBadParameter, in.Name)
+	}
+	ts := TrialSeed(seed, in, m.Name, trial)
+	res := &TrialResult{Family: in.Family, Instance: in.Name, Method: m.Name, Params: m.Params, Trial: trial, Seed: ts}
+	if res.Params == nil {
+		res.Params = map[string]string{}
+	}
+	esc, err := m.New(in, ts)
+	if err != nil {
+		return nil, fmt.Errorf("escapebench: method %q: %w", m.Name, err)
+	}
+	if rr, ok := esc.(*randomRestart); ok {
+		rr.probe = max(opt.MaxIter, in.PhaseIter)
+	}
+	var counter sod.EvalCounter
+	p := in.P.WithCounter(&counter)
+	phase := max(opt.MaxIter, in.PhaseIter)
+	every := max(1, phase/opt.TracePoints)
+	gd := sod.GDOptions{Iteration: sod.Iteration{Step: in.Step, MaxIter: phase, TraceEvery: every}, GradTol: 1e-10}
+	gd.Callback = func(_ int, X *mat.Dense, h, _ float64) bool {
+		res.Trace = append(res.Trace, TracePoint{Grad: counter.Counts().Grad, H: OptFloat(h), Dist: OptFloat(p.DistStar(X))})
+		return true
+	}
+	// The escapers need the spectrum of ∇f(X̂X̂ᵀ), not the nr×nr Hessian
+	// (O(n³) at the dense path's sizes): skip it.
+	eo := sod.EscapeOptions{GD: gd, MaxEscapes: opt.MaxEscapes, TargetDist: opt.SuccessDist, Critical: sod.CriticalOptions{SkipHessian: true}}
+	wall := time.Now()
+	stop := threadCPU()
+	run, err := sod.RunEscape(ctx, p, in.X, esc, eo)
+	res.Cost.CPU = stop()
+	res.Cost.Wall = time.Since(wall)
+	if err != nil {
+		return nil, fmt.Errorf("escapebench: %s on %s trial %d: %w", m.Name, in.Name, trial, err)
+	}
+	res.Cost.EvalCounts = counter.Counts()
+	res.Outcome, res.H = run.Outcome, OptFloat(run.H)
+	dist := in.P.DistStar(run.X)
+	res.Dist = OptFloat(dist)
+	res.Success = dist < opt.SuccessDist
+	if run.Err != nil {
+		res.Err = run.Err.Error()
+	}
+	for _, rec := range run.Escapes {
+		res.Rounds++
+		if rec.Accepted >= 0 && rec.Candidates[rec.Accepted].H < rec.HFrom {
+			res.Lowered++
+		}
+	}
+	return res, nil
+}
