@@ -80,6 +80,10 @@ echo "== test tooling (docker/testtools): go vet, staticcheck, go test"
   if [ "$staticcheck" = 1 ]; then go run "$staticcheck_cmd" ./...; fi
   go test -timeout 20m ./...
 )
+# The benchmark and the study as Slurm job arrays on a single-node cluster (installs slurm-wlm and
+# munge; not root or no apt: a printed "slurm test SKIPPED"; a failed job or a differing byte fails).
+echo "== slurm (docker/test-slurm.sh)"
+if [ "$install" = 1 ]; then docker/test-slurm.sh; else docker/test-slurm.sh --no-install; fi
 echo "== notebooks"
 go test -count=1 -timeout 80m -v ./notebooks 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
 

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/escapebench"
 	"sodworkbench.org/workbench/sod/experiments"
 )
 
@@ -258,6 +259,23 @@ func catalog() map[string]exercise {
 				return "", fmt.Errorf("not quite: h(−X̂ + ρuqᵀ) = %.6f, h(X̂ + ρuqᵀ) = %.6f, h(X̂ − ρuqᵀ) = %.6f (ρ = %g)", hCase1, hPlus, hMinus, rho)
 			}
 			return fmt.Sprintf("h(−X̂ + ρuqᵀ) = %.6f = h(X̂ − ρuqᵀ); h(X̂ + ρuqᵀ) = %.6f: Case 1 is the mirror point", hCase1, hPlus), nil
+		}},
+		// 11 · Benchmark your escape
+		{id: "11.1", asks: "the smallest n for which n successes in n trials give a 95 % Wilson lower end ≥ 0.9", check: func(a any) (string, error) {
+			got, err := integer(a)
+			if err != nil {
+				return "", err
+			}
+			want := 1
+			for lo, _ := escapebench.Wilson(want, want); lo < 0.9; lo, _ = escapebench.Wilson(want, want) {
+				want++
+			}
+			if got != int64(want) {
+				lo, _ := escapebench.Wilson(int(max(1, min(got, 1e6))), int(max(1, min(got, 1e6))))
+				return "", fmt.Errorf("not quite: %d/%d gives a lower end %.4f. Hint: at p̂ = 1 the lower end is n/(n + z²), z = 1.96", got, got, lo)
+			}
+			lo20, _ := escapebench.Wilson(20, 20)
+			return fmt.Sprintf("n ≥ 9z² = %.2f, so n = %d; 20/20 only gives a lower end %.3f", 9*1.959963984540054*1.959963984540054, want, lo20), nil
 		}},
 	} {
 		m[ex.id] = ex

@@ -33,7 +33,9 @@ import (
 // bench-results.json and bench-results.csv (deterministic: the same bytes
 // for one run, a resumed run and merged shards), bench-timings.csv (CPU
 // and wall time per run) and bench-summary.json (metrics and curves per
-// family and method), and print the summary table.
+// family and method) and bench-report.html (a self-contained offline page
+// of the tables and convergence curves; like the timings, not byte-identical
+// between runs), and print the summary table.
 
 const benchUsage = "usage: reproduce bench [-families list] [-methods list] [-trials k] [-per-cell k] [-seed s] [-workers w] [-shard k/N] [-out dir] [-quiet] [suite flags]\n       reproduce bench merge [-out dir] journal-file-or-folder..."
 
@@ -204,6 +206,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, benchUsage)
 		fmt.Fprintln(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;")
 		fmt.Fprintln(stdout, "results are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.")
+		fmt.Fprintln(stdout, "A complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv")
+		fmt.Fprintln(stdout, "and bench-report.html, an offline page of the tables and convergence curves.")
 		fmt.Fprintln(stdout, "\nFlags:")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
@@ -286,7 +290,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "bench: shard %d/%d done; combine the shards with reproduce bench merge -out DIR %s\n", sh.k, sh.n, c.out)
 		return nil
 	}
-	return writeBench(c.out, rs, stdout)
+	return writeBench(c.out, spec, rs, stdout)
 }
 
 // truncateToLastLine cuts a line left partial by an interrupted write, so
@@ -386,7 +390,7 @@ func writeInstances(out string, sr *escapebench.SuiteRun, stdout io.Writer) erro
 }
 
 // writeBench writes the outputs of a complete suite and prints its table.
-func writeBench(out string, rs []*escapebench.TrialResult, stdout io.Writer) error {
+func writeBench(out string, spec benchSpec, rs []*escapebench.TrialResult, stdout io.Writer) error {
 	rs, err := escapebench.Canonical(rs)
 	if err != nil {
 		return err
@@ -408,6 +412,9 @@ func writeBench(out string, rs []*escapebench.TrialResult, stdout io.Writer) err
 		if err := os.WriteFile(filepath.Join(out, w.name), b.Bytes(), 0o644); err != nil {
 			return err
 		}
+	}
+	if err := writeBenchReport(out, spec, rs); err != nil {
+		return err
 	}
 	if err := escapebench.WriteSummaryTable(stdout, ss); err != nil {
 		return err
@@ -501,7 +508,7 @@ func runBenchMerge(args []string, stdout io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "bench merge: %d shards\n", len(files))
-	return writeBench(out, all, stdout)
+	return writeBench(out, spec.Bench, all, stdout)
 }
 
 func dedupe(rs []*escapebench.TrialResult) []*escapebench.TrialResult {

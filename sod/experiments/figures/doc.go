@@ -31,7 +31,10 @@
 // SMomentsTable and PZCurveChart (Paley–Zygmund), LiftingCheckTable,
 // ExplicitMemoryTable, LiftedAlongBChart and
 // FirstStepGapTable (the lifted problem), DescentScanChart (does the escape point
-// lower h?), VariantTable and VariantCurvesChart (escape variants), and the live
+// lower h?), VariantTable and VariantCurvesChart (escape variants),
+// BenchMetricsTable, BenchMethodsTable, BenchCurvesCharts and
+// WriteBenchReport (the escape benchmark's tables, convergence bands and
+// offline HTML report, sod/escapebench), and the live
 // explorer of the escape windows (ExplorerControls, ExplorerChart).
 // HGrid, GDPaths and PathFromIterates build landscapes of two-dimensional problems.
 //

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sodworkbench.org/workbench/sod/escapebench"
+	"sodworkbench.org/workbench/sod/experiments/figures"
+)
+
+// benchReportFile is the self-contained offline HTML report of a complete
+// suite (figures.WriteBenchReport). It holds CPU times and fresh chart
+// ids, so it is not one of the byte-identical outputs.
+const benchReportFile = "bench-report.html"
+
+// writeBenchReport writes <out>/bench-report.html: spec's parameters in the
+// header, the counts of <out>/bench-instances.json if present, the tables
+// and curves of rs.
+func writeBenchReport(out string, spec benchSpec, rs []*escapebench.TrialResult) error {
+	rep := figures.BenchReport{Title: "Escape benchmark", Runs: rs, Settings: benchSettings(spec)}
+	if b, err := os.ReadFile(filepath.Join(out, instancesFile)); err == nil {
+		var in struct {
+			Instances []escapebench.InstanceInfo `json:"instances"`
+			Dropped   []escapebench.Dropped      `json:"dropped"`
+		}
+		if err := json.Unmarshal(b, &in); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(out, instancesFile), err)
+		}
+		rep.Instances, rep.Dropped = in.Instances, in.Dropped
+	}
+	var b bytes.Buffer
+	if err := figures.WriteBenchReport(&b, rep); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, benchReportFile), b.Bytes(), 0o644)
+}
+
+// benchSettings are the suite's parameters for the report's header.
+func benchSettings(s benchSpec) []figures.BenchSetting {
+	join := func(xs []string) string { return strings.Join(xs, ", ") }
+	ints := func(v []int) string {
+		var out []string
+		for _, x := range v {
+			out = append(out, strconv.Itoa(x))
+		}
+		return join(out)
+	}
+	set := []figures.BenchSetting{{Name: "families", Value: join(s.Families)}}
+	if slices.Contains(s.Families, "pmc") {
+		var eps []string
+		for _, e := range s.PMCEps {
+			eps = append(eps, strconv.FormatFloat(e, 'g', -1, 64))
+		}
+		set = append(set, figures.BenchSetting{Name: "pmc", Value: fmt.Sprintf("n ∈ {%s}, ε ∈ {%s}, start %s, %d GD steps to find a point",
+			ints(s.PMCSizes), join(eps), s.PMCStart, s.PMCIter)})
+	}
+	if slices.Contains(s.Families, "gaussian") {
+		set = append(set, figures.BenchSetting{Name: "gaussian", Value: fmt.Sprintf("n ∈ {%s}, m ∈ {%s}, r ∈ {%s}", ints(s.GaussN), ints(s.GaussM), ints(s.GaussR))})
+	}
+	return append(set,
+		figures.BenchSetting{Name: "methods", Value: join(s.Methods)},
+		figures.BenchSetting{Name: "points per family cell", Value: strconv.Itoa(s.PerCell)},
+		figures.BenchSetting{Name: "trials per (instance, seeded method)", Value: strconv.Itoa(s.Trials) + " (deterministic methods run once per instance)"},
+		figures.BenchSetting{Name: "seed", Value: strconv.FormatUint(s.Seed, 10)},
+		figures.BenchSetting{Name: "GD steps per phase", Value: strconv.Itoa(s.MaxIter)},
+		figures.BenchSetting{Name: "escape rounds per run", Value: strconv.Itoa(s.MaxEscapes)},
+	)
+}

@@ -1,0 +1,286 @@
+package figures
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/escapebench"
+	"sodworkbench.org/workbench/widgets"
+)
+
+// BenchSetting is one line of the escape benchmark report's header: a
+// parameter of the suite (families and their sizes, trials, seed, …) and
+// its value, both shown as text.
+type BenchSetting struct {
+	Name, Value string
+}
+
+// BenchReport is the content of the escape benchmark's HTML report
+// (WriteBenchReport): the suite's parameters, its runs and, optionally, its
+// certified instances and dropped points (for the counts per family).
+type BenchReport struct {
+	Title     string         // page title; "Escape benchmark" if empty
+	Settings  []BenchSetting // the suite's parameters, shown in this order
+	Runs      []*escapebench.TrialResult
+	Instances []escapebench.InstanceInfo
+	Dropped   []escapebench.Dropped
+}
+
+// benchCurveSize is the size of one convergence chart (three per row on a
+// wide screen).
+var benchCurveSize = widgets.Size("440px", "300px")
+
+// WriteBenchReport writes the escape benchmark's report (package
+// sod/escapebench) as one self-contained HTML page, ECharts inlined (no
+// CDN, it opens from file:// without network): a header with the suite's
+// parameters and the methods with their parameters, then per family the
+// counts of certified and dropped points, the metrics table
+// (BenchMetricsTable), the medians of all methods on one chart
+// (BenchMediansChart) and the convergence band of every method
+// (BenchCurvesCharts). All caller text (family and method names,
+// parameters) is shown as text. The page holds CPU times and fresh chart
+// ids, so unlike bench-results.json it is not byte-identical between runs.
+func WriteBenchReport(w io.Writer, rep BenchReport) error {
+	if w == nil {
+		return fmt.Errorf("%w: WriteBenchReport: nil io.Writer", sod.ErrBadParameter)
+	}
+	if err := checkBenchRuns("WriteBenchReport", rep.Runs); err != nil {
+		return err
+	}
+	title := rep.Title
+	if title == "" {
+		title = "Escape benchmark"
+	}
+	ss := escapebench.Summarize(rep.Runs)
+	p := &widgets.Page{Title: title, Head: benchReportStyle}
+	p.AddHTML("<h1>" + html.EscapeString(title) + "</h1>")
+	p.AddHTML(`<p class="bench-note">Every method is run from certified spurious second-order points of each family; a run succeeds when it ends with ‖XXᵀ − M*‖<sub>F</sub> &lt; 0.02. Rates carry a 95 % Wilson interval; gradient evaluations and CPU time to success are over successful runs.</p>`)
+	if len(rep.Settings) > 0 {
+		st := widgets.Table{Caption: "Suite", Header: []string{"parameter", "value"}}
+		for _, s := range rep.Settings {
+			st.Rows = append(st.Rows, []widgets.Cell{{Text: s.Name}, {Text: s.Value}})
+		}
+		if err := addTable(p, st); err != nil {
+			return err
+		}
+	}
+	mt, err := BenchMethodsTable(rep.Runs)
+	if err != nil {
+		return err
+	}
+	if err := addTable(p, mt); err != nil {
+		return err
+	}
+	for _, fam := range benchFamilies(ss) {
+		p.AddHTML("<h2>Family " + html.EscapeString(fam) + "</h2>")
+		if len(rep.Instances) > 0 || len(rep.Dropped) > 0 {
+			ni, nd := 0, 0
+			for _, in := range rep.Instances {
+				if in.Family == fam {
+					ni++
+				}
+			}
+			for _, d := range rep.Dropped {
+				if d.Family == fam {
+					nd++
+				}
+			}
+			p.AddHTML(fmt.Sprintf(`<p class="bench-note">%d certified instances, %d generated points dropped (failed the certificate).</p>`, ni, nd))
+		}
+		tab, err := BenchMetricsTable(ss, fam)
+		if err != nil {
+			return err
+		}
+		if err := addTable(p, tab); err != nil {
+			return err
+		}
+		cs, err := BenchCurvesCharts(ss, fam)
+		if err != nil {
+			return err
+		}
+		if len(cs) == 0 {
+			p.AddHTML(`<p class="bench-note">No convergence trace recorded.</p>`)
+			continue
+		}
+		mc, err := BenchMediansChart(ss, fam)
+		if err != nil {
+			return err
+		}
+		p.Add(mc)
+		p.AddHTML(`<div class="bench-grid">`)
+		for _, c := range cs {
+			p.Add(c)
+		}
+		p.AddHTML(`</div>`)
+	}
+	return p.Write(w)
+}
+
+const benchReportStyle = `<style>
+body { font-family: system-ui, sans-serif; margin: 16px 24px; color: #212529; }
+h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #ced4da; }
+.bench-note { font-size: 13px; color: #495057; max-width: 60em; }
+.bench-grid { display: flex; flex-wrap: wrap; gap: 0 12px; }
+</style>
+`
+
+func addTable(p *widgets.Page, t widgets.Table) error {
+	h, err := t.HTML()
+	if err != nil {
+		return err
+	}
+	p.AddHTML(h)
+	return nil
+}
+
+// checkBenchRuns refuses nil runs (an error, not a panic).
+func checkBenchRuns(fn string, rs []*escapebench.TrialResult) error {
+	if len(rs) == 0 {
+		return fmt.Errorf("%w: %s: no runs", sod.ErrBadParameter, fn)
+	}
+	for i, r := range rs {
+		if r == nil {
+			return fmt.Errorf("%w: %s: run %d is nil", sod.ErrBadParameter, fn, i)
+		}
+	}
+	return nil
+}
+
+// benchFamilies lists the families of ss in order of appearance.
+func benchFamilies(ss []escapebench.Summary) []string {
+	var fams []string
+	for _, s := range ss {
+		if !slices.Contains(fams, s.Family) {
+			fams = append(fams, s.Family)
+		}
+	}
+	return fams
+}
+
+// BenchMethodsTable lists the methods of the runs with their parameters
+// (as recorded with every run, "k=v" sorted by key) and how many runs each
+// has.
+func BenchMethodsTable(rs []*escapebench.TrialResult) (widgets.Table, error) {
+	if err := checkBenchRuns("BenchMethodsTable", rs); err != nil {
+		return widgets.Table{}, err
+	}
+	tab := widgets.Table{Caption: "Methods", Header: []string{"method", "parameters", "runs"}}
+	var order []string
+	params := map[string]map[string]string{}
+	runs := map[string]int{}
+	for _, r := range rs {
+		if _, ok := params[r.Method]; !ok {
+			order = append(order, r.Method)
+			params[r.Method] = r.Params
+		}
+		runs[r.Method]++
+	}
+	for _, m := range order {
+		var kv []string
+		for k, v := range params[m] {
+			kv = append(kv, k+"="+v)
+		}
+		sort.Strings(kv)
+		ps := strings.Join(kv, ", ")
+		if ps == "" {
+			ps = "—"
+		}
+		tab.Rows = append(tab.Rows, []widgets.Cell{{Text: m}, {Text: ps}, {Text: fmt.Sprint(runs[m])}})
+	}
+	return tab, nil
+}
+
+// BenchMetricsTable is the metrics table of one family of an escape
+// benchmark (escapebench.Summarize): per method the successes k/n, the
+// success rate with its 95 % Wilson interval, the median and 90th
+// percentile of gradient evaluations and of CPU time to success, and the
+// share of escape rounds whose accepted point lowered h. "—" marks a value
+// without data (no success, no round).
+func BenchMetricsTable(ss []escapebench.Summary, family string) (widgets.Table, error) {
+	tab := widgets.Table{Caption: "Family " + family + ": success and cost per method",
+		Header: []string{"method", "success k/n", "rate [95 % Wilson]", "∇h evals to success: median", "p90", "CPU to success: median", "p90", "rounds lowering h"}}
+	for _, s := range ss {
+		if s.Family != family {
+			continue
+		}
+		tab.Rows = append(tab.Rows, []widgets.Cell{
+			{Text: s.Method},
+			{Text: fmt.Sprintf("%d/%d", s.Successes, s.Trials)},
+			{Text: fmt.Sprintf("%.0f %% [%.0f, %.0f]", 100*s.Rate, 100*s.RateLo, 100*s.RateHi)},
+			{Text: benchNum("%.0f", float64(s.GradMedian))},
+			{Text: benchNum("%.0f", float64(s.GradP90))},
+			{Text: benchSeconds(float64(s.CPUMedian))},
+			{Text: benchSeconds(float64(s.CPUP90))},
+			{Text: benchShare(s)},
+		})
+	}
+	if len(tab.Rows) == 0 {
+		return widgets.Table{}, fmt.Errorf("%w: BenchMetricsTable: no summary of family %q", sod.ErrBadParameter, family)
+	}
+	return tab, nil
+}
+
+func benchNum(format string, v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	return fmt.Sprintf(format, v)
+}
+
+func benchSeconds(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return "—"
+	}
+	if v < 1 {
+		return fmt.Sprintf("%.3g ms", 1000*v)
+	}
+	return fmt.Sprintf("%.3g s", v)
+}
+
+func benchShare(s escapebench.Summary) string {
+	v := float64(s.LoweredShare)
+	if s.Rounds == 0 || math.IsNaN(v) {
+		return "— (no round)"
+	}
+	return fmt.Sprintf("%.0f %% of %d", 100*v, s.Rounds)
+}
+
+// BenchCurvesCharts draws the convergence of every method of one family
+// (escapebench.Curve): the median and the 10 % and 90 % quantiles over runs
+// of ‖XXᵀ − M*‖_F against gradient evaluations, log y, one small chart per
+// method on its own gradient axis. Methods without a trace are left out.
+func BenchCurvesCharts(ss []escapebench.Summary, family string) ([]widgets.Chart, error) {
+	var cs []widgets.Chart
+	found := false
+	for _, s := range ss {
+		if s.Family != family {
+			continue
+		}
+		found = true
+		c := s.Curve
+		if len(c.Grad) == 0 {
+			continue
+		}
+		if len(c.P10) != len(c.Grad) || len(c.P50) != len(c.Grad) || len(c.P90) != len(c.Grad) {
+			return nil, fmt.Errorf("%w: BenchCurvesCharts: %s/%s: curve lengths %d, %d, %d for %d gradient counts",
+				sod.ErrBadParameter, family, s.Method, len(c.P10), len(c.P50), len(c.P90), len(c.Grad))
+		}
+		ch, err := widgets.Curves{Title: s.Method, XName: "∇h evaluations", YName: "‖XXᵀ − M*‖_F", X: c.Grad,
+			Series: []widgets.Series{{Name: "10 %", Y: c.P10}, {Name: "90 %", Y: c.P90}, {Name: "median", Y: c.P50}}, // the median drawn last, on top
+			LogY:   true}.Chart(benchCurveSize, widgets.Subtitle(fmt.Sprintf("%s · %d runs", family, s.Trials)))
+		if err != nil {
+			return nil, fmt.Errorf("BenchCurvesCharts: %s/%s: %w", family, s.Method, err)
+		}
+		cs = append(cs, ch)
+	}
+	if !found {
+		return nil, fmt.Errorf("%w: BenchCurvesCharts: no summary of family %q", sod.ErrBadParameter, family)
+	}
+	return cs, nil
+}

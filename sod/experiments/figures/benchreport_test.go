@@ -1,0 +1,151 @@
+package figures
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/escapebench"
+	"sodworkbench.org/workbench/widgets"
+)
+
+// benchRun is a hand-made run: success or not, its gradient count and a
+// two-point trace from dist0 to dist1.
+func benchRun(fam, method string, trial int, ok bool, grad int64, dist0, dist1 float64) *escapebench.TrialResult {
+	out := sod.NoDescent
+	if ok {
+		out = sod.Solved
+	}
+	r := &escapebench.TrialResult{Family: fam, Instance: fam + " #0", Method: method, Params: map[string]string{"rho": "0.1", "label": method},
+		Trial: trial, Outcome: out, Success: ok, Rounds: 1, Dist: escapebench.OptFloat(dist1),
+		Trace: []escapebench.TracePoint{{Grad: 0, Dist: escapebench.OptFloat(dist0)}, {Grad: grad, Dist: escapebench.OptFloat(dist1)}}}
+	r.Cost.Grad = grad
+	r.Cost.CPU = time.Duration(grad) * time.Microsecond
+	if ok {
+		r.Lowered = 1
+	}
+	return r
+}
+
+// hostile is caller text that would break the page if inserted as markup.
+const hostile = `</script><img src=x onerror=alert(1)>"'&`
+
+func benchRuns() []*escapebench.TrialResult {
+	return []*escapebench.TrialResult{
+		benchRun("paper", "sod-line-search", 0, true, 100, 1, 1e-9),
+		benchRun("paper", "sod-line-search", 1, true, 300, 1, 1e-9),
+		benchRun("paper", hostile, 0, false, 50, 1, 0.5),
+		benchRun("user "+hostile, "sod-line-search", 0, true, 10, 2, 1e-12),
+		benchRun("user "+hostile, hostile, 0, false, 20, 2, 1),
+		benchRun("user "+hostile, hostile, 1, true, 40, 2, 1e-3),
+	}
+}
+
+func TestBenchMetricsTable(t *testing.T) {
+	ss := escapebench.Summarize(benchRuns())
+	tab, err := BenchMetricsTable(ss, "user "+hostile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(tab.Rows))
+	}
+	// hostile: 1 success in 2 runs. Wilson 95 %, by hand with z = 1.96:
+	// centre (½ + z²/4)/(1 + z²/2) = ½, half-width z√(1/8 + z²/16)/(1 + z²/2)
+	// = 0.405, so [9.5 %, 90.5 %] → "[9, 91]".
+	want := []string{hostile, "1/2", "50 % [9, 91]", "40", "40", "0.04 ms", "0.04 ms", "50 % of 2"}
+	for i, c := range tab.Rows[1] {
+		if c.Text != want[i] {
+			t.Errorf("column %q: %q, want %q", tab.Header[i], c.Text, want[i])
+		}
+	}
+	// paper/sod-line-search: successes at 100 and 300 gradient evaluations:
+	// median 200, 90th percentile 100 + 0.9·200 = 280 (linear interpolation).
+	tab, err = BenchMetricsTable(ss, "paper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := tab.Rows[0]; r[0].Text != "sod-line-search" || r[3].Text != "200" || r[4].Text != "280" {
+		t.Errorf("paper/sod-line-search row %v, want median 200 and p90 280", r)
+	}
+	if r := tab.Rows[1]; r[3].Text != "—" || r[5].Text != "—" {
+		t.Errorf("a method without success shows %q, %q, want —", r[3].Text, r[5].Text)
+	}
+	if _, err := BenchMetricsTable(ss, "nope"); !errors.Is(err, sod.ErrBadParameter) {
+		t.Errorf("unknown family: %v", err)
+	}
+}
+
+func TestWriteBenchReport(t *testing.T) {
+	if _, err := widgets.AssetsDir(); err != nil {
+		t.Skip(err)
+	}
+	rep := BenchReport{Runs: benchRuns(),
+		Settings:  []BenchSetting{{Name: "families", Value: "paper, user " + hostile}, {Name: "seed", Value: "7"}},
+		Instances: []escapebench.InstanceInfo{{Family: "paper", Name: "paper #0"}},
+		Dropped:   []escapebench.Dropped{{Family: "paper", Name: "paper #1", Reason: "too close"}}}
+	var b bytes.Buffer
+	if err := WriteBenchReport(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, s := range []string{"<title>Escape benchmark</title>", "Family paper", "Family " + html.EscapeString("user "+hostile),
+		"sod-line-search", html.EscapeString(hostile), "seed", "1 certified instances, 1 generated points dropped",
+		"rounds lowering h", "rate [95 % Wilson]"} {
+		if !strings.Contains(page, s) {
+			t.Errorf("the report lacks %q", s)
+		}
+	}
+	if strings.Contains(page, "<img src=x") {
+		t.Error("a method name went into the page as markup")
+	}
+	// Four cells (paper × 2 methods, user × 2 methods), one chart each,
+	// and one chart of the medians per family.
+	if n := strings.Count(page, `<div class="sodw"`); n != 6 {
+		t.Errorf("%d charts, want 6", n)
+	}
+	// Offline: nothing loaded from the network.
+	if m := regexp.MustCompile(`(?i)<(script|link|img|iframe)[^>]*\b(src|href)\s*=\s*["']?(https?:)?//`).FindString(page); m != "" {
+		t.Errorf("the report loads %q from the network", m)
+	}
+	if strings.Contains(page, "cdn.") || strings.Contains(page, "go-echarts.github.io") {
+		t.Error("the report names a CDN")
+	}
+
+	// Bad input is an error, never a panic.
+	for name, r := range map[string]BenchReport{"no runs": {}, "nil run": {Runs: []*escapebench.TrialResult{nil}}} {
+		if err := WriteBenchReport(&b, r); !errors.Is(err, sod.ErrBadParameter) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := WriteBenchReport(nil, rep); err == nil {
+		t.Error("nil writer accepted")
+	}
+}
+
+// BenchMetricsTable turns the summaries of an escape benchmark into one
+// family's table; BenchCurvesCharts gives its convergence bands and
+// WriteBenchReport the whole offline page.
+func ExampleBenchMetricsTable() {
+	runs := []*escapebench.TrialResult{
+		benchRun("paper", "sod-line-search", 0, true, 100, 1, 1e-9),
+		benchRun("paper", "sod-line-search", 1, false, 300, 1, 0.5),
+		benchRun("paper", "gd-alone", 0, false, 50, 1, 1),
+	}
+	tab, err := BenchMetricsTable(escapebench.Summarize(runs), "paper")
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range tab.Rows {
+		fmt.Println(r[0].Text, "|", r[1].Text, "|", r[2].Text, "|", r[3].Text)
+	}
+	// Output:
+	// sod-line-search | 1/2 | 50 % [9, 91] | 100
+	// gd-alone | 0/1 | 0 % [0, 79] | —
+}
