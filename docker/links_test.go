@@ -427,7 +427,7 @@ func TestMarkdownIsAGuide(t *testing.T) {
 func TestLinkChecker(t *testing.T) {
 	files := []string{"README.md", "docker/README.md", "docker/test.sh", "notebooks/01-a.ipynb", "sod/cmd/grade/main.go"}
 	pages := map[string]string{
-		"README.md":        "# Top\n\n## Set up and run\n\n## Test\n\n## Test\n\n### `SOD_X` and [a link](y.md)\n\n<a id=\"c4\"></a>\n",
+		"README.md":        "# Top\n\n## Set up and run\n\n## Test\n\n## Test\n\n### `FOO_X` and [a link](y.md)\n\n<a id=\"c4\"></a>\n",
 		"docker/README.md": "# Docker: the Jupyter image\n\n## How CI decides\n",
 	}
 	read := func(f string) ([]byte, error) {
@@ -447,7 +447,7 @@ func TestLinkChecker(t *testing.T) {
 		{"README.md", "#set-up-and-run", true},
 		{"README.md", "#test-1", true},
 		{"README.md", "#test-2", false},
-		{"README.md", "#sod_x-and-a-link", true},
+		{"README.md", "#foo_x-and-a-link", true},
 		{"README.md", "#c4", true},
 		{"README.md", "docker", true},
 		{"README.md", "sod/cmd", true},

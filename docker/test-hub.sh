@@ -27,9 +27,9 @@
 #    SOD_HUB_LOAD_ONLY=1 runs only this step
 #
 # It prints a table of its checks and exits 1 if any failed. Every wait is bounded.
-# Parameters: SOD_ENGINE, SOD_IMAGE, SOD_HUB_IMAGE (sod-hub), SOD_KEEP=1 (keep containers and
-# volumes), SOD_HUB_LOAD, SOD_HUB_LOAD_NOTEBOOK (00-welcome.ipynb), SOD_APT_MIRROR, SOD_GOPROXY,
-# SOD_BUILD_CA (as for docker/test-image.sh),
+# Environment (docker/environment.md): SOD_ENGINE, SOD_IMAGE, SOD_HUB_IMAGE (sod-hub), SOD_KEEP=1
+# (keep containers and volumes), SOD_HUB_LOAD, SOD_HUB_LOAD_NOTEBOOK (00-welcome.ipynb),
+# SOD_APT_MIRROR, SOD_GOPROXY, SOD_BUILD_CA (as for docker/test-image.sh),
 # CONTAINERS_CONF (podman; a file of the script's own if unset, as docker/test-image.sh does).
 set -euo pipefail
 
@@ -46,11 +46,9 @@ vol_homes=sod-hub-test-homes-$tag
 results=()
 failed=0
 
-say() { printf '[test-hub] %s\n' "$*"; }
-die() {
-  printf '[test-hub] FAIL: %s\n' "$*" >&2
-  exit 1
-}
+lib_name=test-hub
+# shellcheck source=docker/lib.sh
+. "$repo/docker/lib.sh"
 record() { # record NAME ok|FAIL DETAIL
   results+=("$(printf '%-62s %-4s %s' "$1" "$2" "$3")")
   [ "$2" = ok ] || failed=1
@@ -84,7 +82,7 @@ say "engine: $engine${CONTAINERS_CONF:+, CONTAINERS_CONF=$CONTAINERS_CONF}"
 # ---------------------------------------------------------------- 1. images
 if ! $engine image inspect "$image" >/dev/null 2>&1; then
   say "no $image image: building and smoke-testing it with docker/test-image.sh"
-  SOD_IMAGE=$image SOD_SKIP_HUB=1 "$repo/docker/test-image.sh"
+  SOD_IMAGE=$image "$repo/docker/test-image.sh" --no-hub
 fi
 t0=$(date +%s)
 build=("$engine" build --pull=never --build-arg "BASE_IMAGE=$image" -t "$hub_image" -f docker/hub/Dockerfile)
@@ -110,7 +108,7 @@ hub_pkgs=$($engine run --rm --network none --entrypoint bash "$hub_image" -c 'cd
 compiled=$($engine run --rm -i --network none --user 2999:100 -e "PKGS=$hub_pkgs" -e MODULE=/opt/sod-workbench \
   --entrypoint bash "$hub_image" -c '
 export HOME=$(mktemp -d /tmp/student.XXXXXX) GOFLAGS="-mod=mod -p=1 -trimpath" GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \
-  GOMODCACHE=/home/jovyan/.go/pkg/mod GOCACHEPROG="sod-gocache -ro '"${SOD_HUB_CHECK_CACHE:-/opt/sod-gocache}"' -rw /tmp/student-layer"
+  GOMODCACHE=/home/jovyan/.go/pkg/mod GOCACHEPROG="sod-gocache -ro /opt/sod-gocache -rw /tmp/student-layer"
 export GOCACHE=$HOME/.cache/go-build
 bash -s' <"$repo/docker/compile-check.sh" 2>&1) && rc=0 || rc=$?
 if [ $rc -ne 0 ]; then

@@ -21,7 +21,7 @@ import json, sys
 path, pkgs = sys.argv[1], sorted(set(sys.argv[2].split()))
 setup = ('!*go mod edit -require=sodworkbench.org/workbench@v0.0.0-00010101000000-000000000000 '
          '-replace=sodworkbench.org/workbench=$(cd "$GONB_DIR" && dirname "$(go env GOMOD)")')
-cells = [setup] + ['import _ "%s"\n\n%%%%\n' % p for p in pkgs] + ['%%\nfmt.Println("SOD_WARM_OK")\n']
+cells = [setup] + ['import _ "%s"\n\n%%%%\n' % p for p in pkgs] + ['%%\nfmt.Println("warm-up: ok")\n']
 cell = lambda s: {"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None}
 json.dump({"cells": [cell(s) for s in cells], "metadata": {"kernelspec": {"name": "gonb", "display_name": "Go (gonb)", "language": "go"}},
            "nbformat": 4, "nbformat_minor": 5}, open(path, "w"))
@@ -34,6 +34,6 @@ export GOFLAGS="-mod=mod -p=1 -trimpath" GOPROXY=off GOSUMDB=off GOTOOLCHAIN=loc
   GOCACHEPROG="/usr/local/bin/sod-gocache -rw $cache" PYDEVD_DISABLE_FILE_VALIDATION=1
 cd "$work/home/notebooks"
 HOME=$work/home jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=1200 --output-dir "$work/out" warm.ipynb
-grep -q SOD_WARM_OK "$work/out/warm.ipynb" || { echo "warm-cache.sh: the warm-up notebook failed" >&2; cat "$work/out/warm.ipynb" >&2; exit 1; }
+grep -q "warm-up: ok" "$work/out/warm.ipynb" || { echo "warm-cache.sh: the warm-up notebook failed" >&2; cat "$work/out/warm.ipynb" >&2; exit 1; }
 echo "warm-cache.sh: $(du -sh "$cache" | cut -f1) in $cache (docker/test-hub.sh times a student's first cell)"
 rm -rf "$work" /tmp/gonb_*

@@ -605,7 +605,9 @@ func TestWalkBadInputs(t *testing.T) {
 	}
 }
 
-const childEnv = "SOD_WALK_ENTRIES"
+// childEnv passes the entries to the child process: internal to this test, so not SOD_*
+// (docker/environment.md lists the variables a user sets).
+const childEnv = "WALKER_CHILD_ENTRIES"
 
 type childResult struct {
 	failures, allowed []string
@@ -677,7 +679,7 @@ func runChild(t *testing.T, names []string) childResult {
 }
 
 // TestWalkChild is the child process of TestWalkBadInputs (it runs only
-// with SOD_WALK_ENTRIES set): it limits its address space, walks the named
+// with WALKER_CHILD_ENTRIES set): it limits its address space, walks the named
 // entries and prints one line per call and per finding.
 func TestWalkChild(t *testing.T) {
 	list := os.Getenv(childEnv)
