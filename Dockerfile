@@ -3,7 +3,7 @@
 #   podman build --format docker -t sod-workbench .        (or: docker build -t sod-workbench .)
 #   podman run --rm -p 127.0.0.1:8888:8888 -e JUPYTER_TOKEN=choose-a-token sod-workbench
 #
-# The README's "Docker" section has the details; docker/test-image.sh builds and tests it.
+# docker/README.md has the details; docker/test-image.sh builds and tests it.
 #
 # Two stages. The build stage installs with docker/install.sh, exactly as on a laptop (--system as
 # root, --user as the notebook user): Debian's jupyterlab with the ~0.9 GB of node-* packages it

@@ -9,7 +9,6 @@ require (
 	github.com/janpfeifer/gonb v0.11.4
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
-	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// maxTrackedBytes is the largest file the repository tracks (the biggest today is README.md,
-// under 50 kB); a built binary or a notebook with outputs is far larger.
+// maxTrackedBytes is the largest file the repository tracks (the biggest text files are under
+// 50 kB); a built binary or a notebook with outputs is far larger.
 const maxTrackedBytes = 512 << 10
 
 // TestNoBinariesTracked fails on a tracked executable (ELF) or any file over maxTrackedBytes: a

@@ -5,7 +5,7 @@
 //
 //	SOD_REQUIRE_NOTEBOOKS=1   fail (instead of skip) when Jupyter or the gonb kernel is missing
 //	SOD_NOTEBOOK_TIMEOUT=600  per-notebook time limit in seconds (also nbconvert's per-cell limit)
-//	SOD_NOTEBOOK_JOBS=2       notebooks executed at once (default min(2, cores): 2 is fastest on 2 cores, see README)
+//	SOD_NOTEBOOK_JOBS=2       notebooks executed at once (default min(2, cores): 2 is fastest on 2 cores)
 //	SOD_NOTEBOOK_OUT=dir      keep the executed notebooks in dir (default: a temporary directory)
 //	SOD_NOTEBOOK_RUN=regexp   execute only the notebooks whose file name matches
 package notebooks

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Readability limits of a notebook's code cells (README, "How we want the code": a code cell fits
+// Readability limits of a notebook's code cells (a code cell fits
 // a screen and shows the paper's formula; machinery lives in the library).
 const (
 	maxCellLines      = 40  // non-blank lines of any one code cell

@@ -2,7 +2,7 @@
 # JupyterHub's model): students are system users of the hub's machine (or container), each
 # student's server is `jupyterhub-singleuser` started as that student by JupyterHub's
 # LocalProcessSpawner, with the workbench's notebooks copied into the student's home on first
-# start. README.md, "Classroom: one server (JupyterHub)", has the commands.
+# start. docker/README.md, "Classroom hub", has the commands.
 #
 # Settings come from the environment (the defaults are a class's production settings):
 #
@@ -126,7 +126,7 @@ if shared_cache != "none" and os.path.isdir(shared_cache) and shutil.which("sod-
         f"{shutil.which('sod-gocache')} -ro {shared_cache} -rw "
         f"{pwd.getpwnam(spawner.user.name).pw_dir}/.cache/sod-go-build")
 
-# ---- limits per student. The capacity table in README.md plans 0.5 GiB and a third of a core
+# ---- limits per student. The sizing table in docker/README.md plans 0.5 GiB and a third of a core
 # per student on average (measured: ~0.3 GiB per student running a notebook); these are the
 # ceilings one student cannot pass, so that a memory hog, a fork bomb or a busy loop in one
 # student's cell fails in that student's server and the others' kernels keep running.

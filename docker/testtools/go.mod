@@ -9,6 +9,7 @@ replace sodworkbench.org/workbench => ../..
 require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/moby/buildkit v0.20.2
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -29,6 +30,7 @@ require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/janpfeifer/gonb v0.11.4 // indirect
+	github.com/kr/text v0.2.0 // indirect
 	github.com/moby/docker-image-spec v1.3.1 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opencontainers/image-spec v1.1.0 // indirect

@@ -1,4 +1,4 @@
-package hub
+package hublint
 
 import (
 	"bytes"
@@ -101,7 +101,7 @@ func bytesOf(t *testing.T, q string) float64 {
 }
 
 func TestZ2JHValues(t *testing.T) {
-	b, err := os.ReadFile("z2jh-values.yaml")
+	b, err := os.ReadFile(filepath.Join(hubDir, "z2jh-values.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestConfigRefusesTestAuthenticator(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 not found")
 	}
-	cfg, _ := filepath.Abs("jupyterhub_config.py")
+	cfg, _ := filepath.Abs(filepath.Join(hubDir, "jupyterhub_config.py"))
 	// A stand-in for traitlets' Config: attribute access makes sub-objects as needed.
 	loader := `
 import os, sys
