@@ -407,7 +407,8 @@ func ExampleEscapeFunc() {
 // case at l = 7 (via the c-term), but not the real-world case at l = 5,
 // where exact PGD returns to ŵ (REPRODUCTION.md F9).
 func TestExactSubspaceSOD(t *testing.T) {
-	pmc, _ := PMCCaseStudyProblem(0.3)
+	pc, rc := paper.PMCCase(), paper.RealWorldCase()
+	pmc, _ := PMCCaseStudyProblem(pc.Eps)
 	rw := RealWorldProblem()
 	for _, tc := range []struct {
 		name    string
@@ -418,11 +419,11 @@ func TestExactSubspaceSOD(t *testing.T) {
 		outcome Outcome
 		label   string
 	}{
-		{"PMC l=11", pmc, pmcSpuriousStart(), &ExactSubspaceSOD{L: 11, T: 59000, Rho: 0.1, Eta: 0.1},
+		{"PMC l=11", pmc, pmcSpuriousStart(), &ExactSubspaceSOD{L: pc.L, T: int(pc.T), Rho: 0.1, Eta: 0.1},
 			EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.001, MaxIter: 1000}}, FirstPhaseIter: 6000, TargetDist: 0.02}, Solved, "exact b-term t=59000"},
-		{"real-world l=7", rw, RealWorldXHat(), &ExactSubspaceSOD{L: 7, T: 150000, Rho: 0.1, Eta: 0.1},
+		{"real-world l=7", rw, RealWorldXHat(), &ExactSubspaceSOD{L: 7, T: int(rc.T), Rho: 0.1, Eta: 0.1},
 			EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}, TargetH: 1e-16}, Solved, "exact c-term t=150000"},
-		{"real-world l=5", rw, RealWorldXHat(), &ExactSubspaceSOD{L: 5, T: 150000, Rho: 0.1, Eta: 0.1},
+		{"real-world l=5", rw, RealWorldXHat(), &ExactSubspaceSOD{L: rc.L, T: int(rc.T), Rho: 0.1, Eta: 0.1},
 			EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}, TargetH: 1e-16}, NoDescent, ""},
 	} {
 		run, err := RunEscape(t.Context(), tc.p, tc.x0, tc.esc, tc.opt)
@@ -486,7 +487,8 @@ func BenchmarkSODEscapePMC80(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	esc := &MultiStepSOD{L: 11, T: 59000, Rho: 0.1, Eta: 0.1, Force: KindGamma}
+	pc := paper.PMCCase()
+	esc := &MultiStepSOD{L: pc.L, T: pc.T, Rho: 0.1, Eta: 0.1, Force: KindGamma}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		st := &EscapeState{P: p, X: res.X, H: res.H, critOpt: CriticalOptions{SkipHessian: true}}
