@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -118,11 +119,12 @@ func podmanProblem(ctx context.Context, image string) error {
 
 // podmanArgs is the command line that runs args (nbconvert) in a container of its own: the
 // run's folder at sandboxRoot, the grader's Go build cache at the same path, everything else
-// the image's, read-only; no network, no capabilities; the limits as the container's.
+// the image's, read-only; no network, no capability but DAC_OVERRIDE (the container's root reads
+// the image user's files and writes the host-owned run folder); the limits as the container's.
 func (r *runner) podmanArgs(name, dir string, env, args []string) []string {
 	l := r.limits
 	b := []string{"podman", "run", "--rm", "--name", name, "--network", "none", "--read-only",
-		"--user", "0:0", "--cap-drop", "all", "--security-opt", "no-new-privileges",
+		"--user", "0:0", "--cap-drop", "all", "--cap-add", "DAC_OVERRIDE", "--security-opt", "no-new-privileges",
 		"--tmpfs", "/tmp:rw,mode=1777,size=" + strconv.FormatInt(l.Disk, 10),
 		"-v", dir + ":" + sandboxRoot + ":rw", "-v", r.goCache + ":" + r.goCache + ":rw",
 		"--memory", strconv.FormatInt(l.Memory, 10), "--memory-swap", strconv.FormatInt(l.Memory, 10),
@@ -130,6 +132,9 @@ func (r *runner) podmanArgs(name, dir string, env, args []string) []string {
 		"--ulimit", fmt.Sprintf("fsize=%d:%d", l.FileSize, l.FileSize),
 		"--ulimit", fmt.Sprintf("cpu=%d:%d", int(l.CPU.Seconds()), int(l.CPU.Seconds())),
 		"--ulimit", "core=0:0",
+		"--ulimit", fmt.Sprintf("nofile=%[1]d:%[1]d", hostLimit(syscall.RLIMIT_NOFILE, maxContainerNofile)),
+		"--ulimit", fmt.Sprintf("nproc=%[1]d:%[1]d", hostLimit(rlimitNproc, maxContainerNproc)),
+		"--no-healthcheck",
 		"-w", filepath.Join(sandboxRoot, "mod", "notebooks"),
 		"-e", "JUPYTER_PATH=" + imageModule + "/.local/share/jupyter"}
 	for _, kv := range env {
@@ -139,4 +144,29 @@ func (r *runner) podmanArgs(name, dir string, env, args []string) []string {
 		}
 	}
 	return append(append(b, r.image), args...)
+}
+
+// maxContainerNofile and maxContainerNproc cap a graded notebook's container's open files and
+// processes per user: enough for Jupyter, the kernel and the Go toolchain (the container's
+// process count is capped by --pids-limit anyway), and low enough that a runtime started with
+// a lower limit than the grader's accepts them (one such host refused nproc 65536 with a hard
+// limit of 96365, and took 32768).
+const (
+	maxContainerNofile = 16384
+	maxContainerNproc  = 4096
+)
+
+// rlimitNproc is Linux's RLIMIT_NPROC, which package syscall does not name.
+const rlimitNproc = 6
+
+// hostLimit is the container's value of an rlimit that podman raises by default when run as root
+// (nofile 1048576, nproc 4194304): a host, or an outer container, whose own hard limit is lower
+// refuses those ("error setting rlimit type 7: operation not permitted"). The grader's own hard
+// limit, at most max, is always allowed.
+func hostLimit(resource int, max uint64) uint64 {
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(resource, &rl); err != nil || rl.Max == 0 {
+		return 1024
+	}
+	return min(rl.Max, max)
 }

@@ -79,8 +79,8 @@ func TestSandboxBwrapRefused(t *testing.T) {
 func TestPodmanArgs(t *testing.T) {
 	r := &runner{limits: defaultLimits, image: "sod-workbench", goCache: "/cache"}
 	args := strings.Join(r.podmanArgs("c1", "/tmp/run", []string{"HOME=/tmp/sodgrade/home", "GOMODCACHE=/root/go/pkg/mod", "SECRET=x"}, []string{"jupyter", "nbconvert"}), " ")
-	for _, want := range []string{"--network none", "--read-only", "--cap-drop all", "-v /tmp/run:/tmp/sodgrade:rw",
-		"--memory 2147483648", "--pids-limit 256", "--ulimit fsize=268435456:268435456", "-e HOME=/tmp/sodgrade/home",
+	for _, want := range []string{"--network none", "--read-only", "--cap-drop all --cap-add DAC_OVERRIDE", "-v /tmp/run:/tmp/sodgrade:rw",
+		"--memory 2147483648", "--pids-limit 256", "--ulimit fsize=268435456:268435456", "--ulimit nofile=", "-e HOME=/tmp/sodgrade/home",
 		"sod-workbench jupyter nbconvert"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("podman command lacks %q:\n%s", want, args)
