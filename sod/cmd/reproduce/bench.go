@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -449,22 +448,9 @@ func runBenchMerge(args []string, stdout io.Writer) error {
 	if len(paths) == 0 {
 		return usage(errors.New("no journal given; want the files (or folders) written by reproduce bench -shard k/N"))
 	}
-	var files []string
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return usage(fmt.Errorf("journal %q: %w", p, err))
-		}
-		if !st.IsDir() {
-			files = append(files, p)
-			continue
-		}
-		m, _ := filepath.Glob(filepath.Join(p, "bench-journal-*-of-*.jsonl"))
-		if len(m) == 0 {
-			return usage(fmt.Errorf("folder %q holds no bench-journal-*-of-*.jsonl", p))
-		}
-		sort.Strings(m)
-		files = append(files, m...)
+	files, err := shardFiles(paths, "journal", "bench-journal-*-of-*.jsonl")
+	if err != nil {
+		return usage(err)
 	}
 	var all []*escapebench.TrialResult
 	var spec *journalHeader

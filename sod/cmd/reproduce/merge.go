@@ -62,25 +62,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(paths) == 0 {
 		return usage(errors.New("no shard given; want the files (or folders) written by reproduce study -shard k/N"))
 	}
-	var files []string
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return usage(fmt.Errorf("shard %q: %w", p, err))
-		}
-		if !st.IsDir() {
-			files = append(files, p)
-			continue
-		}
-		m, err := filepath.Glob(filepath.Join(p, "study-shard-*-of-*.json"))
-		if err != nil {
-			return err
-		}
-		if len(m) == 0 {
-			return usage(fmt.Errorf("folder %q holds no study-shard-*-of-*.json", p))
-		}
-		sort.Strings(m)
-		files = append(files, m...)
+	files, err := shardFiles(paths, "shard", "study-shard-*-of-*.json")
+	if err != nil {
+		return usage(err)
 	}
 	shards := make([]*experiments.StudyShard, len(files))
 	for i, f := range files {
@@ -109,4 +93,30 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "merge: data in %s\n", c.out)
 	return nil
+}
+
+// shardFiles lists the files a merge reads: each path that is a file, and in each folder the
+// files matching pattern (sorted); what names them in errors ("shard", "journal").
+func shardFiles(paths []string, what, pattern string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %w", what, p, err)
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		m, err := filepath.Glob(filepath.Join(p, pattern))
+		if err != nil {
+			return nil, err
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("folder %q holds no %s", p, pattern)
+		}
+		sort.Strings(m)
+		files = append(files, m...)
+	}
+	return files, nil
 }
