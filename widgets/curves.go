@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
 )
 
 // Series is one named curve: Y[i] is drawn at the i-th x value of the
@@ -32,7 +30,9 @@ type Curves struct {
 	LogY        bool   // log₁₀ y axis, as the paper uses for these curves
 }
 
-func (c Curves) validate(chart string) error {
+// Validate checks c for the function chart (named in the errors): x
+// values, named series of len(X) values, escape indices inside X.
+func (c Curves) Validate(chart string) error {
 	if len(c.X) == 0 {
 		return fmt.Errorf("widgets: %s %q: no x values", chart, c.Title)
 	}
@@ -55,7 +55,9 @@ func (c Curves) validate(chart string) error {
 	return nil
 }
 
-func (c Curves) escapeLabel() string {
+// EscapeLegend is the label of the escape lines: EscapeLabel, or "SOD
+// escape" when it is empty.
+func (c Curves) EscapeLegend() string {
 	if c.EscapeLabel == "" {
 		return "SOD escape"
 	}
@@ -65,7 +67,7 @@ func (c Curves) escapeLabel() string {
 // Chart draws c as a line chart, with a log y axis when c.LogY (or
 // the LogY option) is set and the escapes marked.
 func (c Curves) Chart(options ...Option) (*charts.Line, error) {
-	if err := c.validate("Curves.Chart"); err != nil {
+	if err := c.Validate("Curves.Chart"); err != nil {
 		return nil, err
 	}
 	cfg := newConfig(options)
@@ -83,7 +85,7 @@ func (c Curves) Chart(options ...Option) (*charts.Line, error) {
 		if k == 0 && len(c.EscapeAt) > 0 {
 			items := make([]map[string]any, len(c.EscapeAt))
 			for j, i := range c.EscapeAt {
-				items[j] = vLine(c.X[i], c.escapeLabel())
+				items[j] = vLine(c.X[i], c.EscapeLegend())
 			}
 			ls["markLine"] = markLines("#2f9e44", items...)
 		}
@@ -103,35 +105,4 @@ func (c Curves) Chart(options ...Option) (*charts.Line, error) {
 	ch, p := newRect(c.Title, cfg, skipped)
 	p.series = series
 	return ch, nil
-}
-
-// CurvesPlot is the static (gonum/plot) version of Curves.Chart, for SVG,
-// PNG or PDF export with Save.
-func CurvesPlot(c Curves) (*plot.Plot, error) {
-	if err := c.validate("CurvesPlot"); err != nil {
-		return nil, err
-	}
-	p := newPlot(c.Title, c.XName, c.YName, false, c.LogY)
-	skipped := 0
-	ys := make([][]float64, len(c.Series))
-	for k, s := range c.Series {
-		ys[k] = s.Y
-		sk, err := addLine(p, s.Name, c.X, s.Y, false, c.LogY, lineStyle(palette[k%len(palette)], vg.Points(1.5), false), true)
-		if err != nil {
-			return nil, err
-		}
-		skipped += sk
-	}
-	lo, hi, ok := finiteRange(c.LogY, ys...)
-	if !ok {
-		return nil, fmt.Errorf("widgets: CurvesPlot %q: no drawable value", c.Title)
-	}
-	for _, i := range c.EscapeAt {
-		// Labelled at the bottom end: the legend sits at the top right.
-		if err := addVLine(p, c.X[i], hi, lo, c.escapeLabel(), "#2f9e44"); err != nil {
-			return nil, err
-		}
-	}
-	p.Title.Text = tx(skippedNote(c.Title, skipped, c.LogY))
-	return p, nil
 }

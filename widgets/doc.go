@@ -1,7 +1,8 @@
 // Package widgets draws the experiments of the paper "Escaping Local Minima
 // Provably in Non-convex Matrix Sensing: A Deterministic Framework via
-// Simulated Lifting" in GoNB notebooks, with one call per figure, and
-// exports the same figures as static SVG, PNG or PDF files.
+// Simulated Lifting" in GoNB notebooks, with one call per figure; its
+// subpackage widgets/plots exports the same figures as static SVG, PNG or
+// PDF files.
 //
 // # Charts and the paper's figures
 //
@@ -10,11 +11,11 @@
 // without this package importing the library. Each input type X is a noun
 // (the data); its interactive ECharts version is the method X.Chart (shown
 // with [Display] or [Show]: widgets.Show(curves.Chart(widgets.LogY()))) and
-// its static gonum/plot version the function XPlot returning a *plot.Plot,
-// or XFigure returning a [Figure] of several aligned panels (written with
-// [Save] or shown with [DisplayStatic]):
+// its static gonum/plot version the function plots.XPlot returning a
+// *plot.Plot, or plots.XFigure returning a plots.Figure of several aligned
+// panels (written with plots.Save or shown with plots.DisplayStatic):
 //
-//	paper figure (LaTeX label)                  input               interactive              static
+//	paper figure (LaTeX label)                  input               interactive              static (package plots)
 //	exp2/exp3 (a)–(c): h, ‖∇h‖_F, ‖XXᵀ−M*‖_F      Curves              Curves.Chart             CurvesPlot
 //	basic_example (left): distance to M*        Curves              Curves.Chart             CurvesPlot
 //	basic_example (right): log landscape        Landscape           Landscape.Chart          LandscapePlot
@@ -40,7 +41,21 @@
 // left out as gaps and counted in the chart's subtitle (title for static
 // plots) rather than dropped silently; bad input (mismatched lengths,
 // empty data, impossible radii or counts) is an error, never a panic.
-// [Gallery] and [StaticGallery] build every chart on small synthetic data.
+// [Gallery] (and plots.StaticGallery) build every chart on small synthetic
+// data ([NewGalleryData]).
+//
+// # Why the static figures are a package of their own
+//
+// GoNB builds every cell as a program with all the notebook's imports and
+// links it before it runs. gonum/plot brings its PNG, PDF and SVG back ends
+// and a dozen embedded fonts, which made a program importing widgets about
+// twice as costly to build and link as one importing go-echarts alone. This
+// package therefore does not import gonum/plot (a test checks it, with the
+// other packages a chart cell imports); only a cell that exports or shows a
+// static figure imports widgets/plots. What both renderings share (the
+// colour cycles, which values an axis can draw, the checks of each input
+// type: Curves.Validate, EFSZones.Frame, ...) is defined once, here or in
+// widgets/internal/chartkit.
 //
 // # Display plumbing
 //

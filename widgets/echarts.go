@@ -1,12 +1,12 @@
 package widgets
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
 // patch is a go-echarts ConfigurationVisitor that edits the final ECharts
@@ -195,19 +195,9 @@ func markLines(color string, items ...map[string]any) map[string]any {
 		"lineStyle": map[string]any{"type": "dashed", "color": color, "width": 1.5}}
 }
 
-// finiteRange returns the smallest and largest drawable values of the
-// slices, and ok=false if there is none.
+// finiteRange is chartkit.FiniteRange.
 func finiteRange(log bool, vs ...[]float64) (lo, hi float64, ok bool) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, v := range vs {
-		for _, x := range v {
-			if drawable(x, log) {
-				lo, hi = math.Min(lo, x), math.Max(hi, x)
-				ok = true
-			}
-		}
-	}
-	return lo, hi, ok
+	return chartkit.FiniteRange(log, vs...)
 }
 
 // axisRangeWith returns axis bounds that hold the data range [lo, hi] and
@@ -271,18 +261,13 @@ func niceStep(x float64) float64 {
 	return 10 * p
 }
 
-// checkLen reports an error when a slice does not have n elements.
+// checkLen is chartkit.CheckLen.
 func checkLen(chart, what string, got, n int) error {
-	if got != n {
-		return fmt.Errorf("widgets: %s: %s has %d values, want %d", chart, what, got, n)
-	}
-	return nil
+	return chartkit.CheckLen(chart, what, got, n)
 }
 
-// palette is ECharts' default colour cycle (also used by the static plots).
-var palette = []string{"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de",
-	"#3ba272", "#fc8452", "#9a60b4", "#ea7ccc"}
-
-// viridis is a perceptually uniform colour ramp for landscapes.
-var viridis = []string{"#440154", "#482878", "#3e4989", "#31688e", "#26828e",
-	"#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"}
+// The colour cycles shared with the static figures (widgets/plots).
+var (
+	palette = chartkit.Palette
+	viridis = chartkit.Viridis
+)

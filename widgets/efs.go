@@ -2,14 +2,9 @@ package widgets
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // Radial is an instance placed at distance R from the centre of the EFS
@@ -33,11 +28,11 @@ type EFSZones struct {
 	Instances  []Radial
 }
 
-// frame checks z for the function fn and returns what both renderings
+// Frame checks z for the function fn (named in the errors) and returns what both renderings
 // need: the name of R, the half-width ext of the square view (1.35 r₂, or
 // more to show every drawable instance) and how many instances cannot be
 // drawn (non-finite or negative R).
-func (z EFSZones) frame(fn string) (rname string, ext float64, skipped int, err error) {
+func (z EFSZones) Frame(fn string) (rname string, ext float64, skipped int, err error) {
 	if !(z.R1 > 0 && z.R2 > z.R1 && !math.IsInf(z.R2, 0)) {
 		return "", 0, 0, fmt.Errorf("widgets: %s: need 0 < r₁ < r₂ < ∞, got r₁ = %g, r₂ = %g", fn, z.R1, z.R2)
 	}
@@ -71,7 +66,7 @@ const zoneRenderItem = `function (params, api) {
 // between r₁ and r₂, red inside r₁) on equal axes, and each instance as a
 // labelled point at its distance. It needs 0 < r₁ < r₂.
 func (z EFSZones) Chart(options ...Option) (*charts.Line, error) {
-	rname, ext, skipped, err := z.frame("EFSZones.Chart")
+	rname, ext, skipped, err := z.Frame("EFSZones.Chart")
 	if err != nil {
 		return nil, err
 	}
@@ -132,9 +127,10 @@ func (z EFSZones) Chart(options ...Option) (*charts.Line, error) {
 //
 // Bound and MonteCarlo are probabilities: each value must lie in [0, 1] or
 // be NaN (a gap, where the value is undefined); StdErr values must be ≥ 0
-// or NaN, and Samples ≥ 0 (0: not shown). ProbabilityCurve.Chart and
-// ProbabilityPlot refuse anything else with an error wrapping ErrBadInput
-// that names the series, the index and the value.
+// or NaN, and Samples ≥ 0 (0: not shown). Validate, and so
+// ProbabilityCurve.Chart and plots.ProbabilityPlot, refuse anything else
+// with an error wrapping ErrBadInput that names the series, the index and
+// the value.
 type ProbabilityCurve struct {
 	Title      string
 	XName      string
@@ -170,37 +166,55 @@ func (pc *ProbabilityCurve) check(fn string) error {
 	return nil
 }
 
-// Chart draws the bound (dashed), the Monte Carlo estimate
-// (solid, with markers) and its ±2 SE band on a [0, 1] probability axis.
-func (pc ProbabilityCurve) Chart(options ...Option) (*charts.Line, error) {
+// Validate checks pc for the function chart (named in the errors): x
+// values, Bound, MonteCarlo (and StdErr if given) of len(X) values,
+// probabilities in [0, 1], standard errors ≥ 0, Samples ≥ 0.
+func (pc ProbabilityCurve) Validate(chart string) error {
 	if len(pc.X) == 0 {
-		return nil, fmt.Errorf("widgets: ProbabilityCurve.Chart %q: no x values", pc.Title)
+		return fmt.Errorf("widgets: %s %q: no x values", chart, pc.Title)
 	}
 	for _, v := range []struct {
 		n string
 		y []float64
 	}{{"Bound", pc.Bound}, {"MonteCarlo", pc.MonteCarlo}} {
-		if err := checkLen("ProbabilityCurve.Chart", v.n, len(v.y), len(pc.X)); err != nil {
-			return nil, err
+		if err := checkLen(chart, v.n, len(v.y), len(pc.X)); err != nil {
+			return err
 		}
 	}
 	if pc.StdErr != nil {
-		if err := checkLen("ProbabilityCurve.Chart", "StdErr", len(pc.StdErr), len(pc.X)); err != nil {
-			return nil, err
+		if err := checkLen(chart, "StdErr", len(pc.StdErr), len(pc.X)); err != nil {
+			return err
 		}
 	}
-	if err := pc.check("ProbabilityCurve.Chart"); err != nil {
+	if err := pc.check(chart); err != nil {
+		return err
+	}
+	return nil
+}
+
+// SeriesNames returns the legend names of the bound (BoundName, by default
+// "Paley–Zygmund bound") and of the Monte Carlo estimate (with the sample
+// count when Samples > 0).
+func (pc ProbabilityCurve) SeriesNames() (bound, monteCarlo string) {
+	bound = pc.BoundName
+	if bound == "" {
+		bound = "Paley–Zygmund bound"
+	}
+	monteCarlo = "Monte Carlo"
+	if pc.Samples > 0 {
+		monteCarlo = fmt.Sprintf("Monte Carlo (%d samples)", pc.Samples)
+	}
+	return bound, monteCarlo
+}
+
+// Chart draws the bound (dashed), the Monte Carlo estimate
+// (solid, with markers) and its ±2 SE band on a [0, 1] probability axis.
+func (pc ProbabilityCurve) Chart(options ...Option) (*charts.Line, error) {
+	if err := pc.Validate("ProbabilityCurve.Chart"); err != nil {
 		return nil, err
 	}
 	cfg := newConfig(append([]Option{AxisNames(pc.XName, "probability")}, options...))
-	bname := pc.BoundName
-	if bname == "" {
-		bname = "Paley–Zygmund bound"
-	}
-	mname := "Monte Carlo"
-	if pc.Samples > 0 {
-		mname = fmt.Sprintf("Monte Carlo (%d samples)", pc.Samples)
-	}
+	bname, mname := pc.SeriesNames()
 	bd, s1 := xyData(pc.X, pc.Bound, cfg.logX, false)
 	md, s2 := xyData(pc.X, pc.MonteCarlo, cfg.logX, false)
 	b := lineSeries(bname, bd, false)
@@ -240,137 +254,4 @@ func (pc ProbabilityCurve) Chart(options ...Option) (*charts.Line, error) {
 	p.series = series
 	p.axes = func(m map[string]any) { setAxisRange(m, "yAxis", 0, 1) }
 	return ch, nil
-}
-
-// EFSZonesPlot is the static version of EFSZones.Chart. Save it with equal
-// width and height so that the circles stay round.
-func EFSZonesPlot(z EFSZones) (*plot.Plot, error) {
-	rname, ext, skipped, err := z.frame("EFSZonesPlot")
-	if err != nil {
-		return nil, err
-	}
-	p := newPlot(skippedNote(z.Title, skipped, false), "R = "+rname+" (radial)", "", false, false)
-	bg, err := plotter.NewPolygon(plotter.XYs{{X: -ext, Y: -ext}, {X: ext, Y: -ext}, {X: ext, Y: ext}, {X: -ext, Y: ext}})
-	if err != nil {
-		return nil, err
-	}
-	bg.Color, bg.LineStyle.Width = hexColor("#b2f2bb"), 0
-	p.Add(bg)
-	p.Legend.Add(tx(fmt.Sprintf("outside r₂ = %.4g: escape claimed certain", z.R2)), bg)
-	for _, zn := range []struct {
-		r    float64
-		col  string
-		name string
-	}{{z.R2, "#ffe066", "r₁ < R < r₂: P(EFS > 1) ∈ (0, 1)"}, {z.R1, "#ffa8a8", fmt.Sprintf("inside r₁ = %.4g: no escape", z.R1)}} {
-		c, err := plotter.NewPolygon(circle(zn.r))
-		if err != nil {
-			return nil, err
-		}
-		c.Color = hexColor(zn.col)
-		c.LineStyle = draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(0.8)}
-		p.Add(c)
-		p.Legend.Add(tx(zn.name), c)
-	}
-	var pts []Point
-	k := 0
-	for _, in := range z.Instances {
-		if !drawable(in.R, false) || in.R < 0 {
-			continue
-		}
-		th := math.Pi/4 + 2*math.Pi*float64(k)/float64(max(len(z.Instances), 1))
-		pts = append(pts, Point{Name: fmt.Sprintf("%s (R = %.3g)", in.Name, in.R), X: in.R * math.Cos(th), Y: in.R * math.Sin(th)})
-		k++
-	}
-	if err := addPoints(p, pts, color.Black); err != nil {
-		return nil, err
-	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -ext, ext, -ext, ext
-	p.Legend.Top = false
-	p.Legend.Left = true
-	return p, nil
-}
-
-// ProbabilityPlot is the static version of ProbabilityCurve.Chart.
-func ProbabilityPlot(pc ProbabilityCurve) (*plot.Plot, error) {
-	if len(pc.X) == 0 {
-		return nil, fmt.Errorf("widgets: ProbabilityPlot %q: no x values", pc.Title)
-	}
-	if err := checkLen("ProbabilityPlot", "Bound", len(pc.Bound), len(pc.X)); err != nil {
-		return nil, err
-	}
-	if err := checkLen("ProbabilityPlot", "MonteCarlo", len(pc.MonteCarlo), len(pc.X)); err != nil {
-		return nil, err
-	}
-	if pc.StdErr != nil {
-		if err := checkLen("ProbabilityPlot", "StdErr", len(pc.StdErr), len(pc.X)); err != nil {
-			return nil, err
-		}
-	}
-	if err := pc.check("ProbabilityPlot"); err != nil {
-		return nil, err
-	}
-	p := newPlot(pc.Title, pc.XName, "probability", false, false)
-	bname := pc.BoundName
-	if bname == "" {
-		bname = "Paley–Zygmund bound"
-	}
-	mname := "Monte Carlo"
-	if pc.Samples > 0 {
-		mname = fmt.Sprintf("Monte Carlo (%d samples)", pc.Samples)
-	}
-	if pc.StdErr != nil {
-		var band plotter.XYs
-		for i := range pc.X {
-			if drawable(pc.X[i], false) && drawable(pc.MonteCarlo[i], false) && drawable(pc.StdErr[i], false) {
-				band = append(band, plotter.XY{X: pc.X[i], Y: math.Min(1, pc.MonteCarlo[i]+2*pc.StdErr[i])})
-			}
-		}
-		for i := len(pc.X) - 1; i >= 0; i-- {
-			if drawable(pc.X[i], false) && drawable(pc.MonteCarlo[i], false) && drawable(pc.StdErr[i], false) {
-				band = append(band, plotter.XY{X: pc.X[i], Y: math.Max(0, pc.MonteCarlo[i]-2*pc.StdErr[i])})
-			}
-		}
-		if len(band) >= 3 {
-			poly, err := plotter.NewPolygon(band)
-			if err != nil {
-				return nil, err
-			}
-			poly.Color = withAlpha(hexColor(palette[0]), 0.2)
-			poly.LineStyle.Width = 0
-			p.Add(poly)
-			p.Legend.Add(tx("Monte Carlo ± 2 SE"), poly)
-		}
-	}
-	s1, err := addLine(p, bname, pc.X, pc.Bound, false, false, lineStyle(palette[3], vg.Points(1.5), true), true)
-	if err != nil {
-		return nil, err
-	}
-	s2, err := addLine(p, mname, pc.X, pc.MonteCarlo, false, false, lineStyle(palette[0], vg.Points(1.5), false), true)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range []struct {
-		v float64
-		n string
-	}{{pc.R1, "r₁"}, {pc.R2, "r₂"}} {
-		if drawable(r.v, false) && r.v > 0 {
-			if err := addVLine(p, r.v, 0, 1, r.n, "#495057"); err != nil {
-				return nil, err
-			}
-		}
-	}
-	p.Y.Min, p.Y.Max = 0, 1
-	p.Title.Text = tx(skippedNote(pc.Title, s1+s2, false))
-	return p, nil
-}
-
-// circle returns a polygon approximating the circle of radius r around 0.
-func circle(r float64) plotter.XYs {
-	const n = 180
-	xys := make(plotter.XYs, n)
-	for i := range xys {
-		th := 2 * math.Pi * float64(i) / n
-		xys[i] = plotter.XY{X: r * math.Cos(th), Y: r * math.Sin(th)}
-	}
-	return xys
 }

@@ -8,7 +8,4 @@ var (
 	// ErrBadInput reports a value outside its documented range: a
 	// probability outside [0, 1], a negative count, a nil function.
 	ErrBadInput = errors.New("widgets: bad input")
-	// ErrRenderTooLarge reports a size above a stated limit (MaxRenderSize),
-	// refused before allocating.
-	ErrRenderTooLarge = errors.New("widgets: size exceeds the stated limit")
 )

@@ -2,15 +2,10 @@ package widgets_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
 	"sodworkbench.org/workbench/widgets"
 )
 
@@ -62,33 +57,6 @@ func ExampleInterval_String() {
 	// ∅
 }
 
-// Every chart has a static gonum/plot twin for slides and papers.
-func ExampleSave() {
-	p, err := widgets.CurvesPlot(widgets.Curves{Title: "h(X)", X: []float64{0, 1, 2}, LogY: true,
-		Series: []widgets.Series{{Name: "GD", Y: []float64{1, 0.1, 0.01}}}})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	dir, err := os.MkdirTemp("", "widgets")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer os.RemoveAll(dir)
-	for _, name := range []string{"curves.svg", "curves.png"} {
-		if err := widgets.Save(p, filepath.Join(dir, name), 12*vg.Centimeter, 8*vg.Centimeter); err != nil {
-			fmt.Println(err)
-			return
-		}
-		st, _ := os.Stat(filepath.Join(dir, name))
-		fmt.Println(name, st.Size() > 1000)
-	}
-	// Output:
-	// curves.svg true
-	// curves.png true
-}
-
 // Sliders for the classroom: tag the cell "live-only" (widgets.LiveOnlyTag),
 // since GoNB widgets need a live browser.
 func ExampleExplore() {
@@ -122,49 +90,4 @@ func ExampleNewProgressBar() {
 	}
 	p.Done("1000 trials")
 	// Output:
-}
-
-// The six panels of the paper's figures exp2 and exp3 as one static figure:
-// panels from several …Plot functions are arranged in a Figure.
-func ExampleFigure() {
-	iter := []float64{0, 1, 2, 3, 4, 5}
-	var errs []error
-	curve := func(name string, y ...float64) *plot.Plot {
-		p, err := widgets.CurvesPlot(widgets.Curves{Title: name, XName: "iteration", X: iter, LogY: true,
-			Series: []widgets.Series{{Name: name, Y: y}}, EscapeAt: []int{3}})
-		errs = append(errs, err)
-		return p
-	}
-	row1 := []*plot.Plot{curve("(a) h", 1, 0.5, 0.4, 0.4, 0.01, 1e-4), curve("(b) ‖∇h‖", 1, 0.1, 1e-3, 1e-5, 0.1, 1e-3),
-		curve("(c) distance", 2, 1.5, 1.4, 1.4, 0.1, 1e-3)}
-	if err := errors.Join(errs...); err != nil {
-		fmt.Println(err)
-		return
-	}
-	t := []float64{1, 10, 100, 1000}
-	lifted, err := widgets.LiftedObjectivePlot(widgets.LiftedObjective{Title: "(d)", T: t, ClosedForm: []float64{1, 0.9, 0.8, 2}, Reference: 1})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	terms, err := widgets.TermNormsFigure(widgets.TermNorms{Title: "(e)", T: t,
-		ClosedForm: widgets.Terms{A: []float64{1, 1, 1, 1}, B: []float64{0.1, 0.2, 0.5, 2}, C: []float64{1e-4, 1e-3, 1e-2, 0.1}}})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	traj, err := widgets.Trajectory3DPlot(widgets.Trajectory3D{Title: "(f)",
-		Paths: []widgets.Path3D{{Name: "GD", X: []float64{0, 0.5, 1}, Y: []float64{0, 0.1, 0}, Z: []float64{-1, 0, 1}}}})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fig := &widgets.Figure{Panels: [][]*plot.Plot{
-		row1,
-		{lifted, terms.Panels[0][0], traj},
-	}}
-	b, err := widgets.Render(fig, 30*vg.Centimeter, 18*vg.Centimeter, "svg")
-	fmt.Println(err, len(b) > 10000)
-	// Output:
-	// <nil> true
 }

@@ -23,8 +23,9 @@ func DisplayGalleryItem(it GalleryItem) error {
 	return DisplayTable(Table{}.withHTML(it.HTML))
 }
 
-// galleryData holds the synthetic inputs of every chart.
-type galleryData struct {
+// GalleryData holds the synthetic inputs of every chart of Gallery (and of
+// every static figure of package widgets/plots' StaticGallery).
+type GalleryData struct {
 	Curves      Curves
 	Landscape   Landscape
 	Trajectory  Trajectory3D
@@ -45,7 +46,7 @@ type galleryData struct {
 // tests load it in Chromium) and to preview the charts. Each item names the
 // paper's figure the chart serves.
 func Gallery(seed uint64) ([]GalleryItem, error) {
-	return galleryItems(newGalleryData(seed))
+	return galleryItems(NewGalleryData(seed))
 }
 
 // GalleryWithText is Gallery with every caller-text field of every chart's
@@ -54,9 +55,27 @@ func Gallery(seed uint64) ([]GalleryItem, error) {
 // reflection) set to text. It exists for the injection tests, which check
 // that markup in any text is shown as text and never run.
 func GalleryWithText(seed uint64, text string) ([]GalleryItem, error) {
-	gd := newGalleryData(seed)
+	return galleryItems(NewGalleryDataWithText(seed, text))
+}
+
+// NewGalleryDataWithText is NewGalleryData with every string field set to
+// text, as in GalleryWithText.
+func NewGalleryDataWithText(seed uint64, text string) GalleryData {
+	gd := NewGalleryData(seed)
 	setStrings(reflect.ValueOf(&gd).Elem(), text)
-	return galleryItems(gd)
+	return gd
+}
+
+// GalleryFigure returns the paper's figure (label) that the gallery item
+// called name serves, e.g. "r1_r2" for "efs-zones", and "" for an unknown
+// name. The static gallery of package widgets/plots uses the same names.
+func GalleryFigure(name string) string { return galleryFigures[name] }
+
+var galleryFigures = map[string]string{
+	"curves": figCurves, "landscape": figLandscape, "trajectory3d": figTrajectory,
+	"lifted-objective": figLifted, "term-norms": figTerms, "escape-windows": figWindows,
+	"efs-zones": figZones, "paley-zygmund": figProbability, "success-rates": figSuccess,
+	"bundles": figBundle, "ablation-table": figAblation,
 }
 
 // setStrings sets every settable string reachable from v (struct fields,
@@ -85,60 +104,60 @@ func setStrings(v reflect.Value, s string) int {
 	return n
 }
 
-func galleryItems(gd galleryData) ([]GalleryItem, error) {
+func galleryItems(gd GalleryData) ([]GalleryItem, error) {
 	var items []GalleryItem
-	add := func(name, fig string, c Chart, err error) error {
+	add := func(name string, c Chart, err error) error {
 		if err != nil {
 			return err
 		}
-		items = append(items, GalleryItem{Name: name, Figure: fig, Chart: c})
+		items = append(items, GalleryItem{Name: name, Figure: GalleryFigure(name), Chart: c})
 		return nil
 	}
 	c1, err := gd.Curves.Chart()
-	if err := add("curves", figCurves, c1, err); err != nil {
+	if err := add("curves", c1, err); err != nil {
 		return nil, err
 	}
 	c2, err := gd.Landscape.Chart()
-	if err := add("landscape", figLandscape, c2, err); err != nil {
+	if err := add("landscape", c2, err); err != nil {
 		return nil, err
 	}
 	c3, err := gd.Trajectory.Chart()
-	if err := add("trajectory3d", figTrajectory, c3, err); err != nil {
+	if err := add("trajectory3d", c3, err); err != nil {
 		return nil, err
 	}
 	c4, err := gd.Lifted.Chart()
-	if err := add("lifted-objective", figLifted, c4, err); err != nil {
+	if err := add("lifted-objective", c4, err); err != nil {
 		return nil, err
 	}
 	c5, err := gd.Terms.Chart()
-	if err := add("term-norms", figTerms, c5, err); err != nil {
+	if err := add("term-norms", c5, err); err != nil {
 		return nil, err
 	}
 	c6, err := gd.Windows.Chart()
-	if err := add("escape-windows", figWindows, c6, err); err != nil {
+	if err := add("escape-windows", c6, err); err != nil {
 		return nil, err
 	}
 	c7, err := gd.Zones.Chart()
-	if err := add("efs-zones", figZones, c7, err); err != nil {
+	if err := add("efs-zones", c7, err); err != nil {
 		return nil, err
 	}
 	c8, err := gd.Probability.Chart()
-	if err := add("paley-zygmund", figProbability, c8, err); err != nil {
+	if err := add("paley-zygmund", c8, err); err != nil {
 		return nil, err
 	}
 	c9, err := gd.Success.Chart()
-	if err := add("success-rates", figSuccess, c9, err); err != nil {
+	if err := add("success-rates", c9, err); err != nil {
 		return nil, err
 	}
 	c10, err := gd.Bundle.Chart()
-	if err := add("bundles", figBundle, c10, err); err != nil {
+	if err := add("bundles", c10, err); err != nil {
 		return nil, err
 	}
 	tab, err := gd.Ablation.HTML()
 	if err != nil {
 		return nil, err
 	}
-	items = append(items, GalleryItem{Name: "ablation-table", Figure: figAblation, HTML: tab})
+	items = append(items, GalleryItem{Name: "ablation-table", Figure: GalleryFigure("ablation-table"), HTML: tab})
 	return items, nil
 }
 
@@ -157,73 +176,10 @@ const (
 	figAblation    = "ablation table (Appendix, hyperparameter analysis of l and t)"
 )
 
-// StaticItem is one static (gonum/plot) figure of the static gallery.
-type StaticItem struct {
-	Name, Figure string
-	Static       Static
-}
-
-// StaticGallery is Gallery's static counterpart: every gonum/plot figure
-// of this package, on the same synthetic data.
-func StaticGallery(seed uint64) ([]StaticItem, error) {
-	return staticGalleryItems(newGalleryData(seed))
-}
-
-func staticGalleryItems(gd galleryData) ([]StaticItem, error) {
-	var items []StaticItem
-	add := func(name, fig string, s Static, err error) error {
-		if err != nil {
-			return err
-		}
-		items = append(items, StaticItem{Name: name, Figure: fig, Static: s})
-		return nil
-	}
-	s1, err := CurvesPlot(gd.Curves)
-	if err := add("curves", figCurves, s1, err); err != nil {
-		return nil, err
-	}
-	s2, err := LandscapePlot(gd.Landscape)
-	if err := add("landscape", figLandscape, s2, err); err != nil {
-		return nil, err
-	}
-	s3, err := Trajectory3DPlot(gd.Trajectory)
-	if err := add("trajectory3d", figTrajectory, s3, err); err != nil {
-		return nil, err
-	}
-	s4, err := LiftedObjectivePlot(gd.Lifted)
-	if err := add("lifted-objective", figLifted, s4, err); err != nil {
-		return nil, err
-	}
-	s5, err := TermNormsFigure(gd.Terms)
-	if err := add("term-norms", figTerms, s5, err); err != nil {
-		return nil, err
-	}
-	s6, err := EscapeWindowsPlot(gd.Windows)
-	if err := add("escape-windows", figWindows, s6, err); err != nil {
-		return nil, err
-	}
-	s7, err := EFSZonesPlot(gd.Zones)
-	if err := add("efs-zones", figZones, s7, err); err != nil {
-		return nil, err
-	}
-	s8, err := ProbabilityPlot(gd.Probability)
-	if err := add("paley-zygmund", figProbability, s8, err); err != nil {
-		return nil, err
-	}
-	s9, err := SuccessRatesPlot(gd.Success)
-	if err := add("success-rates", figSuccess, s9, err); err != nil {
-		return nil, err
-	}
-	s10, err := BundlePlot(gd.Bundle)
-	if err := add("bundles", figBundle, s10, err); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-func newGalleryData(seed uint64) galleryData {
+// NewGalleryData returns the gallery's synthetic inputs, seeded with seed.
+func NewGalleryData(seed uint64) GalleryData {
 	rng := rand.New(rand.NewPCG(seed, 0x50d))
-	var gd galleryData
+	var gd GalleryData
 
 	// Curves: a run stuck at a spurious minimum, escaping at iteration 100.
 	n := 200

@@ -7,9 +7,6 @@ import (
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 )
 
 // Interval is an open interval (Lo, Hi) of TPGD steps t. Hi may be +Inf. An
@@ -77,7 +74,7 @@ const windowRenderItem = `function (params, api) {
 // an interval starting at 0 starts at the left edge; empty intervals are
 // stated in the row's label ("U_β = ∅").
 func (w EscapeWindows) Chart(options ...Option) (*charts.Line, error) {
-	axMin, axMax, err := w.tAxis("EscapeWindows.Chart")
+	axMin, axMax, err := w.TAxis("EscapeWindows.Chart")
 	if err != nil {
 		return nil, err
 	}
@@ -129,11 +126,11 @@ func (w EscapeWindows) Chart(options ...Option) (*charts.Line, error) {
 	return ch, nil
 }
 
-// tAxis checks the rows of w (at least one) for the function fn and returns the log t
+// TAxis checks the rows of w (at least one) for the function fn and returns the log t
 // axis range: whole decades from below the smallest finite positive end or
 // mark to a decade past the largest (so that "→ ∞" has room), at least two
 // decades wide.
-func (w EscapeWindows) tAxis(fn string) (axMin, axMax float64, err error) {
+func (w EscapeWindows) TAxis(fn string) (axMin, axMax float64, err error) {
 	if len(w.Rows) == 0 {
 		return 0, 0, fmt.Errorf("widgets: %s %q: no rows", fn, w.Title)
 	}
@@ -178,68 +175,4 @@ func compactNum(t float64) string {
 		return mant + "e" + exp
 	}
 	return strconv.FormatFloat(t, 'f', -1, 64)
-}
-
-// EscapeWindowsPlot is the static version of EscapeWindows.Chart: U_β
-// (above) and U_γ (below) as bars per row on a log t axis; an unbounded
-// interval ends in "→ ∞" at the right edge.
-func EscapeWindowsPlot(w EscapeWindows) (*plot.Plot, error) {
-	axMin, axMax, err := w.tAxis("EscapeWindowsPlot")
-	if err != nil {
-		return nil, err
-	}
-	p := newPlot(w.Title, "TPGD steps t", "", true, false)
-	p.X.Min, p.X.Max = axMin, axMax
-	n := len(w.Rows)
-	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
-	var ticks plot.ConstantTicks
-	colours := []string{palette[0], palette[3]}
-	legendDone := [2]bool{}
-	for i, r := range w.Rows {
-		y := float64(n - 1 - i) // first row on top
-		label := r.Label
-		for k, iv := range []Interval{r.Beta, r.Gamma} {
-			if iv.Empty() {
-				label += []string{" (U_β = ∅)", " (U_γ = ∅)"}[k]
-				continue
-			}
-			a, b, open := math.Max(iv.Lo, axMin), iv.Hi, false
-			if math.IsInf(b, 1) || b > axMax {
-				b, open = axMax, true
-			}
-			y0 := y + 0.05
-			if k == 1 {
-				y0 = y - 0.35
-			}
-			poly, err := plotter.NewPolygon(plotter.XYs{{X: a, Y: y0}, {X: b, Y: y0}, {X: b, Y: y0 + 0.3}, {X: a, Y: y0 + 0.3}})
-			if err != nil {
-				return nil, err
-			}
-			poly.Color = hexColor(colours[k])
-			poly.LineStyle.Width = 0
-			p.Add(poly)
-			if !legendDone[k] {
-				p.Legend.Add([]string{"U_β (β-type point)", "U_γ (γ-type point)"}[k], poly)
-				legendDone[k] = true
-			}
-			if open {
-				lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: b, Y: y0 + 0.15}}, Labels: []string{"→ ∞"}})
-				if err != nil {
-					return nil, err
-				}
-				lb.Offset = vg.Point{X: -vg.Points(22), Y: -vg.Points(4)}
-				p.Add(lb)
-			}
-		}
-		ticks = append(ticks, plot.Tick{Value: y, Label: tx(label)})
-	}
-	p.Y.Tick.Marker = ticks
-	for _, t := range w.Marks {
-		if drawable(t, true) {
-			if err := addVLine(p, t, -0.5, float64(n)-0.5, "", "#868e96"); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return p, nil
 }

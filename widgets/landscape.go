@@ -2,15 +2,11 @@ package widgets
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"sort"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
 // Grid holds samples of a function of two variables on a rectilinear grid:
@@ -80,7 +76,9 @@ type Landscape struct {
 	Points       []Point
 }
 
-func (l Landscape) validate(chart string) error {
+// Validate checks l for the function chart (named in the errors): its
+// grid, named paths with as many x as y values, named points.
+func (l Landscape) Validate(chart string) error {
 	if err := l.Grid.validate(chart); err != nil {
 		return err
 	}
@@ -100,9 +98,9 @@ func (l Landscape) validate(chart string) error {
 	return nil
 }
 
-// colourValues returns the values to colour by (log₁₀ if asked) with NaN
+// ColourValues returns the values to colour by (log₁₀ if asked) with NaN
 // for cells that cannot be coloured, and the number of such cells.
-func (l Landscape) colourValues() ([][]float64, int) {
+func (l Landscape) ColourValues() ([][]float64, int) {
 	skipped := 0
 	out := make([][]float64, len(l.Grid.Z))
 	for j, row := range l.Grid.Z {
@@ -138,7 +136,7 @@ const heatmapRenderItem = `function (params, api) {
 // labelled markers. Cells whose value cannot be coloured (non-finite, or
 // ≤ 0 with LogZ) are left blank and counted in the subtitle.
 func (l Landscape) Chart(options ...Option) (*charts.Line, error) {
-	if err := l.validate("Landscape.Chart"); err != nil {
+	if err := l.Validate("Landscape.Chart"); err != nil {
 		return nil, err
 	}
 	cfg := newConfig(append([]Option{Size("640px", "560px")}, options...))
@@ -148,7 +146,7 @@ func (l Landscape) Chart(options ...Option) (*charts.Line, error) {
 	if cfg.logX || cfg.logY {
 		return nil, fmt.Errorf("widgets: Landscape.Chart: log axes are not supported (use LogZ for the colours)")
 	}
-	vals, skipped := l.colourValues()
+	vals, skipped := l.ColourValues()
 	ex, ey := cellEdges(l.Grid.X), cellEdges(l.Grid.Y)
 	var cells [][]any
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -235,109 +233,6 @@ func (l Landscape) Chart(options ...Option) (*charts.Line, error) {
 
 // pathColors are high-contrast colours for trajectories drawn over the
 // viridis landscape.
-var pathColors = []string{"#ff4d4f", "#00e5ff", "#ff9f1c", "#f72585", "#adff2f", "#ffffff"}
+var pathColors = chartkit.PathColors
 
 var pointSymbols = []string{"pin", "diamond", "triangle", "rect", "circle", "roundRect"}
-
-// gridColours adapts colour values to gonum's plotter.GridXYZ.
-type gridColours struct {
-	x, y []float64
-	z    [][]float64
-}
-
-func (g gridColours) Dims() (c, r int)   { return len(g.x), len(g.y) }
-func (g gridColours) Z(c, r int) float64 { return g.z[r][c] }
-func (g gridColours) X(c int) float64    { return g.x[c] }
-func (g gridColours) Y(r int) float64    { return g.y[r] }
-
-// LandscapePlot is the static version of Landscape.Chart: a heat map with
-// contour lines (when every cell can be coloured), the paths and the
-// points.
-func LandscapePlot(l Landscape) (*plot.Plot, error) {
-	if err := l.validate("LandscapePlot"); err != nil {
-		return nil, err
-	}
-	vals, skipped := l.colourValues()
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, row := range vals {
-		for _, v := range row {
-			if !math.IsNaN(v) {
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
-			}
-		}
-	}
-	if lo > hi {
-		return nil, fmt.Errorf("widgets: LandscapePlot %q: no cell has a drawable value", l.Title)
-	}
-	if hi == lo {
-		hi = lo + 1
-	}
-	g := gridColours{x: l.Grid.X, y: l.Grid.Y, z: vals}
-	pal := rampPalette{stops: viridis, n: 64}
-	p := newPlot(l.Title, l.XName, l.YName, false, false)
-	hm := plotter.NewHeatMap(g, pal)
-	hm.Min, hm.Max = lo, hi
-	hm.NaN = color.Transparent
-	p.Add(hm)
-	if skipped == 0 {
-		levels := make([]float64, 12)
-		for i := range levels {
-			levels[i] = lo + (hi-lo)*float64(i+1)/float64(len(levels)+1)
-		}
-		ct := plotter.NewContour(g, levels, rampPalette{stops: []string{"#ffffff", "#dddddd"}, n: 2})
-		ct.LineStyles = []draw.LineStyle{{Color: color.NRGBA{R: 255, G: 255, B: 255, A: 110}, Width: vg.Points(0.5)}}
-		p.Add(ct)
-	}
-	for k, pth := range l.Paths {
-		sk, err := addLine(p, pth.Name, pth.X, pth.Y, false, false, lineStyle(pathColors[k%len(pathColors)], vg.Points(1.5), false), true)
-		if err != nil {
-			return nil, err
-		}
-		skipped += sk
-	}
-	if err := addPoints(p, l.Points, color.White); err != nil {
-		return nil, err
-	}
-	p.X.Min, p.X.Max = l.Grid.X[0], l.Grid.X[len(l.Grid.X)-1]
-	p.Y.Min, p.Y.Max = l.Grid.Y[0], l.Grid.Y[len(l.Grid.Y)-1]
-	what := "value"
-	if l.LogZ {
-		what = "log₁₀ value"
-	}
-	p.Title.Text = tx(skippedNote(fmt.Sprintf("%s\n(colour: %s from %.3g to %.3g)", l.Title, what, lo, hi), skipped, l.LogZ))
-	return p, nil
-}
-
-// addPoints draws labelled points (non-finite ones are left out).
-func addPoints(p *plot.Plot, pts []Point, labelColour color.Color) error {
-	var xys plotter.XYs
-	var labels []string
-	for _, pt := range pts {
-		if drawable(pt.X, false) && drawable(pt.Y, false) {
-			xys = append(xys, plotter.XY{X: pt.X, Y: pt.Y})
-			labels = append(labels, " "+tx(pt.Name))
-		}
-	}
-	if len(xys) == 0 {
-		return nil
-	}
-	sc, err := plotter.NewScatter(xys)
-	if err != nil {
-		return err
-	}
-	sc.GlyphStyle = draw.GlyphStyle{Color: color.White, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}
-	ring, err := plotter.NewScatter(xys)
-	if err != nil {
-		return err
-	}
-	ring.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-	if err != nil {
-		return err
-	}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].Color = labelColour
-	}
-	p.Add(sc, ring, lb)
-	return nil
-}

@@ -5,8 +5,7 @@ import (
 	"math"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
+	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
 // LiftedObjective is the lifted objective h^l(w̃(t)) along TPGD against the
@@ -66,12 +65,8 @@ func (o LiftedObjective) Chart(options ...Option) (*charts.Line, error) {
 	return ch, nil
 }
 
-func lSuffix(l int) string {
-	if l <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (l = %d)", l)
-}
+// lSuffix is chartkit.LSuffix.
+func lSuffix(l int) string { return chartkit.LSuffix(l) }
 
 // Terms are the Frobenius norms of the three terms of w̃(t) = α̃a + β̃b + γ̃c
 // against t: ‖α̃ a‖ = ‖X̂‖_F^l, ‖β̃ b‖ = |β̃(t)| and ‖γ̃ c‖ = |γ̃(t)| ‖EX̂‖_F^l
@@ -174,93 +169,4 @@ func (tn TermNorms) Chart(options ...Option) (*charts.Line, error) {
 	p.set["xAxis"], p.set["yAxis"] = xs, ys
 	p.set["legend"] = map[string]any{"show": true, "bottom": 0, "data": termNames}
 	return ch, nil
-}
-
-// LiftedObjectivePlot is the static version of LiftedObjective.Chart.
-func LiftedObjectivePlot(o LiftedObjective) (*plot.Plot, error) {
-	if len(o.T) == 0 {
-		return nil, fmt.Errorf("widgets: LiftedObjectivePlot %q: no t values", o.Title)
-	}
-	if err := checkLen("LiftedObjectivePlot", "ClosedForm", len(o.ClosedForm), len(o.T)); err != nil {
-		return nil, err
-	}
-	if o.Exact != nil {
-		if err := checkLen("LiftedObjectivePlot", "Exact", len(o.Exact), len(o.T)); err != nil {
-			return nil, err
-		}
-	}
-	p := newPlot(o.Title, "TPGD steps t", "h^l(w̃(t))", true, true)
-	skipped, err := addLine(p, "closed-form TPGD"+lSuffix(o.L), o.T, o.ClosedForm, true, true, lineStyle(palette[0], vg.Points(1.5), false), true)
-	if err != nil {
-		return nil, err
-	}
-	if o.Exact != nil {
-		sk, err := addLine(p, "exact PGD in S"+lSuffix(o.L), o.T, o.Exact, true, true, lineStyle(palette[1], vg.Points(1.5), true), true)
-		if err != nil {
-			return nil, err
-		}
-		skipped += sk
-	}
-	if _, _, ok := finiteRange(true, o.ClosedForm, o.Exact); !ok {
-		return nil, fmt.Errorf("widgets: LiftedObjectivePlot %q: no drawable value", o.Title)
-	}
-	if drawable(o.Reference, true) {
-		t0, t1, ok := finiteRange(true, o.T)
-		if ok {
-			if err := addHLine(p, o.Reference, t0, t1, fmt.Sprintf("h^l(ŵ) = %.4g", o.Reference), "#c92a2a"); err != nil {
-				return nil, err
-			}
-		}
-	}
-	p.Title.Text = tx(skippedNote(o.Title, skipped, true))
-	return p, nil
-}
-
-// TermNormsFigure is the static version of TermNorms.Chart: one panel, or two
-// side by side with the same y range when Exact is given.
-func TermNormsFigure(tn TermNorms) (*Figure, error) {
-	if len(tn.T) == 0 {
-		return nil, fmt.Errorf("widgets: TermNormsFigure %q: no t values", tn.Title)
-	}
-	type panel struct {
-		name  string
-		terms Terms
-	}
-	panels := []panel{{"closed form", tn.ClosedForm}}
-	if tn.Exact != nil {
-		panels = append(panels, panel{"exact PGD in S", *tn.Exact})
-	}
-	termNames := []string{"‖α̃ a‖", "‖β̃ b‖", "‖γ̃ c‖"}
-	fig := &Figure{Panels: [][]*plot.Plot{{}}}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for k, pn := range panels {
-		title := pn.name
-		if k == 0 && tn.Title != "" {
-			title = tn.Title + ": " + pn.name
-		}
-		p := newPlot(title, "TPGD steps t", "Frobenius norm", true, true)
-		skipped := 0
-		for j, y := range [][]float64{pn.terms.A, pn.terms.B, pn.terms.C} {
-			if err := checkLen("TermNormsFigure", pn.name+" "+termNames[j], len(y), len(tn.T)); err != nil {
-				return nil, err
-			}
-			sk, err := addLine(p, termNames[j], tn.T, y, true, true, lineStyle(palette[j], vg.Points(1.5), k == 1), true)
-			if err != nil {
-				return nil, err
-			}
-			skipped += sk
-			if a, b, ok := finiteRange(true, y); ok {
-				lo, hi = math.Min(lo, a), math.Max(hi, b)
-			}
-		}
-		p.Title.Text = tx(skippedNote(title, skipped, true))
-		fig.Panels[0] = append(fig.Panels[0], p)
-	}
-	if lo > hi {
-		return nil, fmt.Errorf("widgets: TermNormsFigure %q: no drawable value", tn.Title)
-	}
-	for _, p := range fig.Panels[0] {
-		p.Y.Min, p.Y.Max = lo/2, hi*2
-	}
-	return fig, nil
 }

@@ -3,11 +3,11 @@ package widgets
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
 // Option adjusts the appearance of a chart built by this package.
@@ -101,12 +101,7 @@ func (c config) xyAxes() []charts.GlobalOpts {
 const logLabelJS = `function (v) { return (v >= 1e-3 && v < 1e5) ? String(+v.toPrecision(6)) : v.toExponential(0).replace('e+', 'e'); }`
 
 // logLabel is logLabelJS in Go, for the power of ten 10^e.
-func logLabel(e int) string {
-	if e >= -3 && e < 5 {
-		return strconv.FormatFloat(math.Pow10(e), 'g', 6, 64)
-	}
-	return fmt.Sprintf("1e%d", e)
-}
+func logLabel(e int) string { return chartkit.LogLabel(e) }
 
 // logNameGap returns the nameGap (in px) that keeps a vertical log axis's
 // name clear of its tick labels at the powers of ten in [lo, hi]: the
@@ -129,11 +124,8 @@ func axisLabel(log bool) *opts.AxisLabel {
 	return &opts.AxisLabel{Show: opts.Bool(true), Formatter: opts.FuncOpts(logLabelJS)}
 }
 
-// drawable reports whether v can be drawn on an axis (finite, and positive
-// on a log axis).
-func drawable(v float64, log bool) bool {
-	return !math.IsNaN(v) && !math.IsInf(v, 0) && (!log || v > 0)
-}
+// drawable is chartkit.Drawable: finite, and positive on a log axis.
+func drawable(v float64, log bool) bool { return chartkit.Drawable(v, log) }
 
 // point returns the ECharts value [x, y], with a null y (a gap in the
 // line) when the point cannot be drawn; ok is false in that case.

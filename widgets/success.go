@@ -6,10 +6,7 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
 // SuccessRates are the success counts of several methods over groups of
@@ -26,26 +23,29 @@ type SuccessRates struct {
 	Trials    int
 }
 
-func (s SuccessRates) validate() error {
+// Validate checks s for the function caller (named in the errors): a
+// positive number of trials, groups and methods, one row of successes in
+// [0, Trials] per method and group.
+func (s SuccessRates) Validate(caller string) error {
 	if s.Trials <= 0 {
-		return fmt.Errorf("widgets: SuccessRates.Chart %q: Trials = %d, want > 0", s.Title, s.Trials)
+		return fmt.Errorf("widgets: %s %q: Trials = %d, want > 0", caller, s.Title, s.Trials)
 	}
 	if len(s.Groups) == 0 || len(s.Methods) == 0 {
-		return fmt.Errorf("widgets: SuccessRates.Chart %q: no groups or no methods", s.Title)
+		return fmt.Errorf("widgets: %s %q: no groups or no methods", caller, s.Title)
 	}
 	if len(s.Successes) != len(s.Methods) {
-		return fmt.Errorf("widgets: SuccessRates.Chart %q: %d rows of successes for %d methods", s.Title, len(s.Successes), len(s.Methods))
+		return fmt.Errorf("widgets: %s %q: %d rows of successes for %d methods", caller, s.Title, len(s.Successes), len(s.Methods))
 	}
 	for m, row := range s.Successes {
-		if err := checkName("SuccessRates.Chart method", s.Methods[m]); err != nil {
+		if err := checkName(caller+" method", s.Methods[m]); err != nil {
 			return err
 		}
 		if len(row) != len(s.Groups) {
-			return fmt.Errorf("widgets: SuccessRates.Chart: method %q has %d counts for %d groups", s.Methods[m], len(row), len(s.Groups))
+			return fmt.Errorf("widgets: %s: method %q has %d counts for %d groups", caller, s.Methods[m], len(row), len(s.Groups))
 		}
 		for g, k := range row {
 			if k < 0 || k > s.Trials {
-				return fmt.Errorf("widgets: SuccessRates.Chart: method %q, group %q: %d successes out of %d trials", s.Methods[m], s.Groups[g], k, s.Trials)
+				return fmt.Errorf("widgets: %s: method %q, group %q: %d successes out of %d trials", caller, s.Methods[m], s.Groups[g], k, s.Trials)
 			}
 		}
 	}
@@ -55,7 +55,7 @@ func (s SuccessRates) validate() error {
 // Chart draws grouped bars of the success rate in percent,
 // each labelled with its count ("37/50").
 func (s SuccessRates) Chart(options ...Option) (*charts.Bar, error) {
-	if err := s.validate(); err != nil {
+	if err := s.Validate("SuccessRates.Chart"); err != nil {
 		return nil, err
 	}
 	cfg := newConfig(options)
@@ -170,87 +170,5 @@ func (b Bundle) Chart(options ...Option) (*charts.Line, error) {
 	return ch, nil
 }
 
-func bundleName(g RunGroup) string { return fmt.Sprintf("%s (%d runs)", g.Name, len(g.Runs)) }
-
-// SuccessRatesPlot is the static version of SuccessRates.Chart: grouped
-// bars of the success rate in percent, labelled with the counts.
-func SuccessRatesPlot(s SuccessRates) (*plot.Plot, error) {
-	if err := s.validate(); err != nil {
-		return nil, err
-	}
-	p := newPlot(s.Title, s.GroupName, fmt.Sprintf("success rate (%%, %d trials)", s.Trials), false, false)
-	w := vg.Points(14)
-	nm := len(s.Methods)
-	for m, name := range s.Methods {
-		vals := make(plotter.Values, len(s.Groups))
-		var xys plotter.XYs
-		var labels []string
-		for g, k := range s.Successes[m] {
-			vals[g] = 100 * float64(k) / float64(s.Trials)
-			xys = append(xys, plotter.XY{X: float64(g), Y: vals[g]})
-			labels = append(labels, fmt.Sprintf("%d/%d", k, s.Trials))
-		}
-		b, err := plotter.NewBarChart(vals, w)
-		if err != nil {
-			return nil, err
-		}
-		b.Color = hexColor(palette[m%len(palette)])
-		b.LineStyle.Width = 0
-		b.Offset = vg.Length(float64(m)-float64(nm-1)/2) * (w + vg.Points(2))
-		p.Add(b)
-		p.Legend.Add(tx(name), b)
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-		if err != nil {
-			return nil, err
-		}
-		for i := range lb.TextStyle {
-			lb.TextStyle[i].Font.Size = vg.Points(7)
-			lb.TextStyle[i].XAlign = draw.XCenter
-		}
-		lb.Offset = vg.Point{X: b.Offset, Y: vg.Points(2)}
-		p.Add(lb)
-	}
-	p.NominalX(s.Groups...)
-	p.Y.Min, p.Y.Max = 0, 118
-	p.Legend.Top = true
-	p.Legend.Left = true
-	return p, nil
-}
-
-// BundlePlot is the static version of Bundle.Chart.
-func BundlePlot(b Bundle) (*plot.Plot, error) {
-	if len(b.X) == 0 || len(b.Groups) == 0 {
-		return nil, fmt.Errorf("widgets: BundlePlot %q: no x values or no groups", b.Title)
-	}
-	p := newPlot(b.Title, b.XName, b.YName, false, b.LogY)
-	skipped := 0
-	var all [][]float64
-	for k, g := range b.Groups {
-		if len(g.Runs) == 0 {
-			return nil, fmt.Errorf("widgets: BundlePlot: group %q has no runs", g.Name)
-		}
-		st := draw.LineStyle{Color: withAlpha(hexColor(palette[k%len(palette)]), 0.45), Width: vg.Points(0.7)}
-		for r, y := range g.Runs {
-			if err := checkLen("BundlePlot", fmt.Sprintf("group %q run %d", g.Name, r), len(y), len(b.X)); err != nil {
-				return nil, err
-			}
-			sk, err := addLine(p, bundleName(g), b.X, y, false, b.LogY, st, r == 0)
-			if err != nil {
-				return nil, err
-			}
-			skipped += sk
-			all = append(all, y)
-		}
-	}
-	if _, _, ok := finiteRange(b.LogY, all...); !ok {
-		return nil, fmt.Errorf("widgets: BundlePlot %q: no drawable value", b.Title)
-	}
-	if drawable(b.Threshold, b.LogY) && b.Threshold != 0 {
-		x0, x1, _ := finiteRange(false, b.X)
-		if err := addHLine(p, b.Threshold, x0, x1, fmt.Sprintf("success threshold %g", b.Threshold), "#c92a2a"); err != nil {
-			return nil, err
-		}
-	}
-	p.Title.Text = tx(skippedNote(b.Title, skipped, b.LogY))
-	return p, nil
-}
+// bundleName is the legend name of a group of runs.
+func bundleName(g RunGroup) string { return chartkit.BundleName(g.Name, len(g.Runs)) }

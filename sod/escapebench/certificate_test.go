@@ -144,3 +144,38 @@ func TestPointKindText(t *testing.T) {
 		t.Error(`"saddle" unmarshals`)
 	}
 }
+
+// TestGaussianTries: with Tries, the Gaussian cells near where spurious
+// points disappear (m = 1.5nr and 2.25nr at n = 20) yield certified
+// points, the same on every call; PMC cells give each cell its count.
+func TestGaussianTries(t *testing.T) {
+	ctx := context.Background()
+	f := GaussianFamily{Cells: []GaussianCell{{20, 30, 1}, {20, 45, 1}}, Tries: 40}
+	a, err := Instances(ctx, f, 1, 2, CertifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Instances) != 4 || len(a.Dropped) != 0 {
+		t.Errorf("%d certified, %d dropped (%v), want 4 and 0", len(a.Instances), len(a.Dropped), a.Dropped)
+	}
+	b, err := Instances(ctx, f, 1, 2, CertifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.Instances {
+		if a.Instances[i].Name != b.Instances[i].Name || a.Instances[i].Cert != b.Instances[i].Cert {
+			t.Errorf("instance %d differs between calls: %s / %s", i, a.Instances[i].Name, b.Instances[i].Name)
+		}
+	}
+	p := PMCFamily{Cells: []PMCCell{{N: 12, Eps: 0.15}, {N: 20, Eps: 0.1, Points: 1}}, Start: StartRandomSigns}
+	pts, err := p.Generate(ctx, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 4 || pts[3].Name != "pmc n=20 ε=0.1 #0" {
+		t.Errorf("%d points (last %q), want 3 + 1", len(pts), pts[len(pts)-1].Name)
+	}
+	if _, err := (GaussianFamily{Cells: f.Cells, Tries: -1}).Generate(ctx, 1, 1); err == nil {
+		t.Error("Tries = -1 accepted")
+	}
+}

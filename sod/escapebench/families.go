@@ -76,76 +76,115 @@ func orDefault(v, d float64) float64 {
 // (experiments.StudyConfig explains why), which the other starts use; at
 // large n they need a small ε (n = 10³: ε ≤ 0.02; n = 10⁴: ε ≈ 0.001 and
 // about 3·10⁵ GD steps, MaxIter), since the ε-weighted entries couple the
-// signs.
+// signs. Cells lists such (n, ε) pairs (with fewer points at the largest
+// n); Sizes × Epsilons is the shorthand for their product.
 type PMCFamily struct {
+	// Cells are the (n, ε) cells; if empty, every pair of Sizes ×
+	// Epsilons with k points each.
+	Cells    []PMCCell
 	Sizes    []int
 	Epsilons []float64
 	Start    PMCStart
-	MaxIter  int     // GD steps (default 20000)
-	GradTol  float64 // default 1e-8
+	// MaxIter is the number of GD steps that find a point (default
+	// max(20000, 30n): GD at step 0.5/n needs O(n) steps).
+	MaxIter int
+	GradTol float64 // default 1e-8
+}
+
+// PMCCell is one cell of a PMCFamily: size n, perturbation ε, and the
+// number of points (0: the k of Generate).
+type PMCCell struct {
+	N      int
+	Eps    float64
+	Points int
+}
+
+// cells returns f's cells with k filled in for Points = 0.
+func (f PMCFamily) cells(k int) []PMCCell {
+	var out []PMCCell
+	if len(f.Cells) > 0 {
+		for _, c := range f.Cells {
+			if c.Points == 0 {
+				c.Points = k
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	for _, n := range f.Sizes {
+		for _, eps := range f.Epsilons {
+			out = append(out, PMCCell{N: n, Eps: eps, Points: k})
+		}
+	}
+	return out
 }
 
 // Name returns "pmc".
 func (PMCFamily) Name() string { return "pmc" }
 
-// Generate returns k points per (n, ε) cell.
+// Generate returns k points per (n, ε) cell (a cell's Points if set).
 func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
-	if len(f.Sizes) == 0 || len(f.Epsilons) == 0 {
-		return nil, fmt.Errorf("%w: PMC family needs sizes and epsilons", sod.ErrBadParameter)
+	cells := f.cells(k)
+	if len(cells) == 0 {
+		return nil, fmt.Errorf("%w: PMC family needs cells, or sizes and epsilons", sod.ErrBadParameter)
+	}
+	for _, c := range cells {
+		if c.Points < 0 || c.Points > MaxInstancesPerFamily {
+			return nil, fmt.Errorf("%w: PMC cell n = %d ε = %g: %d points, want 0…%d", sod.ErrBadParameter, c.N, c.Eps, c.Points, MaxInstancesPerFamily)
+		}
 	}
 	if f.Start < StartSmallRandom || f.Start > StartRandomSigns {
 		return nil, fmt.Errorf("%w: PMC start %v, want small-random, one-flip or random-signs", sod.ErrBadParameter, f.Start)
 	}
-	maxIter := f.MaxIter
-	if maxIter == 0 {
-		maxIter = 20000
-	}
 	tol := orDefault(f.GradTol, 1e-8)
 	var out []StallPoint
-	for _, n := range f.Sizes {
-		for _, eps := range f.Epsilons {
-			op, err := sod.NewPMCOperator(n, eps)
-			if err != nil {
-				return nil, err
+	for _, c := range cells {
+		n, eps, k := c.N, c.Eps, c.Points
+		maxIter := f.MaxIter
+		if maxIter == 0 {
+			maxIter = max(20000, 30*n)
+		}
+		op, err := sod.NewPMCOperator(n, eps)
+		if err != nil {
+			return nil, err
+		}
+		z := mat.NewDense(n, 1, nil)
+		for i := 0; i < n; i += 2 {
+			z.Set(i, 0, 1)
+		}
+		p, err := sod.NewProblem(op, z, 1)
+		if err != nil {
+			return nil, err
+		}
+		for j := range k {
+			rng := rand.New(rand.NewPCG(seed, cellSeed("pmc", uint64(n), math.Float64bits(eps), uint64(j))))
+			x0 := mat.NewDense(n, 1, nil)
+			for i := range n {
+				x0.Set(i, 0, 0.01*rng.NormFloat64())
 			}
-			z := mat.NewDense(n, 1, nil)
-			for i := 0; i < n; i += 2 {
-				z.Set(i, 0, 1)
-			}
-			p, err := sod.NewProblem(op, z, 1)
-			if err != nil {
-				return nil, err
-			}
-			for j := range k {
-				rng := rand.New(rand.NewPCG(seed, cellSeed("pmc", uint64(n), math.Float64bits(eps), uint64(j))))
-				x0 := mat.NewDense(n, 1, nil)
-				for i := range n {
-					x0.Set(i, 0, 0.01*rng.NormFloat64())
-				}
-				if f.Start != StartSmallRandom && n >= 3 {
-					// Signs on the odd entries (0-based even): one flipped
-					// entry, or random signs with the first two apart, so
-					// that the pattern is not constant.
-					flip := 2 * (1 + rng.IntN((n-1)/2))
-					for i := 0; i < n; i += 2 {
-						s := 1.0
-						switch {
-						case f.Start == StartOneFlip && i == flip:
-							s = -1
-						case f.Start == StartRandomSigns && i == 2:
-							s = -1
-						case f.Start == StartRandomSigns && i > 2:
-							s = float64(1 - 2*rng.IntN(2))
-						}
-						x0.Set(i, 0, x0.At(i, 0)+s)
+			if f.Start != StartSmallRandom && n >= 3 {
+				// Signs on the odd entries (0-based even): one flipped
+				// entry, or random signs with the first two apart, so
+				// that the pattern is not constant.
+				flip := 2 * (1 + rng.IntN((n-1)/2))
+				for i := 0; i < n; i += 2 {
+					s := 1.0
+					switch {
+					case f.Start == StartOneFlip && i == flip:
+						s = -1
+					case f.Start == StartRandomSigns && i == 2:
+						s = -1
+					case f.Start == StartRandomSigns && i > 2:
+						s = float64(1 - 2*rng.IntN(2))
 					}
+					x0.Set(i, 0, x0.At(i, 0)+s)
 				}
-				x, err := descend(ctx, p, x0, 0.5/float64(n), maxIter, tol)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, StallPoint{Name: fmt.Sprintf("pmc n=%d ε=%g #%d", n, eps, j), P: p, X: x, L: 11, T: 59000, Step: 0.5 / float64(n), PhaseIter: 30 * n})
 			}
+			x, err := descend(ctx, p, x0, 0.5/float64(n), maxIter, tol)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, StallPoint{Name: fmt.Sprintf("pmc n=%d ε=%g #%d", n, eps, j), P: p, X: x, L: 11, T: 59000, Step: 0.5 / float64(n), PhaseIter: 30 * n})
 		}
 	}
 	return out, nil
@@ -194,18 +233,39 @@ func cellSeed(tag string, parts ...uint64) uint64 {
 }
 
 // GaussianFamily is Gaussian sensing (sod.NewGaussianOperator, the
-// ensemble of section 4.3) over sizes Sizes, measurement counts Ms and
-// ranks Ranks (truth rank = search rank = r, truth Z with N(0, 1/n)
-// entries), at the points where gradient descent from a seeded start
-// x₀ = N(0, I/n) (step Step) stalls. Spurious points appear only for m
-// small compared with nr; with larger m most starts reach M* and are
-// dropped by the certificate.
+// ensemble of section 4.3) over cells (n, m, r) — Cells, or the product
+// Sizes × Ms × Ranks — (truth rank = search rank = r, truth Z with
+// N(0, 1/n) entries), at the points where gradient descent from a seeded
+// start x₀ = N(0, I/n) (step Step) stalls. Spurious points appear only
+// for m small compared with nr, and even there most starts reach M*: at
+// n = 20, r = 1 about one start in four stalls at a spurious point for
+// m ∈ [nr, 1.5nr], one in ten at m = 45 and none of 40 at m ≥ 50; at n =
+// 40, r = 1 two of 40 at m = 100 and none at m = 120 — the spurious points
+// disappear near m ≈ 2.5nr. (Below m ≈ nr/2 GD finds zeros of h away from
+// M*, which the certificate rejects: M* is not identifiable.) So each
+// point takes up to Tries draws (operator, Z, x₀) and keeps the first
+// whose gradient descent stalls (‖∇h‖_F ≤ DefaultCertifyTol) at
+// ‖XXᵀ − M*‖_F ≥ DefaultMinDist; the
+// point's name records the draw ("#j try t"), and a point whose Tries draws
+// all reach M* is returned as the last draw (and dropped by the
+// certificate).
 type GaussianFamily struct {
+	// Cells are the (n, m, r) cells; if empty, every triple of Sizes × Ms
+	// × Ranks.
+	Cells            []GaussianCell
 	Sizes, Ms, Ranks []int
+	Tries            int     // draws per point, default 1
 	Step             float64 // default 0.02
 	MaxIter          int     // default 20000
 	GradTol          float64 // default 1e-8
 }
+
+// GaussianCell is one cell of a GaussianFamily: size n, measurement
+// count m, rank r.
+type GaussianCell struct{ N, M, R int }
+
+// MaxGaussianTries bounds GaussianFamily.Tries.
+const MaxGaussianTries = 1000
 
 // Name returns "gaussian".
 func (GaussianFamily) Name() string { return "gaussian" }
@@ -213,8 +273,25 @@ func (GaussianFamily) Name() string { return "gaussian" }
 // Generate returns k points per (n, m, r) cell; each point has its own
 // operator.
 func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
-	if len(f.Sizes) == 0 || len(f.Ms) == 0 || len(f.Ranks) == 0 {
-		return nil, fmt.Errorf("%w: Gaussian family needs sizes, measurement counts and ranks", sod.ErrBadParameter)
+	cells := f.Cells
+	if len(cells) == 0 {
+		for _, n := range f.Sizes {
+			for _, m := range f.Ms {
+				for _, r := range f.Ranks {
+					cells = append(cells, GaussianCell{n, m, r})
+				}
+			}
+		}
+	}
+	if len(cells) == 0 {
+		return nil, fmt.Errorf("%w: Gaussian family needs cells, or sizes, measurement counts and ranks", sod.ErrBadParameter)
+	}
+	tries := f.Tries
+	if tries == 0 {
+		tries = 1
+	}
+	if tries < 0 || tries > MaxGaussianTries {
+		return nil, fmt.Errorf("%w: Gaussian family: %d tries per point, want 1…%d", sod.ErrBadParameter, tries, MaxGaussianTries)
 	}
 	maxIter := f.MaxIter
 	if maxIter == 0 {
@@ -222,35 +299,49 @@ func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]Sta
 	}
 	step, tol := orDefault(f.Step, 0.02), orDefault(f.GradTol, 1e-8)
 	var out []StallPoint
-	for _, n := range f.Sizes {
-		for _, m := range f.Ms {
-			for _, r := range f.Ranks {
-				for j := range k {
-					s := cellSeed("gaussian", uint64(n), uint64(m), uint64(r), uint64(j))
-					op, err := sod.NewGaussianOperator(n, m, seed^s)
-					if err != nil {
-						return nil, err
+	for _, c := range cells {
+		n, m, r := c.N, c.M, c.R
+		for j := range k {
+			var pt StallPoint
+			for t := range tries {
+				// Try 0 draws what a family without retries draws.
+				s := cellSeed("gaussian", uint64(n), uint64(m), uint64(r), uint64(j))
+				if t > 0 {
+					s = cellSeed("gaussian", uint64(n), uint64(m), uint64(r), uint64(j), uint64(t))
+				}
+				op, err := sod.NewGaussianOperator(n, m, seed^s)
+				if err != nil {
+					return nil, err
+				}
+				rng := rand.New(rand.NewPCG(seed, s))
+				sc := 1 / math.Sqrt(float64(n))
+				z, x0 := mat.NewDense(n, r, nil), mat.NewDense(n, r, nil)
+				for i := range n {
+					for c := range r {
+						z.Set(i, c, sc*rng.NormFloat64())
+						x0.Set(i, c, sc*rng.NormFloat64())
 					}
-					rng := rand.New(rand.NewPCG(seed, s))
-					sc := 1 / math.Sqrt(float64(n))
-					z, x0 := mat.NewDense(n, r, nil), mat.NewDense(n, r, nil)
-					for i := range n {
-						for c := range r {
-							z.Set(i, c, sc*rng.NormFloat64())
-							x0.Set(i, c, sc*rng.NormFloat64())
-						}
-					}
-					p, err := sod.NewProblem(op, z, r)
-					if err != nil {
-						return nil, err
-					}
-					x, err := descend(ctx, p, x0, step, maxIter, tol)
-					if err != nil {
-						return nil, err
-					}
-					out = append(out, StallPoint{Name: fmt.Sprintf("gaussian n=%d m=%d r=%d #%d", n, m, r, j), P: p, X: x, L: 5, T: 1000, Step: step})
+				}
+				p, err := sod.NewProblem(op, z, r)
+				if err != nil {
+					return nil, err
+				}
+				x, err := descend(ctx, p, x0, step, maxIter, tol)
+				if err != nil {
+					return nil, err
+				}
+				name := fmt.Sprintf("gaussian n=%d m=%d r=%d #%d", n, m, r, j)
+				if tries > 1 {
+					name += fmt.Sprintf(" try %d", t)
+				}
+				pt = StallPoint{Name: name, P: p, X: x, L: 5, T: 1000, Step: step}
+				g := mat.NewDense(n, r, nil)
+				p.Grad(g, x)
+				if p.DistStar(x) >= DefaultMinDist && mat.Norm(g, 2) <= DefaultCertifyTol {
+					break
 				}
 			}
+			out = append(out, pt)
 		}
 	}
 	return out, nil

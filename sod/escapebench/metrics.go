@@ -47,15 +47,31 @@ func Quantile(xs []float64, q float64) float64 {
 	return s[i] + (h-float64(i))*(s[i+1]-s[i])
 }
 
-// Summary is the metrics of one (family, method) cell.
+// Summary is the metrics of one (family, method) cell. Two views of the
+// success rate: over runs (Successes/Trials, a Wilson interval that
+// treats runs as independent) and over instances (Escaped/Instances, a
+// Wilson interval over the independent instances).
 type Summary struct {
 	Family    string  `json:"family"`
 	Method    string  `json:"method"`
 	Trials    int     `json:"trials"`
 	Successes int     `json:"successes"`
 	Rate      float64 `json:"rate"`
-	RateLo    float64 `json:"rate_lo"` // 95 % Wilson interval
+	RateLo    float64 `json:"rate_lo"` // 95 % Wilson interval over runs
 	RateHi    float64 `json:"rate_hi"`
+	// The per-instance view. Runs on one instance are not independent
+	// (a point the method cannot leave fails every trial), so the
+	// interval over runs is too narrow when instances differ; instances
+	// are independent draws of the family. Instances is the number of
+	// instances run, Escaped those where at least one run succeeded,
+	// Always those where every run succeeded; InstLo and InstHi are the
+	// 95 % Wilson interval of Escaped/Instances (over instances; for a
+	// deterministic method, run once per instance, the two views agree).
+	Instances int     `json:"instances"`
+	Escaped   int     `json:"escaped"`
+	Always    int     `json:"always"`
+	InstLo    float64 `json:"inst_lo"`
+	InstHi    float64 `json:"inst_hi"`
 	// Gradient evaluations to success (successful runs only; NaN → null
 	// when none).
 	GradMedian OptFloat `json:"grad_median"`
@@ -121,6 +137,32 @@ func summarizeCell(family, method string, rs []*TrialResult) Summary {
 	}
 	s.Rate = float64(s.Successes) / math.Max(1, float64(s.Trials))
 	s.RateLo, s.RateHi = Wilson(s.Successes, s.Trials)
+	type tally struct{ runs, ok int }
+	var insts []string
+	per := map[string]*tally{}
+	for _, r := range rs {
+		t, seen := per[r.Instance]
+		if !seen {
+			t = &tally{}
+			per[r.Instance] = t
+			insts = append(insts, r.Instance)
+		}
+		t.runs++
+		if r.Success {
+			t.ok++
+		}
+	}
+	for _, in := range insts {
+		t := per[in]
+		s.Instances++
+		if t.ok > 0 {
+			s.Escaped++
+		}
+		if t.ok == t.runs {
+			s.Always++
+		}
+	}
+	s.InstLo, s.InstHi = Wilson(s.Escaped, s.Instances)
 	s.GradMedian, s.GradP90 = OptFloat(Quantile(grads, 0.5)), OptFloat(Quantile(grads, 0.9))
 	s.CPUMedian, s.CPUP90 = OptFloat(Quantile(cpus, 0.5)), OptFloat(Quantile(cpus, 0.9))
 	s.LoweredShare = OptFloat(math.NaN())

@@ -3,7 +3,11 @@ package escapebench
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
+	"time"
+
+	"sodworkbench.org/workbench/sod"
 )
 
 // Wilson intervals computed by hand from (p̂ + z²/2n ± z√(p̂(1−p̂)/n +
@@ -70,5 +74,40 @@ func TestSummarize(t *testing.T) {
 	}
 	if _, err := json.Marshal(Summarize([]*TrialResult{mk(false, 1, 0, 0)})); err != nil {
 		t.Fatalf("a cell without successes does not encode: %v", err)
+	}
+}
+
+// TestSummarizePerInstance: the per-instance view counts instances
+// escaped by at least one run and by every run, with the Wilson interval
+// over instances, next to the rate over runs.
+func TestSummarizePerInstance(t *testing.T) {
+	var rs []*TrialResult
+	// Instance a: 3 of 3 runs succeed; b: 1 of 3; c: 0 of 3.
+	for i, ok := range []bool{true, true, true, false, true, false, false, false, false} {
+		rs = append(rs, &TrialResult{Family: "f", Instance: string(rune('a' + i/3)), Method: "m", Trial: i % 3, Success: ok})
+	}
+	ss := Summarize(rs)
+	if len(ss) != 1 {
+		t.Fatalf("%d summaries", len(ss))
+	}
+	s := ss[0]
+	lo, hi := Wilson(2, 3)
+	if s.Trials != 9 || s.Successes != 4 || s.Instances != 3 || s.Escaped != 2 || s.Always != 1 || s.InstLo != lo || s.InstHi != hi {
+		t.Errorf("summary %+v: want 4/9 runs, instances 3, escaped 2, always 1, interval Wilson(2, 3)", s)
+	}
+}
+
+func TestWriteSummaryMarkdown(t *testing.T) {
+	rs := []*TrialResult{
+		{Family: "f|x", Instance: "a", Method: "m_1", Success: true, Cost: Cost{EvalCounts: sod.EvalCounts{Grad: 10}, CPU: 2 * time.Millisecond}},
+		{Family: "f|x", Instance: "b", Method: "m_1", Success: false},
+	}
+	var b strings.Builder
+	if err := WriteSummaryMarkdown(&b, Summarize(rs)); err != nil {
+		t.Fatal(err)
+	}
+	want := `| f\|x | m\_1 | 2 | 1 = 50 % [9, 91] | 1 / 1 / 2 [9, 91] % | 10 | 2 ms |`
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("markdown:\n%s\nwant the row %s", b.String(), want)
 	}
 }

@@ -119,3 +119,41 @@ func WriteSummaryJSON(w io.Writer, ss []Summary) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
+
+// WriteSummaryMarkdown writes the metrics of each (family, method) as a
+// GitHub-flavoured markdown table: runs, the success rate over runs with
+// its 95 % Wilson interval, the instances escaped at least once (and by
+// every run) out of the instances with the 95 % Wilson interval over
+// instances (Summary explains the two views), and the medians of gradient
+// evaluations and CPU time to success ("–" without a success). Caller
+// text (family and method names) has its markdown table characters
+// escaped.
+func WriteSummaryMarkdown(w io.Writer, ss []Summary) error {
+	esc := strings.NewReplacer("|", `\|`, "\n", " ", "`", "\\`", "*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;")
+	dash := func(v OptFloat, f string) string {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return "–"
+		}
+		return fmt.Sprintf(f, float64(v))
+	}
+	cpu := func(v OptFloat) string {
+		switch x := float64(v); {
+		case math.IsNaN(x) || math.IsInf(x, 0):
+			return "–"
+		case x < 1:
+			return fmt.Sprintf("%.3g ms", 1000*x)
+		default:
+			return fmt.Sprintf("%.3g s", x)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("| family | method | runs | success (runs) [95 % Wilson] | instances escaped / all runs escaped / instances [95 % Wilson] | median ∇h evals to success | median CPU to success |\n")
+	b.WriteString("|---|---|---:|---|---|---:|---:|\n")
+	for _, s := range ss {
+		fmt.Fprintf(&b, "| %s | %s | %d | %d = %.0f %% [%.0f, %.0f] | %d / %d / %d [%.0f, %.0f] %% | %s | %s |\n",
+			esc.Replace(s.Family), esc.Replace(s.Method), s.Trials, s.Successes, 100*s.Rate, 100*s.RateLo, 100*s.RateHi,
+			s.Escaped, s.Always, s.Instances, 100*s.InstLo, 100*s.InstHi, dash(s.GradMedian, "%.0f"), cpu(s.CPUMedian))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

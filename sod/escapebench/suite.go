@@ -7,10 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sort"
 	"sync"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
 
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/experiments"
@@ -58,6 +61,9 @@ func (s Suite) Validate() error {
 		}
 		if seen[m.Name] {
 			return fmt.Errorf("%w: method %q listed twice", sod.ErrBadParameter, m.Name)
+		}
+		if !(m.Weight >= 0) || math.IsInf(m.Weight, 0) {
+			return fmt.Errorf("%w: method %q: Weight = %v, want a finite value ≥ 0", sod.ErrBadParameter, m.Name, m.Weight)
 		}
 		seen[m.Name] = true
 	}
@@ -143,12 +149,22 @@ type InstanceInfo struct {
 	Cert   Certificate `json:"certificate"`
 }
 
+// ProgressInstances begins the label of RunSuite's progress reports
+// while it generates and certifies the instances.
+const ProgressInstances = "instances"
+
 // RunSuite runs shard sh of s. Runs whose key is in done (results of an
 // earlier, interrupted run, e.g. from ReadJournal) are not run again; each
 // newly finished run is appended to journal (if not nil) at once, so an
 // interruption loses at most the runs in progress. It returns done's runs
 // of this shard and the new ones, in canonical order (Canonical). prog
-// receives one report per finished run, from the calling goroutine.
+// receives, from the calling goroutine, a report labelled
+// "instances <family>" (Done = families generated so far, Total =
+// families) before each family's points are generated and certified,
+// then reports labelled "bench": one before the first run and one per
+// finished run (Done/Total runs; Work/TotalWork weigh each run by the
+// time of a gradient evaluation on its instance, measured, times the
+// GD steps of a phase, times its method's Weight).
 func RunSuite(ctx context.Context, s Suite, sh Shard, done []*TrialResult, journal io.Writer, prog experiments.ProgressFunc) (*SuiteRun, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: RunSuite needs a context", sod.ErrBadParameter)
@@ -162,7 +178,10 @@ func RunSuite(ctx context.Context, s Suite, sh Shard, done []*TrialResult, journ
 	per, trials := max(s.PerCell, 1), max(s.Trials, 1)
 	var insts []CertifiedInstance
 	sr := &SuiteRun{Instances: []InstanceInfo{}, Dropped: []Dropped{}}
-	for _, f := range s.Families {
+	for i, f := range s.Families {
+		if prog != nil {
+			prog(experiments.Progress{Label: ProgressInstances + " " + f.Name(), Done: i, Total: len(s.Families)})
+		}
 		fi, err := Instances(ctx, f, s.Seed, per, s.Certify)
 		if err != nil {
 			return nil, err
@@ -206,19 +225,36 @@ func RunSuite(ctx context.Context, s Suite, sh Shard, done []*TrialResult, journ
 		}
 	}
 	total := len(out) + len(jobs)
-	// Runs weigh their size nr (plus a constant) for the time estimate.
+	// For the time estimate, runs weigh the time of a gradient evaluation
+	// on their instance (measured here) times the GD steps of a phase: at
+	// PMC n = 10⁴ a phase has 30n steps of O(n) each, 100 times the work of
+	// n = 10³, and a dense Gaussian gradient costs O(mn²).
 	jobWeight := map[string]float64{}
 	for _, in := range insts {
 		n, r := in.P.Dims()
-		jobWeight[in.Family+"\x00"+in.Name] = float64(n*r) + 50
+		g := mat.NewDense(n, r, nil)
+		const reps = 5
+		t0 := time.Now()
+		for range reps {
+			in.P.Grad(g, in.X)
+		}
+		jobWeight[in.Family+"\x00"+in.Name] = (time.Since(t0).Seconds()/reps + 1e-7) * float64(max(s.Run.MaxIter, in.PhaseIter))
 	}
 	var work, totalWork float64
+	mw := map[string]float64{}
+	for _, m := range s.Methods {
+		mw[m.Name] = m.Weight
+		if m.Weight <= 0 {
+			mw[m.Name] = 1
+		}
+	}
+	weight := func(fam, inst, method string) float64 { return jobWeight[fam+"\x00"+inst] * mw[method] }
 	for _, r := range out {
-		work += jobWeight[r.Family+"\x00"+r.Instance]
+		work += weight(r.Family, r.Instance, r.Method)
 	}
 	totalWork = work
 	for _, jb := range jobs {
-		totalWork += jobWeight[jb.in.Family+"\x00"+jb.in.Name]
+		totalWork += weight(jb.in.Family, jb.in.Name, jb.m.Name)
 	}
 	report := func() {
 		if prog != nil {
@@ -274,7 +310,7 @@ func RunSuite(ctx context.Context, s Suite, sh Shard, done []*TrialResult, journ
 			continue
 		}
 		out = append(out, a.r)
-		work += jobWeight[a.r.Family+"\x00"+a.r.Instance]
+		work += weight(a.r.Family, a.r.Instance, a.r.Method)
 		report()
 	}
 	if firstErr != nil {

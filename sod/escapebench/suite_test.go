@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"testing"
 
 	"sodworkbench.org/workbench/sod"
@@ -104,6 +105,8 @@ func TestSuiteValidate(t *testing.T) {
 		{"duplicate family", Suite{Families: []Family{PaperFamily{}, PaperFamily{}}, Methods: ms, Run: DefaultRunOptions()}},
 		{"negative trials", Suite{Families: []Family{PaperFamily{}}, Methods: ms, Trials: -1, Run: DefaultRunOptions()}},
 		{"zero run options", Suite{Families: []Family{PaperFamily{}}, Methods: ms}},
+		{"negative weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: -1, New: ms[0].New}}, Run: DefaultRunOptions()}},
+		{"NaN weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: math.NaN(), New: ms[0].New}}, Run: DefaultRunOptions()}},
 	} {
 		if _, err := RunSuite(context.Background(), c.s, Shard{}, nil, nil, nil); !errors.Is(err, sod.ErrBadParameter) {
 			t.Errorf("%s: %v, want ErrBadParameter", c.name, err)

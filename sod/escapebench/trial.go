@@ -39,7 +39,9 @@ func (o RunOptions) Validate() error {
 
 // TrialResult is one run of a method from an instance's certified point.
 // Every field is deterministic given the seed, except Cost.CPU and
-// Cost.Wall (not in the JSON; see Timing).
+// Cost.Wall (not in the JSON; see WriteTimingsCSV). (Family, Instance) names the
+// instance, whose certificate is in the suite's InstanceInfo
+// (SuiteRun.Instances; bench-instances.json of reproduce bench).
 type TrialResult struct {
 	Family   string            `json:"family"`
 	Instance string            `json:"instance"`

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -33,10 +34,15 @@ import (
 // for one run, a resumed run and merged shards), bench-timings.csv (CPU
 // and wall time per run) and bench-summary.json (metrics and curves per
 // family and method) and bench-report.html (a self-contained offline page
-// of the tables and convergence curves; like the timings, not byte-identical
-// between runs), and print the summary table.
+// of the tables, certificates and convergence curves; like the timings, not
+// byte-identical between runs) and bench-summary.md (the markdown summary:
+// command, suite, instances, table and time; -results-md writes a copy,
+// e.g. sod/escapebench/RESULTS.md), and print the summary table.
+//
+// -profile default (the default) is the README's benchmark, defaultBenchSpec;
+// -profile quick a suite of a few seconds; the other flags amend either.
 
-const benchUsage = "usage: reproduce bench [-families list] [-methods list] [-trials k] [-per-cell k] [-seed s] [-workers w] [-shard k/N] [-out dir] [-quiet] [suite flags]\n       reproduce bench merge [-out dir] journal-file-or-folder..."
+const benchUsage = "usage: reproduce bench [-profile default|quick] [-families list] [-methods list] [-trials k] [-per-cell k] [-seed s] [-workers w] [-shard k/N] [-out dir] [-results-md file] [-quiet] [suite flags]\n       reproduce bench merge [-out dir] [-results-md file] journal-file-or-folder..."
 
 func init() {
 	registerSubcommand(&subcommand{
@@ -45,25 +51,6 @@ func init() {
 		about: "the escape benchmark: every escape method on families of certified spurious points (success rates, cost, curves)",
 		run:   runBench,
 	})
-}
-
-// benchSpec is the suite a journal belongs to (its first line): a resumed
-// run or a merge must have the same.
-type benchSpec struct {
-	Families   []string  `json:"families"`
-	Methods    []string  `json:"methods"`
-	Trials     int       `json:"trials"`
-	PerCell    int       `json:"per_cell"`
-	Seed       uint64    `json:"seed"`
-	PMCSizes   []int     `json:"pmc_sizes"`
-	PMCEps     []float64 `json:"pmc_eps"`
-	PMCIter    int       `json:"pmc_iter"`
-	PMCStart   string    `json:"pmc_start"`
-	GaussN     []int     `json:"gauss_n"`
-	GaussM     []int     `json:"gauss_m"`
-	GaussR     []int     `json:"gauss_r"`
-	MaxIter    int       `json:"max_iter"`
-	MaxEscapes int       `json:"max_escapes"`
 }
 
 // journalHeader is a journal's first line; journalEnd its last once the
@@ -86,38 +73,6 @@ func init() {
 	for _, s := range []escapebench.PMCStart{escapebench.StartSmallRandom, escapebench.StartOneFlip, escapebench.StartRandomSigns} {
 		pmcStarts[s.String()] = s
 	}
-}
-
-func defaultBenchSpec() benchSpec {
-	ms := []string{}
-	for _, m := range escapebench.BuiltinMethods() {
-		ms = append(ms, m.Name)
-	}
-	ro := escapebench.DefaultRunOptions()
-	return benchSpec{Families: benchFamilyNames, Methods: ms, Trials: 20, PerCell: 4, Seed: 1,
-		PMCSizes: []int{20, 40}, PMCEps: []float64{0.15, 0.10}, PMCIter: 20000, PMCStart: escapebench.StartSmallRandom.String(), GaussN: []int{6}, GaussM: []int{8, 14}, GaussR: []int{1},
-		MaxIter: ro.MaxIter, MaxEscapes: ro.MaxEscapes}
-}
-
-func (s benchSpec) suite(workers int) escapebench.Suite {
-	fams := map[string]escapebench.Family{
-		"paper":    escapebench.PaperFamily{},
-		"pmc":      escapebench.PMCFamily{Sizes: s.PMCSizes, Epsilons: s.PMCEps, MaxIter: s.PMCIter, Start: pmcStarts[s.PMCStart]},
-		"gaussian": escapebench.GaussianFamily{Sizes: s.GaussN, Ms: s.GaussM, Ranks: s.GaussR},
-	}
-	byName := map[string]escapebench.Method{}
-	for _, m := range escapebench.BuiltinMethods() {
-		byName[m.Name] = m
-	}
-	su := escapebench.Suite{PerCell: s.PerCell, Trials: s.Trials, Seed: s.Seed, Workers: workers, Run: escapebench.DefaultRunOptions()}
-	su.Run.MaxIter, su.Run.MaxEscapes = s.MaxIter, s.MaxEscapes
-	for _, f := range s.Families {
-		su.Families = append(su.Families, fams[f])
-	}
-	for _, m := range s.Methods {
-		su.Methods = append(su.Methods, byName[m])
-	}
-	return su
 }
 
 // nameList is a comma-separated list of names from allowed, none twice.
@@ -173,8 +128,19 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "merge" {
 		return runBenchMerge(args[1:], stdout)
 	}
+	usage := func(err error) error { return &usageError{err: err, usage: benchUsage} }
+	profile, err := profileArg(args)
+	if err != nil {
+		return usage(err)
+	}
 	spec := defaultBenchSpec()
+	if profile == "quick" {
+		spec = quickBenchSpec()
+	}
 	fs := newFlagSet("bench")
+	var resultsMD string
+	var pmcSizes, gaussN, gaussM, gaussR []int
+	var pmcEps []float64
 	c := &common{stdout: stdout, stderr: stderr}
 	var workers int
 	var sh shardFlag
@@ -191,13 +157,18 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(uint64Flag{p: &spec.Seed}, "seed", "master `seed` in [0, 2⁶⁴−1]")
 	fs.Var(intFlag{p: &workers, min: 0, max: 4096}, "workers", "`w` parallel runs, in [0, 4096] (0: all cores)")
 	fs.Var(&sh, "shard", fmt.Sprintf("run only slice `k/N` of the runs (0 ≤ k < N ≤ %d) into <out>/bench-journal-k-of-N.jsonl, for reproduce bench merge", experiments.MaxStudyShards))
-	fs.Var(noDup[int]{intList(&spec.PMCSizes, 3, 100_000)}, "pmc-sizes", "PMC `list` of sizes n, each in [3, 10⁵]")
-	fs.Var(noDup[float64]{floatList(&spec.PMCEps, 0, 1, true)}, "pmc-eps", "PMC `list` of perturbations ε, each in (0, 1]")
-	fs.Var(intFlag{p: &spec.PMCIter, min: 1, max: 100_000_000}, "pmc-iter", "PMC: GD steps that find each point, in [1, 10⁸]")
-	fs.Var(enumFlag{p: &spec.PMCStart, allowed: []string{"small-random", "one-flip", "random-signs"}}, "pmc-start", "PMC: GD `start` that finds each point: small-random (the success-rate study's), one-flip or random-signs")
-	fs.Var(noDup[int]{intList(&spec.GaussN, 2, 200)}, "gauss-n", "Gaussian sensing `list` of sizes n, each in [2, 200]")
-	fs.Var(noDup[int]{intList(&spec.GaussM, 1, 10_000)}, "gauss-m", "Gaussian sensing `list` of measurement counts m, each in [1, 10⁴]")
-	fs.Var(noDup[int]{intList(&spec.GaussR, 1, 10)}, "gauss-r", "Gaussian sensing `list` of ranks r, each in [1, 10]")
+	fs.String("profile", profile, "`suite`: default (the README's benchmark, about 20 min with -workers 2) or quick (a few seconds); the flags below amend it")
+	fs.StringVar(&resultsMD, "results-md", "", "also write the markdown summary (bench-summary.md) to `file`, e.g. sod/escapebench/RESULTS.md")
+	fs.Var(listFlag[pmcCell]{p: &spec.PMCCells, parse: parsePMCCell}, "pmc-cells", fmt.Sprintf("PMC `cells` n:ε[:points], n in [3, 10⁵], ε in (0, 1], points in [1, 1000] (default -per-cell); default %s", cellsString(spec.PMCCells)))
+	fs.Var(noDup[int]{intList(&pmcSizes, 3, benchPMCMaxN)}, "pmc-sizes", "PMC `list` of sizes n, each in [3, 10⁵]: with -pmc-eps, the cells n × ε (instead of -pmc-cells)")
+	fs.Var(noDup[float64]{floatList(&pmcEps, 0, 1, true)}, "pmc-eps", "PMC `list` of perturbations ε, each in (0, 1]: with -pmc-sizes")
+	fs.Var(intFlag{p: &spec.PMCIter, min: 0, max: 100_000_000}, "pmc-iter", "PMC: GD steps that find each point, in [0, 10⁸] (0: max(20000, 30n))")
+	fs.Var(enumFlag{p: &spec.PMCStart, allowed: []string{"small-random", "one-flip", "random-signs"}}, "pmc-start", "PMC: GD `start` that finds each point: small-random (the success-rate study's; at n ≥ 80 it nearly always reaches M*), one-flip or random-signs")
+	fs.Var(listFlag[gaussCell]{p: &spec.GaussCells, parse: parseGaussCell}, "gauss-cells", fmt.Sprintf("Gaussian sensing `cells` n:m:r, n in [2, 200], m in [1, 10⁴], r in [1, min(n, 10)]; default %s", cellsString(spec.GaussCells)))
+	fs.Var(noDup[int]{intList(&gaussN, 2, benchGaussMaxN)}, "gauss-n", "Gaussian sensing `list` of sizes n, each in [2, 200]: with -gauss-m and -gauss-r, the cells n × m × r (instead of -gauss-cells)")
+	fs.Var(noDup[int]{intList(&gaussM, 1, benchGaussMaxM)}, "gauss-m", "Gaussian sensing `list` of measurement counts m, each in [1, 10⁴]")
+	fs.Var(noDup[int]{intList(&gaussR, 1, benchGaussMaxR)}, "gauss-r", "Gaussian sensing `list` of ranks r, each in [1, 10]")
+	fs.Var(intFlag{p: &spec.GaussTries, min: 1, max: escapebench.MaxGaussianTries}, "gauss-tries", fmt.Sprintf("Gaussian sensing: draws per point until GD stalls away from M*, in [1, %d]", escapebench.MaxGaussianTries))
 	fs.Var(intFlag{p: &spec.MaxIter, min: 1, max: 10_000_000}, "max-iter", "GD steps per phase, in [1, 10⁷]")
 	fs.Var(intFlag{p: &spec.MaxEscapes, min: 1, max: 1000}, "max-escapes", "escape rounds per run, in [1, 1000]")
 	pos, err := parseInterleaved(fs, args)
@@ -206,14 +177,20 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;")
 		fmt.Fprintln(stdout, "results are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.")
 		fmt.Fprintln(stdout, "A complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv")
-		fmt.Fprintln(stdout, "and bench-report.html, an offline page of the tables and convergence curves.")
+		fmt.Fprintln(stdout, "bench-report.html, an offline page of the tables, certificates and convergence curves, and")
+		fmt.Fprintln(stdout, "bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default")
+		fmt.Fprintln(stdout, "suite (every family up to PMC n = 10⁴, every method, 20 trials) takes about 20 min with -workers 2.")
 		fmt.Fprintln(stdout, "\nFlags:")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return err
 	}
-	usage := func(err error) error { return &usageError{err: err, usage: benchUsage} }
 	if err != nil {
+		return usage(err)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := productCells(&spec, set, pmcSizes, pmcEps, gaussN, gaussM, gaussR); err != nil {
 		return usage(err)
 	}
 	if len(pos) > 0 {
@@ -222,12 +199,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if c.out == "" {
 		return usage(errors.New("-out is empty; want a directory name"))
 	}
-	for _, g := range spec.GaussR {
-		for _, n := range spec.GaussN {
-			if g > n {
-				return usage(fmt.Errorf("-gauss-r %d exceeds -gauss-n %d", g, n))
-			}
-		}
+	if err := checkResultsMD(resultsMD); err != nil {
+		return usage(err)
 	}
 	suite := spec.suite(workers)
 	if err := suite.Validate(); err != nil {
@@ -269,7 +242,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer f.Close()
 	start := time.Now()
-	sr, err := escapebench.RunSuite(ctx, suite, shard, done, f, c.progress())
+	var prog experiments.ProgressFunc
+	if !c.quiet {
+		prog = benchProgress(stderr, 40)
+	}
+	sr, err := escapebench.RunSuite(ctx, suite, shard, done, f, prog)
 	if err != nil {
 		return err
 	}
@@ -289,7 +266,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "bench: shard %d/%d done; combine the shards with reproduce bench merge -out DIR %s\n", sh.k, sh.n, c.out)
 		return nil
 	}
-	return writeBench(c.out, spec, rs, stdout)
+	info := benchRunInfo{args: append([]string{"bench"}, args...), workers: suite.Workers, resultsMD: resultsMD}
+	if len(done) == 0 {
+		info.wall = time.Since(start)
+	}
+	if info.workers == 0 {
+		info.workers = runtime.GOMAXPROCS(0)
+	}
+	return writeBench(c.out, spec, rs, stdout, info)
 }
 
 // truncateToLastLine cuts a line left partial by an interrupted write, so
@@ -389,7 +373,7 @@ func writeInstances(out string, sr *escapebench.SuiteRun, stdout io.Writer) erro
 }
 
 // writeBench writes the outputs of a complete suite and prints its table.
-func writeBench(out string, spec benchSpec, rs []*escapebench.TrialResult, stdout io.Writer) error {
+func writeBench(out string, spec benchSpec, rs []*escapebench.TrialResult, stdout io.Writer, info benchRunInfo) error {
 	rs, err := escapebench.Canonical(rs)
 	if err != nil {
 		return err
@@ -415,6 +399,9 @@ func writeBench(out string, spec benchSpec, rs []*escapebench.TrialResult, stdou
 	if err := writeBenchReport(out, spec, rs); err != nil {
 		return err
 	}
+	if err := writeBenchMarkdown(out, spec, ss, rs, info); err != nil {
+		return err
+	}
 	if err := escapebench.WriteSummaryTable(stdout, ss); err != nil {
 		return err
 	}
@@ -422,13 +409,15 @@ func writeBench(out string, spec benchSpec, rs []*escapebench.TrialResult, stdou
 	return nil
 }
 
-const benchMergeUsage = "usage: reproduce bench merge [-out dir] journal-file-or-folder..."
+const benchMergeUsage = "usage: reproduce bench merge [-out dir] [-results-md file] journal-file-or-folder..."
 
 // runBenchMerge combines the journals of the N shards of one suite.
 func runBenchMerge(args []string, stdout io.Writer) error {
 	fs := newFlagSet("bench merge")
 	out := "bench-out"
 	fs.StringVar(&out, "out", "bench-out", "output `dir`ectory")
+	var resultsMD string
+	fs.StringVar(&resultsMD, "results-md", "", "also write the markdown summary (bench-summary.md) to `file`")
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, benchMergeUsage)
@@ -444,6 +433,9 @@ func runBenchMerge(args []string, stdout io.Writer) error {
 	}
 	if out == "" {
 		return usage(errors.New("-out is empty; want a directory name"))
+	}
+	if err := checkResultsMD(resultsMD); err != nil {
+		return usage(err)
 	}
 	if len(paths) == 0 {
 		return usage(errors.New("no journal given; want the files (or folders) written by reproduce bench -shard k/N"))
@@ -494,7 +486,7 @@ func runBenchMerge(args []string, stdout io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "bench merge: %d shards\n", len(files))
-	return writeBench(out, spec.Bench, all, stdout)
+	return writeBench(out, spec.Bench, all, stdout, benchRunInfo{args: append([]string{"bench", "merge"}, args...), resultsMD: resultsMD})
 }
 
 func dedupe(rs []*escapebench.TrialResult) []*escapebench.TrialResult {

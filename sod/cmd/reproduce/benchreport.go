@@ -44,24 +44,17 @@ func writeBenchReport(out string, spec benchSpec, rs []*escapebench.TrialResult)
 // benchSettings are the suite's parameters for the report's header.
 func benchSettings(s benchSpec) []figures.BenchSetting {
 	join := func(xs []string) string { return strings.Join(xs, ", ") }
-	ints := func(v []int) string {
-		var out []string
-		for _, x := range v {
-			out = append(out, strconv.Itoa(x))
-		}
-		return join(out)
-	}
 	set := []figures.BenchSetting{{Name: "families", Value: join(s.Families)}}
 	if slices.Contains(s.Families, "pmc") {
-		var eps []string
-		for _, e := range s.PMCEps {
-			eps = append(eps, strconv.FormatFloat(e, 'g', -1, 64))
+		iter := strconv.Itoa(s.PMCIter)
+		if s.PMCIter == 0 {
+			iter = "max(20000, 30n)"
 		}
-		set = append(set, figures.BenchSetting{Name: "pmc", Value: fmt.Sprintf("n ∈ {%s}, ε ∈ {%s}, start %s, %d GD steps to find a point",
-			ints(s.PMCSizes), join(eps), s.PMCStart, s.PMCIter)})
+		set = append(set, figures.BenchSetting{Name: "pmc", Value: fmt.Sprintf("cells n:ε[:points] %s; start %s; %s GD steps to find a point",
+			cellsString(s.PMCCells), s.PMCStart, iter)})
 	}
 	if slices.Contains(s.Families, "gaussian") {
-		set = append(set, figures.BenchSetting{Name: "gaussian", Value: fmt.Sprintf("n ∈ {%s}, m ∈ {%s}, r ∈ {%s}", ints(s.GaussN), ints(s.GaussM), ints(s.GaussR))})
+		set = append(set, figures.BenchSetting{Name: "gaussian", Value: fmt.Sprintf("cells n:m:r %s; up to %d draws per point", cellsString(s.GaussCells), s.GaussTries)})
 	}
 	return append(set,
 		figures.BenchSetting{Name: "methods", Value: join(s.Methods)},

@@ -40,7 +40,7 @@ func TestBenchReport(t *testing.T) {
 		}
 		page := string(b)
 		for _, s := range []string{"Family paper", "Family pmc", "sod-line-search", "gd-alone", "random-restart",
-			"scale=", "n ∈ {12}, ε ∈ {0.15}", ">seed<", ">5<", "certified instances"} {
+			"scale=", "cells n:ε[:points] 12:0.15;", ">seed<", ">5<", "certified instances", "instances and their certificates", "strict-local-min"} {
 			if !strings.Contains(page, s) {
 				t.Errorf("%s: the report lacks %q", dir, s)
 			}

@@ -60,7 +60,7 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 	ss := escapebench.Summarize(rep.Runs)
 	p := &widgets.Page{Title: title, Head: benchReportStyle}
 	p.AddHTML("<h1>" + html.EscapeString(title) + "</h1>")
-	p.AddHTML(`<p class="bench-note">Every method is run from certified spurious second-order points of each family; a run succeeds when it ends with ‖XXᵀ − M*‖<sub>F</sub> &lt; 0.02. Rates carry a 95 % Wilson interval; gradient evaluations and CPU time to success are over successful runs.</p>`)
+	p.AddHTML(`<p class="bench-note">Every method is run from certified spurious second-order points of each family; a run succeeds when it ends with ‖XXᵀ − M*‖<sub>F</sub> &lt; 0.02. Rates carry a 95 % Wilson interval over runs; since runs on one instance are not independent, the last column counts instances (escaped by at least one run / by every run / all) with the 95 % Wilson interval over instances. Gradient evaluations and CPU time to success are over successful runs.</p>`)
 	if len(rep.Settings) > 0 {
 		st := widgets.Table{Caption: "Suite", Header: []string{"parameter", "value"}}
 		for _, s := range rep.Settings {
@@ -92,6 +92,9 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 				}
 			}
 			p.AddHTML(fmt.Sprintf(`<p class="bench-note">%d certified instances, %d generated points dropped (failed the certificate).</p>`, ni, nd))
+			if err := addTable(p, benchInstancesTable(rep.Instances, rep.Dropped, fam)); err != nil {
+				return err
+			}
 		}
 		tab, err := BenchMetricsTable(ss, fam)
 		if err != nil {
@@ -200,11 +203,15 @@ func BenchMethodsTable(rs []*escapebench.TrialResult) (widgets.Table, error) {
 // benchmark (escapebench.Summarize): per method the successes k/n, the
 // success rate with its 95 % Wilson interval, the median and 90th
 // percentile of gradient evaluations and of CPU time to success, and the
-// share of escape rounds whose accepted point lowered h. "—" marks a value
-// without data (no success, no round).
+// share of escape rounds whose accepted point lowered h, and the
+// per-instance view (instances escaped by at least one run / by every run /
+// all, with the 95 % Wilson interval over instances; see
+// escapebench.Summary). "—" marks a value without data (no success, no
+// round).
 func BenchMetricsTable(ss []escapebench.Summary, family string) (widgets.Table, error) {
 	tab := widgets.Table{Caption: "Family " + family + ": success and cost per method",
-		Header: []string{"method", "success k/n", "rate [95 % Wilson]", "∇h evals to success: median", "p90", "CPU to success: median", "p90", "rounds lowering h"}}
+		Header: []string{"method", "success k/n", "rate [95 % Wilson]", "∇h evals to success: median", "p90", "CPU to success: median", "p90", "rounds lowering h",
+			"instances escaped / by every run / all [95 % Wilson]"}}
 	for _, s := range ss {
 		if s.Family != family {
 			continue
@@ -218,6 +225,7 @@ func BenchMetricsTable(ss []escapebench.Summary, family string) (widgets.Table, 
 			{Text: benchSeconds(float64(s.CPUMedian))},
 			{Text: benchSeconds(float64(s.CPUP90))},
 			{Text: benchShare(s)},
+			{Text: fmt.Sprintf("%d / %d / %d [%.0f, %.0f] %%", s.Escaped, s.Always, s.Instances, 100*s.InstLo, 100*s.InstHi)},
 		})
 	}
 	if len(tab.Rows) == 0 {
@@ -283,4 +291,30 @@ func BenchCurvesCharts(ss []escapebench.Summary, family string) ([]widgets.Chart
 		return nil, fmt.Errorf("%w: BenchCurvesCharts: no summary of family %q", sod.ErrBadParameter, family)
 	}
 	return cs, nil
+}
+
+// benchInstancesTable lists the certified instances of one family with
+// their certificates (‖∇h‖_F, λ_min(∇²h), h, ‖X̂X̂ᵀ − M*‖_F, kind) and the
+// dropped points with the reason.
+func benchInstancesTable(ins []escapebench.InstanceInfo, dropped []escapebench.Dropped, family string) widgets.Table {
+	tab := widgets.Table{Caption: "Family " + family + ": instances and their certificates",
+		Header: []string{"instance", "n×r", "‖∇h‖_F", "λ_min(∇²h)", "h", "‖X̂X̂ᵀ − M*‖_F", "kind"}}
+	g := func(v float64) string { return fmt.Sprintf("%.3g", v) }
+	for _, in := range ins {
+		if in.Family != family {
+			continue
+		}
+		kind := in.Cert.Kind.String()
+		if in.Cert.Lanczos {
+			kind += " (λ_min by Lanczos)"
+		}
+		tab.Rows = append(tab.Rows, []widgets.Cell{{Text: in.Name}, {Text: fmt.Sprintf("%d×%d", in.N, in.R)}, {Text: g(in.Cert.GradNorm)},
+			{Text: g(in.Cert.MinHessEig)}, {Text: g(in.Cert.H)}, {Text: g(in.Cert.Dist)}, {Text: kind}})
+	}
+	for _, d := range dropped {
+		if d.Family == family {
+			tab.Rows = append(tab.Rows, []widgets.Cell{{Text: d.Name}, {Text: "dropped"}, {Text: d.Reason}, {}, {}, {}, {Text: "—"}})
+		}
+	}
+	return tab
 }

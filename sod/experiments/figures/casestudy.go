@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/plot"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/widgets"
 )
@@ -113,41 +112,4 @@ func CaseTrajectory(title string, r *experiments.CaseStudyResult, z []float64, e
 	pt("x̌", r.XCheck)
 	pt("x_final", r.XFinal)
 	return tr
-}
-
-// CaseStaticFigure draws the six panels of a case study (Figs. exp2, exp3) with
-// gonum/plot in one figure, for slides and papers (widgets.Save,
-// widgets.DisplayStatic): (a)–(c) on the first row, (d) the lifted
-// objective, (e) the closed form's term norms and (f) the trajectory on
-// the second.
-func CaseStaticFigure(r *experiments.CaseStudyResult, z []float64, every int) (*widgets.Figure, error) {
-	curves, err := CaseCurves("", r, every)
-	if err != nil {
-		return nil, err
-	}
-	var row1 []*plot.Plot
-	for k, c := range curves {
-		c.Title = []string{"(a) objective h(X)", "(b) gradient norm ‖∇h(X)‖_F", "(c) ‖XXᵀ − M*‖_F"}[k]
-		p, err := widgets.CurvesPlot(c)
-		if err != nil {
-			return nil, err
-		}
-		row1 = append(row1, p)
-	}
-	lo, tn := CaseLifted("", r)
-	lo.Title = fmt.Sprintf("(d) lifted objective h^l (l = %d)", r.Lifted.L)
-	pd, err := widgets.LiftedObjectivePlot(lo)
-	if err != nil {
-		return nil, err
-	}
-	tn.Title, tn.Exact = "(e) term norms (closed form)", nil
-	pe, err := widgets.TermNormsFigure(tn)
-	if err != nil {
-		return nil, err
-	}
-	pf, err := widgets.Trajectory3DPlot(CaseTrajectory("(f) trajectory of x ∈ ℝ³", r, z, every))
-	if err != nil {
-		return nil, err
-	}
-	return &widgets.Figure{Panels: [][]*plot.Plot{row1, {pd, pe.Panels[0][0], pf}}}, nil
 }

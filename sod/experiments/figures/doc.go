@@ -5,10 +5,11 @@
 // where the machinery that used to fill notebook cells lives: instance
 // tables, chart builders, loops over cases. A function returning a
 // widgets.Chart ends in Chart (several: Charts), one returning a
-// widgets.Table in Table, one returning a static *widgets.Figure in Figure;
-// the other names return data for widgets' types. Package widgets draws plain
-// data and does not know the paper's results; this package does, and fills
-// widgets' input structs from them.
+// widgets.Table in Table; the other names return data for widgets' types.
+// Package widgets draws plain data and does not know the paper's results;
+// this package does, and fills widgets' input structs from them. The static
+// gonum/plot versions are in the subpackage staticfig, so that the cells
+// showing interactive charts do not link gonum/plot.
 //
 // # The paper's figures and tables → API
 //
@@ -20,7 +21,7 @@
 //	Fig. ablation                         AblationWindowsChart (experiments.RunEscapeWindows / RunAblation)
 //	Table ablation                        AblationTable, WindowsTable (experiments.RunAblation, paper.Ablation)
 //	Fig. exp2, exp3 (a)–(c), (d)–(e), (f) CaseCurves, CaseLifted, CaseTrajectory (experiments.RunCaseStudy)
-//	                six static panels     CaseStaticFigure
+//	                six static panels     staticfig.CaseFigure (a package of its own: gonum/plot)
 //	Fig. numerical_study (a)–(b), (c)–(d) SuccessRatesChart, StudyBundleChart (experiments.RunStudy)
 //	Fig. quadratic_nn (a), (b)            QNNLossesChart, QNNSummaryTable, QNNScanTable (experiments.RunQNN, RunQNNScan)
 //

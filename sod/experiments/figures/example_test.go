@@ -443,22 +443,6 @@ func ExampleCaseTrajectory() {
 	// x_final = (1.000, 0.000, -0.000)
 }
 
-func ExampleCaseStaticFigure() {
-	r, err := experiments.RunCaseStudy(context.Background(), experiments.RealWorldCaseStudyConfig(), nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fig, err := figures.CaseStaticFigure(r, []float64{1, 0, 0}, 1)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(len(fig.Panels), "rows of", len(fig.Panels[0]), "panels")
-	// Output:
-	// 2 rows of 3 panels
-}
-
 func ExampleBasicDistancesChart() {
 	r, err := experiments.RunBasicFromStart(context.Background(), experiments.DefaultBasicFromStartConfig(), nil)
 	if err != nil {

@@ -325,9 +325,6 @@ func TestCaseFigures(t *testing.T) {
 	if len(tr.Paths[0].X)+len(tr.Paths[1].X) != len(r.Path) || len(tr.Points) != 5 {
 		t.Errorf("trajectory: %d + %d points of %d, %d marks", len(tr.Paths[0].X), len(tr.Paths[1].X), len(r.Path), len(tr.Points))
 	}
-	if _, err := CaseStaticFigure(r, []float64{1, 0, 0}, 1); err != nil {
-		t.Error(err)
-	}
 	if _, err := CaseCurves("x", r, 0); err == nil {
 		t.Error("every = 0 accepted")
 	}

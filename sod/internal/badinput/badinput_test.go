@@ -12,10 +12,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/widgets"
+	"sodworkbench.org/workbench/widgets/plots"
 )
 
 // A badCase is one bad input: call returns its error (a panic is turned
@@ -369,11 +369,11 @@ func cases(t *testing.T) []badCase {
 			return err
 		}, context.Canceled, nil, true},
 		// Widgets.
-		{"Render 1e6 × 1e6 png", func() error { _, err := widgets.Render(fig, 1e6, 1e6, "png"); return err }, widgets.ErrRenderTooLarge, []string{"size 1e+06 × 1e+06 pt", "MaxRenderSize"}, true},
-		{"Render NaN size", func() error { _, err := widgets.Render(fig, vg.Length(math.NaN()), 100, "svg"); return err }, widgets.ErrBadInput, []string{"size NaN × 100 pt"}, true},
-		{"Render negative size", func() error { _, err := widgets.Render(fig, -1, 100, "svg"); return err }, widgets.ErrBadInput, []string{"size -1 × 100 pt"}, true},
-		{"Render nil figure", func() error { _, err := widgets.Render(nil, 100, 100, "svg"); return err }, widgets.ErrBadInput, []string{"nil figure"}, true},
-		{"Save too large", func() error { return widgets.Save(fig, "/nonexistent/x.png", 1e5, 10) }, widgets.ErrRenderTooLarge, []string{"size 100000 × 10 pt"}, true},
+		{"Render 1e6 × 1e6 png", func() error { _, err := plots.Render(fig, 1e6, 1e6, "png"); return err }, plots.ErrRenderTooLarge, []string{"size 1e+06 × 1e+06 pt", "MaxRenderSize"}, true},
+		{"Render NaN size", func() error { _, err := plots.Render(fig, plots.Length(math.NaN()), 100, "svg"); return err }, widgets.ErrBadInput, []string{"size NaN × 100 pt"}, true},
+		{"Render negative size", func() error { _, err := plots.Render(fig, -1, 100, "svg"); return err }, widgets.ErrBadInput, []string{"size -1 × 100 pt"}, true},
+		{"Render nil figure", func() error { _, err := plots.Render(nil, 100, 100, "svg"); return err }, widgets.ErrBadInput, []string{"nil figure"}, true},
+		{"Save too large", func() error { return plots.Save(fig, "/nonexistent/x.png", 1e5, 10) }, plots.ErrRenderTooLarge, []string{"size 100000 × 10 pt"}, true},
 		{"Explore nil draw", func() error { return widgets.Explore(context.Background(), nil, nil) }, widgets.ErrBadInput, []string{"draw false"}, true},
 		{"Explore nil context", func() error {
 			//lint:ignore SA1012 a nil context is the bad input under test
@@ -385,7 +385,7 @@ func cases(t *testing.T) []badCase {
 		{"ProbabilityChart samples −5", probability(func(pc *widgets.ProbabilityCurve) { pc.Samples = -5 }), widgets.ErrBadInput, []string{"Samples = -5, want ≥ 0"}, true},
 		{"ProbabilityChart StdErr −1", probability(func(pc *widgets.ProbabilityCurve) { pc.StdErr = []float64{0.1, -1} }), widgets.ErrBadInput, []string{"StdErr[1] = -1"}, true},
 		{"ProbabilityPlot bound 2", func() error {
-			_, err := widgets.ProbabilityPlot(widgets.ProbabilityCurve{X: []float64{1}, Bound: []float64{2}, MonteCarlo: []float64{0.5}})
+			_, err := plots.ProbabilityPlot(widgets.ProbabilityCurve{X: []float64{1}, Bound: []float64{2}, MonteCarlo: []float64{0.5}})
 			return err
 		}, widgets.ErrBadInput, []string{"Bound[0] = 2"}, true},
 	}

@@ -37,9 +37,11 @@ var Packages = []string{
 	"sod",
 	"sod/experiments",
 	"sod/experiments/figures",
+	"sod/experiments/figures/staticfig",
 	"sod/exercises",
 	"sod/paper",
 	"widgets",
+	"widgets/plots",
 }
 
 // Entry is one exported function or method.

@@ -1,7 +1,8 @@
-package widgets
+package plots
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -17,11 +18,14 @@ import (
 	_ "gonum.org/v1/plot/vg/vgimg" // PNG
 	_ "gonum.org/v1/plot/vg/vgpdf" // PDF
 	_ "gonum.org/v1/plot/vg/vgsvg" // SVG
+	"sodworkbench.org/workbench/widgets"
+	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
 // Static is a figure drawn with gonum/plot for slides and papers: a
-// *plot.Plot or a *Figure (several aligned panels). Every chart of this
-// package has a static counterpart, e.g. CurvesPlot for Curves.Chart.
+// *plot.Plot or a *Figure (several aligned panels). Every chart of package
+// widgets has a static counterpart here, e.g. CurvesPlot for
+// widgets.Curves.Chart.
 type Static interface {
 	Draw(c draw.Canvas)
 }
@@ -58,35 +62,51 @@ func (f *Figure) Draw(c draw.Canvas) {
 	}
 }
 
+// Length is a length on the page (gonum/plot's vg.Length, in points): sizes
+// are written with the units below, e.g. 16 * plots.Centimeter.
+type Length = vg.Length
+
+// Units of Length.
+const (
+	Millimeter = vg.Millimeter
+	Centimeter = vg.Centimeter
+	Inch       = vg.Inch
+)
+
+// ErrRenderTooLarge reports a size above a stated limit (MaxRenderSize),
+// refused before allocating.
+var ErrRenderTooLarge = errors.New("plots: size exceeds the stated limit")
+
 // MaxRenderSize is the largest width or height Render and Save accept:
 // 1 m, which is 3780 pixels at the PNG resolution of 96 dpi (a 57 MB
 // canvas at the limit in both directions).
-const MaxRenderSize = 100 * vg.Centimeter
+const MaxRenderSize = 100 * Centimeter
 
 // Render draws s on a canvas of the given size and format ("svg", "png",
 // "pdf") and returns the encoded bytes. width and height must lie in
-// (0, MaxRenderSize]; a larger size is refused with ErrTooLarge and a
-// non-positive or NaN one with ErrBadInput, before any canvas is allocated.
-func Render(s Static, width, height vg.Length, format string) ([]byte, error) {
+// (0, MaxRenderSize]; a larger size is refused with ErrRenderTooLarge and
+// a non-positive or NaN one with widgets.ErrBadInput, before any canvas is
+// allocated.
+func Render(s Static, width, height Length, format string) ([]byte, error) {
 	if s == nil {
-		return nil, fmt.Errorf("%w: Render: nil figure", ErrBadInput)
+		return nil, fmt.Errorf("%w: Render: nil figure", widgets.ErrBadInput)
 	}
 	if !(width > 0 && height > 0) {
-		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each in (0, %v] pt", ErrBadInput, float64(width), float64(height), float64(MaxRenderSize))
+		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each in (0, %v] pt", widgets.ErrBadInput, float64(width), float64(height), float64(MaxRenderSize))
 	}
 	if width > MaxRenderSize || height > MaxRenderSize {
 		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each at most MaxRenderSize = %v pt (1 m)", ErrRenderTooLarge, float64(width), float64(height), float64(MaxRenderSize))
 	}
 	c, err := draw.NewFormattedCanvas(width, height, strings.ToLower(format))
 	if err != nil {
-		return nil, fmt.Errorf("widgets: Render: %w (use svg, png or pdf)", err)
+		return nil, fmt.Errorf("plots: Render: %w (use svg, png or pdf)", err)
 	}
 	if err := drawSafely(s, draw.New(c)); err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err != nil {
-		return nil, fmt.Errorf("widgets: Render: %w", err)
+		return nil, fmt.Errorf("plots: Render: %w", err)
 	}
 	return b.Bytes(), nil
 }
@@ -96,7 +116,7 @@ func Render(s Static, width, height vg.Length, format string) ([]byte, error) {
 func drawSafely(s Static, c draw.Canvas) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("widgets: gonum/plot failed to draw the figure: %v", r)
+			err = fmt.Errorf("plots: gonum/plot failed to draw the figure: %v", r)
 		}
 	}()
 	s.Draw(c)
@@ -104,8 +124,8 @@ func drawSafely(s Static, c draw.Canvas) (err error) {
 }
 
 // Save writes s to path in the format given by its extension (.svg, .png
-// or .pdf), at the given size (e.g. 16*vg.Centimeter × 10*vg.Centimeter).
-func Save(s Static, path string, width, height vg.Length) error {
+// or .pdf), at the given size (e.g. 16*Centimeter × 10*Centimeter).
+func Save(s Static, path string, width, height Length) error {
 	ext := strings.TrimPrefix(filepath.Ext(path), ".")
 	b, err := Render(s, width, height, ext)
 	if err != nil {
@@ -116,7 +136,7 @@ func Save(s Static, path string, width, height vg.Length) error {
 
 // DisplayStatic shows s as an SVG in the current GoNB cell (nothing outside
 // a notebook) and waits with gonbui.Sync.
-func DisplayStatic(s Static, width, height vg.Length) error {
+func DisplayStatic(s Static, width, height Length) error {
 	b, err := Render(s, width, height, "svg")
 	if err != nil {
 		return err
@@ -185,7 +205,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			continue // an unlabelled tick per decade would blacken the axis over hundreds of decades
 		}
 		v := math.Pow10(e)
-		ticks = append(ticks, plot.Tick{Value: v, Label: logLabel(e)})
+		ticks = append(ticks, plot.Tick{Value: v, Label: chartkit.LogLabel(e)})
 		if step == 1 && e < b {
 			for i := 2; i <= 9; i++ {
 				ticks = append(ticks, plot.Tick{Value: float64(i) * v})
@@ -216,7 +236,7 @@ func segments(x, y []float64, logX, logY bool) ([]plotter.XYs, int) {
 	var cur plotter.XYs
 	skipped := 0
 	for i := range x {
-		if drawable(x[i], logX) && drawable(y[i], logY) {
+		if chartkit.Drawable(x[i], logX) && chartkit.Drawable(y[i], logY) {
 			cur = append(cur, plotter.XY{X: x[i], Y: y[i]})
 			continue
 		}
@@ -238,7 +258,7 @@ func addLine(p *plot.Plot, name string, x, y []float64, logX, logY bool, style d
 	for k, s := range segs {
 		l, err := plotter.NewLine(s)
 		if err != nil {
-			return skipped, fmt.Errorf("widgets: %s: %w", name, err)
+			return skipped, fmt.Errorf("plots: %s: %w", name, err)
 		}
 		l.LineStyle = style
 		p.Add(l)

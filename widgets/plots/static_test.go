@@ -1,4 +1,4 @@
-package widgets
+package plots
 
 import (
 	"bytes"
@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot/vg"
+	"sodworkbench.org/workbench/widgets"
 )
 
 // Every static figure renders to SVG (well-formed XML with drawn paths) and
-// to a PNG that is not blank; both are kept in testdata/out/static.
+// to a PNG that is not blank; both are kept in widgets/testdata/out/static.
 func TestStaticGallery(t *testing.T) {
 	items, err := StaticGallery(1)
 	if err != nil {
@@ -29,7 +29,7 @@ func TestStaticGallery(t *testing.T) {
 	}
 	for _, it := range items {
 		t.Run(it.Name, func(t *testing.T) {
-			w, h := 16*vg.Centimeter, 10*vg.Centimeter
+			w, h := 16*Centimeter, 10*Centimeter
 			if it.Name == "efs-zones" || it.Name == "landscape" {
 				w = h
 			}
@@ -64,7 +64,7 @@ func TestStaticGallery(t *testing.T) {
 }
 
 func TestStaticErrors(t *testing.T) {
-	p, err := CurvesPlot(Curves{X: []float64{1, 2}, Series: []Series{{"a", []float64{1, 2}}}})
+	p, err := CurvesPlot(widgets.Curves{X: []float64{1, 2}, Series: []widgets.Series{{Name: "a", Y: []float64{1, 2}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,29 +73,29 @@ func TestStaticErrors(t *testing.T) {
 		f      func() error
 		substr string
 	}{
-		{"bad format", func() error { _, err := Render(p, vg.Centimeter, vg.Centimeter, "bmp"); return err }, "unsupported format"},
-		{"zero size", func() error { _, err := Render(p, 0, vg.Centimeter, "svg"); return err }, "size 0 × 28.346456692913385 pt, want each in (0, 2834.6456692913384] pt"},
-		{"nil figure", func() error { _, err := Render(nil, vg.Centimeter, vg.Centimeter, "svg"); return err }, "nil figure"},
+		{"bad format", func() error { _, err := Render(p, Centimeter, Centimeter, "bmp"); return err }, "unsupported format"},
+		{"zero size", func() error { _, err := Render(p, 0, Centimeter, "svg"); return err }, "size 0 × 28.346456692913385 pt, want each in (0, 2834.6456692913384] pt"},
+		{"nil figure", func() error { _, err := Render(nil, Centimeter, Centimeter, "svg"); return err }, "nil figure"},
 		{"all NaN", func() error {
-			_, err := CurvesPlot(Curves{X: []float64{1, 2}, Series: []Series{{"a", []float64{math.NaN(), math.NaN()}}}})
+			_, err := CurvesPlot(widgets.Curves{X: []float64{1, 2}, Series: []widgets.Series{{Name: "a", Y: []float64{math.NaN(), math.NaN()}}}})
 			return err
 		}, "no drawable value"},
 		{"non-positive only on log axis", func() error {
-			_, err := CurvesPlot(Curves{X: []float64{1, 2}, LogY: true, Series: []Series{{"a", []float64{0, -1}}}})
+			_, err := CurvesPlot(widgets.Curves{X: []float64{1, 2}, LogY: true, Series: []widgets.Series{{Name: "a", Y: []float64{0, -1}}}})
 			return err
 		}, "no drawable value"},
-		{"bad radii", func() error { _, err := EFSZonesPlot(EFSZones{R1: 3, R2: 2}); return err }, "0 < r₁ < r₂"},
+		{"bad radii", func() error { _, err := EFSZonesPlot(widgets.EFSZones{R1: 3, R2: 2}); return err }, "0 < r₁ < r₂"},
 		{"unnamed instance", func() error {
-			_, err := EFSZonesPlot(EFSZones{R1: 1, R2: 2, Instances: []Radial{{Name: " ", R: 1.5}}})
+			_, err := EFSZonesPlot(widgets.EFSZones{R1: 1, R2: 2, Instances: []widgets.Radial{{Name: " ", R: 1.5}}})
 			return err
 		}, "EFSZonesPlot instance has an empty name"},
-		{"no windows", func() error { _, err := EscapeWindowsPlot(EscapeWindows{Title: "w"}); return err }, "no rows"},
+		{"no windows", func() error { _, err := EscapeWindowsPlot(widgets.EscapeWindows{Title: "w"}); return err }, "no rows"},
 		{"window before t = 0", func() error {
-			_, err := EscapeWindowsPlot(EscapeWindows{Rows: []WindowRow{{Label: "l=3", Beta: Interval{Lo: -1, Hi: 5}}}})
+			_, err := EscapeWindowsPlot(widgets.EscapeWindows{Rows: []widgets.WindowRow{{Label: "l=3", Beta: widgets.Interval{Lo: -1, Hi: 5}}}})
 			return err
 		}, "starting at t = -1 < 0"},
 		{"unnamed window row", func() error {
-			_, err := EscapeWindowsPlot(EscapeWindows{Rows: []WindowRow{{Beta: Interval{Lo: 1, Hi: 5}}}})
+			_, err := EscapeWindowsPlot(widgets.EscapeWindows{Rows: []widgets.WindowRow{{Beta: widgets.Interval{Lo: 1, Hi: 5}}}})
 			return err
 		}, "EscapeWindowsPlot row has an empty name"},
 	}
@@ -151,6 +151,28 @@ func TestLogTicks(t *testing.T) {
 		}
 		if tc.wantLabels != nil && strings.Join(labels, " ") != strings.Join(tc.wantLabels, " ") {
 			t.Errorf("[%g, %g]: labels %q, want %q", tc.lo, tc.hi, labels, tc.wantLabels)
+		}
+	}
+}
+
+// Every static figure names the paper's figure it serves, as the
+// interactive gallery item of the same name does.
+func TestStaticGalleryFigures(t *testing.T) {
+	items, err := StaticGallery(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	charts, err := widgets.Gallery(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, c := range charts {
+		want[c.Name] = c.Figure
+	}
+	for _, it := range items {
+		if it.Figure == "" || it.Figure != want[it.Name] {
+			t.Errorf("%s: figure %q, the interactive gallery says %q", it.Name, it.Figure, want[it.Name])
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package widgets
+package plots
 
 import (
 	"image"
@@ -8,11 +8,11 @@ import (
 )
 
 // artefactDir is where the tests keep what a reader may want to look at
-// (rendered figures): testdata/out, git-ignored. The browser tests
-// (docker/testtools/widgetsbrowser) keep their screenshots there too.
+// (rendered figures): widgets/testdata/out, git-ignored, next to the
+// browser tests' screenshots (docker/testtools/widgetsbrowser).
 func artefactDir(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("testdata", "out"))
+	dir, err := filepath.Abs(filepath.Join("..", "testdata", "out"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"sodworkbench.org/workbench/sod/escapebench"
+	"sodworkbench.org/workbench/sod/experiments"
+)
+
+func TestParseBenchCells(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want pmcCell
+		ok   bool
+	}{
+		{"1000:0.02", pmcCell{1000, 0.02, 0}, true},
+		{"10000:0.001:2", pmcCell{10000, 0.001, 2}, true},
+		{"2:0.1", pmcCell{}, false},      // n < 3
+		{"20:0", pmcCell{}, false},       // ε = 0
+		{"20:1.5", pmcCell{}, false},     // ε > 1
+		{"20:0.1:0", pmcCell{}, false},   // no points
+		{"20", pmcCell{}, false},         // no ε
+		{"20:0.1:2:3", pmcCell{}, false}, // too many parts
+		{"200000:0.1", pmcCell{}, false}, // n > 10⁵
+	} {
+		got, err := parsePMCCell(c.in)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("parsePMCCell(%q) = %v, %v; want %v, ok %v", c.in, got, err, c.want, c.ok)
+		}
+	}
+	for _, c := range []struct {
+		in   string
+		want gaussCell
+		ok   bool
+	}{
+		{"20:45:1", gaussCell{20, 45, 1}, true},
+		{"20:40:2", gaussCell{20, 40, 2}, true},
+		{"3:10:4", gaussCell{}, false},   // r > n
+		{"20:0:1", gaussCell{}, false},   // m = 0
+		{"300:10:1", gaussCell{}, false}, // n > 200
+		{"20:45", gaussCell{}, false},
+	} {
+		got, err := parseGaussCell(c.in)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("parseGaussCell(%q) = %v, %v; want %v, ok %v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+func TestProfileArg(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+		ok   bool
+	}{
+		{nil, "default", true},
+		{[]string{"-trials", "3"}, "default", true},
+		{[]string{"-trials", "3", "-profile", "quick"}, "quick", true},
+		{[]string{"--profile=quick"}, "quick", true},
+		{[]string{"-profile", "huge"}, "", false},
+		{[]string{"-profile"}, "", false},
+	} {
+		got, err := profileArg(c.args)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("profileArg(%q) = %q, %v; want %q, ok %v", c.args, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// TestDefaultBenchSpec: the default suite is the issue's: every family,
+// every method, 20 trials, PMC up to n = 10⁴ and Gaussian cells with
+// r = 1 and 2 up to m ≈ 2.5nr; the quick profile is a subset of sizes.
+func TestDefaultBenchSpec(t *testing.T) {
+	s := defaultBenchSpec()
+	if !slices.Equal(s.Families, benchFamilyNames) || len(s.Methods) != len(escapebench.BuiltinMethods()) || s.Trials != 20 {
+		t.Errorf("default suite: families %v, %d methods, %d trials", s.Families, len(s.Methods), s.Trials)
+	}
+	maxN := 0
+	for _, c := range s.PMCCells {
+		maxN = max(maxN, c.N)
+	}
+	if maxN != 10000 {
+		t.Errorf("default PMC sizes up to %d, want 10⁴", maxN)
+	}
+	ranks := map[int]bool{}
+	for _, c := range s.GaussCells {
+		ranks[c.R] = true
+	}
+	if !ranks[1] || !ranks[2] {
+		t.Errorf("default Gaussian ranks %v, want 1 and 2", ranks)
+	}
+	if err := s.suite(2).Validate(); err != nil {
+		t.Error(err)
+	}
+	q := quickBenchSpec()
+	if q.Trials >= s.Trials || len(q.PMCCells) >= len(s.PMCCells) {
+		t.Errorf("quick profile not smaller: %+v", q)
+	}
+}
+
+func TestProductCells(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		set   []string
+		sizes []int
+		eps   []float64
+		n     []int
+		m     []int
+		r     []int
+		want  []pmcCell
+		wantG []gaussCell
+		ok    bool
+	}{
+		{name: "none", ok: true, want: defaultBenchSpec().PMCCells, wantG: defaultBenchSpec().GaussCells},
+		{name: "pmc product", set: []string{"pmc-sizes", "pmc-eps"}, sizes: []int{12, 20}, eps: []float64{0.15}, ok: true,
+			want: []pmcCell{{12, 0.15, 0}, {20, 0.15, 0}}, wantG: defaultBenchSpec().GaussCells},
+		{name: "gauss product", set: []string{"gauss-n", "gauss-m", "gauss-r"}, n: []int{6}, m: []int{8, 14}, r: []int{1}, ok: true,
+			want: defaultBenchSpec().PMCCells, wantG: []gaussCell{{6, 8, 1}, {6, 14, 1}}},
+		{name: "sizes alone", set: []string{"pmc-sizes"}, sizes: []int{12}},
+		{name: "cells and sizes", set: []string{"pmc-cells", "pmc-sizes", "pmc-eps"}, sizes: []int{12}, eps: []float64{0.1}},
+		{name: "gauss n alone", set: []string{"gauss-n"}, n: []int{6}},
+		{name: "r > n", set: []string{"gauss-n", "gauss-m", "gauss-r"}, n: []int{3}, m: []int{8}, r: []int{4}},
+	} {
+		s := defaultBenchSpec()
+		set := map[string]bool{}
+		for _, f := range c.set {
+			set[f] = true
+		}
+		err := productCells(&s, set, c.sizes, c.eps, c.n, c.m, c.r)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: %v, want ok %v", c.name, err, c.ok)
+			continue
+		}
+		if c.ok && (!reflect.DeepEqual(s.PMCCells, c.want) || !reflect.DeepEqual(s.GaussCells, c.wantG)) {
+			t.Errorf("%s: cells %v / %v, want %v / %v", c.name, s.PMCCells, s.GaussCells, c.want, c.wantG)
+		}
+	}
+}
+
+func TestBenchCellFlagErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "-profile", "huge"},
+		{"bench", "-pmc-cells", "20:0.1,20:0.1"},
+		{"bench", "-pmc-cells", "20:2"},
+		{"bench", "-pmc-cells", "20:0.1", "-pmc-sizes", "20", "-pmc-eps", "0.1"},
+		{"bench", "-pmc-sizes", "20"},
+		{"bench", "-gauss-cells", "3:10:4"},
+		{"bench", "-gauss-tries", "0"},
+		{"bench", "-gauss-n", "6"},
+		{"bench", "-results-md", "no-such-folder/RESULTS.md"},
+		{"bench", "-results-md", "."},
+	} {
+		var o, e bytes.Buffer
+		err := run(context.Background(), append(args, "-quiet", "-out", t.TempDir()), &o, &e)
+		if exitCode(err) != 2 {
+			t.Errorf("%q: %v (exit %d), want a usage error (exit 2)", args, err, exitCode(err))
+		}
+	}
+}
+
+// TestBenchSummaryMarkdown: a complete run writes bench-summary.md, and
+// -results-md the same bytes elsewhere, with the command, the suite, the
+// instances and the table of every (family, method).
+func TestBenchSummaryMarkdown(t *testing.T) {
+	tmp := t.TempDir()
+	out, md := filepath.Join(tmp, "a"), filepath.Join(tmp, "RESULTS.md")
+	runBenchOK(t, []string{"bench", "-out", out, "-quiet", "-families", "paper,pmc", "-pmc-cells", "12:0.15:2",
+		"-methods", "sod-line-search,gd-alone,random-restart", "-trials", "2", "-results-md", md})
+	a, err := os.ReadFile(filepath.Join(out, benchSummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("-results-md differs from bench-summary.md")
+	}
+	page := string(a)
+	for _, s := range []string{"do not edit by hand", "go run ./sod/cmd/reproduce bench -out", "| pmc | cells n:ε[:points] 12:0.15:2;",
+		"| paper | sod-line-search | 3 |", "| pmc | random-restart | 4 |", "| paper | 3 | 2 | 1 | 0 |", "wall time of the command"} {
+		if !strings.Contains(page, s) {
+			t.Errorf("bench-summary.md lacks %q:\n%s", s, page)
+		}
+	}
+}
+
+// TestBenchProgress: the progress line names the family being generated,
+// then shows runs done/total, the time elapsed and an estimate of the time
+// left.
+func TestBenchProgress(t *testing.T) {
+	var b bytes.Buffer
+	p := benchProgress(&b, 10)
+	p(experiments.Progress{Label: escapebench.ProgressInstances + " pmc", Done: 1, Total: 3})
+	p(experiments.Progress{Label: "bench", Done: 0, Total: 4, Work: 0, TotalWork: 8})
+	time.Sleep(1100 * time.Millisecond)
+	p(experiments.Progress{Label: "bench", Done: 1, Total: 4, Work: 2, TotalWork: 8})
+	p(experiments.Progress{Label: "bench", Done: 4, Total: 4, Work: 8, TotalWork: 8})
+	s := b.String()
+	for _, w := range []string{"instances of pmc (family 2 of 3)", "1/4 runs", "elapsed", "ETA ", "4/4 runs"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("progress lacks %q: %q", w, s)
+		}
+	}
+}
+
+// TestBenchQuickProfile: -profile quick runs every family and method end
+// to end in seconds (CI's suite), and later flags amend it.
+func TestBenchQuickProfile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "q")
+	got := runBenchOK(t, []string{"bench", "-out", out, "-quiet", "-trials", "2", "-profile", "quick"})
+	for _, s := range []string{"family paper:", "family pmc:", "family gaussian:", "random-restart", "gd-alone"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("quick profile output lacks %q:\n%s", s, got)
+		}
+	}
+	j, err := readBenchJournal(filepath.Join(out, "bench-journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := quickBenchSpec()
+	want.Trials = 2
+	if !reflect.DeepEqual(j.head.Bench, want) {
+		t.Errorf("journal suite %+v, want the quick profile with -trials 2: %+v", j.head.Bench, want)
+	}
+}
