@@ -244,7 +244,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	start := time.Now()
 	var prog experiments.ProgressFunc
 	if !c.quiet {
-		prog = benchProgress(stderr, 40)
+		var stop func()
+		prog, stop = benchProgress(stderr, 40, time.Second)
+		defer stop()
 	}
 	sr, err := escapebench.RunSuite(ctx, suite, shard, done, f, prog)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"sodworkbench.org/workbench/sod/escapebench"
@@ -16,45 +17,93 @@ import (
 // done/total, the time elapsed and the estimated time left. The estimate
 // extrapolates the work (runs weighted by their estimated cost, see
 // escapebench.RunSuite) done by this process since its first run, so a
-// resumed run is not credited with the runs its journal already held.
-// The line is redrawn at most once a second (and at the end).
-func benchProgress(w io.Writer, width int) experiments.ProgressFunc {
+// resumed run is not credited with the runs its journal already held, and
+// counts down between reports. The line is redrawn on a report (at most
+// once a second) and every tick while no report comes (a run at n = 10⁴
+// takes minutes): stop ends the ticking and must be called once the suite
+// returns.
+func benchProgress(w io.Writer, width int, tick time.Duration) (prog experiments.ProgressFunc, stop func()) {
+	var mu sync.Mutex
 	start := time.Now()
-	var runStart, last time.Time
+	var runStart, last, lastReport time.Time
 	var work0 float64
-	running := false
-	return func(p experiments.Progress) {
+	var cur experiments.Progress
+	var eta time.Duration // estimate at lastReport; -1 if none
+	state := 0            // 0 nothing yet, 1 generating, 2 running, 3 finished
+	draw := func(now time.Time) {
+		switch state {
+		case 1:
+			fam, _ := strings.CutPrefix(cur.Label, escapebench.ProgressInstances+" ")
+			fmt.Fprintf(w, "\rbench: generating and certifying the instances of %s (family %d of %d), elapsed %s    ", fam, cur.Done+1, cur.Total, roundDur(now.Sub(start)))
+		case 2, 3:
+			f := cur.Fraction()
+			k := min(width, max(0, int(float64(width)*f)))
+			fmt.Fprintf(w, "\rbench [%s%s] %d/%d runs  elapsed %s", strings.Repeat("#", k), strings.Repeat(".", width-k), cur.Done, cur.Total, roundDur(now.Sub(start)))
+			switch {
+			case state == 3:
+				fmt.Fprintln(w)
+			case eta >= 0:
+				fmt.Fprintf(w, "  ETA %s   ", roundDur(max(0, eta-now.Sub(lastReport))))
+			default:
+				fmt.Fprint(w, "  ETA …      ")
+			}
+		}
+		last = now
+	}
+	done := make(chan struct{})
+	var once sync.Once
+	stop = func() { once.Do(func() { close(done) }) }
+	if tick > 0 {
+		go func() {
+			t := time.NewTicker(tick)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case now := <-t.C:
+					mu.Lock()
+					if state == 1 || state == 2 {
+						if now.Sub(last) >= tick {
+							draw(now)
+						}
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	prog = func(p experiments.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
 		now := time.Now()
-		if fam, ok := strings.CutPrefix(p.Label, escapebench.ProgressInstances+" "); ok {
-			fmt.Fprintf(w, "\rbench: generating and certifying the instances of %s (family %d of %d), elapsed %s    ", fam, p.Done+1, p.Total, roundDur(now.Sub(start)))
+		if _, ok := strings.CutPrefix(p.Label, escapebench.ProgressInstances+" "); ok {
+			cur, state = p, 1
+			draw(now)
 			return
 		}
 		if p.Total <= 0 {
 			return
 		}
-		if !running {
-			running, runStart, work0 = true, now, p.Work
+		if state != 2 {
+			state, runStart, work0 = 2, now, p.Work
 			fmt.Fprintf(w, "\rbench: instances ready after %s%s\n", roundDur(now.Sub(start)), strings.Repeat(" ", 40))
 		}
-		done := p.Done >= p.Total
-		if !done && now.Sub(last) < time.Second {
-			return
-		}
-		last = now
-		f := p.Fraction()
-		k := int(float64(width) * f)
-		fmt.Fprintf(w, "\rbench [%s%s] %d/%d runs  elapsed %s", strings.Repeat("#", k), strings.Repeat(".", width-k), p.Done, p.Total, roundDur(now.Sub(start)))
-		if done {
-			fmt.Fprintln(w)
-			return
-		}
+		cur, lastReport, eta = p, now, -1
 		if dw := p.Work - work0; dw > 0 && p.TotalWork > 0 {
-			eta := time.Duration(float64(now.Sub(runStart)) * (p.TotalWork - p.Work) / dw)
-			fmt.Fprintf(w, "  ETA %s   ", roundDur(eta))
-		} else {
-			fmt.Fprint(w, "  ETA …      ")
+			eta = time.Duration(float64(now.Sub(runStart)) * (p.TotalWork - p.Work) / dw)
+		}
+		if p.Done >= p.Total {
+			state = 3
+			draw(now)
+			stop()
+			return
+		}
+		if now.Sub(last) >= time.Second {
+			draw(now)
 		}
 	}
+	return prog, stop
 }
 
 // roundDur prints d to the second (1m05s).

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -199,7 +200,8 @@ func TestBenchSummaryMarkdown(t *testing.T) {
 // left.
 func TestBenchProgress(t *testing.T) {
 	var b bytes.Buffer
-	p := benchProgress(&b, 10)
+	p, stop := benchProgress(&b, 10, 0)
+	defer stop()
 	p(experiments.Progress{Label: escapebench.ProgressInstances + " pmc", Done: 1, Total: 3})
 	p(experiments.Progress{Label: "bench", Done: 0, Total: 4, Work: 0, TotalWork: 8})
 	time.Sleep(1100 * time.Millisecond)
@@ -210,6 +212,47 @@ func TestBenchProgress(t *testing.T) {
 		if !strings.Contains(s, w) {
 			t.Errorf("progress lacks %q: %q", w, s)
 		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the ticker's goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestBenchProgressTicks: between two reports (a long run) the line is
+// still redrawn, with the elapsed time moving and the estimate counting
+// down; stop ends the redrawing.
+func TestBenchProgressTicks(t *testing.T) {
+	var b lockedBuffer
+	p, stop := benchProgress(&b, 10, 20*time.Millisecond)
+	p(experiments.Progress{Label: "bench", Done: 0, Total: 4, Work: 0, TotalWork: 8})
+	time.Sleep(50 * time.Millisecond)
+	p(experiments.Progress{Label: "bench", Done: 1, Total: 4, Work: 2, TotalWork: 8})
+	n0 := strings.Count(b.String(), "1/4 runs")
+	time.Sleep(200 * time.Millisecond)
+	if n := strings.Count(b.String(), "1/4 runs"); n <= n0 {
+		t.Errorf("no redraw between reports: %d lines of 1/4 before, %d after: %q", n0, n, b.String())
+	}
+	stop()
+	time.Sleep(50 * time.Millisecond)
+	n1 := len(b.String())
+	time.Sleep(100 * time.Millisecond)
+	if len(b.String()) != n1 {
+		t.Errorf("redrawn after stop: %q", b.String())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,19 +95,22 @@ func writeBenchMarkdown(out string, spec benchSpec, ss []escapebench.Summary, rs
 			b.WriteString("\n")
 		}
 	}
-	b.WriteString("\n## Results\n\n")
-	if err := escapebench.WriteSummaryMarkdown(&b, ss); err != nil {
-		return err
-	}
 	var cpu time.Duration
 	for _, r := range rs {
 		cpu += r.Cost.CPU
 	}
+	b.WriteString("\n## At a glance\n\n")
+	b.WriteString(glanceBegin + "\n")
+	writeGlance(&b, spec, ss)
 	fmt.Fprintf(&b, "\n%d runs; CPU time of the runs %s", len(rs), roundDur(cpu))
 	if info.wall > 0 {
 		fmt.Fprintf(&b, "; wall time of the command %s with -workers %d", roundDur(info.wall), info.workers)
 	}
-	b.WriteString(".\n")
+	b.WriteString(".\n" + glanceEnd + "\n")
+	b.WriteString("\n## Results\n\n")
+	if err := escapebench.WriteSummaryMarkdown(&b, ss); err != nil {
+		return err
+	}
 	if err := os.WriteFile(filepath.Join(out, benchSummaryFile), b.Bytes(), 0o644); err != nil {
 		return err
 	}
@@ -129,4 +133,50 @@ func checkResultsMD(path string) error {
 		return fmt.Errorf("-results-md %q: folder %q does not exist", path, filepath.Dir(path))
 	}
 	return nil
+}
+
+// glanceBegin and glanceEnd delimit the "At a glance" block of
+// bench-summary.md: the README carries the block of the committed
+// sod/escapebench/RESULTS.md verbatim (TestReadmeBenchGlance).
+const (
+	glanceBegin = "<!-- bench-glance:begin -->"
+	glanceEnd   = "<!-- bench-glance:end -->"
+)
+
+// writeGlance writes one row per method and one column per family: the
+// success rate over runs with its 95 % Wilson interval, and the median
+// number of gradient evaluations of the successful runs.
+func writeGlance(b *bytes.Buffer, spec benchSpec, ss []escapebench.Summary) {
+	cell := map[[2]string]escapebench.Summary{}
+	for _, s := range ss {
+		cell[[2]string{s.Method, s.Family}] = s
+	}
+	b.WriteString("Success rate over runs [95 % Wilson interval] · median ∇h evaluations of the successful runs.\n\n| method |")
+	for _, f := range spec.Families {
+		fmt.Fprintf(b, " %s |", f)
+	}
+	b.WriteString("\n|---|")
+	for range spec.Families {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, m := range spec.Methods {
+		fmt.Fprintf(b, "| %s |", m)
+		for _, f := range spec.Families {
+			s, ok := cell[[2]string{m, f}]
+			switch {
+			case !ok || s.Trials == 0:
+				b.WriteString(" – |")
+			case s.Successes == 0:
+				fmt.Fprintf(b, " 0 %% [0, %.0f] |", 100*s.RateHi)
+			default:
+				g := "–"
+				if v := float64(s.GradMedian); !math.IsNaN(v) && !math.IsInf(v, 0) {
+					g = fmt.Sprintf("%.0f", v)
+				}
+				fmt.Fprintf(b, " %.0f %% [%.0f, %.0f] · %s |", 100*s.Rate, 100*s.RateLo, 100*s.RateHi, g)
+			}
+		}
+		b.WriteString("\n")
+	}
 }
