@@ -41,6 +41,7 @@ func TestScriptsParse(t *testing.T) {
 		{"sh", "build-env.sh"}, {"sh", "healthcheck.sh"}, {"sh", "sod-notebook"}, {"bash", "test-image.sh"},
 		{"bash", "image-build.sh"}, {"bash", "install.sh"}, {"bash", "notebook.sh"}, {"bash", "image-step.sh"},
 		{"bash", "test.sh"}, {"bash", "lib.sh"}, {"bash", "book.sh"}, {"bash", "compile-check.sh"}, {"bash", "test-hub.sh"},
+		{"bash", "cellcost.sh"},
 		{"bash", "image-test/build.sh"}, {"bash", "image-test/notebooks.sh"}, {"bash", "image-test/server.sh"},
 		{"bash", "image-test/singleuser.sh"}, {"bash", "image-test/browser.sh"}, {"bash", "../.ci/run"},
 	} {
@@ -55,7 +56,9 @@ func TestScriptsParse(t *testing.T) {
 		t.Skip("python3 not found")
 	}
 	parse := "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])"
-	if out, err := exec.Command("python3", "-c", parse, "kernel_check.py").CombinedOutput(); err != nil {
-		t.Errorf("kernel_check.py does not parse: %v\n%s", err, out)
+	for _, f := range []string{"kernel_check.py", "cellcost.py"} {
+		if out, err := exec.Command("python3", "-c", parse, f).CombinedOutput(); err != nil {
+			t.Errorf("%s does not parse: %v\n%s", f, err, out)
+		}
 	}
 }

@@ -25,6 +25,11 @@ set -euo pipefail
 # The Go toolchain installed when the machine has none new enough for go.mod.
 GO_VERSION=go1.26.8
 GOIMPORTS_VERSION=v0.52.0
+# GOFLAGS of the gonb kernel (its kernel spec's env): every cell is a program GoNB links, and
+# without DWARF (-w) the link takes about a quarter less CPU; panics and runtime stack traces keep
+# their file:line (they read the pcln table, not DWARF). The kernel's GOPROXY (install_kernel) puts
+# the module cache first. docker/cellcost.sh measures both.
+KERNEL_GOFLAGS=-ldflags=-w
 # Notebook 6 (bookworm), or JupyterLab 4 with jupyter-server 2 (trixie). Debian's jupyterlab package
 # brings about 0.9 GB of node-* packages (only needed to build lab extensions); the image keeps them
 # out of its runtime stage (see the Dockerfile).
@@ -251,14 +256,24 @@ install_kernel() {
     cat "$logdir/install.log" >&2
     die "gonb --install failed"
   }
-  # Give the kernel a PATH with gonb, goimports and go, whatever PATH Jupyter was started with.
-  local spec
+  # Give the kernel a PATH with gonb, goimports and go, whatever PATH Jupyter was started with;
+  # the cells' GOFLAGS (KERNEL_GOFLAGS above; it replaces a GOFLAGS Jupyter was started with); and
+  # a GOPROXY that asks the module cache first, then the user's proxy. GoNB runs `go get` before
+  # every cell, which otherwise asks the network proxy for the version list of every module the
+  # cell's program uses. A module or version not in the cache still comes from the network (a "not
+  # found" falls through to the next proxy); `@latest` means the newest version in the cache. Both
+  # the cache and the proxy are the user's settings (`go env -w`, else Go's defaults), not those of
+  # the environment install.sh runs in (the image build's full module cache and offline proxy).
+  local spec proxy
   spec=$(jupyter --data-dir)/kernels/gonb/kernel.json
-  python3 - "$spec" "$bin" "$(dirname "$(command -v go)")" <<'PY'
+  proxy="file://$(env -u GOMODCACHE go env GOMODCACHE)/cache/download,$(env -u GOPROXY go env GOPROXY)"
+  python3 - "$spec" "$bin" "$(dirname "$(command -v go)")" "$KERNEL_GOFLAGS" "$proxy" <<'PY'
 import json, sys
-spec, bindir, godir = sys.argv[1:]
+spec, bindir, godir, goflags, goproxy = sys.argv[1:]
 k = json.load(open(spec))
 k.setdefault("env", {})["PATH"] = f"{bindir}:{godir}:${{PATH}}"
+k["env"]["GOFLAGS"] = goflags
+k["env"]["GOPROXY"] = goproxy
 json.dump(k, open(spec, "w"), indent=1)
 PY
   say "  kernel spec $spec (logs in $logdir)"

@@ -10,6 +10,8 @@
 #    the Dockerfile lint): go vet, staticcheck and go test, as for the library
 # 4. the notebook harness              (executes every notebooks/*.ipynb with nbconvert + gonb,
 #                                        printing each notebook and its time)
+#    then docker/cellcost.sh --quick     (what each cell of notebook 00 costs: build, tools, GoNB, run;
+#                                        reported, not asserted; a failing cell or no build fails)
 # 5. the image: SOD_IMAGE_TEST=1 runs docker/test-image.sh in full; SOD_IMAGE_TEST=ci (.ci/run) runs
 #    its CI profile when the measured cost fits the 25-minute budget (README, "How CI decides").
 #    Both install podman (docker/install.sh --with-podman) and first check the host: no podman, no
@@ -86,6 +88,8 @@ echo "== slurm (docker/test-slurm.sh)"
 if [ "$install" = 1 ]; then docker/test-slurm.sh; else docker/test-slurm.sh --no-install; fi
 echo "== notebooks"
 go test -count=1 -timeout 80m -v ./notebooks 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
+echo "== cell cost (docker/cellcost.sh --quick)"
+docker/cellcost.sh --quick
 
 echo "== image (docker/test-image.sh)"
 if [ "$install" = 1 ]; then docker/image-step.sh; else docker/image-step.sh --no-install; fi

@@ -106,10 +106,12 @@ module = env("SOD_HUB_MODULE", "/opt/sod-workbench")
 notebooks = env("SOD_HUB_NOTEBOOKS", os.path.join(module, "notebooks"))
 c.Spawner.environment = {
     # Go: the image's toolchain and module cache (read-only, shared), the student's own build
-    # cache, no downloads; -p=1 keeps one student's compile from taking every core.
+    # cache, no downloads; -p=1 keeps one student's compile from taking every core; -ldflags=-w
+    # (no DWARF) makes the link of every cell cheaper, as the image's kernel spec does
+    # (docker/install.sh, KERNEL_GOFLAGS).
     "PATH": "/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin",
     "GOMODCACHE": env("SOD_HUB_GOMODCACHE", os.path.join(env("GOPATH", "/home/jovyan/.go"), "pkg", "mod")),
-    "GOFLAGS": env("SOD_HUB_GOFLAGS", "-mod=mod -p=1 -trimpath"),
+    "GOFLAGS": env("SOD_HUB_GOFLAGS", "-mod=mod -p=1 -trimpath -ldflags=-w"),
     "GOPROXY": "off",
     # Nothing can be downloaded (GOPROXY=off) and the module cache was checked against go.sum
     # when the image was built, so a notebook's temporary module need not ask the checksum
