@@ -191,10 +191,20 @@ func exactLine(p *Problem, cp *CriticalPoint) ExactLine {
 	ap := floats.Dot(y, y)
 	p.Op.Apply(y, &Q)
 	aq := floats.Dot(y, y)
+	// ⟨∇f(X̂X̂ᵀ), P⟩; the structured analysis (n > StructuredCriticalMinN)
+	// leaves cp.GradF nil, so ∇f(X̂X̂ᵀ) is formed here (SingleStep has
+	// checked n ≤ MaxDenseSize).
+	var g mat.Matrix = cp.GradF
+	if cp.GradF == nil {
+		var M, G mat.Dense
+		M.Mul(cp.X, cp.X.T())
+		p.GradF(&G, &M)
+		g = &G
+	}
 	gp := 0.0
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
-			gp += cp.GradF.At(i, j) * P.At(i, j)
+			gp += g.At(i, j) * P.At(i, j)
 		}
 	}
 	sr := cp.SigmaR

@@ -324,3 +324,63 @@ func TestSingleStepCaseOneMirror(t *testing.T) {
 		t.Errorf("X̂ + ρ* u qᵀ depends on the sign of u_n: %v, %v", good[0].RawMatrix().Data, good[1].RawMatrix().Data)
 	}
 }
+
+// TestExactLineStructured: above StructuredCriticalMinN the structured
+// analysis of a PMC problem leaves CriticalPoint.GradF nil; the exact line
+// check must then form ∇f(X̂X̂ᵀ) itself (it used to dereference the nil
+// matrix). Its coefficients are compared with the dense path's, computed
+// independently from the n×n analysis.
+func TestExactLineStructured(t *testing.T) {
+	for _, tc := range []struct {
+		n   int
+		eps float64
+	}{
+		{StructuredCriticalMinN + 44, 0.1},
+		{StructuredCriticalMinN + 1, 0.3},
+	} {
+		op, err := NewPMCOperator(tc.n, tc.eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewProblem(op, randDense(tc.n, 1, 5), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Structured() {
+			t.Fatalf("n = %d: PMC problem is not structured", tc.n)
+		}
+		x := randDense(tc.n, 1, 6)
+		cps, err := AnalyzeCritical(p, x, CriticalOptions{SkipHessian: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cps.GradF != nil {
+			t.Fatalf("n = %d: expected the structured analysis (GradF nil)", tc.n)
+		}
+		dp, err := p.DensePath()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cpd, err := AnalyzeCritical(dp, x, CriticalOptions{SkipHessian: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Align the eigenvector signs (u_n is defined up to sign; the sign
+		// convention may differ numerically between the two paths).
+		if mat.Dot(cps.Un, cpd.Un) < 0 {
+			cpd.Un.ScaleVec(-1, cpd.Un)
+			cpd.Euu = -cpd.Euu
+		}
+		got, want := exactLine(p, cps), exactLine(dp, cpd)
+		for _, c := range []struct {
+			name      string
+			got, want float64
+		}{
+			{"C1", got.C1, want.C1}, {"C2", got.C2, want.C2}, {"C3", got.C3, want.C3}, {"C4", got.C4, want.C4},
+		} {
+			if math.Abs(c.got-c.want) > 1e-6*(1+math.Abs(c.want)) {
+				t.Errorf("n = %d ε = %v: %s structured %v, dense %v", tc.n, tc.eps, c.name, c.got, c.want)
+			}
+		}
+	}
+}

@@ -39,7 +39,12 @@
 //     searches) and the baselines "gd-alone" and "random-restart";
 //     EscaperMethod wraps a user escaper. A deterministic method (not
 //     Seeded) runs once per instance: repeated identical runs would make
-//     its interval falsely narrow.
+//     its interval falsely narrow. A method with MaxN is not run on larger
+//     instances (single-step and exact subspace SOD need n×n arrays, so
+//     stop at n = sod.MaxDenseSize); the paper's multi-step SOD takes the
+//     instance's (l, t) where the paper gives one, else l = 5 and t from
+//     experiments.AutoT(1) per point; the SOD line search scans
+//     t = 10^0 … 10^12.
 //   - cost.go, trial.go — RunTrial runs one method once with sod.RunEscape
 //     on a counted copy of the problem (sod.Problem.WithCounter): the Cost
 //     (evaluations of h, of ∇h, Hessian–vector products, eigen-solves, and

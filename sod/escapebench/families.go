@@ -184,7 +184,7 @@ func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoi
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, StallPoint{Name: fmt.Sprintf("pmc n=%d ε=%g #%d", n, eps, j), P: p, X: x, L: 11, T: 59000, Step: 0.5 / float64(n), PhaseIter: 30 * n})
+			out = append(out, StallPoint{Name: fmt.Sprintf("pmc n=%d ε=%g #%d", n, eps, j), P: p, X: x, Step: 0.5 / float64(n), PhaseIter: 30 * n})
 		}
 	}
 	return out, nil
@@ -334,7 +334,7 @@ func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]Sta
 				if tries > 1 {
 					name += fmt.Sprintf(" try %d", t)
 				}
-				pt = StallPoint{Name: name, P: p, X: x, L: 5, T: 1000, Step: step}
+				pt = StallPoint{Name: name, P: p, X: x, Step: step}
 				g := mat.NewDense(n, r, nil)
 				p.Grad(g, x)
 				if p.DistStar(x) >= DefaultMinDist && mat.Norm(g, 2) <= DefaultCertifyTol {

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/experiments"
 )
 
 // Method is an escape method under test: a name, its parameters (recorded
@@ -27,6 +28,10 @@ type Method struct {
 	// Weight is the relative cost of one run against a run of gradient
 	// descent alone, for progress estimates only (0 means 1).
 	Weight float64
+	// MaxN is the largest n the method applies to (0: any n). The suite
+	// does not run it on larger instances: single-step and exact subspace
+	// SOD need n×n arrays (sod.MaxDenseSize).
+	MaxN int
 	// New returns the escaper of one run on instance in.
 	New func(in CertifiedInstance, seed uint64) (sod.Escaper, error)
 }
@@ -49,29 +54,34 @@ const MethodDelta = 0.5
 
 // BuiltinMethods returns the built-in methods: every sod escaper with the
 // settings of experiments.DefaultVariants (single-step SOD with δ =
-// MethodDelta, the paper's multi-step SOD at the instance's (l, t), the SOD
-// line search, exact subspace SOD, perturbed GD, random and
-// negative-gradient line searches; the seeded ones take the trial seed,
+// MethodDelta, the paper's multi-step SOD at the instance's (l, t) — on
+// instances without one, l = 5 and t chosen per point by
+// experiments.AutoT(1) — the SOD line search over t = 10^0 … 10^12,
+// exact subspace SOD, perturbed GD, random and negative-gradient line
+// searches; single-step and exact subspace SOD only up to n =
+// sod.MaxDenseSize (Method.MaxN); the seeded ones take the trial seed,
 // the others are deterministic and run once per instance),
 // then the baselines "gd-alone" (no escape: gradient descent only) and
 // "random-restart" (a fresh start x₀ = N(0, ‖X̂‖²_F/(nr)·I), judged after
 // a full gradient descent phase).
 func BuiltinMethods() []Method {
 	return []Method{
-		{Name: "single-step-sod", Params: map[string]string{"delta": ftoa(MethodDelta)}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+		{Name: "single-step-sod", MaxN: sod.MaxDenseSize, Params: map[string]string{"delta": ftoa(MethodDelta)}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
 			return &sod.SingleStepSOD{Options: sod.SingleStepOptions{Delta: MethodDelta}}, nil
 		}},
-		{Name: "multi-step-sod", Params: map[string]string{"l": "instance", "t": "instance", "rho": "0.1", "eta": "0.1"}, New: func(in CertifiedInstance, _ uint64) (sod.Escaper, error) {
-			l, t := in.L, in.T
-			if l == 0 {
-				l, t = 5, 1000
+		{Name: "multi-step-sod", Params: map[string]string{"l": "instance (paper) or 5", "t": "instance (paper) or AutoT(1)", "rho": "0.1", "eta": "0.1"}, New: func(in CertifiedInstance, _ uint64) (sod.Escaper, error) {
+			if in.L == 0 {
+				// No (l, t) of the paper for this point: a fixed t lies
+				// outside U_β ∪ U_γ at most points, so t is chosen per
+				// point from the closed form.
+				return experiments.MultiStepAutoT(5, 0.1, 0.1, experiments.AutoT(1)), nil
 			}
-			return &sod.MultiStepSOD{L: l, T: t, Rho: 0.1, Eta: 0.1}, nil
+			return &sod.MultiStepSOD{L: in.L, T: in.T, Rho: 0.1, Eta: 0.1}, nil
 		}},
-		{Name: "sod-line-search", Params: map[string]string{"l": "5", "rho": "0.1", "eta": "0.1", "both_signs": "true"}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
-			return &sod.SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1, BothSigns: true}, nil
+		{Name: "sod-line-search", Params: map[string]string{"l": "5", "rho": "0.1", "eta": "0.1", "both_signs": "true", "t": "1e0..1e12, 8/decade"}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+			return &sod.SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1, BothSigns: true, Ts: benchStepGrid()}, nil
 		}},
-		{Name: "exact-subspace-sod", Params: map[string]string{"l": "5", "t": "1000", "rho": "0.1", "eta": "0.1", "both_signs": "true"}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+		{Name: "exact-subspace-sod", MaxN: sod.MaxDenseSize, Params: map[string]string{"l": "5", "t": "1000", "rho": "0.1", "eta": "0.1", "both_signs": "true"}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
 			return &sod.ExactSubspaceSOD{L: 5, T: 1000, Rho: 0.1, Eta: 0.1, BothSigns: true}, nil
 		}},
 		{Name: "perturbed-gd", Seeded: true, Params: map[string]string{"radius": "0.1", "t_thres": "50", "samples": "10", "seed": "trial"}, New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
@@ -93,6 +103,34 @@ func BuiltinMethods() []Method {
 			return &randomRestart{seed: seed}, nil
 		}},
 	}
+}
+
+// benchStepGrid returns the SOD line search's t grid in the benchmark:
+// 10^0 … 10^12 with eight points per decade (rounded, duplicates dropped).
+// sod's default grid stops at 10^8 with four per decade; at PMC n = 10⁴
+// the closed form is in its linear regime (λ_n ≈ −ε²n) and the scale that
+// escapes needs t near 10^10–10^11, in a window narrower than a quarter
+// decade.
+func benchStepGrid() []int64 {
+	var ts []int64
+	last := int64(-1)
+	for k := 0; k <= 8*12; k++ {
+		t := int64(math.Round(math.Pow(10, float64(k)/8)))
+		if t != last {
+			ts = append(ts, t)
+			last = t
+		}
+	}
+	return ts
+}
+
+// Applies reports whether the suite runs m on in (n ≤ MaxN, or MaxN 0).
+func (m Method) Applies(in CertifiedInstance) bool {
+	if m.MaxN <= 0 {
+		return true
+	}
+	n, _ := in.P.Dims()
+	return n <= m.MaxN
 }
 
 // randomRestart proposes a fresh random start, judged after a full GD

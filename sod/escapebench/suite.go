@@ -65,6 +65,9 @@ func (s Suite) Validate() error {
 		if !(m.Weight >= 0) || math.IsInf(m.Weight, 0) {
 			return fmt.Errorf("%w: method %q: Weight = %v, want a finite value ≥ 0", sod.ErrBadParameter, m.Name, m.Weight)
 		}
+		if m.MaxN < 0 {
+			return fmt.Errorf("%w: method %q: MaxN = %d, want ≥ 0 (0: any n)", sod.ErrBadParameter, m.Name, m.MaxN)
+		}
 		seen[m.Name] = true
 	}
 	if s.PerCell < 0 || s.PerCell > MaxInstancesPerFamily || s.Trials < 0 || s.Trials > MaxTrials || s.Workers < 0 || s.Workers > 4096 {
@@ -207,6 +210,11 @@ func RunSuite(ctx context.Context, s Suite, sh Shard, done []*TrialResult, journ
 	j := 0
 	for _, in := range insts {
 		for _, m := range s.Methods {
+			if !m.Applies(in) {
+				// Not scheduled (Method.MaxN); j counts scheduled runs
+				// only, the same in every shard and resumed run.
+				continue
+			}
 			mt := trials
 			if !m.Seeded {
 				mt = 1 // identical runs: once (see Method.Seeded)

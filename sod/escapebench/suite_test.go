@@ -154,3 +154,51 @@ func TestDeterministicMethodsRunOnce(t *testing.T) {
 		t.Fatalf("runs per method %v, want det 3 (one per instance), seeded 9", count)
 	}
 }
+
+// A method with MaxN is not run on larger instances, in a one-process run
+// and in shards alike (job indices count scheduled runs only).
+func TestMethodMaxN(t *testing.T) {
+	small := EscaperMethod("small", nil, func(CertifiedInstance, uint64) sod.Escaper { return &sod.NegGradLineSearch{} })
+	small.Seeded, small.MaxN = false, 2
+	every := EscaperMethod("any", nil, func(CertifiedInstance, uint64) sod.Escaper { return &sod.NegGradLineSearch{} })
+	every.Seeded = false
+	s := Suite{Families: []Family{PaperFamily{}}, Methods: []Method{small, every}, Run: DefaultRunOptions()}
+	sr, err := RunSuite(context.Background(), s, Shard{}, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{}
+	for _, in := range sr.Instances {
+		want["any"]++
+		if in.N <= 2 {
+			want["small"]++
+		}
+	}
+	got := map[string]int{}
+	for _, r := range sr.Runs {
+		got[r.Method]++
+	}
+	if want["small"] == 0 || want["small"] == want["any"] || got["small"] != want["small"] || got["any"] != want["any"] {
+		t.Fatalf("runs per method %v, want %v", got, want)
+	}
+	var shards []*TrialResult
+	for k := range 2 {
+		sh, err := RunSuite(context.Background(), s, Shard{K: k, N: 2}, nil, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, sh.Runs...)
+	}
+	merged, err := Canonical(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(resultBytes(t, merged), resultBytes(t, sr.Runs)) {
+		t.Error("merged shards differ from one run")
+	}
+	bad := small
+	bad.MaxN = -1
+	if err := (Suite{Families: []Family{PaperFamily{}}, Methods: []Method{bad}}).Validate(); !errors.Is(err, sod.ErrBadParameter) {
+		t.Errorf("MaxN = -1: got %v, want ErrBadParameter", err)
+	}
+}

@@ -111,6 +111,9 @@ func writeBenchMarkdown(out string, spec benchSpec, ss []escapebench.Summary, rs
 	if err := escapebench.WriteSummaryMarkdown(&b, ss); err != nil {
 		return err
 	}
+	if note := sizeLimitNote(spec.Methods); note != "" {
+		b.WriteString("\n" + note + "\n")
+	}
 	if err := os.WriteFile(filepath.Join(out, benchSummaryFile), b.Bytes(), 0o644); err != nil {
 		return err
 	}
@@ -160,13 +163,17 @@ func writeGlance(b *bytes.Buffer, spec benchSpec, ss []escapebench.Summary) {
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")
+	na := false
 	for _, m := range spec.Methods {
 		fmt.Fprintf(b, "| %s |", m)
 		for _, f := range spec.Families {
 			s, ok := cell[[2]string{m, f}]
 			switch {
 			case !ok || s.Trials == 0:
-				b.WriteString(" – |")
+				// No run: the method does not apply to any instance of
+				// the family (escapebench.Method.MaxN), or this is a shard.
+				b.WriteString(" n/a |")
+				na = true
 			case s.Successes == 0:
 				fmt.Fprintf(b, " 0 %% [0, %.0f] |", 100*s.RateHi)
 			default:
@@ -179,4 +186,37 @@ func writeGlance(b *bytes.Buffer, spec benchSpec, ss []escapebench.Summary) {
 		}
 		b.WriteString("\n")
 	}
+	switch note := sizeLimitNote(spec.Methods); {
+	case na:
+		b.WriteString("\nn/a: no run. " + note + "\n")
+	case note != "":
+		b.WriteString("\n" + note + "\n")
+	}
+}
+
+// sizeLimitNote says which of the named methods are not run above a size
+// (escapebench.Method.MaxN), or "" if none is limited.
+func sizeLimitNote(methods []string) string {
+	want := map[string]bool{}
+	for _, m := range methods {
+		want[m] = true
+	}
+	byN := map[int][]string{}
+	var ns []int
+	for _, m := range escapebench.BuiltinMethods() {
+		if want[m.Name] && m.MaxN > 0 {
+			if byN[m.MaxN] == nil {
+				ns = append(ns, m.MaxN)
+			}
+			byN[m.MaxN] = append(byN[m.MaxN], m.Name)
+		}
+	}
+	var parts []string
+	for _, n := range ns {
+		parts = append(parts, fmt.Sprintf("%s: not run above n = %d (dense n×n arrays)", strings.Join(byN[n], ", "), n))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + "; the runs and instances counted for these methods are those at or below it."
 }
