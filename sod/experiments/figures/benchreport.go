@@ -92,6 +92,9 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 				}
 			}
 			p.AddHTML(fmt.Sprintf(`<p class="bench-note">%d certified instances, %d generated points dropped (failed the certificate).</p>`, ni, nd))
+			if note := benchPartialNote(ss, fam, ni); note != "" {
+				p.AddHTML(`<p class="bench-note">` + html.EscapeString(note) + `</p>`)
+			}
 			if err := addTable(p, benchInstancesTable(rep.Instances, rep.Dropped, fam)); err != nil {
 				return err
 			}
@@ -317,4 +320,21 @@ func benchInstancesTable(ins []escapebench.InstanceInfo, dropped []escapebench.D
 		}
 	}
 	return tab
+}
+
+// benchPartialNote names the methods of family fam that ran on fewer than
+// its ni certified instances: a method the suite does not schedule on some
+// instances (escapebench.Method.MaxN, e.g. the dense-only ones above
+// sod.MaxDenseSize), whose rates are over the instances it ran on.
+func benchPartialNote(ss []escapebench.Summary, fam string, ni int) string {
+	var parts []string
+	for _, s := range ss {
+		if s.Family == fam && s.Instances < ni {
+			parts = append(parts, fmt.Sprintf("%s on %d", s.Method, s.Instances))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Not every method ran on all %d instances (the suite leaves out instances beyond a method's size limit, e.g. dense n×n arrays above n = %d); its rates are over the instances it ran on: %s.", ni, sod.MaxDenseSize, strings.Join(parts, ", "))
 }

@@ -151,3 +151,26 @@ func ExampleBenchMetricsTable() {
 	// sod-line-search | 1/2 | 50 % [9, 91] | 100
 	// gd-alone | 0/1 | 0 % [0, 79] | —
 }
+
+// TestBenchPartialNote: a method run on fewer instances than its family
+// has is named with its count; none, no note.
+func TestBenchPartialNote(t *testing.T) {
+	ss := []escapebench.Summary{
+		{Family: "pmc", Method: "sod-line-search", Instances: 28},
+		{Family: "pmc", Method: "single-step-sod", Instances: 24},
+		{Family: "paper", Method: "single-step-sod", Instances: 3},
+	}
+	for _, c := range []struct {
+		fam  string
+		ni   int
+		want string
+	}{
+		{"pmc", 28, "single-step-sod on 24"},
+		{"paper", 3, ""},
+	} {
+		got := benchPartialNote(ss, c.fam, c.ni)
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) || strings.Contains(got, "sod-line-search") {
+			t.Errorf("%s: %q, want it to name %q only", c.fam, got, c.want)
+		}
+	}
+}
