@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -342,11 +343,32 @@ func readBenchJournal(path string) (*benchJournal, error) {
 // (the same for every shard).
 const instancesFile = "bench-instances.json"
 
+// benchInstances is the content of instancesFile.
+type benchInstances struct {
+	Instances []escapebench.InstanceInfo `json:"instances"`
+	Dropped   []escapebench.Dropped      `json:"dropped"`
+}
+
+// readBenchInstances reads <out>/bench-instances.json; nil, nil if there is
+// none (a merge of shard folders that lack it).
+func readBenchInstances(out string) (*benchInstances, error) {
+	path := filepath.Join(out, instancesFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var in benchInstances
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &in, nil
+}
+
 func writeInstances(out string, sr *escapebench.SuiteRun, stdout io.Writer) error {
-	b, err := json.MarshalIndent(struct {
-		Instances []escapebench.InstanceInfo `json:"instances"`
-		Dropped   []escapebench.Dropped      `json:"dropped"`
-	}{sr.Instances, sr.Dropped}, "", " ")
+	b, err := json.MarshalIndent(benchInstances{sr.Instances, sr.Dropped}, "", " ")
 	if err != nil {
 		return err
 	}
@@ -398,10 +420,14 @@ func writeBench(out string, spec benchSpec, rs []*escapebench.TrialResult, stdou
 			return err
 		}
 	}
-	if err := writeBenchReport(out, spec, rs); err != nil {
+	inst, err := readBenchInstances(out)
+	if err != nil {
 		return err
 	}
-	if err := writeBenchMarkdown(out, spec, ss, rs, info); err != nil {
+	if err := writeBenchReport(out, spec, rs, inst); err != nil {
+		return err
+	}
+	if err := writeBenchMarkdown(out, spec, ss, rs, inst, info); err != nil {
 		return err
 	}
 	if err := escapebench.WriteSummaryTable(stdout, ss); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,19 +19,12 @@ import (
 const benchReportFile = "bench-report.html"
 
 // writeBenchReport writes <out>/bench-report.html: spec's parameters in the
-// header, the counts of <out>/bench-instances.json if present, the tables
-// and curves of rs.
-func writeBenchReport(out string, spec benchSpec, rs []*escapebench.TrialResult) error {
+// header, the certified instances and dropped points of inst (if not nil),
+// the tables and curves of rs.
+func writeBenchReport(out string, spec benchSpec, rs []*escapebench.TrialResult, inst *benchInstances) error {
 	rep := figures.BenchReport{Title: "Escape benchmark", Runs: rs, Settings: benchSettings(spec)}
-	if b, err := os.ReadFile(filepath.Join(out, instancesFile)); err == nil {
-		var in struct {
-			Instances []escapebench.InstanceInfo `json:"instances"`
-			Dropped   []escapebench.Dropped      `json:"dropped"`
-		}
-		if err := json.Unmarshal(b, &in); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(out, instancesFile), err)
-		}
-		rep.Instances, rep.Dropped = in.Instances, in.Dropped
+	if inst != nil {
+		rep.Instances, rep.Dropped = inst.Instances, inst.Dropped
 	}
 	var b bytes.Buffer
 	if err := figures.WriteBenchReport(&b, rep); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -39,8 +38,9 @@ func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// writeBenchMarkdown writes <out>/bench-summary.md (and info.resultsMD).
-func writeBenchMarkdown(out string, spec benchSpec, ss []escapebench.Summary, rs []*escapebench.TrialResult, info benchRunInfo) error {
+// writeBenchMarkdown writes <out>/bench-summary.md (and info.resultsMD),
+// with the instances table of in if not nil.
+func writeBenchMarkdown(out string, spec benchSpec, ss []escapebench.Summary, rs []*escapebench.TrialResult, in *benchInstances, info benchRunInfo) error {
 	var b bytes.Buffer
 	b.WriteString("# Escape benchmark: results\n\n")
 	words := []string{"go", "run", "./sod/cmd/reproduce"}
@@ -58,15 +58,8 @@ func writeBenchMarkdown(out string, spec benchSpec, ss []escapebench.Summary, rs
 	for _, s := range benchSettings(spec) {
 		fmt.Fprintf(&b, "| %s | %s |\n", s.Name, strings.ReplaceAll(s.Value, "|", `\|`))
 	}
-	// Instances and dropped points, from bench-instances.json.
-	if raw, err := os.ReadFile(filepath.Join(out, instancesFile)); err == nil {
-		var in struct {
-			Instances []escapebench.InstanceInfo `json:"instances"`
-			Dropped   []escapebench.Dropped      `json:"dropped"`
-		}
-		if err := json.Unmarshal(raw, &in); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(out, instancesFile), err)
-		}
+	// Instances and dropped points (bench-instances.json).
+	if in != nil {
 		b.WriteString("\n## Instances\n\nCertified spurious points per family (certificates in bench-instances.json: ‖∇h‖_F, λ_min(∇²h), h,\n‖X̂X̂ᵀ − M*‖_F, kind) and generated points dropped by the certificate:\n\n")
 		b.WriteString("| family | certified | strict local minima | degenerate | dropped |\n|---|---:|---:|---:|---:|\n")
 		for _, f := range spec.Families {
