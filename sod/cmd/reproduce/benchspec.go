@@ -104,8 +104,8 @@ func parseGaussCell(s string) (gaussCell, error) {
 }
 
 // benchProfiles are the suites of -profile: "default", the benchmark of
-// the README (about 20 minutes with -workers 2 on 2 cores; see
-// sod/escapebench/RESULTS.md), and "quick", a short suite for CI and
+// the README (its time is on the last line of sod/escapebench/RESULTS.md),
+// and "quick", a short suite for CI and
 // notebooks (a few seconds).
 var benchProfiles = []string{"default", "quick"}
 
