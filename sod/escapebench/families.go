@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -94,9 +95,19 @@ type PMCFamily struct {
 // PMCCell is one cell of a PMCFamily: size n, perturbation ε, and the
 // number of points (0: the k of Generate).
 type PMCCell struct {
-	N      int
-	Eps    float64
-	Points int
+	N      int     `json:"n"`
+	Eps    float64 `json:"eps"`
+	Points int     `json:"points,omitempty"`
+}
+
+// String returns "n:ε", or "n:ε:points" when Points > 0 (the form of
+// `reproduce bench -pmc-cells`).
+func (c PMCCell) String() string {
+	s := strconv.Itoa(c.N) + ":" + strconv.FormatFloat(c.Eps, 'g', -1, 64)
+	if c.Points > 0 {
+		s += ":" + strconv.Itoa(c.Points)
+	}
+	return s
 }
 
 // cells returns f's cells with k filled in for Points = 0.
@@ -262,7 +273,14 @@ type GaussianFamily struct {
 
 // GaussianCell is one cell of a GaussianFamily: size n, measurement
 // count m, rank r.
-type GaussianCell struct{ N, M, R int }
+type GaussianCell struct {
+	N int `json:"n"`
+	M int `json:"m"`
+	R int `json:"r"`
+}
+
+// String returns "n:m:r" (the form of `reproduce bench -gauss-cells`).
+func (c GaussianCell) String() string { return fmt.Sprintf("%d:%d:%d", c.N, c.M, c.R) }
 
 // MaxGaussianTries bounds GaussianFamily.Tries.
 const MaxGaussianTries = 1000

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"sodworkbench.org/workbench/sod/escapebench"
@@ -11,43 +10,19 @@ import (
 // benchSpec is the suite a journal belongs to (its first line): a resumed
 // run or a merge must have the same.
 type benchSpec struct {
-	Families   []string    `json:"families"`
-	Methods    []string    `json:"methods"`
-	Trials     int         `json:"trials"`
-	PerCell    int         `json:"per_cell"`
-	Seed       uint64      `json:"seed"`
-	PMCCells   []pmcCell   `json:"pmc_cells"`
-	PMCIter    int         `json:"pmc_iter"` // 0: max(20000, 30n) per cell
-	PMCStart   string      `json:"pmc_start"`
-	GaussCells []gaussCell `json:"gauss_cells"`
-	GaussTries int         `json:"gauss_tries"`
-	MaxIter    int         `json:"max_iter"`
-	MaxEscapes int         `json:"max_escapes"`
+	Families   []string                   `json:"families"`
+	Methods    []string                   `json:"methods"`
+	Trials     int                        `json:"trials"`
+	PerCell    int                        `json:"per_cell"`
+	Seed       uint64                     `json:"seed"`
+	PMCCells   []escapebench.PMCCell      `json:"pmc_cells"`
+	PMCIter    int                        `json:"pmc_iter"` // 0: max(20000, 30n) per cell
+	PMCStart   string                     `json:"pmc_start"`
+	GaussCells []escapebench.GaussianCell `json:"gauss_cells"`
+	GaussTries int                        `json:"gauss_tries"`
+	MaxIter    int                        `json:"max_iter"`
+	MaxEscapes int                        `json:"max_escapes"`
 }
-
-// pmcCell is one PMC cell of -pmc-cells, "n:ε" or "n:ε:points".
-type pmcCell struct {
-	N      int     `json:"n"`
-	Eps    float64 `json:"eps"`
-	Points int     `json:"points,omitempty"` // 0: -per-cell
-}
-
-func (c pmcCell) String() string {
-	s := strconv.Itoa(c.N) + ":" + strconv.FormatFloat(c.Eps, 'g', -1, 64)
-	if c.Points > 0 {
-		s += ":" + strconv.Itoa(c.Points)
-	}
-	return s
-}
-
-// gaussCell is one Gaussian cell of -gauss-cells, "n:m:r".
-type gaussCell struct {
-	N int `json:"n"`
-	M int `json:"m"`
-	R int `json:"r"`
-}
-
-func (c gaussCell) String() string { return fmt.Sprintf("%d:%d:%d", c.N, c.M, c.R) }
 
 // The limits of the cell flags.
 const (
@@ -57,34 +32,34 @@ const (
 	benchGaussMaxR = 10
 )
 
-func parsePMCCell(s string) (pmcCell, error) {
+func parsePMCCell(s string) (escapebench.PMCCell, error) {
 	parts := strings.Split(s, ":")
 	if len(parts) < 2 || len(parts) > 3 {
-		return pmcCell{}, fmt.Errorf("want n:ε or n:ε:points, e.g. 1000:0.02 or 10000:0.001:2")
+		return escapebench.PMCCell{}, fmt.Errorf("want n:ε or n:ε:points, e.g. 1000:0.02 or 10000:0.001:2")
 	}
 	n, err := parseIntIn(parts[0], 3, benchPMCMaxN, "a size n")
 	if err != nil {
-		return pmcCell{}, fmt.Errorf("n: %w", err)
+		return escapebench.PMCCell{}, fmt.Errorf("n: %w", err)
 	}
 	eps, err := parseFloatIn(parts[1], 0, 1, true)
 	if err != nil {
-		return pmcCell{}, fmt.Errorf("ε: %w", err)
+		return escapebench.PMCCell{}, fmt.Errorf("ε: %w", err)
 	}
-	c := pmcCell{N: int(n), Eps: eps}
+	c := escapebench.PMCCell{N: int(n), Eps: eps}
 	if len(parts) == 3 {
 		k, err := parseIntIn(parts[2], 1, 1000, "a number of points")
 		if err != nil {
-			return pmcCell{}, fmt.Errorf("points: %w", err)
+			return escapebench.PMCCell{}, fmt.Errorf("points: %w", err)
 		}
 		c.Points = int(k)
 	}
 	return c, nil
 }
 
-func parseGaussCell(s string) (gaussCell, error) {
+func parseGaussCell(s string) (escapebench.GaussianCell, error) {
 	parts := strings.Split(s, ":")
 	if len(parts) != 3 {
-		return gaussCell{}, fmt.Errorf("want n:m:r, e.g. 20:45:1")
+		return escapebench.GaussianCell{}, fmt.Errorf("want n:m:r, e.g. 20:45:1")
 	}
 	var v [3]int64
 	for i, lim := range []struct {
@@ -93,14 +68,14 @@ func parseGaussCell(s string) (gaussCell, error) {
 	}{{"a size n", 2, benchGaussMaxN}, {"a measurement count m", 1, benchGaussMaxM}, {"a rank r", 1, benchGaussMaxR}} {
 		x, err := parseIntIn(parts[i], lim.min, lim.max, lim.what)
 		if err != nil {
-			return gaussCell{}, fmt.Errorf("%s: %w", []string{"n", "m", "r"}[i], err)
+			return escapebench.GaussianCell{}, fmt.Errorf("%s: %w", []string{"n", "m", "r"}[i], err)
 		}
 		v[i] = x
 	}
 	if v[2] > v[0] {
-		return gaussCell{}, fmt.Errorf("rank r = %d exceeds n = %d", v[2], v[0])
+		return escapebench.GaussianCell{}, fmt.Errorf("rank r = %d exceeds n = %d", v[2], v[0])
 	}
-	return gaussCell{int(v[0]), int(v[1]), int(v[2])}, nil
+	return escapebench.GaussianCell{N: int(v[0]), M: int(v[1]), R: int(v[2])}, nil
 }
 
 // benchProfiles are the suites of -profile: "default", the benchmark of
@@ -123,9 +98,9 @@ func defaultBenchSpec() benchSpec {
 	}
 	ro := escapebench.DefaultRunOptions()
 	return benchSpec{Families: benchFamilyNames, Methods: ms, Trials: 20, PerCell: 4, Seed: 1,
-		PMCCells:   []pmcCell{{20, 0.15, 0}, {20, 0.1, 0}, {100, 0.1, 0}, {100, 0.05, 0}, {1000, 0.02, 0}, {1000, 0.01, 0}, {10000, 0.002, 2}, {10000, 0.001, 2}},
+		PMCCells:   []escapebench.PMCCell{{N: 20, Eps: 0.15}, {N: 20, Eps: 0.1}, {N: 100, Eps: 0.1}, {N: 100, Eps: 0.05}, {N: 1000, Eps: 0.02}, {N: 1000, Eps: 0.01}, {N: 10000, Eps: 0.002, Points: 2}, {N: 10000, Eps: 0.001, Points: 2}},
 		PMCStart:   escapebench.StartRandomSigns.String(),
-		GaussCells: []gaussCell{{20, 20, 1}, {20, 30, 1}, {20, 45, 1}, {20, 40, 2}, {20, 60, 2}, {40, 100, 1}},
+		GaussCells: []escapebench.GaussianCell{{N: 20, M: 20, R: 1}, {N: 20, M: 30, R: 1}, {N: 20, M: 45, R: 1}, {N: 20, M: 40, R: 2}, {N: 20, M: 60, R: 2}, {N: 40, M: 100, R: 1}},
 		GaussTries: 40,
 		MaxIter:    ro.MaxIter, MaxEscapes: ro.MaxEscapes}
 }
@@ -135,20 +110,14 @@ func defaultBenchSpec() benchSpec {
 func quickBenchSpec() benchSpec {
 	s := defaultBenchSpec()
 	s.Trials, s.PerCell = 3, 2
-	s.PMCCells = []pmcCell{{20, 0.15, 0}, {100, 0.05, 0}}
-	s.GaussCells = []gaussCell{{20, 30, 1}}
+	s.PMCCells = []escapebench.PMCCell{{N: 20, Eps: 0.15}, {N: 100, Eps: 0.05}}
+	s.GaussCells = []escapebench.GaussianCell{{N: 20, M: 30, R: 1}}
 	return s
 }
 
 func (s benchSpec) suite(workers int) escapebench.Suite {
-	pmc := escapebench.PMCFamily{MaxIter: s.PMCIter, Start: pmcStarts[s.PMCStart]}
-	for _, c := range s.PMCCells {
-		pmc.Cells = append(pmc.Cells, escapebench.PMCCell{N: c.N, Eps: c.Eps, Points: c.Points})
-	}
-	gauss := escapebench.GaussianFamily{Tries: s.GaussTries}
-	for _, c := range s.GaussCells {
-		gauss.Cells = append(gauss.Cells, escapebench.GaussianCell{N: c.N, M: c.M, R: c.R})
-	}
+	pmc := escapebench.PMCFamily{Cells: s.PMCCells, MaxIter: s.PMCIter, Start: pmcStarts[s.PMCStart]}
+	gauss := escapebench.GaussianFamily{Cells: s.GaussCells, Tries: s.GaussTries}
 	fams := map[string]escapebench.Family{"paper": escapebench.PaperFamily{}, "pmc": pmc, "gaussian": gauss}
 	byName := map[string]escapebench.Method{}
 	for _, m := range escapebench.BuiltinMethods() {
@@ -218,7 +187,7 @@ func productCells(spec *benchSpec, set map[string]bool, pmcSizes []int, pmcEps [
 		spec.PMCCells = nil
 		for _, n := range pmcSizes {
 			for _, e := range pmcEps {
-				spec.PMCCells = append(spec.PMCCells, pmcCell{N: n, Eps: e})
+				spec.PMCCells = append(spec.PMCCells, escapebench.PMCCell{N: n, Eps: e})
 			}
 		}
 	}
@@ -236,7 +205,7 @@ func productCells(spec *benchSpec, set map[string]bool, pmcSizes []int, pmcEps [
 					if r > n {
 						return fmt.Errorf("-gauss-r %d exceeds -gauss-n %d", r, n)
 					}
-					spec.GaussCells = append(spec.GaussCells, gaussCell{n, m, r})
+					spec.GaussCells = append(spec.GaussCells, escapebench.GaussianCell{N: n, M: m, R: r})
 				}
 			}
 		}

@@ -19,18 +19,18 @@ import (
 func TestParseBenchCells(t *testing.T) {
 	for _, c := range []struct {
 		in   string
-		want pmcCell
+		want escapebench.PMCCell
 		ok   bool
 	}{
-		{"1000:0.02", pmcCell{1000, 0.02, 0}, true},
-		{"10000:0.001:2", pmcCell{10000, 0.001, 2}, true},
-		{"2:0.1", pmcCell{}, false},      // n < 3
-		{"20:0", pmcCell{}, false},       // ε = 0
-		{"20:1.5", pmcCell{}, false},     // ε > 1
-		{"20:0.1:0", pmcCell{}, false},   // no points
-		{"20", pmcCell{}, false},         // no ε
-		{"20:0.1:2:3", pmcCell{}, false}, // too many parts
-		{"200000:0.1", pmcCell{}, false}, // n > 10⁵
+		{"1000:0.02", escapebench.PMCCell{N: 1000, Eps: 0.02}, true},
+		{"10000:0.001:2", escapebench.PMCCell{N: 10000, Eps: 0.001, Points: 2}, true},
+		{"2:0.1", escapebench.PMCCell{}, false},      // n < 3
+		{"20:0", escapebench.PMCCell{}, false},       // ε = 0
+		{"20:1.5", escapebench.PMCCell{}, false},     // ε > 1
+		{"20:0.1:0", escapebench.PMCCell{}, false},   // no points
+		{"20", escapebench.PMCCell{}, false},         // no ε
+		{"20:0.1:2:3", escapebench.PMCCell{}, false}, // too many parts
+		{"200000:0.1", escapebench.PMCCell{}, false}, // n > 10⁵
 	} {
 		got, err := parsePMCCell(c.in)
 		if (err == nil) != c.ok || (c.ok && got != c.want) {
@@ -39,15 +39,15 @@ func TestParseBenchCells(t *testing.T) {
 	}
 	for _, c := range []struct {
 		in   string
-		want gaussCell
+		want escapebench.GaussianCell
 		ok   bool
 	}{
-		{"20:45:1", gaussCell{20, 45, 1}, true},
-		{"20:40:2", gaussCell{20, 40, 2}, true},
-		{"3:10:4", gaussCell{}, false},   // r > n
-		{"20:0:1", gaussCell{}, false},   // m = 0
-		{"300:10:1", gaussCell{}, false}, // n > 200
-		{"20:45", gaussCell{}, false},
+		{"20:45:1", escapebench.GaussianCell{N: 20, M: 45, R: 1}, true},
+		{"20:40:2", escapebench.GaussianCell{N: 20, M: 40, R: 2}, true},
+		{"3:10:4", escapebench.GaussianCell{}, false},   // r > n
+		{"20:0:1", escapebench.GaussianCell{}, false},   // m = 0
+		{"300:10:1", escapebench.GaussianCell{}, false}, // n > 200
+		{"20:45", escapebench.GaussianCell{}, false},
 	} {
 		got, err := parseGaussCell(c.in)
 		if (err == nil) != c.ok || (c.ok && got != c.want) {
@@ -116,15 +116,15 @@ func TestProductCells(t *testing.T) {
 		n     []int
 		m     []int
 		r     []int
-		want  []pmcCell
-		wantG []gaussCell
+		want  []escapebench.PMCCell
+		wantG []escapebench.GaussianCell
 		ok    bool
 	}{
 		{name: "none", ok: true, want: defaultBenchSpec().PMCCells, wantG: defaultBenchSpec().GaussCells},
 		{name: "pmc product", set: []string{"pmc-sizes", "pmc-eps"}, sizes: []int{12, 20}, eps: []float64{0.15}, ok: true,
-			want: []pmcCell{{12, 0.15, 0}, {20, 0.15, 0}}, wantG: defaultBenchSpec().GaussCells},
+			want: []escapebench.PMCCell{{N: 12, Eps: 0.15}, {N: 20, Eps: 0.15}}, wantG: defaultBenchSpec().GaussCells},
 		{name: "gauss product", set: []string{"gauss-n", "gauss-m", "gauss-r"}, n: []int{6}, m: []int{8, 14}, r: []int{1}, ok: true,
-			want: defaultBenchSpec().PMCCells, wantG: []gaussCell{{6, 8, 1}, {6, 14, 1}}},
+			want: defaultBenchSpec().PMCCells, wantG: []escapebench.GaussianCell{{N: 6, M: 8, R: 1}, {N: 6, M: 14, R: 1}}},
 		{name: "sizes alone", set: []string{"pmc-sizes"}, sizes: []int{12}},
 		{name: "cells and sizes", set: []string{"pmc-cells", "pmc-sizes", "pmc-eps"}, sizes: []int{12}, eps: []float64{0.1}},
 		{name: "gauss n alone", set: []string{"gauss-n"}, n: []int{6}},
