@@ -11,12 +11,12 @@ import (
 // all of its imports, so none of them may bring gonum/plot (its PNG, PDF
 // and SVG back ends and a dozen embedded fonts, about half the cost of a
 // cell's build): the static figures live in widgets/plots and
-// sod/experiments/figures/staticfig, imported only by the cells that export
+// sod/figures/staticfig, imported only by the cells that export
 // or show one.
 var chartPackages = []string{
 	"sodworkbench.org/workbench/sod",
 	"sodworkbench.org/workbench/sod/experiments",
-	"sodworkbench.org/workbench/sod/experiments/figures",
+	"sodworkbench.org/workbench/sod/figures",
 	"sodworkbench.org/workbench/sod/exercises",
 	"sodworkbench.org/workbench/sod/paper",
 	"sodworkbench.org/workbench/widgets",

@@ -74,7 +74,7 @@
 // features), SaveStudy and LoadStudy (a study kept between notebook
 // cells), StudyResult.EscapeTally and StudyResult.Cell,
 // QNNConfig.Summary and LiftedPanels.BelowReference. Package
-// sod/experiments/figures draws all of them.
+// sod/figures draws all of them.
 //
 // Helpers: the escape variant of the basic example and the study is
 // MultiStepAutoT, the paper's multi-step point with t chosen per stalled

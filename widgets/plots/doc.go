@@ -26,7 +26,7 @@
 // [DisplayStatic]; sizes are a [Length], e.g. 16*plots.Centimeter, at most
 // [MaxRenderSize]. [StaticGallery] draws every figure on the synthetic data
 // of widgets.Gallery. The six panels of Figs. exp2 and exp3 in one figure
-// come from sod/experiments/figures/staticfig.CaseFigure.
+// come from sod/figures/staticfig.CaseFigure.
 //
 // This is a package of its own because gonum/plot, with its back ends and
 // embedded fonts, is the largest part of what a notebook cell's program

@@ -87,7 +87,7 @@ func TestBrowserLiveExplorer(t *testing.T) {
 		return i
 	}
 	// The explorer lives in package figures: the "definitions" are the notebook's import cell.
-	setup, decl, live := index("go mod edit -require"), index(`"sodworkbench.org/workbench/sod/experiments/figures"`),
+	setup, decl, live := index("go mod edit -require"), index(`"sodworkbench.org/workbench/sod/figures"`),
 		index("widgets.Explore(ctx, figures.ExplorerControls(), figures.ExplorerChart)")
 	tags := run[[]string](t, ctx, fmt.Sprintf(`(Jupyter.notebook.get_cell(%d).metadata.tags || [])`, live))
 	if strings.Join(tags, ",") != widgets.LiveOnlyTag {

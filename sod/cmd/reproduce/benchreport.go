@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"sodworkbench.org/workbench/sod/escapebench"
-	"sodworkbench.org/workbench/sod/experiments/figures"
+	"sodworkbench.org/workbench/sod/figures"
 )
 
 // benchReportFile is the self-contained offline HTML report of a complete

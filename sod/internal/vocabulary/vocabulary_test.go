@@ -82,7 +82,7 @@ func libraryPackages(t *testing.T) []*pkgNames {
 		}
 	}
 	if len(pkgs) < 4 {
-		t.Fatalf("found %d library packages under %v; want at least sod, sod/experiments, sod/experiments/figures, widgets", len(pkgs), libraryTrees)
+		t.Fatalf("found %d library packages under %v; want at least sod, sod/experiments, sod/figures, widgets", len(pkgs), libraryTrees)
 	}
 	return pkgs
 }

@@ -36,8 +36,8 @@ const Module = "sodworkbench.org/workbench"
 var Packages = []string{
 	"sod",
 	"sod/experiments",
-	"sod/experiments/figures",
-	"sod/experiments/figures/staticfig",
+	"sod/figures",
+	"sod/figures/staticfig",
 	"sod/exercises",
 	"sod/paper",
 	"widgets",

@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"sodworkbench.org/workbench/sod/experiments"
-	"sodworkbench.org/workbench/sod/experiments/figures"
+	"sodworkbench.org/workbench/sod/figures"
 	"sodworkbench.org/workbench/widgets/plots"
 )
 

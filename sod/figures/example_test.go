@@ -8,7 +8,7 @@ import (
 
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/experiments"
-	"sodworkbench.org/workbench/sod/experiments/figures"
+	"sodworkbench.org/workbench/sod/figures"
 	"sodworkbench.org/workbench/sod/paper"
 	"sodworkbench.org/workbench/widgets"
 )

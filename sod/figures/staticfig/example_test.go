@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"sodworkbench.org/workbench/sod/experiments"
-	"sodworkbench.org/workbench/sod/experiments/figures/staticfig"
+	"sodworkbench.org/workbench/sod/figures/staticfig"
 )
 
 // The six panels of the real-world case study (Fig. exp3) in one static
