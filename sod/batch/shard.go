@@ -1,0 +1,49 @@
+package batch
+
+import (
+	"fmt"
+
+	"sodworkbench.org/workbench/sod"
+)
+
+// A run of many jobs can be split into N shards that run independently
+// and are merged: shard k (0 ≤ k < N) runs the jobs whose global index j
+// has j mod N = k, round robin, so that every shard gets its share of
+// every kind of job (the jobs are listed cell by cell). When each job
+// depends only on its own index and seed, never on the shard or on the
+// other jobs, the merge of the N shards equals the unsharded run, bit for
+// bit.
+
+// MaxShards is the largest number of shards of a run.
+const MaxShards = 100_000
+
+// Shard is shard K of N. The zero value (N = 0) is the whole run, as is
+// shard 0 of 1.
+type Shard struct{ K, N int }
+
+// Validate checks 0 ≤ K < N ≤ MaxShards (or the zero value).
+func (s Shard) Validate() error {
+	if s == (Shard{}) {
+		return nil
+	}
+	if s.N < 1 || s.N > MaxShards || s.K < 0 || s.K >= s.N {
+		return fmt.Errorf("%w: shard %d/%d, want 0 ≤ k < N ≤ %d", sod.ErrBadParameter, s.K, s.N, MaxShards)
+	}
+	return nil
+}
+
+// Holds reports whether the job with global index j belongs to s (every
+// job when s is the whole run).
+func (s Shard) Holds(j int) bool {
+	if s.N <= 1 {
+		return true
+	}
+	return InShard(j, s.K, s.N)
+}
+
+// String returns "k/N", the form of the commands' -shard flag.
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
+
+// InShard reports whether the job with global index j belongs to shard k
+// of n: j mod n = k. It is false for n < 1.
+func InShard(j, k, n int) bool { return n >= 1 && j%n == k }
