@@ -14,7 +14,7 @@
 //     shard k of N holds the jobs with global index j ≡ k (mod N), round
 //     robin (Shard, InShard, MaxShards).
 //   - pool.go — ForEach runs jobs 0 … count−1 on a pool of goroutines
-//     (Options.Workers), reports progress from the calling goroutine and
+//     (Pool.Workers), reports progress from the calling goroutine and
 //     stops at the first error or at the context's cancellation. Each job
 //     writes only its own output slot, so results never depend on the
 //     number of workers or on scheduling.

@@ -18,7 +18,7 @@ func ExampleForEach() {
 		}
 	}
 	squares := make([]int, len(mine))
-	err := batch.ForEach(context.Background(), len(mine), batch.Options{Workers: 2}, func(i int) error {
+	err := batch.ForEach(context.Background(), len(mine), batch.Pool{Workers: 2}, func(i int) error {
 		squares[i] = mine[i] * mine[i]
 		return nil
 	})

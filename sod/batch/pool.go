@@ -10,14 +10,15 @@ import (
 	"sodworkbench.org/workbench/sod"
 )
 
-// MaxWorkers bounds Options.Workers.
+// MaxWorkers bounds Pool.Workers.
 const MaxWorkers = 4096
 
 // MaxJobs bounds the count of ForEach.
 const MaxJobs = 1 << 30
 
-// Options are ForEach's settings besides the context and the jobs.
-type Options struct {
+// Pool is the worker pool of ForEach: its size, how jobs weigh, where
+// progress goes and what to do with each finished job.
+type Pool struct {
 	// Workers is the number of goroutines, in [0, MaxWorkers] (0:
 	// runtime.GOMAXPROCS(0)). Results do not depend on it.
 	Workers int
@@ -37,15 +38,15 @@ type Options struct {
 	Finished func(j int) error
 }
 
-// ForEach runs job(0), …, job(count−1) on opt.Workers goroutines. Each
+// ForEach runs job(0), …, job(count−1) on pool.Workers goroutines. Each
 // job(j) must write only its own output slot; then the result does not
 // depend on the number of workers or on scheduling. The first error of a
-// job or of opt.Finished, or ctx's cancellation, stops the remaining work
+// job or of pool.Finished, or ctx's cancellation, stops the remaining work
 // (jobs already running finish) and is returned. A nil ctx or job, a count
 // outside [0, MaxJobs], workers outside [0, MaxWorkers] and a weight that
 // is negative or not finite are refused with an error wrapping
 // sod.ErrBadParameter before any job runs.
-func ForEach(ctx context.Context, count int, opt Options, job func(j int) error) error {
+func ForEach(ctx context.Context, count int, pool Pool, job func(j int) error) error {
 	switch {
 	case ctx == nil:
 		return fmt.Errorf("%w: batch.ForEach needs a context, got nil (use context.Background())", sod.ErrBadParameter)
@@ -53,12 +54,12 @@ func ForEach(ctx context.Context, count int, opt Options, job func(j int) error)
 		return fmt.Errorf("%w: batch.ForEach: nil job function", sod.ErrBadParameter)
 	case count < 0 || count > MaxJobs:
 		return fmt.Errorf("%w: batch.ForEach: %d jobs, want 0 ≤ count ≤ %d", sod.ErrBadParameter, count, MaxJobs)
-	case opt.Workers < 0 || opt.Workers > MaxWorkers:
-		return fmt.Errorf("%w: batch.ForEach: %d workers, want 0 ≤ workers ≤ %d (0: all cores)", sod.ErrBadParameter, opt.Workers, MaxWorkers)
+	case pool.Workers < 0 || pool.Workers > MaxWorkers:
+		return fmt.Errorf("%w: batch.ForEach: %d workers, want 0 ≤ workers ≤ %d (0: all cores)", sod.ErrBadParameter, pool.Workers, MaxWorkers)
 	}
 	weight := func(int) float64 { return 1 }
-	if opt.Weight != nil {
-		weight = opt.Weight
+	if pool.Weight != nil {
+		weight = pool.Weight
 	}
 	total := 0.0
 	for j := range count {
@@ -71,7 +72,7 @@ func ForEach(ctx context.Context, count int, opt Options, job func(j int) error)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	workers := opt.Workers
+	workers := pool.Workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -116,13 +117,13 @@ func ForEach(ctx context.Context, count int, opt Options, job func(j int) error)
 		case d := <-done:
 			finished++
 			first = d.err
-			if first == nil && opt.Finished != nil {
-				first = opt.Finished(d.j)
+			if first == nil && pool.Finished != nil {
+				first = pool.Finished(d.j)
 			}
 			if first == nil {
 				work += weight(d.j)
-				if opt.Progress != nil {
-					opt.Progress(Progress{Label: opt.Label, Done: finished, Total: count, Work: work, TotalWork: total})
+				if pool.Progress != nil {
+					pool.Progress(Progress{Label: pool.Label, Done: finished, Total: count, Work: work, TotalWork: total})
 				}
 			}
 		case <-ctx.Done():

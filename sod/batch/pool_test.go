@@ -19,7 +19,7 @@ func TestForEach(t *testing.T) {
 		out := make([]int, 40)
 		var reports []Progress
 		var finished []int
-		opt := Options{Workers: workers, Label: "squares", Weight: func(j int) float64 { return float64(j % 3) },
+		opt := Pool{Workers: workers, Label: "squares", Weight: func(j int) float64 { return float64(j % 3) },
 			Progress: func(p Progress) { reports = append(reports, p) },
 			Finished: func(j int) error { finished = append(finished, j); return nil }}
 		if err := ForEach(context.Background(), len(out), opt, func(j int) error { out[j] = j * j; return nil }); err != nil {
@@ -50,7 +50,7 @@ func TestForEach(t *testing.T) {
 func TestForEachStops(t *testing.T) {
 	boom := errors.New("boom")
 	var ran atomic.Int64
-	err := ForEach(context.Background(), 1000, Options{Workers: 2}, func(j int) error {
+	err := ForEach(context.Background(), 1000, Pool{Workers: 2}, func(j int) error {
 		ran.Add(1)
 		if j == 5 {
 			return boom
@@ -60,13 +60,13 @@ func TestForEachStops(t *testing.T) {
 	if !errors.Is(err, boom) || ran.Load() == 1000 {
 		t.Errorf("job error: %v after %d jobs", err, ran.Load())
 	}
-	err = ForEach(context.Background(), 10, Options{Finished: func(j int) error { return boom }}, func(int) error { return nil })
+	err = ForEach(context.Background(), 10, Pool{Finished: func(j int) error { return boom }}, func(int) error { return nil })
 	if !errors.Is(err, boom) {
 		t.Errorf("Finished error: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := ForEach(ctx, 10, Options{}, func(int) error { return nil }); !errors.Is(err, context.Canceled) {
+	if err := ForEach(ctx, 10, Pool{}, func(int) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
 }
@@ -78,18 +78,18 @@ func TestForEachBadInput(t *testing.T) {
 		name  string
 		ctx   context.Context
 		count int
-		opt   Options
+		opt   Pool
 		job   func(int) error
 		want  string
 	}{
-		{"nil ctx", nil, 1, Options{}, ok, "context"},
-		{"nil job", context.Background(), 1, Options{}, nil, "nil job"},
-		{"negative count", context.Background(), -1, Options{}, ok, "-1 jobs"},
-		{"huge count", context.Background(), MaxJobs + 1, Options{}, ok, "jobs"},
-		{"negative workers", context.Background(), 1, Options{Workers: -1}, ok, "-1 workers"},
-		{"too many workers", context.Background(), 1, Options{Workers: MaxWorkers + 1}, ok, "workers"},
-		{"NaN weight", context.Background(), 2, Options{Weight: func(int) float64 { return math.NaN() }}, ok, "weighs NaN"},
-		{"negative weight", context.Background(), 2, Options{Weight: func(int) float64 { return -1 }}, ok, "weighs -1"},
+		{"nil ctx", nil, 1, Pool{}, ok, "context"},
+		{"nil job", context.Background(), 1, Pool{}, nil, "nil job"},
+		{"negative count", context.Background(), -1, Pool{}, ok, "-1 jobs"},
+		{"huge count", context.Background(), MaxJobs + 1, Pool{}, ok, "jobs"},
+		{"negative workers", context.Background(), 1, Pool{Workers: -1}, ok, "-1 workers"},
+		{"too many workers", context.Background(), 1, Pool{Workers: MaxWorkers + 1}, ok, "workers"},
+		{"NaN weight", context.Background(), 2, Pool{Weight: func(int) float64 { return math.NaN() }}, ok, "weighs NaN"},
+		{"negative weight", context.Background(), 2, Pool{Weight: func(int) float64 { return -1 }}, ok, "weighs -1"},
 	} {
 		ran := false
 		job := c.job

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
 )
 
@@ -41,7 +42,7 @@ func ExampleRunSuite() {
 		}
 	}
 	s := escapebench.Suite{Families: []escapebench.Family{escapebench.PaperFamily{}}, Methods: append(methods, mine), Trials: 1, Run: escapebench.DefaultRunOptions()}
-	sr, err := escapebench.RunSuite(context.Background(), s, escapebench.Shard{}, nil, nil, nil)
+	sr, err := escapebench.RunSuite(context.Background(), s, batch.Shard{}, nil, nil, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -16,7 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"sodworkbench.org/workbench/sod"
-	"sodworkbench.org/workbench/sod/experiments"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // Suite is a benchmark: families × methods × trials.
@@ -77,18 +77,6 @@ func (s Suite) Validate() error {
 		return err
 	}
 	return s.Run.Validate()
-}
-
-// Shard selects part of a suite's runs: shard K of N (0 ≤ K < N) holds the
-// runs with global index j such that experiments.InShard(j, K, N). The
-// zero value is the whole suite.
-type Shard struct{ K, N int }
-
-func (sh Shard) holds(j int) bool {
-	if sh.N <= 1 {
-		return true
-	}
-	return experiments.InShard(j, sh.K, sh.N)
 }
 
 // Record is one line of a run journal: a finished run with its timing.
@@ -168,22 +156,22 @@ const ProgressInstances = "instances"
 // finished run (Done/Total runs; Work/TotalWork weigh each run by the
 // time of a gradient evaluation on its instance, measured, times the
 // GD steps of a phase, times its method's Weight).
-func RunSuite(ctx context.Context, s Suite, sh Shard, done []*TrialResult, journal io.Writer, prog experiments.ProgressFunc) (*SuiteRun, error) {
+func RunSuite(ctx context.Context, s Suite, sh batch.Shard, done []*TrialResult, journal io.Writer, prog batch.ProgressFunc) (*SuiteRun, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: RunSuite needs a context", sod.ErrBadParameter)
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if sh.N < 0 || sh.N > experiments.MaxStudyShards || (sh.N > 0 && (sh.K < 0 || sh.K >= sh.N)) {
-		return nil, fmt.Errorf("%w: shard %d/%d, want 0 ≤ k < N ≤ %d", sod.ErrBadParameter, sh.K, sh.N, experiments.MaxStudyShards)
+	if err := sh.Validate(); err != nil {
+		return nil, err
 	}
 	per, trials := max(s.PerCell, 1), max(s.Trials, 1)
 	var insts []CertifiedInstance
 	sr := &SuiteRun{Instances: []InstanceInfo{}, Dropped: []Dropped{}}
 	for i, f := range s.Families {
 		if prog != nil {
-			prog(experiments.Progress{Label: ProgressInstances + " " + f.Name(), Done: i, Total: len(s.Families)})
+			prog(batch.Progress{Label: ProgressInstances + " " + f.Name(), Done: i, Total: len(s.Families)})
 		}
 		fi, err := Instances(ctx, f, s.Seed, per, s.Certify)
 		if err != nil {
@@ -220,7 +208,7 @@ func RunSuite(ctx context.Context, s Suite, sh Shard, done []*TrialResult, journ
 				mt = 1 // identical runs: once (see Method.Seeded)
 			}
 			for t := range mt {
-				if sh.holds(j) {
+				if sh.Holds(j) {
 					key := (&TrialResult{Family: in.Family, Instance: in.Name, Method: m.Name, Trial: t}).Key()
 					if r, ok := have[key]; ok {
 						out = append(out, r)
@@ -266,7 +254,7 @@ func RunSuite(ctx context.Context, s Suite, sh Shard, done []*TrialResult, journ
 	}
 	report := func() {
 		if prog != nil {
-			prog(experiments.Progress{Label: "bench", Done: len(out), Total: total, Work: work, TotalWork: totalWork})
+			prog(batch.Progress{Label: "bench", Done: len(out), Total: total, Work: work, TotalWork: totalWork})
 		}
 	}
 	report()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // quickSuite is a small suite: the paper family and a PMC cell, every
@@ -34,7 +35,7 @@ func resultBytes(t *testing.T, rs []*TrialResult) []byte {
 func TestSuiteResumeAndShards(t *testing.T) {
 	ctx := context.Background()
 	var journal bytes.Buffer
-	fr, err := RunSuite(ctx, quickSuite(2), Shard{}, nil, &journal, nil)
+	fr, err := RunSuite(ctx, quickSuite(2), batch.Shard{}, nil, &journal, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestSuiteResumeAndShards(t *testing.T) {
 	}
 
 	// One worker gives the same bytes.
-	one, err := RunSuite(ctx, quickSuite(1), Shard{}, nil, nil, nil)
+	one, err := RunSuite(ctx, quickSuite(1), batch.Shard{}, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestSuiteResumeAndShards(t *testing.T) {
 		t.Fatalf("ReadJournal of a cut journal: %d runs, %v", len(done), err)
 	}
 	var more bytes.Buffer
-	resumed, err := RunSuite(ctx, quickSuite(2), Shard{}, done, &more, nil)
+	resumed, err := RunSuite(ctx, quickSuite(2), batch.Shard{}, done, &more, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestSuiteResumeAndShards(t *testing.T) {
 	var all []*TrialResult
 	for k := range 3 {
 		var j bytes.Buffer
-		if _, err := RunSuite(ctx, quickSuite(2), Shard{K: k, N: 3}, nil, &j, nil); err != nil {
+		if _, err := RunSuite(ctx, quickSuite(2), batch.Shard{K: k, N: 3}, nil, &j, nil); err != nil {
 			t.Fatal(err)
 		}
 		rs, err := ReadJournal(&j)
@@ -108,11 +109,11 @@ func TestSuiteValidate(t *testing.T) {
 		{"negative weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: -1, New: ms[0].New}}, Run: DefaultRunOptions()}},
 		{"NaN weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: math.NaN(), New: ms[0].New}}, Run: DefaultRunOptions()}},
 	} {
-		if _, err := RunSuite(context.Background(), c.s, Shard{}, nil, nil, nil); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := RunSuite(context.Background(), c.s, batch.Shard{}, nil, nil, nil); !errors.Is(err, sod.ErrBadParameter) {
 			t.Errorf("%s: %v, want ErrBadParameter", c.name, err)
 		}
 	}
-	if _, err := RunSuite(context.Background(), quickSuite(1), Shard{K: 3, N: 3}, nil, nil, nil); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunSuite(context.Background(), quickSuite(1), batch.Shard{K: 3, N: 3}, nil, nil, nil); !errors.Is(err, sod.ErrBadParameter) {
 		t.Errorf("shard 3/3: %v", err)
 	}
 }
@@ -124,7 +125,7 @@ func TestEscaperMethod(t *testing.T) {
 		return &sod.NegGradLineSearch{}
 	})
 	s := Suite{Families: []Family{PaperFamily{}}, Methods: []Method{mine}, Run: DefaultRunOptions()}
-	sr, err := RunSuite(context.Background(), s, Shard{}, nil, nil, nil)
+	sr, err := RunSuite(context.Background(), s, batch.Shard{}, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestDeterministicMethodsRunOnce(t *testing.T) {
 		return &sod.RandomLineSearch{Directions: 1, Seed: seed}
 	})
 	s := Suite{Families: []Family{PaperFamily{}}, Methods: []Method{det, seeded}, Trials: 3, Run: DefaultRunOptions()}
-	sr, err := RunSuite(context.Background(), s, Shard{}, nil, nil, nil)
+	sr, err := RunSuite(context.Background(), s, batch.Shard{}, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestMethodMaxN(t *testing.T) {
 	every := EscaperMethod("any", nil, func(CertifiedInstance, uint64) sod.Escaper { return &sod.NegGradLineSearch{} })
 	every.Seeded = false
 	s := Suite{Families: []Family{PaperFamily{}}, Methods: []Method{small, every}, Run: DefaultRunOptions()}
-	sr, err := RunSuite(context.Background(), s, Shard{}, nil, nil, nil)
+	sr, err := RunSuite(context.Background(), s, batch.Shard{}, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestMethodMaxN(t *testing.T) {
 	}
 	var shards []*TrialResult
 	for k := range 2 {
-		sh, err := RunSuite(context.Background(), s, Shard{K: k, N: 2}, nil, nil, nil)
+		sh, err := RunSuite(context.Background(), s, batch.Shard{K: k, N: 2}, nil, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/paper"
 )
 
@@ -219,7 +220,7 @@ func (c AblationConfig) problem() (*sod.Problem, *mat.Dense, error) {
 // t the escape point chosen by the paper's selection rule with its
 // distances, the descent check and the end point of GD from it. Progress is
 // reported per cell; ctx stops the run between cells and inside each GD.
-func RunAblation(ctx context.Context, cfg AblationConfig, prog ProgressFunc) (*AblationResult, error) {
+func RunAblation(ctx context.Context, cfg AblationConfig, prog batch.ProgressFunc) (*AblationResult, error) {
 	if err := checkContext(ctx, "RunAblation"); err != nil {
 		return nil, err
 	}
@@ -255,7 +256,7 @@ func RunAblation(ctx context.Context, cfg AblationConfig, prog ProgressFunc) (*A
 			}
 			row.Cells = append(row.Cells, *c)
 			done++
-			prog.report("ablation table", done, total)
+			prog.Report("ablation table", done, total)
 		}
 		res.Rows = append(res.Rows, row)
 	}
@@ -376,7 +377,7 @@ func (c DescentScanConfig) Validate() error {
 // RunDescentScan evaluates h at both escape points of the closed form for
 // lifting order cfg.L and every t in cfg.Ts. Progress is reported every
 // 1000 points; ctx stops the scan between points.
-func RunDescentScan(ctx context.Context, cfg DescentScanConfig, prog ProgressFunc) (*DescentScanResult, error) {
+func RunDescentScan(ctx context.Context, cfg DescentScanConfig, prog batch.ProgressFunc) (*DescentScanResult, error) {
 	if err := checkContext(ctx, "RunDescentScan"); err != nil {
 		return nil, err
 	}
@@ -400,7 +401,7 @@ func RunDescentScan(ctx context.Context, cfg DescentScanConfig, prog ProgressFun
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("experiments: descent scan stopped at t=%d: %w", t, err)
 			}
-			prog.report("descent scan", i, len(cfg.Ts))
+			prog.Report("descent scan", i, len(cfg.Ts))
 		}
 		hb, hg := math.NaN(), math.NaN()
 		if s, err := cf.BetaScale(t); err == nil {
@@ -415,7 +416,7 @@ func RunDescentScan(ctx context.Context, cfg DescentScanConfig, prog ProgressFun
 		res.HBeta = append(res.HBeta, hb)
 		res.HGamma = append(res.HGamma, hg)
 	}
-	prog.report("descent scan", len(cfg.Ts), len(cfg.Ts))
+	prog.Report("descent scan", len(cfg.Ts), len(cfg.Ts))
 	return res, nil
 }
 

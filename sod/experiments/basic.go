@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // BasicExampleConfig configures the basic example of the paper's Fig. 2 (section
@@ -107,7 +108,7 @@ func (cfg BasicExampleConfig) Validate() error {
 // RunBasicExample runs Fig. 2's experiment on sod.BasicExampleProblem. cfg
 // is checked by Validate before any work; ctx stops the runs early with an
 // error wrapping ctx.Err(); prog (may be nil) is told after every start.
-func RunBasicExample(ctx context.Context, cfg BasicExampleConfig, prog ProgressFunc) (*BasicExampleResult, error) {
+func RunBasicExample(ctx context.Context, cfg BasicExampleConfig, prog batch.ProgressFunc) (*BasicExampleResult, error) {
 	if err := checkContext(ctx, "RunBasicExample"); err != nil {
 		return nil, err
 	}
@@ -162,7 +163,7 @@ func RunBasicExample(ctx context.Context, cfg BasicExampleConfig, prog ProgressF
 		}
 		sp.Start = k
 		res.Paths = append(res.Paths, *sp)
-		prog.report("basic example", k+1, total)
+		prog.Report("basic example", k+1, total)
 	}
 	if len(res.Seeds) < cfg.Starts {
 		return nil, fmt.Errorf("%w: only %d of %d starts stall at a spurious point in 100 seeds", sod.ErrBadParameter, len(res.Seeds), cfg.Starts)
@@ -180,7 +181,7 @@ func RunBasicExample(ctx context.Context, cfg BasicExampleConfig, prog ProgressF
 		}
 		res.H[j] = row
 	}
-	prog.report("basic example", total, total)
+	prog.Report("basic example", total, total)
 	return res, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // BasicFromStartConfig configures RunBasicFromStart: the three runs of the paper's
@@ -66,7 +67,7 @@ func (cfg BasicFromStartConfig) Validate() error {
 // to lower h, and Phase GD steps. An escape that fails is an error. cfg is
 // checked by Validate before any work; ctx stops the runs early; prog (may
 // be nil) is told after each of the three runs.
-func RunBasicFromStart(ctx context.Context, cfg BasicFromStartConfig, prog ProgressFunc) (*BasicFromStartResult, error) {
+func RunBasicFromStart(ctx context.Context, cfg BasicFromStartConfig, prog batch.ProgressFunc) (*BasicFromStartResult, error) {
 	if err := checkContext(ctx, "RunBasicFromStart"); err != nil {
 		return nil, err
 	}
@@ -80,12 +81,12 @@ func RunBasicFromStart(ctx context.Context, cfg BasicFromStartConfig, prog Progr
 	if err != nil {
 		return nil, err
 	}
-	prog.report(label, 1, 3)
+	prog.Report(label, 1, 3)
 	s, err := sod.SGD(ctx, p, x0, sod.SGDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: 2 * cfg.Phase, TraceEvery: cfg.SGDEvery, KeepIterates: true}, Minibatch: sod.Minibatch{BatchSize: cfg.SGDBatch, Seed: cfg.SGDSeed}})
 	if err != nil {
 		return nil, err
 	}
-	prog.report(label, 2, 3)
+	prog.Report(label, 2, 3)
 	esc := &sod.MultiStepSOD{L: cfg.L, T: cfg.T, Rho: cfg.Rho, Eta: cfg.Eta}
 	run, err := sod.RunEscape(ctx, p, x0, esc, sod.EscapeOptions{
 		GD: sod.GDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.Phase, KeepIterates: true}}, MaxEscapes: 1})
@@ -95,6 +96,6 @@ func RunBasicFromStart(ctx context.Context, cfg BasicFromStartConfig, prog Progr
 	if run.Err != nil {
 		return nil, fmt.Errorf("the escape failed (outcome %s): %w", run.Outcome, run.Err)
 	}
-	prog.report(label, 3, 3)
+	prog.Report(label, 3, 3)
 	return &BasicFromStartResult{Config: cfg, P: p, GD: gd, SGDIter: s.Trace.Iter, SGDX: s.Trace.Iterates, SOD: run}, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/paper"
 )
 
@@ -189,7 +190,7 @@ func (c *CaseStudyConfig) findStart(ctx context.Context) (*mat.Dense, uint64, er
 // RealWorldCaseStudyConfig) and returns the data of its six panels. cfg is
 // checked by Validate before any work; ctx stops the run early with an
 // error wrapping ctx.Err(); prog (may be nil) is told after each stage.
-func RunCaseStudy(ctx context.Context, cfg CaseStudyConfig, prog ProgressFunc) (*CaseStudyResult, error) {
+func RunCaseStudy(ctx context.Context, cfg CaseStudyConfig, prog batch.ProgressFunc) (*CaseStudyResult, error) {
 	if err := checkContext(ctx, "RunCaseStudy"); err != nil {
 		return nil, err
 	}
@@ -205,7 +206,7 @@ func RunCaseStudy(ctx context.Context, cfg CaseStudyConfig, prog ProgressFunc) (
 	if err != nil {
 		return nil, err
 	}
-	prog.report(cfg.Name, 1, stages)
+	prog.Report(cfg.Name, 1, stages)
 	esc := &sod.MultiStepSOD{L: cfg.L, T: cfg.T, Rho: cfg.Rho, Eta: cfg.Eta}
 	run, err := sod.RunEscape(ctx, p, x0, esc, sod.EscapeOptions{
 		GD:             sod.GDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.ItersAfter, KeepIterates: true}},
@@ -246,11 +247,11 @@ func RunCaseStudy(ctx context.Context, cfg CaseStudyConfig, prog ProgressFunc) (
 		c := run.Escapes[0].Candidates[run.Escapes[0].Accepted]
 		res.XCheck, res.HCheck, res.Descent = flat(c.X), c.H, c.Descent
 	}
-	prog.report(cfg.Name, 2, stages)
+	prog.Report(cfg.Name, 2, stages)
 	if res.Lifted, err = liftedPanels(ctx, p, cp, cf, cfg); err != nil {
 		return nil, err
 	}
-	prog.report(cfg.Name, 3, stages)
+	prog.Report(cfg.Name, 3, stages)
 	return res, nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // DeltaSweepConfig configures RunDeltaSweep: how the landscape of perturbed
@@ -88,7 +89,7 @@ func (c DeltaSweepConfig) Validate() error {
 // every size and ε and counts the successes. cfg is checked by Validate
 // before any work; ctx stops the sweep early with an error wrapping
 // ctx.Err(); prog (may be nil) is told after every (n, ε).
-func RunDeltaSweep(ctx context.Context, cfg DeltaSweepConfig, prog ProgressFunc) (*DeltaSweepResult, error) {
+func RunDeltaSweep(ctx context.Context, cfg DeltaSweepConfig, prog batch.ProgressFunc) (*DeltaSweepResult, error) {
 	if err := checkContext(ctx, "RunDeltaSweep"); err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func RunDeltaSweep(ctx context.Context, cfg DeltaSweepConfig, prog ProgressFunc)
 			}
 			deltas[k], rates[k] = rip.Delta, float64(succ)/float64(cfg.Trials)
 			done++
-			prog.report("δ sweep", done, total)
+			prog.Report("δ sweep", done, total)
 		}
 		res.Delta = append(res.Delta, deltas)
 		res.Rate = append(res.Rate, rates)

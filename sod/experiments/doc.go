@@ -11,7 +11,7 @@
 // Every experiment X has one shape, like the standard library's long
 // calls:
 //
-//	func RunX(ctx context.Context, cfg XConfig, prog ProgressFunc) (*XResult, error)
+//	func RunX(ctx context.Context, cfg XConfig, prog batch.ProgressFunc) (*XResult, error)
 //
 // with DefaultXConfig (or a named preset) giving the paper's settings.
 // RunX first checks cfg with XConfig.Validate (an error wrapping
@@ -80,8 +80,9 @@
 // MultiStepAutoT, the paper's multi-step point with t chosen per stalled
 // point by a TRule (AutoT, FixedT); LogGrid builds log-spaced t grids for
 // RunAblation and RunDescentScan; LoadIris checks the embedded data against
-// IrisSHA256 (ErrChecksum); TextProgress is a ProgressFunc that draws a
-// text bar from Progress reports.
+// IrisSHA256 (ErrChecksum). Progress reports, the text bar
+// (batch.TextProgress), shards and the worker pool of the study are
+// package sod/batch's.
 //
 // Config and result types (…Config, …Result, LossCurve,
 // Path2D, Trajectory, EscapeSummary, …) are documented with the function

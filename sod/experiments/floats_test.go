@@ -1,10 +1,8 @@
 package experiments
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
-	"strings"
 	"testing"
 )
 
@@ -35,20 +33,5 @@ func TestFloatsJSON(t *testing.T) {
 				t.Errorf("%s: element %d = %v, want %v (or NaN for non-finite)", b, i, a, w)
 			}
 		}
-	}
-}
-
-func TestTextProgress(t *testing.T) {
-	var buf bytes.Buffer
-	f := TextProgress(&buf, 10)
-	for i := 1; i <= 200; i++ {
-		f(Progress{Label: "x", Done: i, Total: 200})
-	}
-	out := buf.String()
-	if n := strings.Count(out, "\r"); n != 101 {
-		t.Errorf("%d redraws for 200 reports, want one per percent, 0…100 (101)", n)
-	}
-	if !strings.HasSuffix(out, "[##########] 200/200\n") {
-		t.Errorf("last line %q", out[strings.LastIndex(out, "\r"):])
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // PZCurveConfig configures RunPZCurve, the Paley–Zygmund bound of section 4.3
@@ -70,7 +71,7 @@ func (c PZCurveConfig) Validate() error {
 // ensembles for NCM = D/r₂. cfg is checked by Validate before any work;
 // ctx stops the curve early with an error wrapping ctx.Err(); prog (may be
 // nil) is told after every point.
-func RunPZCurve(ctx context.Context, cfg PZCurveConfig, prog ProgressFunc) (*PZCurveResult, error) {
+func RunPZCurve(ctx context.Context, cfg PZCurveConfig, prog batch.ProgressFunc) (*PZCurveResult, error) {
 	if err := checkContext(ctx, "RunPZCurve"); err != nil {
 		return nil, err
 	}
@@ -107,7 +108,7 @@ func RunPZCurve(ctx context.Context, cfg PZCurveConfig, prog ProgressFunc) (*PZC
 		}
 		res.D, res.Theta, res.Bound = append(res.D, d), append(res.Theta, theta), append(res.Bound, b)
 		res.MC, res.StdErr = append(res.MC, est.P), append(res.StdErr, est.StdErr)
-		prog.report("P(EFS > 1) curve", i+1, cfg.Points)
+		prog.Report("P(EFS > 1) curve", i+1, cfg.Points)
 	}
 	return res, nil
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // QNNConfig configures the quadratic-network experiment of the paper's
@@ -331,7 +332,7 @@ func (c QNNConfig) Validate() error {
 // stagnates (panel (b)). cfg is checked by Validate before any work; ctx
 // stops the runs early with an error wrapping ctx.Err(); prog (may be nil)
 // is told after each of the seven runs.
-func RunQNN(ctx context.Context, cfg QNNConfig, prog ProgressFunc) (*QNNResult, error) {
+func RunQNN(ctx context.Context, cfg QNNConfig, prog batch.ProgressFunc) (*QNNResult, error) {
 	if err := checkContext(ctx, "RunQNN"); err != nil {
 		return nil, err
 	}
@@ -354,19 +355,19 @@ func RunQNN(ctx context.Context, cfg QNNConfig, prog ProgressFunc) (*QNNResult, 
 		res.StallH = gd.Trace.H[gd.StagnatedAt]
 	}
 	res.Optimizers = append(res.Optimizers, curveFromGD("GD", p, gd))
-	prog.report("quadratic network", 1, stages)
+	prog.Report("quadratic network", 1, stages)
 	sgd, err := sod.SGD(ctx, p, x0, sod.SGDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.Iters}, Minibatch: sod.Minibatch{BatchSize: cfg.SGDBatch, Seed: cfg.Seed}})
 	if err != nil {
 		return nil, err
 	}
 	res.Optimizers = append(res.Optimizers, curveFromGD("SGD", p, sgd))
-	prog.report("quadratic network", 2, stages)
+	prog.Report("quadratic network", 2, stages)
 	adam, err := sod.Adam(ctx, p, x0, sod.AdamOptions{Iteration: sod.Iteration{Step: cfg.AdamStep, MaxIter: cfg.Iters}, Minibatch: sod.Minibatch{Seed: cfg.Seed}})
 	if err != nil {
 		return nil, err
 	}
 	res.Optimizers = append(res.Optimizers, curveFromGD("Adam", p, adam))
-	prog.report("quadratic network", 3, stages)
+	prog.Report("quadratic network", 3, stages)
 
 	gdo := sod.GDOptions{Iteration: sod.Iteration{Step: cfg.Step, MaxIter: cfg.Iters}, StagnationWindow: cfg.StagnationWindow, StagnationTol: cfg.StagnationTol, StopOnStagnation: true}
 	escapers := []struct {
@@ -391,8 +392,8 @@ func RunQNN(ctx context.Context, cfg QNNConfig, prog ProgressFunc) (*QNNResult, 
 			c.Name = "GD+SOD"
 			res.Optimizers = append(res.Optimizers, c)
 		}
-		prog.report("quadratic network", 4+k, stages)
+		prog.Report("quadratic network", 4+k, stages)
 	}
-	prog.report("quadratic network", stages, stages)
+	prog.Report("quadratic network", stages, stages)
 	return res, nil
 }

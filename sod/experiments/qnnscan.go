@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // QNNScanConfig configures RunQNNScan: the network of QNN and how the
@@ -111,7 +112,7 @@ type QNNScanResult struct {
 //
 // cfg is checked by Validate before any work; ctx stops the scan early with
 // an error wrapping ctx.Err(); prog (may be nil) is told after every start.
-func RunQNNScan(ctx context.Context, cfg QNNScanConfig, prog ProgressFunc) (*QNNScanResult, error) {
+func RunQNNScan(ctx context.Context, cfg QNNScanConfig, prog batch.ProgressFunc) (*QNNScanResult, error) {
 	if err := checkContext(ctx, "RunQNNScan"); err != nil {
 		return nil, err
 	}
@@ -165,7 +166,7 @@ func RunQNNScan(ctx context.Context, cfg QNNScanConfig, prog ProgressFunc) (*QNN
 			mn.ShiftBest = shiftMin(p, gd.X, &beta)
 		}
 		res.Minima = append(res.Minima, mn)
-		prog.report("quadratic network scan", s+1, opt.Starts)
+		prog.Report("quadratic network scan", s+1, opt.Starts)
 	}
 	for i := range res.Minima {
 		mn := &res.Minima[i]

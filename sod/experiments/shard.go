@@ -7,18 +7,17 @@ import (
 	"slices"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // A study can be split into N shards that run independently (on N
 // machines: a Kubernetes Indexed Job, a Slurm job array) and merged: shard k
-// (0 ≤ k < N) runs the trials whose global index j = cell·Trials + trial has
-// j mod N = k, round robin, so every shard gets its share of every size n.
+// (0 ≤ k < N ≤ batch.MaxShards) runs the trials whose global index
+// j = cell·Trials + trial has j mod N = k (batch.InShard), round robin, so
+// every shard gets its share of every size n.
 // Each trial depends only on (Seed, cell, trial), never on the shard or on
 // the other trials, so MergeStudy of the N shards equals RunStudy of the
 // whole study, bit for bit (RunStudy is itself one shard of one, merged).
-
-// MaxStudyShards is the largest number of shards of a study.
-const MaxStudyShards = 100_000
 
 // StudySettings are the settings that define a study's trials: the
 // serialisable part of StudyConfig, recorded in every shard so that
@@ -70,19 +69,16 @@ type StudyShard struct {
 	config StudyConfig // the validated configuration (not serialised)
 }
 
-// InShard reports whether the trial with global index j = cell·Trials +
-// trial belongs to shard k of n.
-func InShard(j, k, n int) bool { return j%n == k }
-
-// RunStudyShard runs shard k (0 ≤ k < n ≤ MaxStudyShards) of the study
-// cfg: the trials j with j mod n = k (see InShard). Progress, cancellation
+// RunStudyShard runs shard k (0 ≤ k < n ≤ batch.MaxShards) of the study
+// cfg: the trials j with j mod n = k (batch.InShard). Progress, cancellation
 // and parallelism are as in RunStudy.
-func RunStudyShard(ctx context.Context, cfg StudyConfig, k, n int, prog ProgressFunc) (*StudyShard, error) {
+func RunStudyShard(ctx context.Context, cfg StudyConfig, k, n int, prog batch.ProgressFunc) (*StudyShard, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: RunStudy needs a context, got nil (use context.Background())", sod.ErrBadParameter)
 	}
-	if n < 1 || n > MaxStudyShards || k < 0 || k >= n {
-		return nil, fmt.Errorf("%w: shard %d of %d, want 0 ≤ k < N ≤ %d", sod.ErrBadParameter, k, n, MaxStudyShards)
+	shard := batch.Shard{K: k, N: n}
+	if err := shard.Validate(); err != nil || n < 1 {
+		return nil, fmt.Errorf("%w: shard %d of %d, want 0 ≤ k < N ≤ %d", sod.ErrBadParameter, k, n, batch.MaxShards)
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -104,7 +100,7 @@ func RunStudyShard(ctx context.Context, cfg StudyConfig, k, n int, prog Progress
 			probs[c] = p
 			sh.Cells[c] = StudyCell{N: size, Eps: eps, Trials: []StudyTrial{}}
 			for t := 0; t < cfg.Trials; t++ {
-				if j := c*cfg.Trials + t; InShard(j, k, n) {
+				if j := c*cfg.Trials + t; shard.Holds(j) {
 					jobs = append(jobs, j)
 				}
 			}
@@ -117,7 +113,7 @@ func RunStudyShard(ctx context.Context, cfg StudyConfig, k, n int, prog Progress
 	if n > 1 {
 		label = fmt.Sprintf("study shard %d/%d", k, n)
 	}
-	err := parallelForWeighted(ctx, len(jobs), cfg.Workers, prog, label, weight, func(i int) error {
+	err := batch.ForEach(ctx, len(jobs), batch.Pool{Workers: cfg.Workers, Weight: weight, Progress: prog, Label: label}, func(i int) error {
 		c, t := jobs[i]/cfg.Trials, jobs[i]%cfg.Trials
 		tr, err := runTrial(ctx, probs[c], &cfg, c, t)
 		if err != nil {
@@ -156,8 +152,8 @@ func MergeStudy(shards []*StudyShard) (*StudyResult, error) {
 		return nil, fmt.Errorf("%w: shard 0 of the list is nil", sod.ErrBadParameter)
 	}
 	n := first.Shards
-	if n < 1 || n > MaxStudyShards {
-		return nil, fmt.Errorf("%w: shard count N = %d, want 1 ≤ N ≤ %d", sod.ErrBadParameter, n, MaxStudyShards)
+	if n < 1 || n > batch.MaxShards {
+		return nil, fmt.Errorf("%w: shard count N = %d, want 1 ≤ N ≤ %d", sod.ErrBadParameter, n, batch.MaxShards)
 	}
 	seen := make([]bool, n)
 	for _, sh := range shards {
@@ -197,7 +193,7 @@ func MergeStudy(shards []*StudyShard) (*StudyResult, error) {
 		for c, cell := range sh.Cells {
 			want := 0
 			for t := 0; t < set.Trials; t++ {
-				if InShard(c*set.Trials+t, sh.Shard, n) {
+				if batch.InShard(c*set.Trials+t, sh.Shard, n) {
 					want++
 				}
 			}
@@ -206,7 +202,7 @@ func MergeStudy(shards []*StudyShard) (*StudyResult, error) {
 					sh.Shard, n, c, cell.N, cell.Eps, len(cell.Trials), res.Cells[c].N, res.Cells[c].Eps, want)
 			}
 			for _, tr := range cell.Trials {
-				if tr.Index < 0 || tr.Index >= set.Trials || !InShard(c*set.Trials+tr.Index, sh.Shard, n) {
+				if tr.Index < 0 || tr.Index >= set.Trials || !batch.InShard(c*set.Trials+tr.Index, sh.Shard, n) {
 					return nil, fmt.Errorf("%w: shard %d/%d holds trial %d of cell %d, which is not its own", sod.ErrBadParameter, sh.Shard, n, tr.Index, c)
 				}
 				res.Cells[c].Trials[tr.Index] = tr

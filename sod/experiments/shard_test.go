@@ -8,9 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // TestStudyShardsMerge: the study run as N shards (each through a JSON
@@ -104,36 +104,9 @@ func TestMergeStudyErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want ErrBadParameter mentioning %q", tc.name, err, tc.want)
 		}
 	}
-	for _, kn := range [][2]int{{-1, 2}, {2, 2}, {0, 0}, {0, MaxStudyShards + 1}} {
+	for _, kn := range [][2]int{{-1, 2}, {2, 2}, {0, 0}, {0, batch.MaxShards + 1}} {
 		if _, err := RunStudyShard(context.Background(), cfg, kn[0], kn[1], nil); !errors.Is(err, sod.ErrBadParameter) {
 			t.Errorf("shard %d/%d: error %v, want ErrBadParameter", kn[0], kn[1], err)
 		}
-	}
-}
-
-// TestProgressETA: the ETA extrapolates the weighted share of the work, and
-// the bar shows it while running.
-func TestProgressETA(t *testing.T) {
-	p := Progress{Done: 1, Total: 4, Work: 1000, TotalWork: 4000}
-	if eta, ok := p.ETA(3 * time.Second); !ok || eta != 9*time.Second {
-		t.Errorf("ETA = %v, %v, want 9s", eta, ok)
-	}
-	// Unweighted: Done/Total.
-	if eta, _ := (Progress{Done: 3, Total: 4}).ETA(3 * time.Second); eta != time.Second {
-		t.Errorf("unweighted ETA = %v, want 1s", eta)
-	}
-	if _, ok := (Progress{Done: 0, Total: 4}).ETA(time.Second); ok {
-		t.Error("ETA before any work")
-	}
-	for d, want := range map[time.Duration]string{45 * time.Second: "45s", 200 * time.Second: "3m20s", 7500 * time.Second: "2h05m"} {
-		if got := fmtDuration(d); got != want {
-			t.Errorf("fmtDuration(%v) = %q, want %q", d, got, want)
-		}
-	}
-	var b strings.Builder
-	f := TextProgress(&b, 10)
-	f(Progress{Label: "s", Done: 1, Total: 3, Work: 10, TotalWork: 1000})
-	if out := b.String(); !strings.Contains(out, "[..........] 1/3  ETA ") {
-		t.Errorf("progress line %q: want a 1%% bar and an ETA", out)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/paper"
 )
 
@@ -288,7 +289,7 @@ func trialRNG(seed uint64, cell, trial int) *rand.Rand {
 //
 // RunStudy is RunStudyShard(ctx, cfg, 0, 1, prog) followed by MergeStudy, so a
 // study run as N shards (on N machines) and merged is the same result.
-func RunStudy(ctx context.Context, cfg StudyConfig, prog ProgressFunc) (*StudyResult, error) {
+func RunStudy(ctx context.Context, cfg StudyConfig, prog batch.ProgressFunc) (*StudyResult, error) {
 	sh, err := RunStudyShard(ctx, cfg, 0, 1, prog)
 	if err != nil {
 		return nil, err

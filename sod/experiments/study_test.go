@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 func smallStudy() StudyConfig {
@@ -140,7 +141,7 @@ func TestStudyProgress(t *testing.T) {
 	cfg := smallStudy()
 	cfg.Sizes = []int{10}
 	var got []int
-	prog := func(p Progress) {
+	prog := func(p batch.Progress) {
 		if p.Total != 20 {
 			t.Errorf("Total = %d, want 20", p.Total)
 		}
@@ -194,7 +195,7 @@ func TestStudyErrors(t *testing.T) {
 	defer cancel()
 	cfg := smallStudy()
 	reports := 0
-	prog := func(Progress) {
+	prog := func(batch.Progress) {
 		if reports++; reports == 3 {
 			cancel()
 		}

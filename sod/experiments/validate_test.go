@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // TestConfigsRefuseBeforeWork: each config refuses, in Validate and so
@@ -21,7 +22,7 @@ func TestConfigsRefuseBeforeWork(t *testing.T) {
 		return func() error {
 			c := DefaultStudyConfig()
 			edit(&c)
-			_, err := RunStudy(context.Background(), c, func(Progress) { panic("progress before validation") })
+			_, err := RunStudy(context.Background(), c, func(batch.Progress) { panic("progress before validation") })
 			return err
 		}
 	}

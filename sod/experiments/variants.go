@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // VariantRow is one escape variant run once from one instance's spurious
@@ -129,7 +130,7 @@ func (c VariantComparisonConfig) Validate() error {
 // (Outcome "escape-error") and must be shown. cfg is checked by Validate
 // before any work; ctx stops the comparison early with an error wrapping
 // ctx.Err(); prog (may be nil) is told after every run.
-func RunVariantComparison(ctx context.Context, cfg VariantComparisonConfig, prog ProgressFunc) (*VariantComparisonResult, error) {
+func RunVariantComparison(ctx context.Context, cfg VariantComparisonConfig, prog batch.ProgressFunc) (*VariantComparisonResult, error) {
 	if err := checkContext(ctx, "RunVariantComparison"); err != nil {
 		return nil, err
 	}
@@ -177,7 +178,7 @@ func RunVariantComparison(ctx context.Context, cfg VariantComparisonConfig, prog
 				}
 			}
 			rows = append(rows, row)
-			prog.report("escape variants", len(rows), total)
+			prog.Report("escape variants", len(rows), total)
 		}
 	}
 	return &VariantComparisonResult{Rows: rows}, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // RunEscapeWindows computes the data of the paper's Fig. "ablation": for
@@ -14,7 +15,7 @@ import (
 // RunAblation without the cells (cfg.Ts, cfg.GDStep and cfg.GDIter are not
 // used; the rest is checked before any work as by AblationConfig.Validate),
 // so it takes microseconds; ctx is checked once per l.
-func RunEscapeWindows(ctx context.Context, cfg AblationConfig, prog ProgressFunc) (*AblationResult, error) {
+func RunEscapeWindows(ctx context.Context, cfg AblationConfig, prog batch.ProgressFunc) (*AblationResult, error) {
 	if err := checkContext(ctx, "RunEscapeWindows"); err != nil {
 		return nil, err
 	}
@@ -44,7 +45,7 @@ func RunEscapeWindows(ctx context.Context, cfg AblationConfig, prog ProgressFunc
 			return nil, err
 		}
 		res.Rows = append(res.Rows, newAblationOrder(l, cf))
-		prog.report("escape windows", i+1, len(cfg.Ls))
+		prog.Report("escape windows", i+1, len(cfg.Ls))
 	}
 	return res, nil
 }

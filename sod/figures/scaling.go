@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/widgets"
 )
@@ -49,22 +50,22 @@ func SuccessVsNChart(res *experiments.StudyResult, title string) (widgets.Chart,
 		series[fmt.Sprintf("ε = %.2f %s", e, experiments.MethodGD)] = gd
 		series[fmt.Sprintf("ε = %.2f %s", e, experiments.MethodGDSOD)] = sod
 	}
-	return widgets.LineChart(title, x, series, widgets.LogX(), widgets.Size("100%", "360px"))
+	return widgets.Curves{Title: title, XName: "n", YName: "success rate", X: x, Series: seriesByName(series), LogX: true}.Chart(widgets.Size("100%", "360px"))
 }
 
 // StudyProgressBar returns a notebook progress bar for a study and the
-// experiments.ProgressFunc that feeds it (pass it to experiments.RunStudy):
+// batch.ProgressFunc that feeds it (pass it to experiments.RunStudy):
 // the bar follows the share of the work done (trials weighted by n,
-// experiments.Progress.Fraction), so its time estimate holds when the sizes
+// batch.Progress.Fraction), so its time estimate holds when the sizes
 // differ by orders of magnitude; the note counts trials. Call Done on the
 // bar when the study has returned.
-func StudyProgressBar(title string) (*widgets.ProgressBar, experiments.ProgressFunc, error) {
+func StudyProgressBar(title string) (*widgets.ProgressBar, batch.ProgressFunc, error) {
 	const steps = 1000
 	bar, err := widgets.NewProgressBar(title, steps)
 	if err != nil {
 		return nil, nil, err
 	}
-	prog := func(p experiments.Progress) {
+	prog := func(p batch.Progress) {
 		bar.Update(int(steps*p.Fraction()), fmt.Sprintf("%d of %d trials", p.Done, p.Total))
 	}
 	return bar, prog, nil

@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
-	"sodworkbench.org/workbench/sod/experiments"
 )
 
 // The bench subcommand: `reproduce bench [flags]` runs the escape
@@ -157,7 +157,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: 1000}, "per-cell", "`k` generated points per family cell, in [1, 1000]")
 	fs.Var(uint64Flag{p: &spec.Seed}, "seed", "master `seed` in [0, 2⁶⁴−1]")
 	fs.Var(intFlag{p: &workers, min: 0, max: 4096}, "workers", "`w` parallel runs, in [0, 4096] (0: all cores)")
-	fs.Var(&sh, "shard", fmt.Sprintf("run only slice `k/N` of the runs (0 ≤ k < N ≤ %d) into <out>/bench-journal-k-of-N.jsonl, for reproduce bench merge", experiments.MaxStudyShards))
+	fs.Var(&sh, "shard", fmt.Sprintf("run only slice `k/N` of the runs (0 ≤ k < N ≤ %d) into <out>/bench-journal-k-of-N.jsonl, for reproduce bench merge", batch.MaxShards))
 	fs.String("profile", profile, "`suite`: default (the README's benchmark; its time is in sod/escapebench/RESULTS.md) or quick (a few seconds); the flags below amend it")
 	fs.StringVar(&resultsMD, "results-md", "", "also write the markdown summary (bench-summary.md) to `file`, e.g. sod/escapebench/RESULTS.md")
 	fs.Var(listFlag[escapebench.PMCCell]{p: &spec.PMCCells, parse: parsePMCCell}, "pmc-cells", fmt.Sprintf("PMC `cells` n:ε[:points], n in [3, 10⁵], ε in (0, 1], points in [1, 1000] (default -per-cell); default %s", cellsString(spec.PMCCells)))
@@ -208,7 +208,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := suite.Validate(); err != nil {
 		return usage(err)
 	}
-	shard := escapebench.Shard{K: sh.k, N: sh.n}
+	shard := batch.Shard{K: sh.k, N: sh.n}
 	name := "bench-journal.jsonl"
 	if sh.set {
 		name = fmt.Sprintf("bench-journal-%d-of-%d.jsonl", sh.k, sh.n)
@@ -244,7 +244,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer f.Close()
 	start := time.Now()
-	var prog experiments.ProgressFunc
+	var prog batch.ProgressFunc
 	if !c.quiet {
 		var stop func()
 		prog, stop = benchProgress(stderr, 40, time.Second)

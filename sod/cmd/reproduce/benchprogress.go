@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
-	"sodworkbench.org/workbench/sod/experiments"
 )
 
 // benchProgress draws reproduce bench's progress on w (stderr), one line
@@ -22,12 +22,12 @@ import (
 // once a second) and every tick while no report comes (a run at n = 10⁴
 // takes minutes): stop ends the ticking and must be called once the suite
 // returns.
-func benchProgress(w io.Writer, width int, tick time.Duration) (prog experiments.ProgressFunc, stop func()) {
+func benchProgress(w io.Writer, width int, tick time.Duration) (prog batch.ProgressFunc, stop func()) {
 	var mu sync.Mutex
 	start := time.Now()
 	var runStart, last, lastReport time.Time
 	var work0 float64
-	var cur experiments.Progress
+	var cur batch.Progress
 	var eta time.Duration // estimate at lastReport; -1 if none
 	state := 0            // 0 nothing yet, 1 generating, 2 running, 3 finished
 	draw := func(now time.Time) {
@@ -73,7 +73,7 @@ func benchProgress(w io.Writer, width int, tick time.Duration) (prog experiments
 			}
 		}()
 	}
-	prog = func(p experiments.Progress) {
+	prog = func(p batch.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		now := time.Now()

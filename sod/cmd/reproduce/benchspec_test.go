@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
-	"sodworkbench.org/workbench/sod/experiments"
 )
 
 func TestParseBenchCells(t *testing.T) {
@@ -202,11 +202,11 @@ func TestBenchProgress(t *testing.T) {
 	var b bytes.Buffer
 	p, stop := benchProgress(&b, 10, 0)
 	defer stop()
-	p(experiments.Progress{Label: escapebench.ProgressInstances + " pmc", Done: 1, Total: 3})
-	p(experiments.Progress{Label: "bench", Done: 0, Total: 4, Work: 0, TotalWork: 8})
+	p(batch.Progress{Label: escapebench.ProgressInstances + " pmc", Done: 1, Total: 3})
+	p(batch.Progress{Label: "bench", Done: 0, Total: 4, Work: 0, TotalWork: 8})
 	time.Sleep(1100 * time.Millisecond)
-	p(experiments.Progress{Label: "bench", Done: 1, Total: 4, Work: 2, TotalWork: 8})
-	p(experiments.Progress{Label: "bench", Done: 4, Total: 4, Work: 8, TotalWork: 8})
+	p(batch.Progress{Label: "bench", Done: 1, Total: 4, Work: 2, TotalWork: 8})
+	p(batch.Progress{Label: "bench", Done: 4, Total: 4, Work: 8, TotalWork: 8})
 	s := b.String()
 	for _, w := range []string{"instances of pmc (family 2 of 3)", "1/4 runs", "elapsed", "ETA ", "4/4 runs"} {
 		if !strings.Contains(s, w) {
@@ -239,9 +239,9 @@ func (l *lockedBuffer) String() string {
 func TestBenchProgressTicks(t *testing.T) {
 	var b lockedBuffer
 	p, stop := benchProgress(&b, 10, 20*time.Millisecond)
-	p(experiments.Progress{Label: "bench", Done: 0, Total: 4, Work: 0, TotalWork: 8})
+	p(batch.Progress{Label: "bench", Done: 0, Total: 4, Work: 0, TotalWork: 8})
 	time.Sleep(50 * time.Millisecond)
-	p(experiments.Progress{Label: "bench", Done: 1, Total: 4, Work: 2, TotalWork: 8})
+	p(batch.Progress{Label: "bench", Done: 1, Total: 4, Work: 2, TotalWork: 8})
 	n0 := strings.Count(b.String(), "1/4 runs")
 	time.Sleep(200 * time.Millisecond)
 	if n := strings.Count(b.String(), "1/4 runs"); n <= n0 {

@@ -63,7 +63,7 @@ import (
 	"strings"
 	"time"
 
-	"sodworkbench.org/workbench/sod/experiments"
+	"sodworkbench.org/workbench/sod/batch"
 )
 
 // An experiment is one of the paper's experiments, run by name
@@ -391,9 +391,9 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 	fs.SetOutput(io.Discard)
 }
 
-func (c *common) progress() experiments.ProgressFunc {
+func (c *common) progress() batch.ProgressFunc {
 	if c.quiet {
 		return nil
 	}
-	return experiments.TextProgress(c.stderr, 40)
+	return batch.TextProgress(c.stderr, 40)
 }

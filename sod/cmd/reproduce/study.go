@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/experiments"
 )
 
@@ -36,7 +37,7 @@ func setupStudy(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 	fs.Var(floatFlag{p: &cfg.Step, min: 0, max: maxStep}, "step", fmt.Sprintf("study: fixed GD `step` η, in [0, %d] (0: η = 0.5/n)", maxStep))
 	fs.Var(intFlag{p: &cfg.Rank, min: 1, max: maxRank}, "rank", fmt.Sprintf("study: search `rank` r, in [1, %d] and ≤ every n (z = (1,0,1,0,…))", maxRank))
 	var sh shardFlag
-	fs.Var(&sh, "shard", fmt.Sprintf("study: run only slice `k/N` of the trials (0 ≤ k < N ≤ %d; trial j of all cells goes to k = j mod N) and write <out>/study-shard-k-of-N.json, for reproduce merge", experiments.MaxStudyShards))
+	fs.Var(&sh, "shard", fmt.Sprintf("study: run only slice `k/N` of the trials (0 ≤ k < N ≤ %d; trial j of all cells goes to k = j mod N) and write <out>/study-shard-k-of-N.json, for reproduce merge", batch.MaxShards))
 	return func() (runFunc, error) {
 		for _, n := range cfg.Sizes {
 			if cfg.Rank > n {
@@ -150,9 +151,9 @@ func (f *shardFlag) String() string {
 func (f *shardFlag) Set(s string) error {
 	ks, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok {
-		return fmt.Errorf("want k/N with 0 ≤ k < N ≤ %d (e.g. 0/4)", experiments.MaxStudyShards)
+		return fmt.Errorf("want k/N with 0 ≤ k < N ≤ %d (e.g. 0/4)", batch.MaxShards)
 	}
-	n, err := parseIntIn(ns, 1, experiments.MaxStudyShards, "a shard count N")
+	n, err := parseIntIn(ns, 1, batch.MaxShards, "a shard count N")
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/widgets"
 	"sodworkbench.org/workbench/widgets/plots"
@@ -463,14 +464,14 @@ func TestAcceptedEdgeValues(t *testing.T) {
 	// TextProgress with Done > Total or < 0 (a caller's miscount): the
 	// numbers as given, the bar clamped, no panic; a huge width is capped.
 	var b strings.Builder
-	p := experiments.TextProgress(&b, math.MaxInt)
-	p(experiments.Progress{Label: "x", Done: 7, Total: 5})
-	p(experiments.Progress{Label: "x", Done: -3, Total: 5})
-	p(experiments.Progress{Label: "x", Done: math.MaxInt, Total: math.MaxInt})
-	if out := b.String(); !strings.Contains(out, "7/5") || !strings.Contains(out, "-3/5") || len(out) > 3*(experiments.MaxProgressWidth+100) {
+	p := batch.TextProgress(&b, math.MaxInt)
+	p(batch.Progress{Label: "x", Done: 7, Total: 5})
+	p(batch.Progress{Label: "x", Done: -3, Total: 5})
+	p(batch.Progress{Label: "x", Done: math.MaxInt, Total: math.MaxInt})
+	if out := b.String(); !strings.Contains(out, "7/5") || !strings.Contains(out, "-3/5") || len(out) > 3*(batch.MaxProgressWidth+100) {
 		t.Errorf("TextProgress output %q", out)
 	}
-	experiments.TextProgress(io.Discard, 0)(experiments.Progress{Done: 1, Total: 2})
+	batch.TextProgress(io.Discard, 0)(batch.Progress{Done: 1, Total: 2})
 	// The closed form at l = 1001 on the real-world case: finite everywhere.
 	cp, err := sod.AnalyzeCritical(sod.RealWorldProblem(), sod.RealWorldXHat(), sod.CriticalOptions{})
 	if err != nil {

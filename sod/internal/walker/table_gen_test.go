@@ -4,6 +4,7 @@ package walker_test
 
 import (
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/exercises"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/sod/figures"
@@ -128,6 +129,16 @@ var table = []entry{
 	{"(*widgets.Page).Write", (*widgets.Page).Write},
 	{"(*widgets.ProgressBar).Done", (*widgets.ProgressBar).Done},
 	{"(*widgets.ProgressBar).Update", (*widgets.ProgressBar).Update},
+	{"batch.ForEach", batch.ForEach},
+	{"batch.FormatDuration", batch.FormatDuration},
+	{"batch.InShard", batch.InShard},
+	{"batch.Progress.ETA", batch.Progress.ETA},
+	{"batch.Progress.Fraction", batch.Progress.Fraction},
+	{"batch.ProgressFunc.Report", batch.ProgressFunc.Report},
+	{"batch.Shard.Holds", batch.Shard.Holds},
+	{"batch.Shard.String", batch.Shard.String},
+	{"batch.Shard.Validate", batch.Shard.Validate},
+	{"batch.TextProgress", batch.TextProgress},
 	{"exercises.Check", exercises.Check},
 	{"exercises.DecodeAnswer", exercises.DecodeAnswer},
 	{"exercises.Export", exercises.Export},
@@ -163,7 +174,6 @@ var table = []entry{
 	{"experiments.Floats.MarshalJSON", experiments.Floats.MarshalJSON},
 	{"experiments.GDEnd.MarshalText", experiments.GDEnd.MarshalText},
 	{"experiments.GDEnd.String", experiments.GDEnd.String},
-	{"experiments.InShard", experiments.InShard},
 	{"experiments.LineFloor", experiments.LineFloor},
 	{"experiments.LoadIris", experiments.LoadIris},
 	{"experiments.LoadStudy", experiments.LoadStudy},
@@ -174,8 +184,6 @@ var table = []entry{
 	{"experiments.PMCStudyProblem", experiments.PMCStudyProblem},
 	{"experiments.PZCurveConfig.Validate", experiments.PZCurveConfig.Validate},
 	{"experiments.PlateauQNNConfig", experiments.PlateauQNNConfig},
-	{"experiments.Progress.ETA", experiments.Progress.ETA},
-	{"experiments.Progress.Fraction", experiments.Progress.Fraction},
 	{"experiments.QNNConfig.Summary", experiments.QNNConfig.Summary},
 	{"experiments.QNNConfig.Validate", experiments.QNNConfig.Validate},
 	{"experiments.QNNProblem", experiments.QNNProblem},
@@ -200,7 +208,6 @@ var table = []entry{
 	{"experiments.ScalingStudyConfig", experiments.ScalingStudyConfig},
 	{"experiments.SignPatternBound", experiments.SignPatternBound},
 	{"experiments.StudyConfig.Validate", experiments.StudyConfig.Validate},
-	{"experiments.TextProgress", experiments.TextProgress},
 	{"experiments.VariantComparisonConfig.Validate", experiments.VariantComparisonConfig.Validate},
 	{"figures.AblationTable", figures.AblationTable},
 	{"figures.AblationWindowsChart", figures.AblationWindowsChart},

@@ -35,6 +35,7 @@ const Module = "sodworkbench.org/workbench"
 // Packages are the walked packages, relative to the module root.
 var Packages = []string{
 	"sod",
+	"sod/batch",
 	"sod/experiments",
 	"sod/figures",
 	"sod/figures/staticfig",
