@@ -56,15 +56,34 @@ type AblationNumber struct {
 
 // AblationDiff is one way a computed cell differs from the printed one.
 type AblationDiff struct {
-	// Kind: "defined" (the paper has a point, the workbench none),
-	// "no-point" (the other way round), "unstable" (the paper prints ✗²,
-	// the distances are finite), "by" (a number does not round to the
-	// printed digits), "final" (GD ends elsewhere).
-	Kind           string
-	Name           string
-	Value, Printed float64           // "by"
-	Got            experiments.GDEnd // "final": where GD ended here
-	Want           paper.Endpoint    // "final"
+	Kind           AblationDiffKind
+	Name           string            // DiffBy, DiffNoPoint: the number's name
+	Value, Printed float64           // DiffBy
+	Got            experiments.GDEnd // DiffFinal: where GD ended here
+	Want           paper.Endpoint    // DiffFinal
+}
+
+// An AblationDiffKind says how a computed cell of the ablation table
+// differs from the printed one.
+type AblationDiffKind int
+
+// The ways a cell differs.
+const (
+	DiffDefined  AblationDiffKind = iota + 1 // the paper has a point, the workbench none
+	DiffNoPoint                              // the workbench has a point, the paper none (✗¹)
+	DiffUnstable                             // the paper prints ✗² (NaN), the point and its distances are finite
+	DiffBy                                   // a number does not round to the printed digits
+	DiffFinal                                // GD from the point ends elsewhere
+)
+
+var diffKinds = []string{DiffDefined: "defined", DiffNoPoint: "no-point", DiffUnstable: "unstable", DiffBy: "by", DiffFinal: "final"}
+
+// String returns "defined", "no-point", "unstable", "by" or "final".
+func (k AblationDiffKind) String() string {
+	if k < DiffDefined || int(k) >= len(diffKinds) {
+		return fmt.Sprintf("AblationDiffKind(%d)", int(k))
+	}
+	return diffKinds[k]
 }
 
 // compareAblationCell compares one computed cell with the printed entry.
@@ -78,24 +97,24 @@ func compareAblationCell(e paper.AblationEntry, c experiments.AblationCell) Abla
 	}
 	if !c.Defined {
 		if e.Defined() {
-			cv.Diffs = append(cv.Diffs, AblationDiff{Kind: "defined"})
+			cv.Diffs = append(cv.Diffs, AblationDiff{Kind: DiffDefined})
 		}
 		return cv
 	}
 	for k, n := range cv.Numbers {
 		switch {
 		case n.Printed == paper.Undefined:
-			cv.Diffs = append(cv.Diffs, AblationDiff{Kind: "no-point", Name: n.Name})
+			cv.Diffs = append(cv.Diffs, AblationDiff{Kind: DiffNoPoint, Name: n.Name})
 		case n.Printed == paper.Unstable:
 			if k == 0 {
-				cv.Diffs = append(cv.Diffs, AblationDiff{Kind: "unstable"})
+				cv.Diffs = append(cv.Diffs, AblationDiff{Kind: DiffUnstable})
 			}
 		case !n.Printed.Rounds(n.Value):
-			cv.Diffs = append(cv.Diffs, AblationDiff{Kind: "by", Name: n.Name, Value: n.Value, Printed: n.Printed.Value()})
+			cv.Diffs = append(cv.Diffs, AblationDiff{Kind: DiffBy, Name: n.Name, Value: n.Value, Printed: n.Printed.Value()})
 		}
 	}
 	if end, ok := c.PaperEndpoint(); !ok || end != e.Final {
-		cv.Diffs = append(cv.Diffs, AblationDiff{Kind: "final", Got: c.Final, Want: e.Final})
+		cv.Diffs = append(cv.Diffs, AblationDiff{Kind: DiffFinal, Got: c.Final, Want: e.Final})
 	}
 	return cv
 }

@@ -40,5 +40,7 @@
 // format.go (true minus signs, the paper's typesetting of printed numbers,
 // two more digits than the printed value beside it); the wording is the
 // embedded templates report.md.tmpl (the value tables) and report_text.md
-// (conventions and findings).
+// (conventions and findings). Text that is not a formatted number (a
+// condition's name, an escape kind, an interval) is escaped for Markdown
+// where it is inserted.
 package reproduction

@@ -2,6 +2,7 @@ package reproduction
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 
@@ -54,9 +55,9 @@ type EFSValues struct {
 }
 
 // ConditionValues is one condition of the multi-step theorem
-// (sod.TPGDConditionsAt); Kind says which equation of the paper states it.
+// (sod.TPGDConditionsAt) and the equation of the paper that states it.
 type ConditionValues struct {
-	Kind              string // "strict-saddle", "l", "ubeta-premise", "ubeta-validity" or ""
+	Equation          ConditionEquation
 	Name, Op          string
 	Lhs, Rhs          float64
 	Holds, Meaningful bool
@@ -86,17 +87,42 @@ func computeCase(ctx context.Context, cfg experiments.CaseStudyConfig) (CaseValu
 		HHat: cs.HHat, HCheck: cs.HCheck, FinalDist: final, GammaDominates: cs.Kind == "γ", ReachesM: final < 0.02}, cs, nil
 }
 
-// conditionKind names the equation of the paper that states the condition
-// sod.TPGDConditionsAt calls name.
-func conditionKind(name string) string {
-	for _, k := range []struct{ prefix, kind string }{
-		{"strict-saddle", "strict-saddle"}, {"l condition", "l"}, {"U_β premise", "ubeta-premise"}, {"U_β validity", "ubeta-validity"},
-	} {
-		if strings.HasPrefix(name, k.prefix) {
-			return k.kind
+// A ConditionEquation is the equation of the paper that states a
+// condition of the multi-step theorem.
+type ConditionEquation int
+
+// The equations.
+const (
+	EqOther         ConditionEquation = iota // §5, no numbered equation
+	EqStrictSaddle                           // §5, eq. strict_saddle_condition
+	EqL                                      // §5, eq. l_condition
+	EqUBetaPremise                           // Appendix, the premise of eq. u_beta_validality_l
+	EqUBetaValidity                          // Appendix, eq. u_beta_validality_l
+)
+
+var equations = []struct{ word, prefix string }{
+	EqOther: {"other", ""}, EqStrictSaddle: {"strict-saddle", "strict-saddle"}, EqL: {"l", "l condition"},
+	EqUBetaPremise: {"ubeta-premise", "U_β premise"}, EqUBetaValidity: {"ubeta-validity", "U_β validity"},
+}
+
+// String returns "other", "strict-saddle", "l", "ubeta-premise" or
+// "ubeta-validity".
+func (e ConditionEquation) String() string {
+	if e < EqOther || int(e) >= len(equations) {
+		return fmt.Sprintf("ConditionEquation(%d)", int(e))
+	}
+	return equations[e].word
+}
+
+// conditionEquation returns the equation of the paper that states the
+// condition sod.TPGDConditionsAt calls name.
+func conditionEquation(name string) ConditionEquation {
+	for e := EqStrictSaddle; int(e) < len(equations); e++ {
+		if strings.HasPrefix(name, equations[e].prefix) {
+			return e
 		}
 	}
-	return ""
+	return EqOther
 }
 
 // ripConstants returns δ₁ and δ₂ by optimisation and δ over all symmetric
@@ -167,7 +193,7 @@ func computeRealWorld(ctx context.Context) (*RealWorldValues, error) {
 		return nil, err
 	}
 	for _, c := range conds {
-		v.Conditions = append(v.Conditions, ConditionValues{Kind: conditionKind(c.Name), Name: c.Name, Op: c.Op,
+		v.Conditions = append(v.Conditions, ConditionValues{Equation: conditionEquation(c.Name), Name: c.Name, Op: c.Op,
 			Lhs: c.Lhs, Rhs: c.Rhs, Holds: c.Holds, Meaningful: c.Meaningful})
 	}
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+	"unicode"
 )
 
 // Computation and prose live apart: the section files (realworld.go, …)
@@ -145,7 +146,7 @@ func parseReport(t *tally) (*template.Template, error) {
 		"vec":  func(x []float64, dec int) string { return vec(x, func(v float64) string { return fixed(v, dec) }) },
 		"ints": ints, "gs": gs, "set": func(list string) string { return "{" + strings.Trim(list, "()") + "}" },
 		"printed": paperText, "like": likePrinted, "diff": diffText, "interval": intervalText,
-		"mark": endMark, "final": finalText, "cell": cell,
+		"mark": endMark, "final": finalText, "md": md,
 	}
 	return template.New("report").Funcs(funcs).ParseFS(reportTemplates, "report.md.tmpl", "report_text.md")
 }
@@ -198,8 +199,31 @@ func (r *Report) render(w io.Writer) ([]SectionCount, error) {
 	return counts, nil
 }
 
-// cell escapes the characters that would break a Markdown table cell.
-func cell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
+// md writes v (its fmt.Sprint text) for inline Markdown, such as a table
+// cell: the characters that would start a construct (emphasis, code, a
+// link, HTML, an entity, strikethrough, math in Jupyter) or end the cell
+// are backslash-escaped, a line break becomes a space. An underscore
+// between two letters or digits stays as it is (CommonMark never reads it
+// as emphasis: "λ_n").
+func md(v any) string {
+	s := []rune(fmt.Sprint(v))
+	var b strings.Builder
+	for i, r := range s {
+		switch r {
+		case '\n', '\r':
+			b.WriteByte(' ')
+			continue
+		case '_':
+			if i > 0 && i+1 < len(s) && isAlnum(s[i-1]) && isAlnum(s[i+1]) {
+				break
+			}
+			b.WriteByte('\\')
+		case '\\', '`', '*', '[', ']', '<', '&', '|', '~', '$':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
+
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
