@@ -5,11 +5,12 @@
 #
 # 1. docker/install.sh --with-browser --with-grader  (idempotent: a no-op once everything is installed)
 # 2. go vet, staticcheck (pinned, run through the Go module proxy) and the library tests
-#                                       (go test over every package but notebooks/)
-# 3. the test tooling's module (docker/testtools: the browser tests, labcheck and chartcheck,
-#    the Dockerfile lint): go vet, staticcheck and go test, as for the library
-# 4. the notebook harness              (executes every notebooks/*.ipynb with nbconvert + gonb,
-#                                        printing each notebook and its time)
+#                                       (go test ./...: the library, widgets and docker/'s own scripts)
+# 3. the test tooling's module (.ci/testtools: the repository-wide tests (README example, Markdown
+#    links, references, tracked files, environment variables), the browser tests, labcheck and
+#    chartcheck, the Dockerfile and hub lint): go vet, staticcheck and go test, as for the library
+# 4. the notebook harness              (.ci/testtools/notebookcheck: executes every notebooks/*.ipynb
+#                                        with nbconvert + gonb, printing each notebook and its time)
 #    then docker/cellcost.sh --quick     (what each cell of notebook 00 costs: build, tools, GoNB, run;
 #                                        reported, not asserted; a failing cell or no build fails)
 # 5. the image: SOD_IMAGE_TEST=1 runs docker/test-image.sh in full; SOD_IMAGE_TEST=ci (.ci/run) runs
@@ -58,14 +59,14 @@ if [ "$staticcheck" = 1 ]; then
   go run "$staticcheck_cmd" ./...
 fi
 echo "== library tests"
-go test -timeout 40m $(go list ./... | grep -v '/notebooks$')
+go test -timeout 40m ./...
 if [ "$fuzz" = 1 ]; then
   # Each fuzz target for 10 s (below ~5 s Go can stop a target with "context deadline exceeded"
   # before it starts fuzzing; their seed corpora already ran above). A failing input is saved
   # under the package's testdata/fuzz: commit it with the fix, so it stays in the corpus.
-  # The targets are found, not listed: every `func FuzzX` of a _test.go file (so a new target is
-  # never forgotten), as ./pkg:FuzzX.
-  targets=$(grep -rn --include='*_test.go' '^func Fuzz' . | grep -v '^./docker/' |
+  # The targets are found, not listed: every `func FuzzX` of a _test.go file of this module (so a
+  # new target is never forgotten), as ./pkg:FuzzX; .ci/testtools is another module (it has none).
+  targets=$(grep -rn --include='*_test.go' '^func Fuzz' . | grep -v '^\./\.ci/' |
     sed -E 's|^(.*)/[^/]+_test\.go:[0-9]+:func (Fuzz[A-Za-z0-9_]*)\(.*|\1:\2|' | sort)
   echo "== fuzz (10s each): $(echo "$targets" | wc -l) targets"
   for target in $targets; do
@@ -73,21 +74,22 @@ if [ "$fuzz" = 1 ]; then
       grep -v '^fuzz: elapsed' || { echo "fuzz: ${target#*:} failed" >&2; exit 1; }
   done
 fi
-# The test tooling is a module of its own (docker/testtools/go.mod), which `./...` above does
-# not enter: its heavy dependencies (chromedp, BuildKit) stay out of the library's go.mod.
-echo "== test tooling (docker/testtools): go vet, staticcheck, go test"
+# The test tooling is a module of its own (.ci/testtools/go.mod), which `./...` above does not
+# enter: its heavy dependencies (chromedp, BuildKit) stay out of the library's go.mod. Its
+# notebook harness (notebookcheck) runs last, on its own, below.
+echo "== test tooling (.ci/testtools): go vet, staticcheck, go test"
 (
-  cd docker/testtools
+  cd .ci/testtools
   go vet ./...
   if [ "$staticcheck" = 1 ]; then go run "$staticcheck_cmd" ./...; fi
-  go test -timeout 20m ./...
+  go test -timeout 20m $(go list ./... | grep -v '/notebookcheck$')
 )
 # The benchmark and the study as Slurm job arrays on a single-node cluster (installs slurm-wlm and
 # munge; not root or no apt: a printed "slurm test SKIPPED"; a failed job or a differing byte fails).
 echo "== slurm (docker/test-slurm.sh)"
 if [ "$install" = 1 ]; then docker/test-slurm.sh; else docker/test-slurm.sh --no-install; fi
 echo "== notebooks"
-go test -count=1 -timeout 80m -v ./notebooks 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
+(cd .ci/testtools && go test -count=1 -timeout 80m -v ./notebookcheck) 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
 echo "== cell cost (docker/cellcost.sh --quick)"
 docker/cellcost.sh --quick
 

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # docker/image-test/browser.sh — part of docker/test-image.sh (sourced): the notebooks in
-# JupyterLab in headless Chromium on the host (labcheck, docker/testtools/cmd/labcheck).
+# JupyterLab in headless Chromium on the host (labcheck, .ci/testtools/cmd/labcheck).
 #
 #   browser_missing     why the browser test cannot run here (no Go, no Chromium), or nothing
 #   run_browser         every notebook (or those of --browser-notebooks) run in Lab as a student
@@ -22,7 +22,7 @@ browser_missing() {
 
 # labcheck_in_container NAME PREFIX OUT LABCHECK-ARGS...: the image's own command in a fresh
 # container (Lab's application object exposed for the test to drive it, served under PREFIX/),
-# then labcheck (docker/testtools/cmd/labcheck) on it. A failed check is tried again in another
+# then labcheck (.ci/testtools/cmd/labcheck) on it. A failed check is tried again in another
 # fresh container (browser_retries times): the failure, its server log and its screenshot
 # (NN-name-failed.png) are kept and printed, and the summary says the step passed only on a
 # second attempt. A failure that repeats fails the test.
@@ -44,7 +44,7 @@ labcheck_in_container() {
       set -- $($engine exec "$name-$attempt" sh -c 'cd ~/notebooks && ls [0-9]*.ipynb' | tr '\n' ' ')
       say "  notebooks: $*"
     fi
-    if (cd "$repo/docker/testtools" && PATH="$PATH:/usr/local/go/bin" JUPYTER_TOKEN=$token show go run ./cmd/labcheck \
+    if (cd "$repo/.ci/testtools" && PATH="$PATH:/usr/local/go/bin" JUPYTER_TOKEN=$token show go run ./cmd/labcheck \
       -url "http://127.0.0.1:$port$prefix" -shots "$out" "$@") | tee "$out/labcheck-$attempt.txt"; then
       $engine rm -f "$name-$attempt" >/dev/null 2>&1
       [ "$attempt" = 1 ] || browser_retried+=("${prefix:-/}: failed on attempt 1 ($out/labcheck-1.txt, $out/server-1.log), passed on attempt $attempt")

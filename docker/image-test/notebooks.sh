@@ -78,7 +78,7 @@ run_own_notebooks() {
 run_more_notebooks() {
   local list=$opt_notebooks nb name i=0 t0
   if [ "$list" = all ]; then
-    list=$(cd "$repo" && git ls-files 'notebooks/*.ipynb' | grep -v /testdata/ | tr '\n' ' ')
+    list=$(cd "$repo" && git ls-files 'notebooks/*.ipynb' | tr '\n' ' ')
   fi
   for nb in $list; do
     i=$((i + 1))
