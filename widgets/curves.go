@@ -27,6 +27,7 @@ type Curves struct {
 	// drawn as a labelled vertical line, with a marker on every series.
 	EscapeAt    []int
 	EscapeLabel string // label of the escape lines (default "SOD escape")
+	LogX        bool   // log₁₀ x axis
 	LogY        bool   // log₁₀ y axis, as the paper uses for these curves
 }
 
@@ -64,17 +65,14 @@ func (c Curves) EscapeLegend() string {
 	return c.EscapeLabel
 }
 
-// Chart draws c as a line chart, with a log y axis when c.LogY (or
-// the LogY option) is set and the escapes marked.
+// Chart draws c as a line chart, one line per series in the order of
+// c.Series, on the log axes c.LogX and c.LogY, with the escapes marked.
 func (c Curves) Chart(options ...Option) (*charts.Line, error) {
 	if err := c.Validate("Curves.Chart"); err != nil {
 		return nil, err
 	}
 	cfg := newConfig(options)
-	cfg.logY = cfg.logY || c.LogY
-	if cfg.xName == "" && cfg.yName == "" {
-		cfg.xName, cfg.yName = c.XName, c.YName
-	}
+	cfg.logX, cfg.logY, cfg.xName, cfg.yName = c.LogX, c.LogY, c.XName, c.YName
 	skipped := 0
 	var series []any
 	for k, s := range c.Series {

@@ -61,7 +61,7 @@ func resetEmitted() {
 
 func demoLine(t *testing.T) Chart {
 	t.Helper()
-	c, err := LineChart("demo", []float64{1, 2, 3}, map[string][]float64{"loss": {1, 0.1, 0.01}}, LogY())
+	c, err := Curves{Title: "demo", X: []float64{1, 2, 3}, Series: []Series{{"loss", []float64{1, 0.1, 0.01}}}, LogY: true}.Chart()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,17 +253,5 @@ func TestEmbeddedJavaScript(t *testing.T) {
 		if strings.Contains(js, `"`) || strings.Contains(js, "//") {
 			t.Errorf("%s uses a double quote or a // comment", name)
 		}
-	}
-}
-
-func TestShowReturnsTheBuildError(t *testing.T) {
-	want := errors.New("bad input")
-	if err := Show(nil, want); err != want {
-		t.Errorf("Show(nil, err) = %v, want %v", err, want)
-	}
-	if _, err := LineChart("empty", nil, nil); err == nil {
-		t.Fatal("LineChart without data did not fail")
-	} else if got := Show(LineChart("empty", nil, nil)); got == nil || got.Error() != err.Error() {
-		t.Errorf("Show(LineChart(bad)) = %v, want %v", got, err)
 	}
 }

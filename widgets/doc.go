@@ -9,11 +9,31 @@
 // Every chart is a function of plain input structs defined here (float64
 // slices, intervals, grids, trajectories), so the experiments can fill them
 // without this package importing the library. Each input type X is a noun
-// (the data); its interactive ECharts version is the method X.Chart (shown
-// with [Display] or [Show]: widgets.Show(curves.Chart(widgets.LogY()))) and
-// its static gonum/plot version the function plots.XPlot returning a
+// (the data, including what the chart shows: title, axis names, log
+// scales); its interactive ECharts version is the method X.Chart and its
+// static gonum/plot version the function plots.XPlot returning a
 // *plot.Plot, or plots.XFigure returning a plots.Figure of several aligned
-// panels (written with plots.Save or shown with plots.DisplayStatic):
+// panels. Both read the same value, so a figure has one path from a result
+// to either rendering: package sod/figures fills X from a result, X.Chart
+// draws it here, plots.XPlot draws it there. The only [Option]s are how an
+// interactive chart is presented ([Size], [Subtitle]).
+//
+// # Kinds of output and their one entry point each
+//
+//	chart          any X.Chart, or any go-echarts chart    Display(c)
+//	table          Table (e.g. figures.AblationTable)      DisplayTable(t)
+//	static figure  plots.XPlot, plots.XFigure (gonum/plot) plots.DisplayStatic(s, width, height)
+//	live controls  a chart redrawn as sliders move         Explore(ctx, controls, draw)
+//	progress       a bar updated in place                  NewProgressBar(title, total)
+//
+// A chart builder returns the chart and an error; in a notebook:
+//
+//	must.M(widgets.Display(must.M1(figures.SuccessRatesChart(res, 0.15, "(a)"))))
+//
+// Outside a notebook the same functions build the output (reporting any
+// error) and show nothing; [HTML], [Page] and [WritePage] (charts and
+// tables), plots.Render and plots.Save (static figures) give the output as
+// HTML or as a file instead.
 //
 //	paper figure (LaTeX label)                  input               interactive              static (package plots)
 //	exp2/exp3 (a)–(c): h, ‖∇h‖_F, ‖XXᵀ−M*‖_F      Curves              Curves.Chart             CurvesPlot
@@ -29,7 +49,7 @@
 //	numerical_study (c), (d): 50 trajectories   Bundle              Bundle.Chart             BundlePlot
 //	quadratic_nn: QNN training losses           Curves              Curves.Chart             CurvesPlot
 //	quadratic_funcs: the quadratic in ρ̂         Curves (LogY off)   Curves.Chart             CurvesPlot
-//	table:ablation (Appendix)                   Table               Table.HTML, DisplayTable (rows: figures.AblationTable)
+//	table:ablation (Appendix)                   Table               DisplayTable, Table.HTML (rows: figures.AblationTable)
 //
 // The closed-form TPGD curves and exact projected gradient descent in
 // S = span{a, b, c} are drawn side by side (LiftedObjective.Exact,
@@ -102,7 +122,7 @@
 //
 // # Tests
 //
-// The browser tests (docker/testtools/widgetsbrowser, in the test-tooling
+// The browser tests (.ci/testtools/widgetsbrowser, in the test-tooling
 // module, since chromedp is theirs alone) load every chart in headless
 // Chromium with the network disabled: as a standalone page (plain, under a
 // fake AMD loader and under require.js, plus a control page that must fail),
@@ -117,5 +137,5 @@
 // docker/notebook.sh. The same checks run on any exported notebook with the
 // chartcheck command:
 //
-//	go -C docker/testtools run ./cmd/chartcheck [-shots dir] ../../out/book/*.html
+//	go -C .ci/testtools run ./cmd/chartcheck [-shots dir] ../../out/book/*.html
 package widgets

@@ -213,7 +213,8 @@ func (pc ProbabilityCurve) Chart(options ...Option) (*charts.Line, error) {
 	if err := pc.Validate("ProbabilityCurve.Chart"); err != nil {
 		return nil, err
 	}
-	cfg := newConfig(append([]Option{AxisNames(pc.XName, "probability")}, options...))
+	cfg := newConfig(options)
+	cfg.xName, cfg.yName = pc.XName, "probability"
 	bname, mname := pc.SeriesNames()
 	bd, s1 := xyData(pc.X, pc.Bound, cfg.logX, false)
 	md, s2 := xyData(pc.X, pc.MonteCarlo, cfg.logX, false)

@@ -71,7 +71,8 @@ func ExampleExplore() {
 		for i := range t {
 			y[i] = math.Pow(1+v["η"], t[i]/v["l"])
 		}
-		return widgets.LineChart(fmt.Sprintf("l = %g, η = %.3g", v["l"], v["η"]), t, map[string][]float64{"growth": y}, widgets.LogX(), widgets.LogY())
+		return widgets.Curves{Title: fmt.Sprintf("l = %g, η = %.3g", v["l"], v["η"]), X: t,
+			Series: []widgets.Series{{Name: "growth", Y: y}}, LogX: true, LogY: true}.Chart()
 	})
 	fmt.Println(err) // outside a notebook: drawn once, nothing shown
 	// Output:

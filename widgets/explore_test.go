@@ -88,7 +88,7 @@ func TestExploreInitialValues(t *testing.T) {
 		{Name: "case", Options: []string{"basic", "PMC", "real"}, Initial: 2},
 	}, func(v Values) (Chart, error) {
 		got = v
-		return LineChart("t", []float64{1, 2}, map[string][]float64{"a": {1, 2}})
+		return Curves{Title: "t", X: []float64{1, 2}, Series: []Series{{"a", []float64{1, 2}}}}.Chart()
 	})
 	if err != nil {
 		t.Fatal(err)

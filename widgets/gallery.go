@@ -11,16 +11,8 @@ import (
 type GalleryItem struct {
 	Name   string // a short identifier, e.g. "curves"
 	Figure string // the paper's figure (label) the chart serves
-	Chart  Chart  // nil for HTML-only items
-	HTML   string // for HTML-only items (the ablation table)
-}
-
-// DisplayGalleryItem shows one gallery item in the current GoNB cell.
-func DisplayGalleryItem(it GalleryItem) error {
-	if it.Chart != nil {
-		return Display(it.Chart)
-	}
-	return DisplayTable(Table{}.withHTML(it.HTML))
+	Chart  Chart  // nil for the table
+	HTML   string // the table's HTML (GalleryData.Ablation), for pages; shown in a cell with DisplayTable
 }
 
 // GalleryData holds the synthetic inputs of every chart of Gallery (and of

@@ -140,12 +140,7 @@ func (l Landscape) Chart(options ...Option) (*charts.Line, error) {
 		return nil, err
 	}
 	cfg := newConfig(append([]Option{Size("640px", "560px")}, options...))
-	if cfg.xName == "" && cfg.yName == "" {
-		cfg.xName, cfg.yName = l.XName, l.YName
-	}
-	if cfg.logX || cfg.logY {
-		return nil, fmt.Errorf("widgets: Landscape.Chart: log axes are not supported (use LogZ for the colours)")
-	}
+	cfg.xName, cfg.yName = l.XName, l.YName
 	vals, skipped := l.ColourValues()
 	ex, ey := cellEdges(l.Grid.X), cellEdges(l.Grid.Y)
 	var cells [][]any

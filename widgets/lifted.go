@@ -27,7 +27,7 @@ type LiftedObjective struct {
 }
 
 // Chart draws the lifted objective against t on log–log
-// axes (the LogX/LogY options are implied). Values that cannot be drawn
+// axes. Values that cannot be drawn
 // (≤ 0 or non-finite, e.g. the float64 overflow of h^l for l = 3 at
 // t = 2·10⁶ noted in REPRODUCTION.md F11) are gaps counted in the subtitle.
 func (o LiftedObjective) Chart(options ...Option) (*charts.Line, error) {
@@ -44,7 +44,8 @@ func (o LiftedObjective) Chart(options ...Option) (*charts.Line, error) {
 		}
 		series = append(series, Series{Name: "exact PGD in S" + lSuffix(o.L), Y: o.Exact})
 	}
-	cfg := newConfig(append([]Option{LogX(), LogY(), AxisNames("TPGD steps t", "h^l(w̃(t))")}, options...))
+	cfg := newConfig(options)
+	cfg.logX, cfg.logY, cfg.xName, cfg.yName = true, true, "TPGD steps t", "h^l(w̃(t))"
 	var list []any
 	skipped := 0
 	for k, s := range series {
@@ -113,7 +114,8 @@ func (tn TermNorms) Chart(options ...Option) (*charts.Line, error) {
 			}
 		}
 	}
-	cfg := newConfig(append([]Option{LogX(), LogY()}, options...))
+	cfg := newConfig(options)
+	cfg.logX, cfg.logY = true, true
 	termNames := []string{"‖α̃ a‖ (a-term)", "‖β̃ b‖ (b-term)", "‖γ̃ c‖ (c-term)"}
 	var list []any
 	skipped := 0

@@ -10,10 +10,16 @@ import (
 	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
-// Option adjusts the appearance of a chart built by this package.
+// Option adjusts how an interactive chart is presented: its size and a
+// subtitle. What a chart shows — titles, axis names, log scales, the data —
+// is a field of its input type and nowhere else, because the static figures
+// of package widgets/plots draw the same input and take no options: e.g. a
+// log y axis is Curves{LogY: true}, for Curves.Chart and plots.CurvesPlot
+// alike.
 type Option func(*config)
 
-// config collects the options shared by the chart builders.
+// config collects the options shared by the chart builders, and the axis
+// settings each builder copies from its input.
 type config struct {
 	xName, yName string
 	logX, logY   bool
@@ -31,18 +37,6 @@ func newConfig(options []Option) config {
 	}
 	return c
 }
-
-// AxisNames sets the names shown on the x and y axes.
-func AxisNames(x, y string) Option {
-	return func(c *config) { c.xName, c.yName = x, y }
-}
-
-// LogX draws the x axis on a log₁₀ scale.
-func LogX() Option { return func(c *config) { c.logX = true } }
-
-// LogY draws the y axis on a log₁₀ scale (the paper's loss, gradient-norm
-// and distance curves use one).
-func LogY() Option { return func(c *config) { c.logY = true } }
 
 // Subtitle sets a second title line.
 func Subtitle(s string) Option { return func(c *config) { c.subtitle = s } }
@@ -126,18 +120,6 @@ func axisLabel(log bool) *opts.AxisLabel {
 
 // drawable is chartkit.Drawable: finite, and positive on a log axis.
 func drawable(v float64, log bool) bool { return chartkit.Drawable(v, log) }
-
-// point returns the ECharts value [x, y], with a null y (a gap in the
-// line) when the point cannot be drawn; ok is false in that case.
-func (c config) point(x, y float64) (v []any, ok bool) {
-	if !drawable(x, c.logX) || !drawable(y, c.logY) {
-		if !drawable(x, c.logX) {
-			return []any{nil, nil}, false
-		}
-		return []any{x, nil}, false
-	}
-	return []any{x, y}, true
-}
 
 // checkName rejects empty names, which would make legends unusable.
 func checkName(what, name string) error {

@@ -107,10 +107,7 @@ func (b Bundle) Chart(options ...Option) (*charts.Line, error) {
 		return nil, fmt.Errorf("widgets: Bundle.Chart %q: no x values or no groups", b.Title)
 	}
 	cfg := newConfig(options)
-	cfg.logY = cfg.logY || b.LogY
-	if cfg.xName == "" && cfg.yName == "" {
-		cfg.xName, cfg.yName = b.XName, b.YName
-	}
+	cfg.logY, cfg.xName, cfg.yName = b.LogY, b.XName, b.YName
 	var series []any
 	skipped := 0
 	for k, g := range b.Groups {

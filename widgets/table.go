@@ -22,15 +22,11 @@ type Table struct {
 	Header  []string
 	Rows    [][]Cell
 	Notes   []string // footnotes under the table
-	raw     string   // prebuilt HTML (DisplayGalleryItem)
 }
 
 // HTML returns the table as a self-contained HTML fragment (inline styles,
 // no script). All text is HTML-escaped.
 func (t Table) HTML() (string, error) {
-	if t.raw != "" {
-		return t.raw, nil
-	}
 	if len(t.Header) == 0 {
 		return "", fmt.Errorf("widgets: Table %q: no header", t.Caption)
 	}
@@ -73,14 +69,10 @@ func (t Table) HTML() (string, error) {
 	return b.String(), nil
 }
 
-// withHTML returns a table that displays as the given, already built HTML.
-func (t Table) withHTML(h string) Table {
-	t.raw = h
-	return t
-}
-
-// DisplayTable shows the table in the current GoNB cell (nothing outside a
-// notebook) and waits with gonbui.Sync.
+// DisplayTable shows the table in the current GoNB cell and waits with
+// gonbui.Sync: the one way to show a table (the kinds of output and their
+// entry points are listed in the package doc). Outside a notebook it builds
+// the HTML, reporting any error, and shows nothing.
 func DisplayTable(t Table) error {
 	h, err := t.HTML()
 	if err != nil {

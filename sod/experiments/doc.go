@@ -48,8 +48,8 @@
 //   - Fig. "numerical_study", success rates (section 6.2): RunStudy with
 //     DefaultStudyConfig — PMC, n ∈ {40, …, 80}, ε ∈ {0.15, 0.10}, 50 trials,
 //     GD vs GD+SOD, success iff ‖XXᵀ−M*‖_F < 0.02, per-trial trajectories;
-//     panels (a), (b) from StudyResult.SuccessCounts, (c), (d) from
-//     StudyCell.Runs (MethodGD, MethodGDSOD). The instances are
+//     the two methods are MethodGD and MethodGDSOD, and package sod/figures
+//     draws panels (a)–(d) from the StudyResult. The instances are
 //     PMCStudyProblem (z = AlternatingTruth(n)).
 //     The paper omits r, z, the start and the step sizes; StudyConfig
 //     documents the choices. Trials run on all cores and the result is
@@ -105,10 +105,11 @@
 // The repository's notebooks/REPRODUCTION.md states these findings (F8,
 // F10, F12) with the tests and notebook sections that show them.
 //
-// # Adapting to widgets
+// # Drawing the results
 //
-// Curves are (Iter, H/Dist/…) slices with EscapeAt indices, as
-// widgets.Curves expects; BasicExampleResult has the grid (GridX, GridY, H[j][i])
-// and 2-D paths of widgets.Landscape. Floats is a []float64 that encodes
-// non-finite values as JSON null.
+// This package gives results only. Package sod/figures turns a result into
+// the input of a chart of package widgets, once per figure; widgets draws
+// that input interactively and widgets/plots draws the same input as a
+// static figure. Floats is a []float64 that encodes non-finite values as
+// JSON null.
 package experiments

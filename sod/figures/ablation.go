@@ -177,7 +177,7 @@ func DescentScanChart(title string, scans []*experiments.DescentScanResult) (wid
 		ref[i] = scans[0].HHat
 	}
 	series["h(X̂)"] = ref
-	return widgets.LineChart(title, scans[0].T, series, widgets.AxisNames("t", "h"), widgets.LogX(), widgets.LogY(),
+	return widgets.Curves{Title: title, XName: "t", YName: "h", X: scans[0].T, Series: seriesByName(series), LogX: true, LogY: true}.Chart(
 		widgets.Subtitle("a point lowers h only where its curve is below the h(X̂) line"), widgets.Size("100%", "480px"))
 }
 

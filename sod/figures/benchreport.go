@@ -14,20 +14,17 @@ import (
 	"sodworkbench.org/workbench/widgets"
 )
 
-// BenchSetting is one line of the escape benchmark report's header: a
-// parameter of the suite (families and their sizes, trials, seed, …) and
-// its value, both shown as text.
-type BenchSetting struct {
-	Name, Value string
-}
-
 // BenchReport is the content of the escape benchmark's HTML report
-// (WriteBenchReport): the suite's parameters, its runs and, optionally, its
-// certified instances and dropped points (for the counts per family).
+// (WriteBenchReport): the suite's parameters (escapebench.Spec.Settings),
+// its runs with their summaries and, optionally, its certified instances
+// and dropped points (for the counts per family).
 type BenchReport struct {
-	Title     string         // page title; "Escape benchmark" if empty
-	Settings  []BenchSetting // the suite's parameters, shown in this order
-	Runs      []*escapebench.TrialResult
+	Title    string                // page title; "Escape benchmark" if empty
+	Settings []escapebench.Setting // the suite's parameters, shown in this order
+	Runs     []*escapebench.TrialResult
+	// Summaries are escapebench.Summarize(Runs), computed once by the
+	// caller for all its outputs; nil: computed here.
+	Summaries []escapebench.Summary
 	Instances []escapebench.InstanceInfo
 	Dropped   []escapebench.Dropped
 }
@@ -57,7 +54,10 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 	if title == "" {
 		title = "Escape benchmark"
 	}
-	ss := escapebench.Summarize(rep.Runs)
+	ss := rep.Summaries
+	if ss == nil {
+		ss = escapebench.Summarize(rep.Runs)
+	}
 	p := &widgets.Page{Title: title, Head: benchReportStyle}
 	p.AddHTML("<h1>" + html.EscapeString(title) + "</h1>")
 	p.AddHTML(`<p class="bench-note">Every method is run from certified spurious second-order points of each family; a run succeeds when it ends with ‖XXᵀ − M*‖<sub>F</sub> &lt; 0.02. Rates carry a 95 % Wilson interval over runs; since runs on one instance are not independent, the last column counts instances (escaped by at least one run / by every run / all) with the 95 % Wilson interval over instances. Gradient evaluations and CPU time to success are over successful runs.</p>`)

@@ -89,7 +89,7 @@ func TestWriteBenchReport(t *testing.T) {
 		t.Skip(err)
 	}
 	rep := BenchReport{Runs: benchRuns(),
-		Settings:  []BenchSetting{{Name: "families", Value: "paper, user " + hostile}, {Name: "seed", Value: "7"}},
+		Settings:  []escapebench.Setting{{Name: "families", Value: "paper, user " + hostile}, {Name: "seed", Value: "7"}},
 		Instances: []escapebench.InstanceInfo{{Family: "paper", Name: "paper #0"}},
 		Dropped:   []escapebench.Dropped{{Family: "paper", Name: "paper #1", Reason: "too close"}}}
 	var b bytes.Buffer

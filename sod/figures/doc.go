@@ -7,9 +7,13 @@
 // widgets.Chart ends in Chart (several: Charts), one returning a
 // widgets.Table in Table; the other names return data for widgets' types.
 // Package widgets draws plain data and does not know the paper's results;
-// this package does, and fills widgets' input structs from them. The static
-// gonum/plot versions are in the subpackage staticfig, so that the cells
-// showing interactive charts do not link gonum/plot.
+// this package does, and fills widgets' input structs from them, once per
+// figure: the interactive chart (X.Chart) and the static figure (package
+// widgets/plots) are drawn from the same value, e.g. StudySuccessRates for
+// widgets.SuccessRates.Chart and plots.SuccessRatesPlot; an …Chart function
+// is that value drawn interactively. Figures made of several static panels
+// are in the subpackage staticfig, so that the cells showing interactive
+// charts do not link gonum/plot.
 //
 // # The paper's figures and tables → API
 //
@@ -22,7 +26,7 @@
 //	Table ablation                        AblationTable, WindowsTable (experiments.RunAblation, paper.Ablation)
 //	Fig. exp2, exp3 (a)–(c), (d)–(e), (f) CaseCurves, CaseLifted, CaseTrajectory (experiments.RunCaseStudy)
 //	                six static panels     staticfig.CaseFigure (a package of its own: gonum/plot)
-//	Fig. numerical_study (a)–(b), (c)–(d) SuccessRatesChart, StudyBundleChart (experiments.RunStudy)
+//	Fig. numerical_study (a)–(b), (c)–(d) StudySuccessRates, StudyBundle; SuccessRatesChart, StudyBundleChart (experiments.RunStudy)
 //	Fig. quadratic_nn (a), (b)            QNNLossesChart, QNNSummaryTable, QNNScanTable (experiments.RunQNN, RunQNNScan)
 //
 // And the notebooks' own figures and tables: EFSTable and

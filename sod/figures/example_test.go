@@ -478,6 +478,28 @@ func ExampleBasicStartsChart() {
 	// Basic example: 4 random starts
 }
 
+// The success rates as data: the same value is drawn interactively by its
+// Chart method and statically by plots.SuccessRatesPlot.
+func ExampleStudySuccessRates() {
+	cfg := experiments.DefaultStudyConfig()
+	cfg.Sizes, cfg.Trials = []int{40}, 2
+	res, err := experiments.RunStudy(context.Background(), cfg, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := figures.StudySuccessRates(res, 0.15, "(a)")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.GroupName, s.Groups, s.Methods, s.Trials, "trials")
+	fmt.Println(title(s.Chart()))
+	// Output:
+	// n [40] [GD GD+SOD] 2 trials
+	// Fig. numerical_study (a): success rate, ε = 0.15
+}
+
 func ExampleSuccessRatesChart() {
 	cfg := experiments.DefaultStudyConfig()
 	cfg.Sizes, cfg.Trials = []int{40}, 2
@@ -505,7 +527,7 @@ func ExampleStudyBundleChart() {
 	fmt.Println(title(figures.StudyBundleChart(res, 50, 0.1, experiments.MethodGD, 100, "(c)")))
 	// Output:
 	// Fig. numerical_study (c): GD, n = 40, ε = 0.10, 2 trials
-	// error: figures: the study has no cell n = 50, ε = 0.1
+	// error: sod: parameter out of range: figures: the study has no cell n = 50, ε = 0.1
 }
 
 func ExampleQNNLossesChart() {

@@ -151,8 +151,8 @@ func LiftedAlongBChart(in sod.Instance, ls []int) (widgets.Chart, error) {
 		}
 		sub += fmt.Sprintf("l = %d: h^l(a ± 0.1b) − h^l(a) = %+.3g / %+.3g, ⟨∇h^l(ŵ), a/b/c⟩ = %.2g. ", l, series[name][30]*h0, series[name][10]*h0, g)
 	}
-	return widgets.LineChart(in.Name+": [h^l(a + s b) − h^l(a)] / h^l(a)", s, series,
-		widgets.AxisNames("s", "relative change"), widgets.Size("100%", "340px"), widgets.Subtitle(sub))
+	return widgets.Curves{Title: in.Name + ": [h^l(a + s b) − h^l(a)] / h^l(a)", XName: "s", YName: "relative change", X: s,
+		Series: seriesByName(series)}.Chart(widgets.Size("100%", "340px"), widgets.Subtitle(sub))
 }
 
 // SimulationCharts draws the paper's Fig. simulation from a comparison of the

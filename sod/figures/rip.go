@@ -76,6 +76,6 @@ func DeltaSweepChart(res *experiments.DeltaSweepResult) (widgets.Chart, error) {
 	for k, n := range res.Sizes {
 		series[fmt.Sprintf("GD success rate, n = %2d", n)] = res.Rate[k]
 	}
-	return widgets.LineChart("PMC: GD success rate against the exact RIP constant δ = 1 − ε²", res.Delta[0], series,
-		widgets.AxisNames("δ", "success rate"), widgets.Subtitle(fmt.Sprintf("%d seeded starts x₀ ~ N(0, I/n) per point", res.Trials)))
+	return widgets.Curves{Title: "PMC: GD success rate against the exact RIP constant δ = 1 − ε²", XName: "δ", YName: "success rate",
+		X: res.Delta[0], Series: seriesByName(series)}.Chart(widgets.Subtitle(fmt.Sprintf("%d seeded starts x₀ ~ N(0, I/n) per point", res.Trials)))
 }

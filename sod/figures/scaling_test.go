@@ -1,11 +1,10 @@
 package figures
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
 	"sodworkbench.org/workbench/sod/experiments"
 )
 
@@ -24,26 +23,16 @@ func TestSuccessVsN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := c.(*charts.Line)
 	want := map[string][]float64{
 		"ε = 0.10 GD": {0.25, 0.75}, "ε = 0.10 GD+SOD": {1, 1},
 		"ε = 0.05 GD": {0, 0.5}, "ε = 0.05 GD+SOD": {0.5, 1},
 	}
-	if len(line.MultiSeries) != len(want) {
-		t.Fatalf("%d series, want %d", len(line.MultiSeries), len(want))
+	if got := len(option(t, c)["series"].([]any)); got != len(want) {
+		t.Fatalf("%d series, want %d", got, len(want))
 	}
-	for _, s := range line.MultiSeries {
-		w, ok := want[s.Name]
-		if !ok {
-			t.Errorf("unexpected series %q", s.Name)
-			continue
-		}
-		data := s.Data.([]opts.LineData)
-		for i, d := range data {
-			xy := d.Value.([]any)
-			if xy[1] != w[i] || xy[0] != []float64{40, 80}[i] {
-				t.Errorf("%s point %d = %v, want (%v, %v)", s.Name, i, xy, []float64{40, 80}[i], w[i])
-			}
+	for name, w := range want {
+		if got := series(t, c, name); !reflect.DeepEqual(got, w) {
+			t.Errorf("%s = %v, want %v", name, got, w)
 		}
 	}
 	res.Cells = res.Cells[:3]

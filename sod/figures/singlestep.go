@@ -56,8 +56,8 @@ func EFSAgainstDeltaChart(insts []sod.Instance) (widgets.Chart, error) {
 			curves[in.Name] = append(curves[in.Name], efs)
 		}
 	}
-	return widgets.LineChart("EFS against the RIP constant δ used", deltas, curves,
-		widgets.AxisNames("δ", "EFS"), widgets.Size("100%", "360px"),
+	return widgets.Curves{Title: "EFS against the RIP constant δ used", XName: "δ", YName: "EFS", X: deltas, Series: seriesByName(curves)}.Chart(
+		widgets.Size("100%", "360px"),
 		widgets.Subtitle("single-step SOD certifies an escape only above the line EFS = 1"))
 }
 
@@ -87,9 +87,9 @@ func QuadraticInequalityChart(title string, p *sod.Problem, s *sod.SingleStepRes
 		exact = append(exact, s.Exact.A*r*r+s.Exact.B*r+s.Exact.C)
 		direct = append(direct, 2*(p.H(s.CP.LinePoint(1, r))-s.HHat)/(r*r))
 	}
-	return widgets.LineChart(title, rho, map[string][]float64{
-		"RIP quadratic C₁ρ² + C₂ρ + C₃": rip, "exact quadratic": exact, "2[h(X̂ + ρuqᵀ) − h(X̂)]/ρ²": direct},
-		widgets.AxisNames("ρ̂", "value"), widgets.Size("100%", "360px"),
+	return widgets.Curves{Title: title, XName: "ρ̂", YName: "value", X: rho, Series: seriesByName(map[string][]float64{
+		"RIP quadratic C₁ρ² + C₂ρ + C₃": rip, "exact quadratic": exact, "2[h(X̂ + ρuqᵀ) − h(X̂)]/ρ²": direct})}.Chart(
+		widgets.Size("100%", "360px"),
 		widgets.Subtitle(fmt.Sprintf("EFS = %.4f, δ = %.4f; descent where a curve is below 0", s.EFS, s.Delta)))
 }
 
@@ -117,8 +117,9 @@ func SingleStepLineChart(title string, p *sod.Problem, s *sod.SingleStepResult, 
 		}
 		certified = append(certified, c)
 	}
-	return widgets.LineChart(title, rho, map[string][]float64{"h(X̂ + ρuqᵀ) − h(X̂)": dh, "certified interval (ρ̂₁, ρ̂₂)": certified},
-		widgets.AxisNames("ρ", "Δh"), widgets.Size("100%", "360px"))
+	return widgets.Curves{Title: title, XName: "ρ", YName: "Δh", X: rho,
+		Series: seriesByName(map[string][]float64{"h(X̂ + ρuqᵀ) − h(X̂)": dh, "certified interval (ρ̂₁, ρ̂₂)": certified})}.Chart(
+		widgets.Size("100%", "360px"))
 }
 
 // CaseOneLandscapeChart draws log₁₀ h of a two-dimensional instance with the

@@ -9,7 +9,7 @@ import (
 
 // artefactDir is where the tests keep what a reader may want to look at
 // (rendered figures): widgets/testdata/out, git-ignored, next to the
-// browser tests' screenshots (docker/testtools/widgetsbrowser).
+// browser tests' screenshots (.ci/testtools/widgetsbrowser).
 func artefactDir(t *testing.T) string {
 	t.Helper()
 	dir, err := filepath.Abs(filepath.Join("..", "testdata", "out"))

@@ -15,12 +15,12 @@ func CurvesPlot(c widgets.Curves) (*plot.Plot, error) {
 	if err := c.Validate("CurvesPlot"); err != nil {
 		return nil, err
 	}
-	p := newPlot(c.Title, c.XName, c.YName, false, c.LogY)
+	p := newPlot(c.Title, c.XName, c.YName, c.LogX, c.LogY)
 	skipped := 0
 	ys := make([][]float64, len(c.Series))
 	for k, s := range c.Series {
 		ys[k] = s.Y
-		sk, err := addLine(p, s.Name, c.X, s.Y, false, c.LogY, lineStyle(chartkit.Palette[k%len(chartkit.Palette)], vg.Points(1.5), false), true)
+		sk, err := addLine(p, s.Name, c.X, s.Y, c.LogX, c.LogY, lineStyle(chartkit.Palette[k%len(chartkit.Palette)], vg.Points(1.5), false), true)
 		if err != nil {
 			return nil, err
 		}
@@ -31,11 +31,14 @@ func CurvesPlot(c widgets.Curves) (*plot.Plot, error) {
 		return nil, fmt.Errorf("plots: CurvesPlot %q: no drawable value", c.Title)
 	}
 	for _, i := range c.EscapeAt {
+		if !chartkit.Drawable(c.X[i], c.LogX) {
+			continue
+		}
 		// Labelled at the bottom end: the legend sits at the top right.
 		if err := addVLine(p, c.X[i], hi, lo, c.EscapeLegend(), "#2f9e44"); err != nil {
 			return nil, err
 		}
 	}
-	p.Title.Text = tx(skippedNote(c.Title, skipped, c.LogY))
+	p.Title.Text = tx(skippedNote(c.Title, skipped, c.LogX || c.LogY))
 	return p, nil
 }

@@ -21,9 +21,12 @@
 //	numerical_study (a), (b): success rates     SuccessRates        SuccessRatesPlot
 //	numerical_study (c), (d): 50 trajectories   Bundle              BundlePlot
 //
-// A figure is written with [Save] (the format from the file's extension),
-// encoded with [Render], or shown in a GoNB cell as SVG with
-// [DisplayStatic]; sizes are a [Length], e.g. 16*plots.Centimeter, at most
+// The input is the same value the interactive chart draws (package
+// sod/figures fills it from a result), so the two renderings cannot drift
+// apart. A figure is shown in a GoNB cell as SVG with [DisplayStatic], the
+// one way to show a static figure (the other kinds of output are listed in
+// package widgets' doc); it is written with [Save] (the format from the
+// file's extension) or encoded with [Render]; sizes are a [Length], e.g. 16*plots.Centimeter, at most
 // [MaxRenderSize]. [StaticGallery] draws every figure on the synthetic data
 // of widgets.Gallery. The six panels of Figs. exp2 and exp3 in one figure
 // come from sod/figures/staticfig.CaseFigure.

@@ -134,8 +134,9 @@ func Save(s Static, path string, width, height Length) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
-// DisplayStatic shows s as an SVG in the current GoNB cell (nothing outside
-// a notebook) and waits with gonbui.Sync.
+// DisplayStatic shows s as an SVG in the current GoNB cell and waits with
+// gonbui.Sync: the one way to show a static figure. Outside a notebook it
+// renders s, reporting any error, and shows nothing.
 func DisplayStatic(s Static, width, height Length) error {
 	b, err := Render(s, width, height, "svg")
 	if err != nil {
