@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"strconv"
 
 	"sodworkbench.org/workbench/sod/experiments"
 )
@@ -38,39 +37,16 @@ func parseL(s string) (int, error) {
 }
 
 func runAblation(ctx context.Context, c *common, cfg experiments.AblationConfig) error {
-	r, err := experiments.RunAblation(ctx, cfg, c.progress())
+	r, err := experiments.RunAblationWithScans(ctx, cfg, c.progress())
 	if err != nil {
 		return err
 	}
-	rows := [][]string{{"l", "rho_min", "u_beta", "u_gamma", "t", "kind", "defined", "d_hat", "d_star", "ratio", "h_hat", "h_check", "descent", "final"}}
 	for _, row := range r.Rows {
 		fmt.Fprintf(c.stdout, "  l=%d ρ_min=%.3f U_β=%s U_γ=%s\n", row.L, row.RhoMin, row.UBetaS, row.UGamS)
 		for _, cell := range row.Cells {
 			fmt.Fprintf(c.stdout, "    t=%-8d %-4s d̂=%-10.4g d*=%-10.4g ratio=%-7.4g h(X̌)=%-10.4g descent=%-5v final=%s\n", cell.T, cell.Kind, cell.DHat, cell.DStar, cell.Ratio, cell.HCheck, cell.Descent, cell.Final)
-			rows = append(rows, []string{itoa(row.L), ftoa(row.RhoMin), row.UBetaS, row.UGamS, strconv.FormatInt(cell.T, 10), cell.Kind.String(),
-				strconv.FormatBool(cell.Defined), ftoa(cell.DHat), ftoa(cell.DStar), ftoa(cell.Ratio), ftoa(cell.HHat), ftoa(cell.HCheck), strconv.FormatBool(cell.Descent), cell.Final.String()})
 		}
 	}
 	fmt.Fprintf(c.stdout, "  cells with h(X̌) < h(X̂): %d\n", r.DescentCells)
-	scan := [][]string{{"l", "t", "h_hat", "h_beta", "h_gamma"}}
-	var scans []*experiments.DescentScanResult
-	for _, l := range cfg.Ls {
-		ts, err := experiments.LogGrid(1, 10000000, 200)
-		if err != nil {
-			return err
-		}
-		s, err := experiments.RunDescentScan(ctx, experiments.DescentScanConfig{Ablation: cfg, L: l, Ts: ts}, nil)
-		if err != nil {
-			return err
-		}
-		scans = append(scans, s)
-		for k := range s.T {
-			scan = append(scan, []string{itoa(l), ftoa(s.T[k]), ftoa(s.HHat), ftoa(s.HBeta[k]), ftoa(s.HGamma[k])})
-		}
-	}
-	out := struct {
-		*experiments.AblationResult
-		DescentScans []*experiments.DescentScanResult `json:"descent_scans"`
-	}{r, scans}
-	return c.write("ablation", out, map[string][][]string{"table": rows, "descent_scan": scan})
+	return c.write("ablation", r, r.CSVTables())
 }

@@ -28,17 +28,5 @@ func runBasic(ctx context.Context, c *common, cfg experiments.BasicExampleConfig
 	for _, p := range r.Paths {
 		fmt.Fprintf(c.stdout, "  start %d %-6s ends at (%.4f, %.4f), ‖xxᵀ−M*‖ = %.3g\n", p.Start, p.Method, p.X[len(p.X)-1], p.Y[len(p.Y)-1], p.Final)
 	}
-	rows := [][]string{{"method", "start", "k", "x", "y", "h", "dist"}}
-	for _, p := range r.Paths {
-		for k := range p.X {
-			rows = append(rows, []string{p.Method, itoa(p.Start), itoa(k), ftoa(p.X[k]), ftoa(p.Y[k]), ftoa(p.H[k]), ftoa(p.Dist[k])})
-		}
-	}
-	grid := [][]string{{"x", "y", "h"}}
-	for j, y := range r.GridY {
-		for i, x := range r.GridX {
-			grid = append(grid, []string{ftoa(x), ftoa(y), ftoa(r.H[j][i])})
-		}
-	}
-	return c.write("basic", r, map[string][][]string{"paths": rows, "landscape": grid})
+	return c.write("basic", r, r.CSVTables())
 }

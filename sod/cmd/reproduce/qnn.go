@@ -28,17 +28,13 @@ func runQNN(ctx context.Context, c *common, cfg experiments.QNNConfig) error {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "  GD stagnates at step %d (h = %.4f)\n", r.StallIter, r.StallH)
-	rows := [][]string{{"panel", "name", "iter", "h"}}
 	for _, set := range []struct {
 		panel  string
 		curves []experiments.LossCurve
 	}{{"a", r.Optimizers}, {"b", r.Searches}} {
 		for _, curve := range set.curves {
 			fmt.Fprintf(c.stdout, "  (%s) %-34s final h %.4f, accuracy %.2f %s\n", set.panel, curve.Name, curve.FinalH, curve.Accuracy, curve.Outcome)
-			for k := range curve.Iter {
-				rows = append(rows, []string{set.panel, curve.Name, itoa(curve.Iter[k]), ftoa(curve.H[k])})
-			}
 		}
 	}
-	return c.write("qnn", r, map[string][][]string{"curves": rows})
+	return c.write("qnn", r, r.CSVTables())
 }

@@ -78,27 +78,11 @@ func runStudy(ctx context.Context, c *common, cfg experiments.StudyConfig) error
 // CSV tables. The unsharded study and reproduce merge both write through it,
 // so their files are the same bytes.
 func writeStudy(c *common, r *experiments.StudyResult) error {
-	summary := [][]string{{"n", "eps", "trials", "gd_successes", "sod_successes", "escapes", "escape_descent", "escape_errors"}}
-	trials := [][]string{{"n", "eps", "trial", "gd_dist", "gd_success", "gd_iter", "sod_dist", "sod_success", "sod_iter", "outcome", "escapes"}}
-	traj := [][]string{{"n", "eps", "trial", "method", "iter", "dist"}}
 	for _, cell := range r.Cells {
 		fmt.Fprintf(c.stdout, "  n=%d ε=%s: GD %d/%d, GD+SOD %d/%d (escapes %d, of which lowering h %d; escape errors %d)\n",
 			cell.N, epsString(cell.Eps), cell.GDSuccesses, len(cell.Trials), cell.SODSuccesses, len(cell.Trials), cell.Escapes, cell.EscapeDescent, cell.EscapeErrors)
-		summary = append(summary, []string{itoa(cell.N), ftoa(cell.Eps), itoa(len(cell.Trials)), itoa(cell.GDSuccesses), itoa(cell.SODSuccesses), itoa(cell.Escapes), itoa(cell.EscapeDescent), itoa(cell.EscapeErrors)})
-		for _, t := range cell.Trials {
-			trials = append(trials, []string{itoa(cell.N), ftoa(cell.Eps), itoa(t.Index), ftoa(t.GDDist), strconv.FormatBool(t.GDSuccess), itoa(t.GDIter),
-				ftoa(t.SODDist), strconv.FormatBool(t.SODSuccess), itoa(t.SODIter), t.Outcome, itoa(len(t.Escapes))})
-			for _, m := range []struct {
-				name string
-				tr   experiments.Trajectory
-			}{{"GD", t.GD}, {"GD+SOD", t.SOD}} {
-				for k := range m.tr.Iter {
-					traj = append(traj, []string{itoa(cell.N), ftoa(cell.Eps), itoa(t.Index), m.name, itoa(m.tr.Iter[k]), ftoa(m.tr.Dist[k])})
-				}
-			}
-		}
 	}
-	return c.write("study", r, map[string][][]string{"summary": summary, "trials": trials, "trajectories": traj})
+	return c.write("study", r, r.CSVTables())
 }
 
 // epsString prints ε with two decimals (0.10, as the paper does), or all

@@ -1,0 +1,257 @@
+package experiments
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"sodworkbench.org/workbench/sod/batch"
+)
+
+// The files of a result, as the command reproduce writes them: the result
+// itself as <name>.json (encoding/json of the result type, complete) and
+// its tables as <name>_<table>.csv (the header first, numbers in Go's
+// shortest round-trip form), for readers who want the data without Go.
+
+// A CSVTable is one table of a result: its name, which ends the file's
+// name (<experiment>_<Name>.csv), and its rows, the header first.
+type CSVTable struct {
+	Name string
+	Rows [][]string
+}
+
+// A FileFormat says which files WriteResultFiles writes.
+type FileFormat int
+
+// The file formats.
+const (
+	FormatJSONAndCSV FileFormat = iota // <name>.json and every <name>_<table>.csv
+	FormatJSON                         // <name>.json only
+	FormatCSV                          // the CSV tables only
+)
+
+var fileFormats = []string{FormatJSONAndCSV: "both", FormatJSON: "json", FormatCSV: "csv"}
+
+// String returns "both", "json" or "csv" (ParseFileFormat's words).
+func (f FileFormat) String() string {
+	if f < 0 || int(f) >= len(fileFormats) {
+		return fmt.Sprintf("FileFormat(%d)", int(f))
+	}
+	return fileFormats[f]
+}
+
+// ParseFileFormat parses "json", "csv" or "both".
+func ParseFileFormat(s string) (FileFormat, error) {
+	for f, w := range fileFormats {
+		if s == w {
+			return FileFormat(f), nil
+		}
+	}
+	return 0, fmt.Errorf("file format %q: want one of json, csv, both", s)
+}
+
+// fileNamePart is what a result's or a table's name may hold: it becomes
+// part of a file name in dir, never a path.
+var fileNamePart = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// WriteResultFiles writes result as dir/<name>.json and each table as
+// dir/<name>_<table>.csv, as format asks; dir must exist. The names are
+// checked (letters, digits, '_' and '-', not a path) before any file is
+// written.
+func WriteResultFiles(dir, name string, format FileFormat, result any, tables []CSVTable) error {
+	if dir == "" {
+		return errors.New("experiments: empty directory name")
+	}
+	if format < 0 || int(format) >= len(fileFormats) {
+		return fmt.Errorf("experiments: file format %d: want FormatJSONAndCSV, FormatJSON or FormatCSV", int(format))
+	}
+	if !fileNamePart.MatchString(name) {
+		return fmt.Errorf("experiments: result name %q: want letters, digits, '_' and '-'", name)
+	}
+	for _, t := range tables {
+		if !fileNamePart.MatchString(t.Name) {
+			return fmt.Errorf("experiments: table name %q: want letters, digits, '_' and '-'", t.Name)
+		}
+	}
+	if format != FormatCSV {
+		b, err := json.Marshal(result)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".json"), b, 0o644); err != nil {
+			return err
+		}
+	}
+	if format == FormatJSON {
+		return nil
+	}
+	for _, t := range tables {
+		if err := writeCSV(filepath.Join(dir, name+"_"+t.Name+".csv"), t.Rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeCSV(path string, rows [][]string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.WriteAll(rows)
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// ftoa writes a number of a CSV table: the shortest form that reads back
+// exactly.
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func joinFloats(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = ftoa(x)
+	}
+	return strings.Join(s, " ")
+}
+
+// CSVTables returns the tables of the basic example: "paths" (every
+// iterate of every run) and "landscape" (h on the grid).
+func (r *BasicExampleResult) CSVTables() []CSVTable {
+	rows := [][]string{{"method", "start", "k", "x", "y", "h", "dist"}}
+	for _, p := range r.Paths {
+		for k := range p.X {
+			rows = append(rows, []string{p.Method, itoa(p.Start), itoa(k), ftoa(p.X[k]), ftoa(p.Y[k]), ftoa(p.H[k]), ftoa(p.Dist[k])})
+		}
+	}
+	grid := [][]string{{"x", "y", "h"}}
+	for j, y := range r.GridY {
+		for i, x := range r.GridX {
+			grid = append(grid, []string{ftoa(x), ftoa(y), ftoa(r.H[j][i])})
+		}
+	}
+	return []CSVTable{{"paths", rows}, {"landscape", grid}}
+}
+
+// CSVTables returns the tables of a case study: "curves" (h, ‖∇h‖, the
+// distance to M* and X per iteration) and "lifted" (the lifted panels,
+// closed form and exact, over t).
+func (r *CaseStudyResult) CSVTables() []CSVTable {
+	curves := [][]string{{"iter", "h", "grad_norm", "dist", "x"}}
+	for k := range r.Iter {
+		curves = append(curves, []string{itoa(r.Iter[k]), ftoa(r.H[k]), ftoa(r.GradNorm[k]), ftoa(r.Dist[k]), joinFloats(r.Path[k])})
+	}
+	L := r.Lifted
+	lifted := [][]string{{"t", "closed_log10_hl", "closed_log10_a", "closed_log10_b", "closed_log10_c", "exact_log10_hl", "exact_log10_a", "exact_log10_b", "exact_log10_c"}}
+	for k := range L.T {
+		lifted = append(lifted, []string{ftoa(L.T[k]), ftoa(L.CloseHL[k]), ftoa(L.CloseA[k]), ftoa(L.CloseB[k]), ftoa(L.CloseC[k]),
+			ftoa(L.ExactHL[k]), ftoa(L.ExactA[k]), ftoa(L.ExactB[k]), ftoa(L.ExactC[k])})
+	}
+	return []CSVTable{{"curves", curves}, {"lifted", lifted}}
+}
+
+// CSVTables returns the table of the quadratic network: "curves" (the
+// training loss per iteration of each run of panels (a) and (b)).
+func (r *QNNResult) CSVTables() []CSVTable {
+	rows := [][]string{{"panel", "name", "iter", "h"}}
+	for _, set := range []struct {
+		panel  string
+		curves []LossCurve
+	}{{"a", r.Optimizers}, {"b", r.Searches}} {
+		for _, curve := range set.curves {
+			for k := range curve.Iter {
+				rows = append(rows, []string{set.panel, curve.Name, itoa(curve.Iter[k]), ftoa(curve.H[k])})
+			}
+		}
+	}
+	return []CSVTable{{"curves", rows}}
+}
+
+// CSVTables returns the tables of the success-rate study: "summary" (one
+// row per cell), "trials" (one per trial) and "trajectories" (the distance
+// to M* along GD and GD+SOD of every trial).
+func (r *StudyResult) CSVTables() []CSVTable {
+	summary := [][]string{{"n", "eps", "trials", "gd_successes", "sod_successes", "escapes", "escape_descent", "escape_errors"}}
+	trials := [][]string{{"n", "eps", "trial", "gd_dist", "gd_success", "gd_iter", "sod_dist", "sod_success", "sod_iter", "outcome", "escapes"}}
+	traj := [][]string{{"n", "eps", "trial", "method", "iter", "dist"}}
+	for _, cell := range r.Cells {
+		summary = append(summary, []string{itoa(cell.N), ftoa(cell.Eps), itoa(len(cell.Trials)), itoa(cell.GDSuccesses), itoa(cell.SODSuccesses), itoa(cell.Escapes), itoa(cell.EscapeDescent), itoa(cell.EscapeErrors)})
+		for _, t := range cell.Trials {
+			trials = append(trials, []string{itoa(cell.N), ftoa(cell.Eps), itoa(t.Index), ftoa(t.GDDist), strconv.FormatBool(t.GDSuccess), itoa(t.GDIter),
+				ftoa(t.SODDist), strconv.FormatBool(t.SODSuccess), itoa(t.SODIter), t.Outcome, itoa(len(t.Escapes))})
+			for _, m := range []struct {
+				name string
+				tr   Trajectory
+			}{{"GD", t.GD}, {"GD+SOD", t.SOD}} {
+				for k := range m.tr.Iter {
+					traj = append(traj, []string{itoa(cell.N), ftoa(cell.Eps), itoa(t.Index), m.name, itoa(m.tr.Iter[k]), ftoa(m.tr.Dist[k])})
+				}
+			}
+		}
+	}
+	return []CSVTable{{"summary", summary}, {"trials", trials}, {"trajectories", traj}}
+}
+
+// AblationWithScans is the ablation table with the descent scan of each of
+// its lifting orders (RunDescentScan over t on LogGrid(1, 10⁷, 200)): the
+// result reproduce ablation writes (ablation.json).
+type AblationWithScans struct {
+	*AblationResult
+	DescentScans []*DescentScanResult `json:"descent_scans"`
+}
+
+// RunAblationWithScans runs the ablation table (RunAblation, reporting to
+// prog) and then the descent scan of each lifting order of cfg.
+func RunAblationWithScans(ctx context.Context, cfg AblationConfig, prog batch.ProgressFunc) (*AblationWithScans, error) {
+	r, err := RunAblation(ctx, cfg, prog)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := LogGrid(1, 10000000, 200)
+	if err != nil {
+		return nil, err
+	}
+	out := &AblationWithScans{AblationResult: r}
+	for _, l := range cfg.Ls {
+		s, err := RunDescentScan(ctx, DescentScanConfig{Ablation: cfg, L: l, Ts: ts}, nil)
+		if err != nil {
+			return nil, err
+		}
+		out.DescentScans = append(out.DescentScans, s)
+	}
+	return out, nil
+}
+
+// CSVTables returns the tables of the ablation: "table" (one row per (l, t)
+// cell) and "descent_scan" (h at the β- and γ-type points over t, per l).
+func (a *AblationWithScans) CSVTables() []CSVTable {
+	rows := [][]string{{"l", "rho_min", "u_beta", "u_gamma", "t", "kind", "defined", "d_hat", "d_star", "ratio", "h_hat", "h_check", "descent", "final"}}
+	if a.AblationResult != nil {
+		for _, row := range a.Rows {
+			for _, cell := range row.Cells {
+				rows = append(rows, []string{itoa(row.L), ftoa(row.RhoMin), row.UBetaS, row.UGamS, strconv.FormatInt(cell.T, 10), cell.Kind.String(),
+					strconv.FormatBool(cell.Defined), ftoa(cell.DHat), ftoa(cell.DStar), ftoa(cell.Ratio), ftoa(cell.HHat), ftoa(cell.HCheck), strconv.FormatBool(cell.Descent), cell.Final.String()})
+			}
+		}
+	}
+	scan := [][]string{{"l", "t", "h_hat", "h_beta", "h_gamma"}}
+	for _, s := range a.DescentScans {
+		for k := range s.T {
+			scan = append(scan, []string{itoa(s.L), ftoa(s.T[k]), ftoa(s.HHat), ftoa(s.HBeta[k]), ftoa(s.HGamma[k])})
+		}
+	}
+	return []CSVTable{{"table", rows}, {"descent_scan", scan}}
+}

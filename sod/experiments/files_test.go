@@ -1,0 +1,117 @@
+package experiments
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestWriteResultFiles writes a small result in each format and reads the
+// files back; bad names and formats are refused before any file exists.
+func TestWriteResultFiles(t *testing.T) {
+	result := map[string]any{"a": 1.5, "b": []int{1, 2}}
+	tables := []CSVTable{{"one", [][]string{{"x", "y"}, {"1", "a,b"}}}, {"two_2", [][]string{{"z"}}}}
+	for _, tc := range []struct {
+		format FileFormat
+		files  []string
+	}{
+		{FormatJSONAndCSV, []string{"r.json", "r_one.csv", "r_two_2.csv"}},
+		{FormatJSON, []string{"r.json"}},
+		{FormatCSV, []string{"r_one.csv", "r_two_2.csv"}},
+	} {
+		dir := t.TempDir()
+		if err := WriteResultFiles(dir, "r", tc.format, result, tables); err != nil {
+			t.Fatalf("%v: %v", tc.format, err)
+		}
+		entries, _ := os.ReadDir(dir)
+		var got []string
+		for _, e := range entries {
+			got = append(got, e.Name())
+		}
+		if !slices.Equal(got, tc.files) {
+			t.Errorf("%v: files %v, want %v", tc.format, got, tc.files)
+		}
+		if tc.format != FormatCSV {
+			var back map[string]any
+			b, _ := os.ReadFile(filepath.Join(dir, "r.json"))
+			if err := json.Unmarshal(b, &back); err != nil || back["a"] != 1.5 {
+				t.Errorf("%v: r.json %s: %v", tc.format, b, err)
+			}
+		}
+		if tc.format != FormatJSON {
+			f, _ := os.Open(filepath.Join(dir, "r_one.csv"))
+			rows, err := csv.NewReader(f).ReadAll()
+			f.Close()
+			if err != nil || len(rows) != 2 || rows[1][1] != "a,b" {
+				t.Errorf("%v: r_one.csv %v: %v", tc.format, rows, err)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		dir, name string
+		format    FileFormat
+		tables    []CSVTable
+		want      string
+	}{
+		{"", "r", FormatJSON, nil, "empty directory"},
+		{"D", "", FormatJSON, nil, `result name ""`},
+		{"D", "../r", FormatJSON, nil, `result name "../r"`},
+		{"D", "r/x", FormatJSON, nil, `result name "r/x"`},
+		{"D", "r", FileFormat(3), nil, "file format 3"},
+		{"D", "r", FileFormat(-1), nil, "file format -1"},
+		{"D", "r", FormatCSV, []CSVTable{{"ok", nil}, {"a/b", nil}}, `table name "a/b"`},
+		{"D", "r", FormatCSV, []CSVTable{{"", nil}}, `table name ""`},
+	} {
+		dir := tc.dir
+		if dir == "D" {
+			dir = t.TempDir()
+		}
+		err := WriteResultFiles(dir, tc.name, tc.format, result, tc.tables)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("WriteResultFiles(%q, %q, %v, %v) = %v, want %q", tc.dir, tc.name, tc.format, tc.tables, err, tc.want)
+		}
+		if entries, _ := os.ReadDir(dir); dir != "" && len(entries) > 0 {
+			t.Errorf("%q: files written before the error: %v", tc.want, entries)
+		}
+	}
+}
+
+func TestParseFileFormat(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want FileFormat
+		err  bool
+	}{{"both", FormatJSONAndCSV, false}, {"json", FormatJSON, false}, {"csv", FormatCSV, false}, {"xml", 0, true}, {"", 0, true}, {"JSON", 0, true}} {
+		got, err := ParseFileFormat(tc.in)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("ParseFileFormat(%q) = %v, %v", tc.in, got, err)
+		}
+		if err == nil && got.String() != tc.in {
+			t.Errorf("%v.String() = %q, want %q", got, got.String(), tc.in)
+		}
+	}
+	if s := FileFormat(7).String(); s != "FileFormat(7)" {
+		t.Errorf("FileFormat(7).String() = %q", s)
+	}
+}
+
+// TestStudyCSVTables counts the rows of the study's tables from the cells
+// themselves: one summary row per cell, one trial row per trial, one
+// trajectory row per recorded iterate of GD and of GD+SOD.
+func TestStudyCSVTables(t *testing.T) {
+	r := &StudyResult{Cells: []StudyCell{
+		{N: 10, Eps: 0.1, Trials: []StudyTrial{{Index: 0, GD: Trajectory{Iter: []int{0, 5}, Dist: []float64{1, 0.5}}, SOD: Trajectory{Iter: []int{0}, Dist: []float64{1}}}}},
+		{N: 12, Eps: 0.15, Trials: []StudyTrial{{Index: 0}, {Index: 1, GD: Trajectory{Iter: []int{3}, Dist: []float64{0.25}}}}},
+	}}
+	got := map[string]int{}
+	for _, tb := range r.CSVTables() {
+		got[tb.Name] = len(tb.Rows) - 1
+	}
+	if got["summary"] != 2 || got["trials"] != 3 || got["trajectories"] != 4 {
+		t.Errorf("rows per table %v, want summary 2, trials 3, trajectories 4", got)
+	}
+}
