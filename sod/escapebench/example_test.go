@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"sodworkbench.org/workbench/sod"
-	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
 )
 
@@ -41,8 +40,8 @@ func ExampleRunSuite() {
 			methods = append(methods, m)
 		}
 	}
-	s := escapebench.Suite{Families: []escapebench.Family{escapebench.PaperFamily{}}, Methods: append(methods, mine), Trials: 1, Run: escapebench.DefaultRunOptions()}
-	sr, err := escapebench.RunSuite(context.Background(), s, batch.Shard{}, nil, nil, nil)
+	s := escapebench.Suite{Families: []escapebench.Family{escapebench.PaperFamily{}}, Methods: append(methods, mine), Trials: 1, TrialOptions: escapebench.DefaultTrialOptions()}
+	sr, err := escapebench.RunSuite(context.Background(), s, escapebench.RunOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -23,7 +23,7 @@ type StallPoint struct {
 	// Step is the gradient descent step of the runs on this point (the
 	// step that found it).
 	Step float64
-	// PhaseIter, if larger than RunOptions.MaxIter, is the gradient
+	// PhaseIter, if larger than TrialOptions.MaxIter, is the gradient
 	// descent budget per phase of the runs on this point (GD at step
 	// 0.5/n needs O(n) steps to converge).
 	PhaseIter int

@@ -10,14 +10,17 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"sodworkbench.org/workbench/sod"
 )
 
-// WriteResultsJSON writes runs (in canonical order, see Canonical) as an
-// indented JSON array. It holds no timing, so the same suite and seed give
-// the same bytes whatever the workers, sharding or interruptions.
+// WriteResultsJSON writes runs (in canonical order, as SuiteRun.Runs,
+// MergeJournals and Canonical give them; other orders are refused, see
+// checkCanonical) as an indented JSON array. It holds no timing, so the
+// same suite and seed give the same bytes whatever the workers, sharding
+// or interruptions.
 func WriteResultsJSON(w io.Writer, rs []*TrialResult) error {
-	rs, err := Canonical(rs)
-	if err != nil {
+	if err := checkCanonical("WriteResultsJSON", rs); err != nil {
 		return err
 	}
 	if rs == nil {
@@ -34,11 +37,10 @@ func WriteResultsJSON(w io.Writer, rs []*TrialResult) error {
 // resultsHeader is the CSV header of WriteResultsCSV.
 var resultsHeader = []string{"family", "instance", "method", "params", "trial", "seed", "outcome", "success", "h", "dist", "rounds", "lowered", "h_evals", "grad_evals", "hess_vecs", "eigen_solves"}
 
-// WriteResultsCSV writes one CSV row per run (canonical order; no timing,
-// like WriteResultsJSON). params is "k=v;k=v" sorted by key.
+// WriteResultsCSV writes one CSV row per run (in canonical order, as
+// WriteResultsJSON; no timing). params is "k=v;k=v" sorted by key.
 func WriteResultsCSV(w io.Writer, rs []*TrialResult) error {
-	rs, err := Canonical(rs)
-	if err != nil {
+	if err := checkCanonical("WriteResultsCSV", rs); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
@@ -66,11 +68,10 @@ func WriteResultsCSV(w io.Writer, rs []*TrialResult) error {
 	return cw.Error()
 }
 
-// WriteTimingsCSV writes the CPU and wall time of each run (canonical
-// order), the one output that differs between runs.
+// WriteTimingsCSV writes the CPU and wall time of each run (in canonical
+// order, as WriteResultsJSON), the one output that differs between runs.
 func WriteTimingsCSV(w io.Writer, rs []*TrialResult) error {
-	rs, err := Canonical(rs)
-	if err != nil {
+	if err := checkCanonical("WriteTimingsCSV", rs); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
@@ -80,6 +81,49 @@ func WriteTimingsCSV(w io.Writer, rs []*TrialResult) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// checkCanonical refuses runs that are not in canonical order (a nil run,
+// a run listed twice, or keys out of order): the writers do not sort, so
+// that runs are put in order once, by RunSuite, MergeJournals or
+// Canonical.
+func checkCanonical(writer string, rs []*TrialResult) error {
+	for i, r := range rs {
+		if r == nil {
+			return fmt.Errorf("%w: %s: run %d is nil", sod.ErrBadParameter, writer, i)
+		}
+		if i > 0 && !canonicalLess(rs[i-1], r) {
+			return fmt.Errorf("%w: %s: runs %d and %d (%s / %s / %s / trial %d) are not in canonical order; pass the runs through Canonical", sod.ErrBadParameter, writer, i-1, i, r.Family, r.Instance, r.Method, r.Trial)
+		}
+	}
+	return nil
+}
+
+// InstancesFile is the JSON of WriteInstancesJSON: a suite's certified
+// instances and dropped points (bench-instances.json).
+type InstancesFile struct {
+	Instances []InstanceInfo `json:"instances"`
+	Dropped   []Dropped      `json:"dropped"`
+}
+
+// WriteInstancesJSON writes sr's certified instances and dropped points
+// as indented JSON (an InstancesFile), the same for every shard of a suite.
+func WriteInstancesJSON(w io.Writer, sr *SuiteRun) error {
+	b, err := json.MarshalIndent(InstancesFile{sr.Instances, sr.Dropped}, "", " ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// ReadInstancesJSON reads what WriteInstancesJSON wrote.
+func ReadInstancesJSON(r io.Reader) (*InstancesFile, error) {
+	var in InstancesFile
+	if err := json.NewDecoder(r).Decode(&in); err != nil {
+		return nil, fmt.Errorf("escapebench: not an instances file: %w", err)
+	}
+	return &in, nil
 }
 
 func fmtFloat(v float64) string {

@@ -1,16 +1,12 @@
 package escapebench
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
-	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -29,10 +25,8 @@ type Suite struct {
 	Trials  int    // runs per (instance, seeded method), default 1
 	Seed    uint64 // master seed: instances and every run derive from it
 	Certify CertifyOptions
-	Run     RunOptions
-	// Workers is the number of parallel runs (default runtime.GOMAXPROCS).
-	// Results do not depend on it.
-	Workers int
+	// TrialOptions configure every run (DefaultTrialOptions).
+	TrialOptions TrialOptions
 }
 
 // MaxTrials bounds Suite.Trials.
@@ -70,61 +64,20 @@ func (s Suite) Validate() error {
 		}
 		seen[m.Name] = true
 	}
-	if s.PerCell < 0 || s.PerCell > MaxInstancesPerFamily || s.Trials < 0 || s.Trials > MaxTrials || s.Workers < 0 || s.Workers > 4096 {
-		return fmt.Errorf("%w: PerCell = %d (want 0…%d), Trials = %d (want 0…%d), Workers = %d (want 0…4096)", sod.ErrBadParameter, s.PerCell, MaxInstancesPerFamily, s.Trials, MaxTrials, s.Workers)
+	if s.PerCell < 0 || s.PerCell > MaxInstancesPerFamily || s.Trials < 0 || s.Trials > MaxTrials {
+		return fmt.Errorf("%w: PerCell = %d (want 0…%d), Trials = %d (want 0…%d)", sod.ErrBadParameter, s.PerCell, MaxInstancesPerFamily, s.Trials, MaxTrials)
 	}
 	if _, err := s.Certify.withDefaults(); err != nil {
 		return err
 	}
-	return s.Run.Validate()
-}
-
-// Record is one line of a run journal: a finished run with its timing.
-type Record struct {
-	Result *TrialResult `json:"result"`
-	CPUNs  int64        `json:"cpu_ns"`
-	WallNs int64        `json:"wall_ns"`
-}
-
-// ReadJournal reads the finished runs of a journal (one Record per line).
-// A last line without its newline (a write cut by an interruption) is
-// ignored; any other bad line is an error.
-func ReadJournal(r io.Reader) ([]*TrialResult, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
-		data = data[:i+1]
-	}
-	var out []*TrialResult
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for line := 1; sc.Scan(); line++ {
-		var rec Record
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil || rec.Result == nil {
-			return nil, fmt.Errorf("escapebench: journal line %d: not a run record (%v)", line, err)
-		}
-		rec.Result.Cost.CPU = time.Duration(rec.CPUNs)
-		rec.Result.Cost.Wall = time.Duration(rec.WallNs)
-		out = append(out, rec.Result)
-	}
-	return out, sc.Err()
-}
-
-// writeRecord appends r to the journal as one line.
-func writeRecord(w io.Writer, r *TrialResult) error {
-	b, err := json.Marshal(Record{Result: r, CPUNs: int64(r.Cost.CPU), WallNs: int64(r.Cost.Wall)})
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return s.TrialOptions.Validate()
 }
 
 // SuiteRun is what RunSuite returns: the runs of the shard, in canonical
 // order (Canonical), and the suite's certified instances and dropped
-// points (all of them, whatever the shard).
+// points (all of them, whatever the shard). It is what every writer takes
+// (WriteResultsJSON, WriteSummaryPage, …): the runs are put in canonical
+// order once, here or by MergeJournals.
 type SuiteRun struct {
 	Runs      []*TrialResult
 	Instances []InstanceInfo
@@ -140,31 +93,65 @@ type InstanceInfo struct {
 	Cert   Certificate `json:"certificate"`
 }
 
+// RunOptions say how RunSuite runs a suite; the results do not depend on
+// them.
+type RunOptions struct {
+	// Workers is the number of parallel runs, in [0, batch.MaxWorkers]
+	// (0: runtime.GOMAXPROCS(0)).
+	Workers int
+	// Shard selects the runs with global index j in Shard (batch.Shard;
+	// the zero value is the whole suite). The index counts the scheduled
+	// runs in the order instance × method × trial, the same in every shard
+	// and resumed run.
+	Shard batch.Shard
+	// Journal, if not nil, holds the runs of an earlier, interrupted run
+	// of the same suite and shard (ResumeJournal), which are not run
+	// again, and receives each newly finished run at once, so an
+	// interruption loses at most the runs in progress; once the shard is
+	// complete RunSuite marks it so (Journal.Complete). Its header's shard
+	// must be Shard.
+	Journal *Journal
+	// Progress receives, from the calling goroutine, a report labelled
+	// "instances <family>" (ProgressInstances; Done = families generated
+	// so far, Total = families) before each family's points are generated
+	// and certified, then reports labelled "bench": one before the first
+	// run and one per finished run (Done/Total runs; Work/TotalWork weigh
+	// each run by the time of a gradient evaluation on its instance,
+	// measured, times the GD steps of a phase, times its method's Weight).
+	Progress batch.ProgressFunc
+}
+
 // ProgressInstances begins the label of RunSuite's progress reports
 // while it generates and certifies the instances.
 const ProgressInstances = "instances"
 
-// RunSuite runs shard sh of s. Runs whose key is in done (results of an
-// earlier, interrupted run, e.g. from ReadJournal) are not run again; each
-// newly finished run is appended to journal (if not nil) at once, so an
-// interruption loses at most the runs in progress. It returns done's runs
-// of this shard and the new ones, in canonical order (Canonical). prog
-// receives, from the calling goroutine, a report labelled
-// "instances <family>" (Done = families generated so far, Total =
-// families) before each family's points are generated and certified,
-// then reports labelled "bench": one before the first run and one per
-// finished run (Done/Total runs; Work/TotalWork weigh each run by the
-// time of a gradient evaluation on its instance, measured, times the
-// GD steps of a phase, times its method's Weight).
-func RunSuite(ctx context.Context, s Suite, sh batch.Shard, done []*TrialResult, journal io.Writer, prog batch.ProgressFunc) (*SuiteRun, error) {
+// RunSuite runs s (or the shard opt.Shard of it) on opt.Workers parallel
+// workers and returns the runs of the shard — those of opt.Journal and the
+// new ones — in canonical order (Canonical), with the suite's certified
+// instances and dropped points.
+func RunSuite(ctx context.Context, s Suite, opt RunOptions) (*SuiteRun, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: RunSuite needs a context", sod.ErrBadParameter)
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	sh, prog := opt.Shard, opt.Progress
 	if err := sh.Validate(); err != nil {
 		return nil, err
+	}
+	if opt.Workers < 0 || opt.Workers > batch.MaxWorkers {
+		return nil, fmt.Errorf("%w: RunOptions.Workers = %d, want 0…%d (0: all cores)", sod.ErrBadParameter, opt.Workers, batch.MaxWorkers)
+	}
+	var done []*TrialResult
+	if j := opt.Journal; j != nil {
+		if j.f == nil {
+			return nil, fmt.Errorf("%w: journal %s is not open for writing (use CreateJournal or ResumeJournal)", sod.ErrBadParameter, j.path)
+		}
+		if hs := j.Header.Shard(); hs != sh && !(hs.N <= 1 && sh.N <= 1) {
+			return nil, fmt.Errorf("%w: journal %s is of shard %v, RunOptions.Shard is %v", sod.ErrBadParameter, j.path, hs, sh)
+		}
+		done = j.runs
 	}
 	per, trials := max(s.PerCell, 1), max(s.Trials, 1)
 	var insts []CertifiedInstance
@@ -220,7 +207,6 @@ func RunSuite(ctx context.Context, s Suite, sh batch.Shard, done []*TrialResult,
 			}
 		}
 	}
-	total := len(out) + len(jobs)
 	// For the time estimate, runs weigh the time of a gradient evaluation
 	// on their instance (measured here) times the GD steps of a phase: at
 	// PMC n = 10⁴ a phase has 30n steps of O(n) each, 100 times the work of
@@ -234,9 +220,8 @@ func RunSuite(ctx context.Context, s Suite, sh batch.Shard, done []*TrialResult,
 		for range reps {
 			in.P.Grad(g, in.X)
 		}
-		jobWeight[in.Family+"\x00"+in.Name] = (time.Since(t0).Seconds()/reps + 1e-7) * float64(max(s.Run.MaxIter, in.PhaseIter))
+		jobWeight[in.Family+"\x00"+in.Name] = (time.Since(t0).Seconds()/reps + 1e-7) * float64(max(s.TrialOptions.MaxIter, in.PhaseIter))
 	}
-	var work, totalWork float64
 	mw := map[string]float64{}
 	for _, m := range s.Methods {
 		mw[m.Name] = m.Weight
@@ -245,80 +230,43 @@ func RunSuite(ctx context.Context, s Suite, sh batch.Shard, done []*TrialResult,
 		}
 	}
 	weight := func(fam, inst, method string) float64 { return jobWeight[fam+"\x00"+inst] * mw[method] }
+	var work0, totalWork float64
 	for _, r := range out {
-		work += weight(r.Family, r.Instance, r.Method)
+		work0 += weight(r.Family, r.Instance, r.Method)
 	}
-	totalWork = work
+	totalWork = work0
 	for _, jb := range jobs {
 		totalWork += weight(jb.in.Family, jb.in.Name, jb.m.Name)
 	}
-	report := func() {
-		if prog != nil {
-			prog(batch.Progress{Label: "bench", Done: len(out), Total: total, Work: work, TotalWork: totalWork})
+	resumed, total := len(out), len(out)+len(jobs)
+	if prog != nil {
+		prog(batch.Progress{Label: "bench", Done: resumed, Total: total, Work: work0, TotalWork: totalWork})
+	}
+	pool := batch.Pool{Workers: opt.Workers, Weight: func(i int) float64 { return weight(jobs[i].in.Family, jobs[i].in.Name, jobs[i].m.Name) }}
+	if prog != nil {
+		pool.Progress = func(p batch.Progress) {
+			prog(batch.Progress{Label: "bench", Done: resumed + p.Done, Total: total, Work: work0 + p.Work, TotalWork: totalWork})
 		}
 	}
-	report()
-	workers := s.Workers
-	if workers == 0 {
-		workers = runtime.GOMAXPROCS(0)
+	results := make([]*TrialResult, len(jobs))
+	if opt.Journal != nil {
+		pool.Finished = func(i int) error { return opt.Journal.append(results[i]) }
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type answer struct {
-		r   *TrialResult
-		err error
-	}
-	feed := make(chan job)
-	answers := make(chan answer)
-	var wg sync.WaitGroup
-	for range min(workers, max(len(jobs), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for jb := range feed {
-				r, err := RunTrial(ctx, jb.in, jb.m, jb.trial, s.Seed, s.Run)
-				answers <- answer{r, err}
-			}
-		}()
-	}
-	go func() {
-		defer close(feed)
-		for _, jb := range jobs {
-			select {
-			case feed <- jb:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(answers) }()
-	var firstErr error
-	for a := range answers {
-		if firstErr != nil {
-			continue
-		}
-		if a.err == nil && journal != nil {
-			a.err = writeRecord(journal, a.r)
-		}
-		if a.err != nil {
-			firstErr = a.err
-			cancel()
-			continue
-		}
-		out = append(out, a.r)
-		work += weight(a.r.Family, a.r.Instance, a.r.Method)
-		report()
-	}
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var err error
-	sr.Runs, err = Canonical(out)
+	err := batch.ForEach(ctx, len(jobs), pool, func(i int) error {
+		r, err := RunTrial(ctx, jobs[i].in, jobs[i].m, jobs[i].trial, s.Seed, s.TrialOptions)
+		results[i] = r
+		return err
+	})
 	if err != nil {
 		return nil, err
+	}
+	if sr.Runs, err = Canonical(append(out, results...)); err != nil {
+		return nil, err
+	}
+	if opt.Journal != nil {
+		if err := opt.Journal.finish(len(sr.Runs)); err != nil {
+			return nil, err
+		}
 	}
 	return sr, nil
 }
@@ -329,7 +277,10 @@ func RunSuite(ctx context.Context, s Suite, sh batch.Shard, done []*TrialResult,
 func Canonical(rs []*TrialResult) ([]*TrialResult, error) {
 	byKey := map[string]*TrialResult{}
 	var out []*TrialResult
-	for _, r := range rs {
+	for i, r := range rs {
+		if r == nil {
+			return nil, fmt.Errorf("%w: Canonical: run %d is nil", sod.ErrBadParameter, i)
+		}
 		if old, ok := byKey[r.Key()]; ok {
 			a, _ := json.Marshal(old)
 			b, _ := json.Marshal(r)
@@ -341,18 +292,20 @@ func Canonical(rs []*TrialResult) ([]*TrialResult, error) {
 		byKey[r.Key()] = r
 		out = append(out, r)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Family != b.Family {
-			return a.Family < b.Family
-		}
-		if a.Instance != b.Instance {
-			return a.Instance < b.Instance
-		}
-		if a.Method != b.Method {
-			return a.Method < b.Method
-		}
-		return a.Trial < b.Trial
-	})
+	sort.Slice(out, func(i, j int) bool { return canonicalLess(out[i], out[j]) })
 	return out, nil
+}
+
+// canonicalLess orders runs by (family, instance, method, trial).
+func canonicalLess(a, b *TrialResult) bool {
+	if a.Family != b.Family {
+		return a.Family < b.Family
+	}
+	if a.Instance != b.Instance {
+		return a.Instance < b.Instance
+	}
+	if a.Method != b.Method {
+		return a.Method < b.Method
+	}
+	return a.Trial < b.Trial
 }

@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"sodworkbench.org/workbench/sod"
@@ -13,11 +18,22 @@ import (
 
 // quickSuite is a small suite: the paper family and a PMC cell, every
 // built-in method, 2 trials.
-func quickSuite(workers int) Suite {
+func quickSuite() Suite {
 	return Suite{
 		Families: []Family{PaperFamily{}, PMCFamily{Sizes: []int{16}, Epsilons: []float64{0.15}}},
-		Methods:  BuiltinMethods(), PerCell: 3, Trials: 2, Seed: 3, Run: DefaultRunOptions(), Workers: workers,
+		Methods:  BuiltinMethods(), PerCell: 3, Trials: 2, Seed: 3, TrialOptions: DefaultTrialOptions(),
 	}
+}
+
+// journal creates a journal of the quick suite and shard sh in dir.
+func journal(t *testing.T, dir string, sh batch.Shard) *Journal {
+	t.Helper()
+	j, err := CreateJournal(filepath.Join(dir, fmt.Sprintf("j-%d-%d.jsonl", sh.K, sh.N)), JournalHeader{Bench: QuickSpec(), ShardK: sh.K, ShardN: sh.N})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	return j
 }
 
 func resultBytes(t *testing.T, rs []*TrialResult) []byte {
@@ -34,11 +50,13 @@ func resultBytes(t *testing.T, rs []*TrialResult) []byte {
 
 func TestSuiteResumeAndShards(t *testing.T) {
 	ctx := context.Background()
-	var journal bytes.Buffer
-	fr, err := RunSuite(ctx, quickSuite(2), batch.Shard{}, nil, &journal, nil)
+	dir := t.TempDir()
+	j := journal(t, dir, batch.Shard{})
+	fr, err := RunSuite(ctx, quickSuite(), RunOptions{Workers: 2, Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}
+	j.Close()
 	full := fr.Runs
 	if len(fr.Instances) < 4 || len(fr.Instances)+len(fr.Dropped) != 6 {
 		t.Fatalf("%d instances, %d dropped; want 3 paper + 3 PMC points in all", len(fr.Instances), len(fr.Dropped))
@@ -47,9 +65,12 @@ func TestSuiteResumeAndShards(t *testing.T) {
 	if len(full) < 20 {
 		t.Fatalf("only %d runs", len(full))
 	}
+	if back, err := ReadJournal(j.Path()); err != nil || !back.Complete() || len(back.Runs()) != len(full) {
+		t.Fatalf("journal read back: %v, %v", back, err)
+	}
 
 	// One worker gives the same bytes.
-	one, err := RunSuite(ctx, quickSuite(1), batch.Shard{}, nil, nil, nil)
+	one, err := RunSuite(ctx, quickSuite(), RunOptions{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,39 +80,86 @@ func TestSuiteResumeAndShards(t *testing.T) {
 
 	// Interrupted: the journal cut after a third of its lines, in the
 	// middle of the next one. Resuming runs only the missing runs.
-	lines := bytes.SplitAfter(journal.Bytes(), []byte("\n"))
-	cut := append(bytes.Join(lines[:len(lines)/3], nil), lines[len(lines)/3][:20]...)
-	done, err := ReadJournal(bytes.NewReader(cut))
-	if err != nil || len(done) != len(lines)/3 {
-		t.Fatalf("ReadJournal of a cut journal: %d runs, %v", len(done), err)
-	}
-	var more bytes.Buffer
-	resumed, err := RunSuite(ctx, quickSuite(2), batch.Shard{}, done, &more, nil)
+	b, err := os.ReadFile(j.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	keep := len(lines) / 3
+	cut := append(bytes.Join(lines[:keep], nil), lines[keep][:20]...)
+	if err := os.WriteFile(j.Path(), cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ResumeJournal(j.Path(), JournalHeader{Bench: DefaultSpec()}); err == nil || !strings.Contains(err.Error(), "another suite") {
+		t.Errorf("resuming another suite's journal: %v", err)
+	}
+	rj, err := ResumeJournal(j.Path(), j.Header)
+	if err != nil || len(rj.Runs()) != keep-1 || rj.Complete() {
+		t.Fatalf("ResumeJournal of a cut journal: %v runs, %v", rj, err)
+	}
+	resumed, err := RunSuite(ctx, quickSuite(), RunOptions{Workers: 2, Journal: rj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rj.Close()
 	if !bytes.Equal(resultBytes(t, resumed.Runs), want) {
 		t.Error("resumed run differs from the uninterrupted one")
 	}
-	if n := bytes.Count(more.Bytes(), []byte("\n")); n != len(full)-len(done) {
-		t.Errorf("resume ran %d runs, want %d", n, len(full)-len(done))
+	after, err := ReadJournal(rj.Path())
+	if err != nil || !after.Complete() {
+		t.Fatalf("resumed journal: %v", err)
+	}
+	if n := len(after.Runs()); n != len(full) {
+		t.Errorf("resumed journal holds %d runs, want %d (each once)", n, len(full))
 	}
 
-	// Three shards merged equal one run.
-	var all []*TrialResult
+	// Three shards merged equal one run; a missing or repeated shard is
+	// refused.
+	var js []*Journal
 	for k := range 3 {
-		var j bytes.Buffer
-		if _, err := RunSuite(ctx, quickSuite(2), batch.Shard{K: k, N: 3}, nil, &j, nil); err != nil {
+		sh := batch.Shard{K: k, N: 3}
+		j := journal(t, dir, sh)
+		if _, err := RunSuite(ctx, quickSuite(), RunOptions{Workers: 2, Shard: sh, Journal: j}); err != nil {
 			t.Fatal(err)
 		}
-		rs, err := ReadJournal(&j)
+		j.Close()
+		back, err := ReadJournal(j.Path())
 		if err != nil {
 			t.Fatal(err)
 		}
-		all = append(all, rs...)
+		js = append(js, back)
+	}
+	all, err := MergeJournals([]*Journal{js[2], js[0], js[1]})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if !bytes.Equal(resultBytes(t, all), want) {
 		t.Error("merged shards differ from one run")
+	}
+	for name, c := range map[string][]*Journal{"missing": {js[0], js[2]}, "given twice": {js[0], js[1], js[1], js[2]}, "unsharded run": {after}} {
+		if _, err := MergeJournals(c); !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), strings.Fields(name)[0]) {
+			t.Errorf("merge with a shard %s: %v", name, err)
+		}
+	}
+	// A journal of another shard than the run's is refused.
+	if _, err := RunSuite(ctx, quickSuite(), RunOptions{Shard: batch.Shard{K: 1, N: 3}, Journal: journal(t, t.TempDir(), batch.Shard{})}); !errors.Is(err, sod.ErrBadParameter) {
+		t.Errorf("journal of another shard: %v", err)
+	}
+}
+
+// The writers take runs in canonical order and refuse any other.
+func TestWritersNeedCanonicalOrder(t *testing.T) {
+	a := &TrialResult{Family: "f", Instance: "i", Method: "a"}
+	b := &TrialResult{Family: "f", Instance: "i", Method: "b"}
+	for name, w := range map[string]func(io.Writer, []*TrialResult) error{"json": WriteResultsJSON, "csv": WriteResultsCSV, "timings": WriteTimingsCSV} {
+		if err := w(io.Discard, []*TrialResult{a, b}); err != nil {
+			t.Errorf("%s: canonical order refused: %v", name, err)
+		}
+		for _, rs := range [][]*TrialResult{{b, a}, {a, a}, {a, nil}} {
+			if err := w(io.Discard, rs); !errors.Is(err, sod.ErrBadParameter) {
+				t.Errorf("%s: %d runs out of order: %v, want ErrBadParameter", name, len(rs), err)
+			}
+		}
 	}
 }
 
@@ -102,19 +170,22 @@ func TestSuiteValidate(t *testing.T) {
 		s    Suite
 	}{
 		{"no family", Suite{Methods: ms}},
-		{"duplicate method", Suite{Families: []Family{PaperFamily{}}, Methods: append(ms, ms[0]), Run: DefaultRunOptions()}},
-		{"duplicate family", Suite{Families: []Family{PaperFamily{}, PaperFamily{}}, Methods: ms, Run: DefaultRunOptions()}},
-		{"negative trials", Suite{Families: []Family{PaperFamily{}}, Methods: ms, Trials: -1, Run: DefaultRunOptions()}},
+		{"duplicate method", Suite{Families: []Family{PaperFamily{}}, Methods: append(ms, ms[0]), TrialOptions: DefaultTrialOptions()}},
+		{"duplicate family", Suite{Families: []Family{PaperFamily{}, PaperFamily{}}, Methods: ms, TrialOptions: DefaultTrialOptions()}},
+		{"negative trials", Suite{Families: []Family{PaperFamily{}}, Methods: ms, Trials: -1, TrialOptions: DefaultTrialOptions()}},
 		{"zero run options", Suite{Families: []Family{PaperFamily{}}, Methods: ms}},
-		{"negative weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: -1, New: ms[0].New}}, Run: DefaultRunOptions()}},
-		{"NaN weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: math.NaN(), New: ms[0].New}}, Run: DefaultRunOptions()}},
+		{"negative weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: -1, New: ms[0].New}}, TrialOptions: DefaultTrialOptions()}},
+		{"NaN weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: math.NaN(), New: ms[0].New}}, TrialOptions: DefaultTrialOptions()}},
 	} {
-		if _, err := RunSuite(context.Background(), c.s, batch.Shard{}, nil, nil, nil); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := RunSuite(context.Background(), c.s, RunOptions{}); !errors.Is(err, sod.ErrBadParameter) {
 			t.Errorf("%s: %v, want ErrBadParameter", c.name, err)
 		}
 	}
-	if _, err := RunSuite(context.Background(), quickSuite(1), batch.Shard{K: 3, N: 3}, nil, nil, nil); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunSuite(context.Background(), quickSuite(), RunOptions{Shard: batch.Shard{K: 3, N: 3}}); !errors.Is(err, sod.ErrBadParameter) {
 		t.Errorf("shard 3/3: %v", err)
+	}
+	if _, err := RunSuite(context.Background(), quickSuite(), RunOptions{Workers: batch.MaxWorkers + 1}); !errors.Is(err, sod.ErrBadParameter) {
+		t.Errorf("too many workers: %v", err)
 	}
 }
 
@@ -124,8 +195,8 @@ func TestEscaperMethod(t *testing.T) {
 	mine := EscaperMethod("mine", map[string]string{"alpha": "1"}, func(in CertifiedInstance, seed uint64) sod.Escaper {
 		return &sod.NegGradLineSearch{}
 	})
-	s := Suite{Families: []Family{PaperFamily{}}, Methods: []Method{mine}, Run: DefaultRunOptions()}
-	sr, err := RunSuite(context.Background(), s, batch.Shard{}, nil, nil, nil)
+	s := Suite{Families: []Family{PaperFamily{}}, Methods: []Method{mine}, TrialOptions: DefaultTrialOptions()}
+	sr, err := RunSuite(context.Background(), s, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,8 +213,8 @@ func TestDeterministicMethodsRunOnce(t *testing.T) {
 	seeded := EscaperMethod("seeded", nil, func(_ CertifiedInstance, seed uint64) sod.Escaper {
 		return &sod.RandomLineSearch{Directions: 1, Seed: seed}
 	})
-	s := Suite{Families: []Family{PaperFamily{}}, Methods: []Method{det, seeded}, Trials: 3, Run: DefaultRunOptions()}
-	sr, err := RunSuite(context.Background(), s, batch.Shard{}, nil, nil, nil)
+	s := Suite{Families: []Family{PaperFamily{}}, Methods: []Method{det, seeded}, Trials: 3, TrialOptions: DefaultTrialOptions()}
+	sr, err := RunSuite(context.Background(), s, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,8 +234,8 @@ func TestMethodMaxN(t *testing.T) {
 	small.Seeded, small.MaxN = false, 2
 	every := EscaperMethod("any", nil, func(CertifiedInstance, uint64) sod.Escaper { return &sod.NegGradLineSearch{} })
 	every.Seeded = false
-	s := Suite{Families: []Family{PaperFamily{}}, Methods: []Method{small, every}, Run: DefaultRunOptions()}
-	sr, err := RunSuite(context.Background(), s, batch.Shard{}, nil, nil, nil)
+	s := Suite{Families: []Family{PaperFamily{}}, Methods: []Method{small, every}, TrialOptions: DefaultTrialOptions()}
+	sr, err := RunSuite(context.Background(), s, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +255,7 @@ func TestMethodMaxN(t *testing.T) {
 	}
 	var shards []*TrialResult
 	for k := range 2 {
-		sh, err := RunSuite(context.Background(), s, batch.Shard{K: k, N: 2}, nil, nil, nil)
+		sh, err := RunSuite(context.Background(), s, RunOptions{Shard: batch.Shard{K: k, N: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,8 +10,9 @@ import (
 	"sodworkbench.org/workbench/sod"
 )
 
-// RunOptions configure every run of a benchmark.
-type RunOptions struct {
+// TrialOptions configure every run (trial) of a benchmark: RunTrial's
+// budget and success criterion (Suite.TrialOptions).
+type TrialOptions struct {
 	// MaxIter is the gradient descent budget of each phase (default 3000;
 	// an instance may ask for more, StallPoint.PhaseIter).
 	MaxIter int
@@ -24,15 +25,15 @@ type RunOptions struct {
 	TracePoints int
 }
 
-// DefaultRunOptions returns the defaults above.
-func DefaultRunOptions() RunOptions {
-	return RunOptions{MaxIter: 3000, MaxEscapes: 3, SuccessDist: DefaultMinDist, TracePoints: 20}
+// DefaultTrialOptions returns the defaults above.
+func DefaultTrialOptions() TrialOptions {
+	return TrialOptions{MaxIter: 3000, MaxEscapes: 3, SuccessDist: DefaultMinDist, TracePoints: 20}
 }
 
 // Validate checks the options (all > 0, MaxIter ≤ 10⁷, MaxEscapes ≤ 1000).
-func (o RunOptions) Validate() error {
+func (o TrialOptions) Validate() error {
 	if o.MaxIter < 1 || o.MaxIter > 10_000_000 || o.MaxEscapes < 1 || o.MaxEscapes > 1000 || !(o.SuccessDist > 0) || o.TracePoints < 1 || o.TracePoints > 10_000 {
-		return fmt.Errorf("%w: RunOptions MaxIter = %d (want 1…10⁷), MaxEscapes = %d (want 1…1000), SuccessDist = %v (want > 0), TracePoints = %d (want 1…10⁴)", sod.ErrBadParameter, o.MaxIter, o.MaxEscapes, o.SuccessDist, o.TracePoints)
+		return fmt.Errorf("%w: TrialOptions MaxIter = %d (want 1…10⁷), MaxEscapes = %d (want 1…1000), SuccessDist = %v (want > 0), TracePoints = %d (want 1…10⁴)", sod.ErrBadParameter, o.MaxIter, o.MaxEscapes, o.SuccessDist, o.TracePoints)
 	}
 	return nil
 }
@@ -75,7 +76,7 @@ func TrialSeed(seed uint64, in CertifiedInstance, method string, trial int) uint
 // RunTrial runs method m once from in's certified point with
 // sod.RunEscape on a counted copy of the problem (sod.Problem.WithCounter)
 // and records outcome, cost and the convergence trace.
-func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, seed uint64, opt RunOptions) (*TrialResult, error) {
+func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, seed uint64, opt TrialOptions) (*TrialResult, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package figures
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"html"
 	"regexp"
 	"strings"
@@ -129,27 +128,6 @@ func TestWriteBenchReport(t *testing.T) {
 	if err := WriteBenchReport(nil, rep); err == nil {
 		t.Error("nil writer accepted")
 	}
-}
-
-// BenchMetricsTable turns the summaries of an escape benchmark into one
-// family's table; BenchCurvesCharts gives its convergence bands and
-// WriteBenchReport the whole offline page.
-func ExampleBenchMetricsTable() {
-	runs := []*escapebench.TrialResult{
-		benchRun("paper", "sod-line-search", 0, true, 100, 1, 1e-9),
-		benchRun("paper", "sod-line-search", 1, false, 300, 1, 0.5),
-		benchRun("paper", "gd-alone", 0, false, 50, 1, 1),
-	}
-	tab, err := BenchMetricsTable(escapebench.Summarize(runs), "paper")
-	if err != nil {
-		panic(err)
-	}
-	for _, r := range tab.Rows {
-		fmt.Println(r[0].Text, "|", r[1].Text, "|", r[2].Text, "|", r[3].Text)
-	}
-	// Output:
-	// sod-line-search | 1/2 | 50 % [9, 91] | 100
-	// gd-alone | 0/1 | 0 % [0, 79] | —
 }
 
 // TestBenchPartialNote: a method run on fewer instances than its family

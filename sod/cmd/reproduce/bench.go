@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -20,6 +16,7 @@ import (
 
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
+	"sodworkbench.org/workbench/sod/figures"
 )
 
 // The bench subcommand: `reproduce bench [flags]` runs the escape
@@ -40,8 +37,11 @@ import (
 // command, suite, instances, table and time; -results-md writes a copy,
 // e.g. sod/escapebench/RESULTS.md), and print the summary table.
 //
-// -profile default (the default) is the README's benchmark, defaultBenchSpec;
-// -profile quick a suite of a few seconds; the other flags amend either.
+// -profile default (the default) is the README's benchmark,
+// escapebench.DefaultSpec; -profile quick escapebench.QuickSpec, a suite of a
+// few seconds; the other flags amend either. The journal, the suite, the
+// outputs and the progress line are package escapebench's; this file only
+// parses flags and wires them.
 
 const benchUsage = "usage: reproduce bench [-profile default|quick] [-families list] [-methods list] [-trials k] [-per-cell k] [-seed s] [-workers w] [-shard k/N] [-out dir] [-results-md file] [-quiet] [suite flags]\n       reproduce bench merge [-out dir] [-results-md file] journal-file-or-folder..."
 
@@ -52,28 +52,6 @@ func init() {
 		about: "the escape benchmark: every escape method on families of certified spurious points (success rates, cost, curves)",
 		run:   runBench,
 	})
-}
-
-// journalHeader is a journal's first line; journalEnd its last once the
-// shard is complete.
-type journalHeader struct {
-	Bench  benchSpec `json:"bench"`
-	ShardK int       `json:"shard_k"`
-	ShardN int       `json:"shard_n"`
-}
-type journalEnd struct {
-	Complete int `json:"complete"` // runs in the shard
-}
-
-var benchFamilyNames = []string{"paper", "pmc", "gaussian"}
-
-// pmcStarts maps -pmc-start's words to escapebench.PMCStart.
-var pmcStarts = map[string]escapebench.PMCStart{}
-
-func init() {
-	for _, s := range []escapebench.PMCStart{escapebench.StartSmallRandom, escapebench.StartOneFlip, escapebench.StartRandomSigns} {
-		pmcStarts[s.String()] = s
-	}
 }
 
 // nameList is a comma-separated list of names from allowed, none twice.
@@ -134,9 +112,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usage(err)
 	}
-	spec := defaultBenchSpec()
+	spec := escapebench.DefaultSpec()
 	if profile == "quick" {
-		spec = quickBenchSpec()
+		spec = escapebench.QuickSpec()
 	}
 	fs := newFlagSet("bench")
 	var resultsMD string
@@ -151,7 +129,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fs.StringVar(&c.out, "out", "bench-out", "output `dir`ectory")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
-	fs.Var(nameList{&spec.Families, benchFamilyNames}, "families", "`list` of families: "+strings.Join(benchFamilyNames, ","))
+	families := escapebench.FamilyNames()
+	fs.Var(nameList{&spec.Families, families}, "families", "`list` of families: "+strings.Join(families, ","))
 	fs.Var(nameList{&spec.Methods, methodNames}, "methods", "`list` of methods: "+strings.Join(methodNames, ","))
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: 1000}, "per-cell", "`k` generated points per family cell, in [1, 1000]")
@@ -160,12 +139,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(&sh, "shard", fmt.Sprintf("run only slice `k/N` of the runs (0 ≤ k < N ≤ %d) into <out>/bench-journal-k-of-N.jsonl, for reproduce bench merge", batch.MaxShards))
 	fs.String("profile", profile, "`suite`: default (the README's benchmark; its time is in sod/escapebench/RESULTS.md) or quick (a few seconds); the flags below amend it")
 	fs.StringVar(&resultsMD, "results-md", "", "also write the markdown summary (bench-summary.md) to `file`, e.g. sod/escapebench/RESULTS.md")
-	fs.Var(listFlag[escapebench.PMCCell]{p: &spec.PMCCells, parse: parsePMCCell}, "pmc-cells", fmt.Sprintf("PMC `cells` n:ε[:points], n in [3, 10⁵], ε in (0, 1], points in [1, 1000] (default -per-cell); default %s", cellsString(spec.PMCCells)))
+	fs.Var(listFlag[escapebench.PMCCell]{p: &spec.PMCCells, parse: parsePMCCell}, "pmc-cells", fmt.Sprintf("PMC `cells` n:ε[:points], n in [3, 10⁵], ε in (0, 1], points in [1, 1000] (default -per-cell); default %s", escapebench.CellList(spec.PMCCells)))
 	fs.Var(noDup[int]{intList(&pmcSizes, 3, benchPMCMaxN)}, "pmc-sizes", "PMC `list` of sizes n, each in [3, 10⁵]: with -pmc-eps, the cells n × ε (instead of -pmc-cells)")
 	fs.Var(noDup[float64]{floatList(&pmcEps, 0, 1, true)}, "pmc-eps", "PMC `list` of perturbations ε, each in (0, 1]: with -pmc-sizes")
 	fs.Var(intFlag{p: &spec.PMCIter, min: 0, max: 100_000_000}, "pmc-iter", "PMC: GD steps that find each point, in [0, 10⁸] (0: max(20000, 30n))")
 	fs.Var(enumFlag{p: &spec.PMCStart, allowed: []string{"small-random", "one-flip", "random-signs"}}, "pmc-start", "PMC: GD `start` that finds each point: small-random (the success-rate study's; at n ≥ 80 it nearly always reaches M*), one-flip or random-signs")
-	fs.Var(listFlag[escapebench.GaussianCell]{p: &spec.GaussCells, parse: parseGaussCell}, "gauss-cells", fmt.Sprintf("Gaussian sensing `cells` n:m:r, n in [2, 200], m in [1, 10⁴], r in [1, min(n, 10)]; default %s", cellsString(spec.GaussCells)))
+	fs.Var(listFlag[escapebench.GaussianCell]{p: &spec.GaussCells, parse: parseGaussCell}, "gauss-cells", fmt.Sprintf("Gaussian sensing `cells` n:m:r, n in [2, 200], m in [1, 10⁴], r in [1, min(n, 10)]; default %s", escapebench.CellList(spec.GaussCells)))
 	fs.Var(noDup[int]{intList(&gaussN, 2, benchGaussMaxN)}, "gauss-n", "Gaussian sensing `list` of sizes n, each in [2, 200]: with -gauss-m and -gauss-r, the cells n × m × r (instead of -gauss-cells)")
 	fs.Var(noDup[int]{intList(&gaussM, 1, benchGaussMaxM)}, "gauss-m", "Gaussian sensing `list` of measurement counts m, each in [1, 10⁴]")
 	fs.Var(noDup[int]{intList(&gaussR, 1, benchGaussMaxR)}, "gauss-r", "Gaussian sensing `list` of ranks r, each in [1, 10]")
@@ -204,8 +183,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkResultsMD(resultsMD); err != nil {
 		return usage(err)
 	}
-	suite := spec.suite(workers)
-	if err := suite.Validate(); err != nil {
+	suite, err := spec.Suite()
+	if err != nil {
 		return usage(err)
 	}
 	shard := batch.Shard{K: sh.k, N: sh.n}
@@ -217,52 +196,30 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	path := filepath.Join(c.out, name)
-	head := journalHeader{Bench: spec, ShardK: shard.K, ShardN: shard.N}
-	var done []*escapebench.TrialResult
-	if _, err := os.Stat(path); err == nil {
-		j, err := readBenchJournal(path)
-		if err != nil {
-			return err
-		}
-		if !reflect.DeepEqual(j.head, head) {
-			return fmt.Errorf("%s belongs to another suite or shard (%+v); use another -out or the same flags", path, j.head)
-		}
-		done = j.runs
-		if err := truncateToLastLine(path); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "bench: resuming, %d runs already in %s\n", len(done), path)
-	} else {
-		hb, _ := json.Marshal(head)
-		if err := os.WriteFile(path, append(hb, '\n'), 0o644); err != nil {
-			return err
-		}
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	j, err := escapebench.ResumeJournal(path, escapebench.JournalHeader{Bench: spec, ShardK: shard.K, ShardN: shard.N})
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer j.Close()
+	resumed := len(j.Runs()) > 0
+	if resumed {
+		fmt.Fprintf(stdout, "bench: resuming, %d runs already in %s\n", len(j.Runs()), path)
+	}
 	start := time.Now()
-	var prog batch.ProgressFunc
+	opt := escapebench.RunOptions{Workers: workers, Shard: shard, Journal: j}
 	if !c.quiet {
 		var stop func()
-		prog, stop = benchProgress(stderr, 40, time.Second)
+		opt.Progress, stop = escapebench.ProgressLine(stderr, 40, time.Second)
 		defer stop()
 	}
-	sr, err := escapebench.RunSuite(ctx, suite, shard, done, f, prog)
+	sr, err := escapebench.RunSuite(ctx, suite, opt)
 	if err != nil {
 		return err
 	}
-	rs := sr.Runs
-	eb, _ := json.Marshal(journalEnd{Complete: len(rs)})
-	if _, err := f.Write(append(eb, '\n')); err != nil {
+	if err := j.Close(); err != nil {
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "bench: %d runs in %.1f s (journal %s)\n", len(rs), time.Since(start).Seconds(), path)
+	fmt.Fprintf(stdout, "bench: %d runs in %.1f s (journal %s)\n", len(sr.Runs), time.Since(start).Seconds(), path)
 	if err := writeInstances(c.out, sr, stdout); err != nil {
 		return err
 	}
@@ -270,141 +227,65 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "bench: shard %d/%d done; combine the shards with reproduce bench merge -out DIR %s\n", sh.k, sh.n, c.out)
 		return nil
 	}
-	info := benchRunInfo{args: append([]string{"bench"}, args...), workers: suite.Workers, resultsMD: resultsMD}
-	if len(done) == 0 {
-		info.wall = time.Since(start)
+	info := escapebench.PageInfo{Command: append([]string{"go", "run", "./sod/cmd/reproduce", "bench"}, args...), Workers: workers}
+	if !resumed {
+		info.Wall = time.Since(start)
 	}
-	if info.workers == 0 {
-		info.workers = runtime.GOMAXPROCS(0)
+	if info.Workers == 0 {
+		info.Workers = runtime.GOMAXPROCS(0)
 	}
-	return writeBench(c.out, spec, rs, stdout, info)
+	return writeBench(c.out, spec, sr, stdout, info, resultsMD)
 }
 
-// truncateToLastLine cuts a line left partial by an interrupted write, so
-// that the records appended next start on a line of their own.
-func truncateToLastLine(path string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if i := bytes.LastIndexByte(b, '\n'); i+1 < len(b) {
-		return os.Truncate(path, int64(i+1))
-	}
-	return nil
-}
+// The files of reproduce bench besides the journals and the JSON and CSV
+// of escapebench's writers.
+const (
+	instancesFile    = "bench-instances.json" // escapebench.WriteInstancesJSON: the same for every shard
+	benchReportFile  = "bench-report.html"    // figures.WriteBenchReport: holds CPU times and fresh chart ids
+	benchSummaryFile = "bench-summary.md"     // escapebench.WriteSummaryPage; -results-md writes a copy
+)
 
-// benchJournal is a parsed journal file.
-type benchJournal struct {
-	head     journalHeader
-	runs     []*escapebench.TrialResult
-	complete int // −1 if the shard did not finish
-}
-
-func readBenchJournal(path string) (*benchJournal, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	first, rest, ok := bytes.Cut(b, []byte("\n"))
-	j := &benchJournal{complete: -1}
-	dec := json.NewDecoder(bytes.NewReader(first))
-	dec.DisallowUnknownFields()
-	if !ok || dec.Decode(&j.head) != nil || j.head.Bench.Trials == 0 {
-		return nil, fmt.Errorf("%s is not a bench journal (no suite header on its first line)", path)
-	}
-	var recs bytes.Buffer
-	sc := bufio.NewScanner(bytes.NewReader(rest))
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for sc.Scan() {
-		var end journalEnd
-		if line := sc.Bytes(); bytes.HasPrefix(line, []byte(`{"complete":`)) && json.Unmarshal(line, &end) == nil {
-			j.complete = end.Complete
-			continue
-		}
-		recs.Write(sc.Bytes())
-		recs.WriteByte('\n')
-	}
-	if len(rest) > 0 && rest[len(rest)-1] != '\n' {
-		// An interrupted write: drop the partial last line.
-		b := recs.Bytes()
-		if i := bytes.LastIndexByte(b[:len(b)-1], '\n'); i >= 0 {
-			recs.Truncate(i + 1)
-		} else {
-			recs.Reset()
-		}
-	}
-	j.runs, err = escapebench.ReadJournal(&recs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return j, nil
-}
-
-// instancesFile lists the suite's certified instances and dropped points
-// (the same for every shard).
-const instancesFile = "bench-instances.json"
-
-// benchInstances is the content of instancesFile.
-type benchInstances struct {
-	Instances []escapebench.InstanceInfo `json:"instances"`
-	Dropped   []escapebench.Dropped      `json:"dropped"`
-}
-
-// readBenchInstances reads <out>/bench-instances.json; nil, nil if there is
-// none (a merge of shard folders that lack it).
-func readBenchInstances(out string) (*benchInstances, error) {
-	path := filepath.Join(out, instancesFile)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var in benchInstances
-	if err := json.Unmarshal(b, &in); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &in, nil
-}
-
+// writeInstances writes <out>/bench-instances.json and prints the counts
+// per family.
 func writeInstances(out string, sr *escapebench.SuiteRun, stdout io.Writer) error {
-	b, err := json.MarshalIndent(benchInstances{sr.Instances, sr.Dropped}, "", " ")
-	if err != nil {
-		return err
-	}
 	counts := map[string][2]int{}
 	var fams []string
-	for _, in := range sr.Instances {
-		if _, ok := counts[in.Family]; !ok {
-			fams = append(fams, in.Family)
+	count := func(fam string, i int) {
+		if _, ok := counts[fam]; !ok {
+			fams = append(fams, fam)
 		}
-		c := counts[in.Family]
-		c[0]++
-		counts[in.Family] = c
+		c := counts[fam]
+		c[i]++
+		counts[fam] = c
+	}
+	for _, in := range sr.Instances {
+		count(in.Family, 0)
 	}
 	for _, d := range sr.Dropped {
-		if _, ok := counts[d.Family]; !ok {
-			fams = append(fams, d.Family)
-		}
-		c := counts[d.Family]
-		c[1]++
-		counts[d.Family] = c
+		count(d.Family, 1)
 	}
 	for _, f := range fams {
 		fmt.Fprintf(stdout, "bench: family %s: %d certified instances, %d points dropped\n", f, counts[f][0], counts[f][1])
 	}
-	return os.WriteFile(filepath.Join(out, instancesFile), append(b, '\n'), 0o644)
+	return writeFile(filepath.Join(out, instancesFile), func(w io.Writer) error { return escapebench.WriteInstancesJSON(w, sr) })
 }
 
-// writeBench writes the outputs of a complete suite and prints its table.
-func writeBench(out string, spec benchSpec, rs []*escapebench.TrialResult, stdout io.Writer, info benchRunInfo) error {
-	rs, err := escapebench.Canonical(rs)
-	if err != nil {
+// writeFile writes what write writes to path, nothing if it fails.
+func writeFile(path string, write func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
 		return err
 	}
-	ss := escapebench.Summarize(rs)
-	for _, w := range []struct {
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// writeBench writes the outputs of a complete suite from what sr holds in
+// memory (runs in canonical order, summarised once) and prints its table.
+func writeBench(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, stdout io.Writer, info escapebench.PageInfo, resultsMD string) error {
+	rs, ss := sr.Runs, escapebench.Summarize(sr.Runs)
+	rep := figures.BenchReport{Title: "Escape benchmark", Settings: spec.Settings(), Runs: rs, Summaries: ss, Instances: sr.Instances, Dropped: sr.Dropped}
+	page := func(w io.Writer) error { return escapebench.WriteSummaryPage(w, spec, sr, ss, info) }
+	for _, f := range []struct {
 		name  string
 		write func(io.Writer) error
 	}{
@@ -412,24 +293,17 @@ func writeBench(out string, spec benchSpec, rs []*escapebench.TrialResult, stdou
 		{"bench-results.csv", func(w io.Writer) error { return escapebench.WriteResultsCSV(w, rs) }},
 		{"bench-timings.csv", func(w io.Writer) error { return escapebench.WriteTimingsCSV(w, rs) }},
 		{"bench-summary.json", func(w io.Writer) error { return escapebench.WriteSummaryJSON(w, ss) }},
+		{benchReportFile, func(w io.Writer) error { return figures.WriteBenchReport(w, rep) }},
+		{benchSummaryFile, page},
 	} {
-		var b bytes.Buffer
-		if err := w.write(&b); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(out, w.name), b.Bytes(), 0o644); err != nil {
+		if err := writeFile(filepath.Join(out, f.name), f.write); err != nil {
 			return err
 		}
 	}
-	inst, err := readBenchInstances(out)
-	if err != nil {
-		return err
-	}
-	if err := writeBenchReport(out, spec, rs, inst); err != nil {
-		return err
-	}
-	if err := writeBenchMarkdown(out, spec, ss, rs, inst, info); err != nil {
-		return err
+	if resultsMD != "" {
+		if err := writeFile(resultsMD, page); err != nil {
+			return err
+		}
 	}
 	if err := escapebench.WriteSummaryTable(stdout, ss); err != nil {
 		return err
@@ -473,55 +347,51 @@ func runBenchMerge(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usage(err)
 	}
-	var all []*escapebench.TrialResult
-	var spec *journalHeader
-	seen := map[int]string{}
+	var js []*escapebench.Journal
 	for _, f := range files {
-		j, err := readBenchJournal(f)
+		j, err := escapebench.ReadJournal(f)
 		if err != nil {
 			return err
 		}
-		switch {
-		case spec == nil:
-			h := j.head
-			spec = &h
-		case !reflect.DeepEqual(spec.Bench, j.head.Bench) || spec.ShardN != j.head.ShardN:
-			return fmt.Errorf("%s belongs to another suite or sharding than %s", f, files[0])
-		}
-		if j.head.ShardN < 1 {
-			return fmt.Errorf("%s is the journal of an unsharded run, not a shard", f)
-		}
-		if prev, ok := seen[j.head.ShardK]; ok {
-			return fmt.Errorf("shard %d/%d given twice (%s and %s)", j.head.ShardK, j.head.ShardN, prev, f)
-		}
-		seen[j.head.ShardK] = f
-		if j.complete < 0 || j.complete != len(dedupe(j.runs)) {
-			return fmt.Errorf("%s: shard %d/%d is not complete (rerun its command to resume it)", f, j.head.ShardK, j.head.ShardN)
-		}
-		all = append(all, j.runs...)
+		js = append(js, j)
 	}
-	for k := range spec.ShardN {
-		if _, ok := seen[k]; !ok {
-			return fmt.Errorf("shard %d/%d is missing", k, spec.ShardN)
-		}
+	rs, err := escapebench.MergeJournals(js)
+	if err != nil {
+		return err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
 	// The instances file of the shards (all alike), if next to the first.
-	if b, err := os.ReadFile(filepath.Join(filepath.Dir(files[0]), instancesFile)); err == nil && filepath.Clean(filepath.Dir(files[0])) != filepath.Clean(out) {
-		if err := os.WriteFile(filepath.Join(out, instancesFile), b, 0o644); err != nil {
-			return err
+	sr := &escapebench.SuiteRun{Runs: rs}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(files[0]), instancesFile)); err == nil {
+		in, err := escapebench.ReadInstancesJSON(bytes.NewReader(b))
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(filepath.Dir(files[0]), instancesFile), err)
+		}
+		sr.Instances, sr.Dropped = in.Instances, in.Dropped
+		if filepath.Clean(filepath.Dir(files[0])) != filepath.Clean(out) {
+			if err := os.WriteFile(filepath.Join(out, instancesFile), b, 0o644); err != nil {
+				return err
+			}
 		}
 	}
 	fmt.Fprintf(stdout, "bench merge: %d shards\n", len(files))
-	return writeBench(out, spec.Bench, all, stdout, benchRunInfo{args: append([]string{"bench", "merge"}, args...), resultsMD: resultsMD})
+	info := escapebench.PageInfo{Command: append([]string{"go", "run", "./sod/cmd/reproduce", "bench", "merge"}, args...)}
+	return writeBench(out, js[0].Header.Bench, sr, stdout, info, resultsMD)
 }
 
-func dedupe(rs []*escapebench.TrialResult) []*escapebench.TrialResult {
-	c, err := escapebench.Canonical(rs)
-	if err != nil {
-		return rs
+// checkResultsMD refuses a -results-md whose folder does not exist (or
+// that names a folder) before any work, not after a long suite.
+func checkResultsMD(path string) error {
+	if path == "" {
+		return nil
 	}
-	return c
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("-results-md %q is a directory; want a file name", path)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("-results-md %q: folder %q does not exist", path, filepath.Dir(path))
+	}
+	return nil
 }

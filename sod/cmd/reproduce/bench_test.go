@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"sodworkbench.org/workbench/sod/escapebench"
 )
 
 // benchArgs is a quick suite: the paper's three instances and a PMC cell,
@@ -128,20 +126,5 @@ func TestBenchUsageErrors(t *testing.T) {
 	}
 	if _, err := os.Stat("bench-out"); !os.IsNotExist(err) {
 		t.Error("a usage error created ./bench-out")
-	}
-}
-
-// The at-a-glance table shows n/a where a method has no run on a family
-// (single-step SOD above n = sod.MaxDenseSize) and says why.
-func TestWriteGlanceNotApplicable(t *testing.T) {
-	spec := benchSpec{Families: []string{"pmc"}, Methods: []string{"single-step-sod", "gd-alone"}}
-	ss := []escapebench.Summary{{Family: "pmc", Method: "gd-alone", Trials: 2, Instances: 2, Rate: 0, RateHi: 0.66}}
-	var b bytes.Buffer
-	writeGlance(&b, spec, ss)
-	got := b.String()
-	for _, want := range []string{"| single-step-sod | n/a |", "| gd-alone | 0 % [0, 66] |", "n/a: no run. single-step-sod: not run above n = 2048 (dense n×n arrays)"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("glance lacks %q:\n%s", want, got)
-		}
 	}
 }

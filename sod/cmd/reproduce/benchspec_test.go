@@ -6,13 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
 )
 
@@ -76,37 +72,6 @@ func TestProfileArg(t *testing.T) {
 	}
 }
 
-// TestDefaultBenchSpec: the default suite is the issue's: every family,
-// every method, 20 trials, PMC up to n = 10⁴ and Gaussian cells with
-// r = 1 and 2 up to m ≈ 2.5nr; the quick profile is a subset of sizes.
-func TestDefaultBenchSpec(t *testing.T) {
-	s := defaultBenchSpec()
-	if !slices.Equal(s.Families, benchFamilyNames) || len(s.Methods) != len(escapebench.BuiltinMethods()) || s.Trials != 20 {
-		t.Errorf("default suite: families %v, %d methods, %d trials", s.Families, len(s.Methods), s.Trials)
-	}
-	maxN := 0
-	for _, c := range s.PMCCells {
-		maxN = max(maxN, c.N)
-	}
-	if maxN != 10000 {
-		t.Errorf("default PMC sizes up to %d, want 10⁴", maxN)
-	}
-	ranks := map[int]bool{}
-	for _, c := range s.GaussCells {
-		ranks[c.R] = true
-	}
-	if !ranks[1] || !ranks[2] {
-		t.Errorf("default Gaussian ranks %v, want 1 and 2", ranks)
-	}
-	if err := s.suite(2).Validate(); err != nil {
-		t.Error(err)
-	}
-	q := quickBenchSpec()
-	if q.Trials >= s.Trials || len(q.PMCCells) >= len(s.PMCCells) {
-		t.Errorf("quick profile not smaller: %+v", q)
-	}
-}
-
 func TestProductCells(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -120,17 +85,17 @@ func TestProductCells(t *testing.T) {
 		wantG []escapebench.GaussianCell
 		ok    bool
 	}{
-		{name: "none", ok: true, want: defaultBenchSpec().PMCCells, wantG: defaultBenchSpec().GaussCells},
+		{name: "none", ok: true, want: escapebench.DefaultSpec().PMCCells, wantG: escapebench.DefaultSpec().GaussCells},
 		{name: "pmc product", set: []string{"pmc-sizes", "pmc-eps"}, sizes: []int{12, 20}, eps: []float64{0.15}, ok: true,
-			want: []escapebench.PMCCell{{N: 12, Eps: 0.15}, {N: 20, Eps: 0.15}}, wantG: defaultBenchSpec().GaussCells},
+			want: []escapebench.PMCCell{{N: 12, Eps: 0.15}, {N: 20, Eps: 0.15}}, wantG: escapebench.DefaultSpec().GaussCells},
 		{name: "gauss product", set: []string{"gauss-n", "gauss-m", "gauss-r"}, n: []int{6}, m: []int{8, 14}, r: []int{1}, ok: true,
-			want: defaultBenchSpec().PMCCells, wantG: []escapebench.GaussianCell{{N: 6, M: 8, R: 1}, {N: 6, M: 14, R: 1}}},
+			want: escapebench.DefaultSpec().PMCCells, wantG: []escapebench.GaussianCell{{N: 6, M: 8, R: 1}, {N: 6, M: 14, R: 1}}},
 		{name: "sizes alone", set: []string{"pmc-sizes"}, sizes: []int{12}},
 		{name: "cells and sizes", set: []string{"pmc-cells", "pmc-sizes", "pmc-eps"}, sizes: []int{12}, eps: []float64{0.1}},
 		{name: "gauss n alone", set: []string{"gauss-n"}, n: []int{6}},
 		{name: "r > n", set: []string{"gauss-n", "gauss-m", "gauss-r"}, n: []int{3}, m: []int{8}, r: []int{4}},
 	} {
-		s := defaultBenchSpec()
+		s := escapebench.DefaultSpec()
 		set := map[string]bool{}
 		for _, f := range c.set {
 			set[f] = true
@@ -195,67 +160,6 @@ func TestBenchSummaryMarkdown(t *testing.T) {
 	}
 }
 
-// TestBenchProgress: the progress line names the family being generated,
-// then shows runs done/total, the time elapsed and an estimate of the time
-// left.
-func TestBenchProgress(t *testing.T) {
-	var b bytes.Buffer
-	p, stop := benchProgress(&b, 10, 0)
-	defer stop()
-	p(batch.Progress{Label: escapebench.ProgressInstances + " pmc", Done: 1, Total: 3})
-	p(batch.Progress{Label: "bench", Done: 0, Total: 4, Work: 0, TotalWork: 8})
-	time.Sleep(1100 * time.Millisecond)
-	p(batch.Progress{Label: "bench", Done: 1, Total: 4, Work: 2, TotalWork: 8})
-	p(batch.Progress{Label: "bench", Done: 4, Total: 4, Work: 8, TotalWork: 8})
-	s := b.String()
-	for _, w := range []string{"instances of pmc (family 2 of 3)", "1/4 runs", "elapsed", "ETA ", "4/4 runs"} {
-		if !strings.Contains(s, w) {
-			t.Errorf("progress lacks %q: %q", w, s)
-		}
-	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for the ticker's goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// TestBenchProgressTicks: between two reports (a long run) the line is
-// still redrawn, with the elapsed time moving and the estimate counting
-// down; stop ends the redrawing.
-func TestBenchProgressTicks(t *testing.T) {
-	var b lockedBuffer
-	p, stop := benchProgress(&b, 10, 20*time.Millisecond)
-	p(batch.Progress{Label: "bench", Done: 0, Total: 4, Work: 0, TotalWork: 8})
-	time.Sleep(50 * time.Millisecond)
-	p(batch.Progress{Label: "bench", Done: 1, Total: 4, Work: 2, TotalWork: 8})
-	n0 := strings.Count(b.String(), "1/4 runs")
-	time.Sleep(200 * time.Millisecond)
-	if n := strings.Count(b.String(), "1/4 runs"); n <= n0 {
-		t.Errorf("no redraw between reports: %d lines of 1/4 before, %d after: %q", n0, n, b.String())
-	}
-	stop()
-	time.Sleep(50 * time.Millisecond)
-	n1 := len(b.String())
-	time.Sleep(100 * time.Millisecond)
-	if len(b.String()) != n1 {
-		t.Errorf("redrawn after stop: %q", b.String())
-	}
-}
-
 // TestBenchQuickProfile: -profile quick runs every family and method end
 // to end in seconds (CI's suite), and later flags amend it.
 func TestBenchQuickProfile(t *testing.T) {
@@ -266,13 +170,13 @@ func TestBenchQuickProfile(t *testing.T) {
 			t.Errorf("quick profile output lacks %q:\n%s", s, got)
 		}
 	}
-	j, err := readBenchJournal(filepath.Join(out, "bench-journal.jsonl"))
+	j, err := escapebench.ReadJournal(filepath.Join(out, "bench-journal.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := quickBenchSpec()
+	want := escapebench.QuickSpec()
 	want.Trials = 2
-	if !reflect.DeepEqual(j.head.Bench, want) {
-		t.Errorf("journal suite %+v, want the quick profile with -trials 2: %+v", j.head.Bench, want)
+	if !reflect.DeepEqual(j.Header.Bench, want) {
+		t.Errorf("journal suite %+v, want the quick profile with -trials 2: %+v", j.Header.Bench, want)
 	}
 }

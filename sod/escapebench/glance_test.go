@@ -1,4 +1,4 @@
-package main
+package escapebench
 
 import (
 	"os"
@@ -33,8 +33,8 @@ func glanceBlock(t *testing.T, path string) string {
 // TestReadmeBenchGlance: the README shows the default suite's results as
 // the generated sod/escapebench/RESULTS.md has them, not a hand copy.
 func TestReadmeBenchGlance(t *testing.T) {
-	results := glanceBlock(t, "../../escapebench/RESULTS.md")
-	readme := glanceBlock(t, "../../../README.md")
+	results := glanceBlock(t, "RESULTS.md")
+	readme := glanceBlock(t, "../../README.md")
 	if readme != results {
 		t.Errorf("README.md's benchmark table differs from sod/escapebench/RESULTS.md's (regenerate RESULTS.md with the command in its first lines, then copy its At-a-glance block into README.md):\nREADME:\n%s\nRESULTS.md:\n%s", readme, results)
 	}

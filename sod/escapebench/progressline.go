@@ -1,4 +1,4 @@
-package main
+package escapebench
 
 import (
 	"fmt"
@@ -8,21 +8,26 @@ import (
 	"time"
 
 	"sodworkbench.org/workbench/sod/batch"
-	"sodworkbench.org/workbench/sod/escapebench"
 )
 
-// benchProgress draws reproduce bench's progress on w (stderr), one line
-// rewritten with '\r': while the instances are generated and certified,
-// the family at work and the time elapsed; then a bar with the runs
-// done/total, the time elapsed and the estimated time left. The estimate
-// extrapolates the work (runs weighted by their estimated cost, see
-// escapebench.RunSuite) done by this process since its first run, so a
-// resumed run is not credited with the runs its journal already held, and
-// counts down between reports. The line is redrawn on a report (at most
-// once a second) and every tick while no report comes (a run at n = 10⁴
-// takes minutes): stop ends the ticking and must be called once the suite
-// returns.
-func benchProgress(w io.Writer, width int, tick time.Duration) (prog batch.ProgressFunc, stop func()) {
+// ProgressLine draws RunSuite's progress (RunOptions.Progress) on a
+// terminal w, one line rewritten with '\r': while the instances are
+// generated and certified, the family at work and the time elapsed; then
+// a bar of the given width with the runs done/total, the time elapsed and
+// the estimated time left. The estimate extrapolates the work (runs
+// weighted by their estimated cost, see RunOptions.Progress) done by this
+// process since its first run, so a resumed run is not credited with the
+// runs its journal already held, and counts down between reports. The
+// line is redrawn on a report (at most once a second) and every tick
+// while no report comes (a run at n = 10⁴ takes minutes; tick ≤ 0: only
+// on reports): stop ends the ticking and must be called once the suite
+// returns. A width outside [1, batch.MaxProgressWidth] is clamped to it;
+// a nil w draws nothing.
+func ProgressLine(w io.Writer, width int, tick time.Duration) (prog batch.ProgressFunc, stop func()) {
+	if w == nil {
+		w = io.Discard
+	}
+	width = min(max(width, 1), batch.MaxProgressWidth)
 	var mu sync.Mutex
 	start := time.Now()
 	var runStart, last, lastReport time.Time
@@ -33,7 +38,7 @@ func benchProgress(w io.Writer, width int, tick time.Duration) (prog batch.Progr
 	draw := func(now time.Time) {
 		switch state {
 		case 1:
-			fam, _ := strings.CutPrefix(cur.Label, escapebench.ProgressInstances+" ")
+			fam, _ := strings.CutPrefix(cur.Label, ProgressInstances+" ")
 			fmt.Fprintf(w, "\rbench: generating and certifying the instances of %s (family %d of %d), elapsed %s    ", fam, cur.Done+1, cur.Total, roundDur(now.Sub(start)))
 		case 2, 3:
 			f := cur.Fraction()
@@ -77,7 +82,7 @@ func benchProgress(w io.Writer, width int, tick time.Duration) (prog batch.Progr
 		mu.Lock()
 		defer mu.Unlock()
 		now := time.Now()
-		if _, ok := strings.CutPrefix(p.Label, escapebench.ProgressInstances+" "); ok {
+		if _, ok := strings.CutPrefix(p.Label, ProgressInstances+" "); ok {
 			cur, state = p, 1
 			draw(now)
 			return
@@ -105,6 +110,3 @@ func benchProgress(w io.Writer, width int, tick time.Duration) (prog batch.Progr
 	}
 	return prog, stop
 }
-
-// roundDur prints d to the second (1m05s).
-func roundDur(d time.Duration) string { return d.Round(time.Second).String() }

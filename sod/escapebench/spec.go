@@ -1,0 +1,150 @@
+package escapebench
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sodworkbench.org/workbench/sod"
+)
+
+// Spec names a suite built from the built-in families (FamilyNames) and
+// methods (BuiltinMethods) with their settings: the serialisable form of
+// a Suite. It is the header of a journal (JournalHeader), so that a
+// resumed run or a merge continues the same suite, and what the command
+// `reproduce bench` parses its flags into. DefaultSpec is the benchmark
+// of RESULTS.md, QuickSpec a suite of a few seconds.
+type Spec struct {
+	Families   []string       `json:"families"` // some of FamilyNames
+	Methods    []string       `json:"methods"`  // names of BuiltinMethods
+	Trials     int            `json:"trials"`
+	PerCell    int            `json:"per_cell"`
+	Seed       uint64         `json:"seed"`
+	PMCCells   []PMCCell      `json:"pmc_cells"`
+	PMCIter    int            `json:"pmc_iter"`  // 0: max(20000, 30n) per cell
+	PMCStart   string         `json:"pmc_start"` // a PMCStart's String
+	GaussCells []GaussianCell `json:"gauss_cells"`
+	GaussTries int            `json:"gauss_tries"`
+	MaxIter    int            `json:"max_iter"`
+	MaxEscapes int            `json:"max_escapes"`
+}
+
+// FamilyNames returns the names of the built-in families of a Spec:
+// "paper" (PaperFamily), "pmc" (PMCFamily) and "gaussian"
+// (GaussianFamily).
+func FamilyNames() []string { return []string{"paper", "pmc", "gaussian"} }
+
+// DefaultSpec is the default suite, the benchmark of RESULTS.md (its time
+// is on that file's last line): the paper's three instances; PMC
+// (random-signs starts) from n = 20 to n = 10⁴ with ε small enough that
+// the starts stall at spurious points (n = 10³: ε ≤ 0.02; n = 10⁴: ε ≈
+// 0.001–0.002), 2 points per cell at n = 10⁴ (4 elsewhere), where a run of
+// random-restart takes 15 to 30 s; Gaussian sensing at n = 20 (r = 1, 2)
+// and n = 40 with m from nr to near 2.5nr, where the spurious points
+// disappear (GaussianFamily); every built-in method; 20 trials.
+func DefaultSpec() Spec {
+	ms := []string{}
+	for _, m := range BuiltinMethods() {
+		ms = append(ms, m.Name)
+	}
+	to := DefaultTrialOptions()
+	return Spec{Families: FamilyNames(), Methods: ms, Trials: 20, PerCell: 4, Seed: 1,
+		PMCCells:   []PMCCell{{N: 20, Eps: 0.15}, {N: 20, Eps: 0.1}, {N: 100, Eps: 0.1}, {N: 100, Eps: 0.05}, {N: 1000, Eps: 0.02}, {N: 1000, Eps: 0.01}, {N: 10000, Eps: 0.002, Points: 2}, {N: 10000, Eps: 0.001, Points: 2}},
+		PMCStart:   StartRandomSigns.String(),
+		GaussCells: []GaussianCell{{N: 20, M: 20, R: 1}, {N: 20, M: 30, R: 1}, {N: 20, M: 45, R: 1}, {N: 20, M: 40, R: 2}, {N: 20, M: 60, R: 2}, {N: 40, M: 100, R: 1}},
+		GaussTries: 40,
+		MaxIter:    to.MaxIter, MaxEscapes: to.MaxEscapes}
+}
+
+// QuickSpec is a suite of a few seconds (CI's, `reproduce bench -profile
+// quick`): DefaultSpec's families and methods at small sizes, 2 points per
+// cell, 3 trials.
+func QuickSpec() Spec {
+	s := DefaultSpec()
+	s.Trials, s.PerCell = 3, 2
+	s.PMCCells = []PMCCell{{N: 20, Eps: 0.15}, {N: 100, Eps: 0.05}}
+	s.GaussCells = []GaussianCell{{N: 20, M: 30, R: 1}}
+	return s
+}
+
+// Suite returns the suite s names, with DefaultTrialOptions but for
+// MaxIter and MaxEscapes. An unknown family, method or PMC start is an
+// error wrapping sod.ErrBadParameter naming it and the known ones, as is
+// anything Suite.Validate refuses.
+func (s Spec) Suite() (Suite, error) {
+	var start PMCStart
+	known := []string{}
+	for _, st := range []PMCStart{StartSmallRandom, StartOneFlip, StartRandomSigns} {
+		known = append(known, st.String())
+		if st.String() == s.PMCStart {
+			start = st
+		}
+	}
+	if !slices.Contains(known, s.PMCStart) {
+		return Suite{}, fmt.Errorf("%w: PMC start %q, want one of %s", sod.ErrBadParameter, s.PMCStart, strings.Join(known, ", "))
+	}
+	fams := map[string]Family{"paper": PaperFamily{},
+		"pmc":      PMCFamily{Cells: s.PMCCells, MaxIter: s.PMCIter, Start: start},
+		"gaussian": GaussianFamily{Cells: s.GaussCells, Tries: s.GaussTries}}
+	byName := map[string]Method{}
+	var names []string
+	for _, m := range BuiltinMethods() {
+		byName[m.Name] = m
+		names = append(names, m.Name)
+	}
+	su := Suite{PerCell: s.PerCell, Trials: s.Trials, Seed: s.Seed, TrialOptions: DefaultTrialOptions()}
+	su.TrialOptions.MaxIter, su.TrialOptions.MaxEscapes = s.MaxIter, s.MaxEscapes
+	for _, f := range s.Families {
+		if fams[f] == nil {
+			return Suite{}, fmt.Errorf("%w: unknown family %q, want some of %s", sod.ErrBadParameter, f, strings.Join(FamilyNames(), ", "))
+		}
+		su.Families = append(su.Families, fams[f])
+	}
+	for _, m := range s.Methods {
+		if _, ok := byName[m]; !ok {
+			return Suite{}, fmt.Errorf("%w: unknown method %q, want some of %s", sod.ErrBadParameter, m, strings.Join(names, ", "))
+		}
+		su.Methods = append(su.Methods, byName[m])
+	}
+	return su, su.Validate()
+}
+
+// Setting is one parameter of a suite, as the reports show it.
+type Setting struct{ Name, Value string }
+
+// Settings lists s's parameters in words, in the order the reports
+// (bench-summary.md, bench-report.html) show them.
+func (s Spec) Settings() []Setting {
+	join := func(xs []string) string { return strings.Join(xs, ", ") }
+	set := []Setting{{Name: "families", Value: join(s.Families)}}
+	if slices.Contains(s.Families, "pmc") {
+		iter := strconv.Itoa(s.PMCIter)
+		if s.PMCIter == 0 {
+			iter = "max(20000, 30n)"
+		}
+		set = append(set, Setting{Name: "pmc", Value: fmt.Sprintf("cells n:ε[:points] %s; start %s; %s GD steps to find a point",
+			CellList(s.PMCCells), s.PMCStart, iter)})
+	}
+	if slices.Contains(s.Families, "gaussian") {
+		set = append(set, Setting{Name: "gaussian", Value: fmt.Sprintf("cells n:m:r %s; up to %d draws per point", CellList(s.GaussCells), s.GaussTries)})
+	}
+	return append(set,
+		Setting{Name: "methods", Value: join(s.Methods)},
+		Setting{Name: "points per family cell", Value: strconv.Itoa(s.PerCell)},
+		Setting{Name: "trials per (instance, seeded method)", Value: strconv.Itoa(s.Trials) + " (deterministic methods run once per instance)"},
+		Setting{Name: "seed", Value: strconv.FormatUint(s.Seed, 10)},
+		Setting{Name: "GD steps per phase", Value: strconv.Itoa(s.MaxIter)},
+		Setting{Name: "escape rounds per run", Value: strconv.Itoa(s.MaxEscapes)},
+	)
+}
+
+// CellList joins cells (PMCCell, GaussianCell) with commas, in the form
+// of reproduce bench's -pmc-cells and -gauss-cells: "20:0.15,100:0.1".
+func CellList[T fmt.Stringer](cs []T) string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.String())
+	}
+	return strings.Join(out, ",")
+}

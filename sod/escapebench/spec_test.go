@@ -1,0 +1,63 @@
+package escapebench
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"sodworkbench.org/workbench/sod"
+)
+
+// TestDefaultSpec: the default suite is every family, every method, 20
+// trials, PMC up to n = 10⁴ and Gaussian cells with r = 1 and 2; the quick
+// suite is a subset of sizes; both build valid suites.
+func TestDefaultSpec(t *testing.T) {
+	s := DefaultSpec()
+	if !slices.Equal(s.Families, FamilyNames()) || len(s.Methods) != len(BuiltinMethods()) || s.Trials != 20 {
+		t.Errorf("default suite: families %v, %d methods, %d trials", s.Families, len(s.Methods), s.Trials)
+	}
+	maxN := 0
+	for _, c := range s.PMCCells {
+		maxN = max(maxN, c.N)
+	}
+	if maxN != 10000 {
+		t.Errorf("default PMC sizes up to %d, want 10⁴", maxN)
+	}
+	ranks := map[int]bool{}
+	for _, c := range s.GaussCells {
+		ranks[c.R] = true
+	}
+	if !ranks[1] || !ranks[2] {
+		t.Errorf("default Gaussian ranks %v, want 1 and 2", ranks)
+	}
+	q := QuickSpec()
+	if q.Trials >= s.Trials || len(q.PMCCells) >= len(s.PMCCells) {
+		t.Errorf("quick suite not smaller: %+v", q)
+	}
+	for _, sp := range []Spec{s, q} {
+		su, err := sp.Suite()
+		if err != nil || len(su.Families) != 3 || len(su.Methods) != len(sp.Methods) || su.TrialOptions.MaxIter != sp.MaxIter {
+			t.Errorf("Suite(): %d families, %d methods, %v", len(su.Families), len(su.Methods), err)
+		}
+	}
+}
+
+// An unknown name in a Spec is refused, naming it.
+func TestSpecSuiteErrors(t *testing.T) {
+	for _, c := range []struct {
+		edit func(*Spec)
+		want string
+	}{
+		{func(s *Spec) { s.Families = []string{"paper", "bogus"} }, `"bogus"`},
+		{func(s *Spec) { s.Methods = []string{"nope"} }, `"nope"`},
+		{func(s *Spec) { s.PMCStart = "sideways" }, `"sideways"`},
+		{func(s *Spec) { s.Trials = -1 }, "Trials = -1"},
+	} {
+		s := QuickSpec()
+		c.edit(&s)
+		if _, err := s.Suite(); !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want ErrBadParameter naming %s", err, c.want)
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package escapebench
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// The at-a-glance table shows n/a where a method has no run on a family
+// (single-step SOD above n = sod.MaxDenseSize) and says why.
+func TestWriteGlanceNotApplicable(t *testing.T) {
+	spec := Spec{Families: []string{"pmc"}, Methods: []string{"single-step-sod", "gd-alone"}}
+	ss := []Summary{{Family: "pmc", Method: "gd-alone", Trials: 2, Instances: 2, Rate: 0, RateHi: 0.66}}
+	var b bytes.Buffer
+	writeGlance(&b, spec, ss)
+	got := b.String()
+	for _, want := range []string{"| single-step-sod | n/a |", "| gd-alone | 0 % [0, 66] |", "n/a: no run. single-step-sod: not run above n = 2048 (dense n×n arrays)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("glance lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// The page quotes the command's words for a shell and leaves out the
+// instances section when they are not known.
+func TestWriteSummaryPage(t *testing.T) {
+	spec := QuickSpec()
+	var b bytes.Buffer
+	info := PageInfo{Command: []string{"reproduce", "bench", "-out", "it's here"}}
+	if err := WriteSummaryPage(&b, spec, &SuiteRun{}, nil, info); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if !strings.Contains(page, "`reproduce bench -out 'it'\\''s here'`") || strings.Contains(page, "## Instances") || !strings.Contains(page, "| seed | 1 |") {
+		t.Errorf("page:\n%s", page)
+	}
+}
