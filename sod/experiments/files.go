@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -254,4 +255,44 @@ func (a *AblationWithScans) CSVTables() []CSVTable {
 		}
 	}
 	return []CSVTable{{"table", rows}, {"descent_scan", scan}}
+}
+
+// StudyShardFile is the name of the file WriteStudyShard writes shard k of
+// n to: "study-shard-k-of-n.json"; StudyShardPattern matches every such
+// name (filepath.Glob).
+func StudyShardFile(k, n int) string { return fmt.Sprintf("study-shard-%d-of-%d.json", k, n) }
+
+// StudyShardPattern is the filepath.Glob pattern of StudyShardFile's names.
+const StudyShardPattern = "study-shard-*-of-*.json"
+
+// WriteStudyShard writes sh as JSON to dir/StudyShardFile(sh.Shard,
+// sh.Shards), for MergeStudy in another process (ReadStudyShard).
+func WriteStudyShard(dir string, sh *StudyShard) error {
+	if dir == "" {
+		return errors.New("experiments: empty directory name")
+	}
+	if sh == nil {
+		return errors.New("experiments: nil study shard")
+	}
+	b, err := json.Marshal(sh)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, StudyShardFile(sh.Shard, sh.Shards)), b, 0o644)
+}
+
+// ReadStudyShard reads a file written by WriteStudyShard; a file with any
+// other content (an unknown field, not JSON) is an error naming it.
+func ReadStudyShard(path string) (*StudyShard, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var sh StudyShard
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&sh); err != nil {
+		return nil, fmt.Errorf("%s is not a study shard: %w", path, err)
+	}
+	return &sh, nil
 }

@@ -115,3 +115,32 @@ func TestStudyCSVTables(t *testing.T) {
 		t.Errorf("rows per table %v, want summary 2, trials 3, trajectories 4", got)
 	}
 }
+
+// TestStudyShardFiles: a shard written by WriteStudyShard reads back equal;
+// a file that is not a shard is an error naming it.
+func TestStudyShardFiles(t *testing.T) {
+	dir := t.TempDir()
+	sh := &StudyShard{Shard: 1, Shards: 3, Cells: []StudyCell{{N: 10, Eps: 0.1, GDSuccesses: 1, Trials: []StudyTrial{{Index: 1, GDSuccess: true}}}}}
+	if err := WriteStudyShard(dir, sh); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "study-shard-1-of-3.json")
+	if m, _ := filepath.Glob(filepath.Join(dir, StudyShardPattern)); len(m) != 1 || m[0] != path || StudyShardFile(1, 3) != filepath.Base(path) {
+		t.Fatalf("shard files %v, want %s", m, path)
+	}
+	back, err := ReadStudyShard(path)
+	if err != nil || back.Shard != 1 || back.Shards != 3 || len(back.Cells) != 1 || back.Cells[0].Trials[0].Index != 1 || !back.Cells[0].Trials[0].GDSuccess {
+		t.Errorf("read back %+v, %v", back, err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"shard": 0, "bogus": 1}`), 0o644)
+	if _, err := ReadStudyShard(bad); err == nil || !strings.Contains(err.Error(), "bad.json is not a study shard") {
+		t.Errorf("ReadStudyShard(bad) = %v", err)
+	}
+	if err := WriteStudyShard(dir, nil); err == nil {
+		t.Error("WriteStudyShard(nil): no error")
+	}
+	if err := WriteStudyShard("", sh); err == nil {
+		t.Error(`WriteStudyShard(""): no error`)
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"sodworkbench.org/workbench/sod/experiments"
 )
@@ -62,23 +60,15 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(paths) == 0 {
 		return usage(errors.New("no shard given; want the files (or folders) written by reproduce study -shard k/N"))
 	}
-	files, err := shardFiles(paths, "shard", "study-shard-*-of-*.json")
+	files, err := shardFiles(paths, "shard", experiments.StudyShardPattern)
 	if err != nil {
 		return usage(err)
 	}
 	shards := make([]*experiments.StudyShard, len(files))
 	for i, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
+		if shards[i], err = experiments.ReadStudyShard(f); err != nil {
 			return err
 		}
-		var sh experiments.StudyShard
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&sh); err != nil {
-			return fmt.Errorf("%s is not a study shard: %w", f, err)
-		}
-		shards[i] = &sh
 	}
 	res, err := experiments.MergeStudy(shards)
 	if err != nil {

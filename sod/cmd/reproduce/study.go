@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -52,7 +49,7 @@ func setupStudy(fs *flag.FlagSet, c *common) func() (runFunc, error) {
 			formatSet := false
 			fs.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
 			if formatSet {
-				return nil, usagef("-format does not apply with -shard: a shard writes only <out>/%s, for reproduce merge (which takes -format)", shardFile(sh.k, sh.n))
+				return nil, usagef("-format does not apply with -shard: a shard writes only <out>/%s, for reproduce merge (which takes -format)", experiments.StudyShardFile(sh.k, sh.n))
 			}
 		}
 		return func(ctx context.Context) error {
@@ -94,9 +91,6 @@ func epsString(e float64) string {
 	return strconv.FormatFloat(e, 'g', -1, 64)
 }
 
-// shardFile is the file a shard writes, in -out.
-func shardFile(k, n int) string { return fmt.Sprintf("study-shard-%d-of-%d.json", k, n) }
-
 // runStudyShard runs shard k of n and writes it as JSON for reproduce merge.
 func runStudyShard(ctx context.Context, c *common, cfg experiments.StudyConfig, k, n int) error {
 	start := time.Now()
@@ -112,11 +106,7 @@ func runStudyShard(ctx context.Context, c *common, cfg experiments.StudyConfig, 
 	}
 	fmt.Fprintf(c.stdout, "  shard %d/%d: wall time %.2f s (%d trials); merge the %d shards with: reproduce merge -out DIR <shard files or folders>\n",
 		k, n, time.Since(start).Seconds(), count, n)
-	b, err := json.Marshal(sh)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(c.out, shardFile(k, n)), b, 0o644)
+	return experiments.WriteStudyShard(c.out, sh)
 }
 
 // shardFlag is -shard k/N.
