@@ -69,10 +69,12 @@ func QuickSpec() Spec {
 }
 
 // Suite returns the suite s names, with DefaultTrialOptions but for
-// MaxIter and MaxEscapes. An unknown family, method or PMC start is an
+// MaxIter and MaxEscapes. A method name is looked up in extra (your own
+// methods, named in s.Methods so that the journal's header records them)
+// before BuiltinMethods. An unknown family, method or PMC start is an
 // error wrapping sod.ErrBadParameter naming it and the known ones, as is
 // anything Suite.Validate refuses.
-func (s Spec) Suite() (Suite, error) {
+func (s Spec) Suite(extra ...Method) (Suite, error) {
 	var start PMCStart
 	known := []string{}
 	for _, st := range []PMCStart{StartSmallRandom, StartOneFlip, StartRandomSigns} {
@@ -89,9 +91,11 @@ func (s Spec) Suite() (Suite, error) {
 		"gaussian": GaussianFamily{Cells: s.GaussCells, Tries: s.GaussTries}}
 	byName := map[string]Method{}
 	var names []string
-	for _, m := range BuiltinMethods() {
+	for _, m := range slices.Concat(BuiltinMethods(), extra) {
+		if _, ok := byName[m.Name]; !ok {
+			names = append(names, m.Name)
+		}
 		byName[m.Name] = m
-		names = append(names, m.Name)
 	}
 	su := Suite{PerCell: s.PerCell, Trials: s.Trials, Seed: s.Seed, TrialOptions: DefaultTrialOptions()}
 	su.TrialOptions.MaxIter, su.TrialOptions.MaxEscapes = s.MaxIter, s.MaxEscapes

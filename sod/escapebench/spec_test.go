@@ -61,3 +61,17 @@ func TestSpecSuiteErrors(t *testing.T) {
 		}
 	}
 }
+
+// A user's method joins a Spec by name.
+func TestSpecSuiteExtra(t *testing.T) {
+	mine := EscaperMethod("mine", nil, func(CertifiedInstance, uint64) sod.Escaper { return &sod.NegGradLineSearch{} })
+	s := QuickSpec()
+	s.Methods = []string{"gd-alone", "mine"}
+	su, err := s.Suite(mine)
+	if err != nil || len(su.Methods) != 2 || su.Methods[1].Name != "mine" {
+		t.Fatalf("%v, %v", su.Methods, err)
+	}
+	if _, err := s.Suite(); !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), `"mine"`) {
+		t.Errorf("without the method: %v", err)
+	}
+}

@@ -69,7 +69,9 @@
 // RunDeltaSweep (GD success against the RIP constant δ of PMC), RunPZCurve
 // (the Paley–Zygmund bound against the probability it bounds),
 // RunVariantComparison with DefaultVariantComparisonConfig (escape variants
-// side by side: DefaultVariants, ExactRIPVariants, DefaultVariantOptions), LineFloor and SODFloors (brute-force floors of h on the SOD
+// side by side, one run per point, for prototyping; the benchmark that
+// measures them is sod/escapebench: DefaultVariants, ExactRIPVariants,
+// DefaultVariantOptions), LineFloor and SODFloors (brute-force floors of h on the SOD
 // lines), ScaleMeasurements (the quadratic network under rescaled
 // features), SaveStudy and LoadStudy (a study kept between notebook
 // cells), StudyResult.EscapeTally and StudyResult.Cell,

@@ -130,6 +130,12 @@ func (c VariantComparisonConfig) Validate() error {
 // (Outcome "escape-error") and must be shown. cfg is checked by Validate
 // before any work; ctx stops the comparison early with an error wrapping
 // ctx.Err(); prog (may be nil) is told after every run.
+//
+// It is for prototyping a variant (notebook 10): one run per point, shown
+// in full. To measure a variant — success rates with 95 % intervals, oracle
+// cost and convergence bands over many certified spurious points and seeded
+// trials, resumable and sharded — use the benchmark, escapebench.RunSuite
+// (notebook 11).
 func RunVariantComparison(ctx context.Context, cfg VariantComparisonConfig, prog batch.ProgressFunc) (*VariantComparisonResult, error) {
 	if err := checkContext(ctx, "RunVariantComparison"); err != nil {
 		return nil, err
