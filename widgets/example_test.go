@@ -92,3 +92,43 @@ func ExampleNewProgressBar() {
 	p.Done("1000 trials")
 	// Output:
 }
+
+// A table is shown with DisplayTable, the one entry point for tables (charts
+// have Display, static figures plots.DisplayStatic). Outside a notebook it
+// only builds the HTML, so bad input is still reported.
+func ExampleDisplayTable() {
+	t := widgets.Table{
+		Caption: "Ablation (excerpt)",
+		Header:  []string{"l", "t"},
+		Rows:    [][]widgets.Cell{{{Text: "3"}, {Text: "2.0e6", Paper: "2e6"}}},
+	}
+	fmt.Println(widgets.DisplayTable(t))
+	t.Rows[0] = t.Rows[0][:1]
+	fmt.Println(widgets.DisplayTable(t))
+	// Output:
+	// <nil>
+	// widgets: Table "Ablation (excerpt)": row 0 has 1 cells, header has 2
+}
+
+// Success counts as grouped bars, each labelled with its count; the same
+// value drawn statically is plots.SuccessRatesPlot(s).
+func ExampleSuccessRates_Chart() {
+	s := widgets.SuccessRates{
+		Title: "success rate, ε = 0.15", GroupName: "n",
+		Groups: []string{"40", "50"}, Methods: []string{"GD", "GD+SOD"},
+		Successes: [][]int{{12, 9}, {50, 49}}, Trials: 50,
+	}
+	c, err := s.Chart()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	opt := c.RenderSnippet().Option
+	fmt.Println(strings.Contains(opt, `"formatter":"12/50"`), strings.Contains(opt, `"formatter":"49/50"`))
+	s.Successes[1][0] = 51
+	_, err = s.Chart()
+	fmt.Println(err)
+	// Output:
+	// true true
+	// widgets: SuccessRates.Chart: method "GD+SOD", group "40": 51 successes out of 50 trials
+}

@@ -131,13 +131,14 @@ func window(iv sod.StepInterval) widgets.Interval {
 	return widgets.Interval{Lo: iv.Lo, Hi: iv.Hi}
 }
 
-// AblationWindowsChart draws the paper's Fig. ablation: U_β (β-type escape
-// point) and U_γ (γ-type) of every row of an ablation result against t,
-// with the step counts marks marked (e.g. paper.AblationSteps(), the t of
-// the paper's table).
-func AblationWindowsChart(title string, res *experiments.AblationResult, marks []int64) (widgets.Chart, error) {
+// AblationWindows is the paper's Fig. ablation as a chart's input: U_β
+// (β-type escape point) and U_γ (γ-type) of every row of an ablation result
+// against t, with the step counts marks marked (e.g. paper.AblationSteps(),
+// the t of the paper's table). widgets.EscapeWindows.Chart and
+// plots.EscapeWindowsPlot draw it.
+func AblationWindows(title string, res *experiments.AblationResult, marks []int64) (widgets.EscapeWindows, error) {
 	if res == nil {
-		return nil, errNil("AblationWindowsChart", "AblationResult")
+		return widgets.EscapeWindows{}, errNil("AblationWindows", "AblationResult")
 	}
 	w := widgets.EscapeWindows{Title: title}
 	for _, t := range marks {
@@ -146,6 +147,15 @@ func AblationWindowsChart(title string, res *experiments.AblationResult, marks [
 	for _, row := range res.Rows {
 		w.Rows = append(w.Rows, widgets.WindowRow{Label: fmt.Sprintf("l = %d (ρ_min = %.3f)", row.L, row.RhoMin),
 			Beta: window(row.UBeta), Gamma: window(row.UGamma)})
+	}
+	return w, nil
+}
+
+// AblationWindowsChart draws AblationWindows(title, res, marks) interactively.
+func AblationWindowsChart(title string, res *experiments.AblationResult, marks []int64) (widgets.Chart, error) {
+	w, err := AblationWindows(title, res, marks)
+	if err != nil {
+		return nil, err
 	}
 	return w.Chart()
 }

@@ -21,8 +21,8 @@
 //	                   (random starts)    BasicStartsChart (experiments.RunBasicExample)
 //	Fig. quadratic_funcs                  QuadraticInequalityChart (sod.SingleStep)
 //	Fig. r1_r2                            EFSZonesCharts (sod.PaleyZygmund)
-//	Fig. simulation                       SimulationCharts (sod.CompareTPGD)
-//	Fig. ablation                         AblationWindowsChart (experiments.RunEscapeWindows / RunAblation)
+//	Fig. simulation                       Simulation; SimulationCharts (sod.CompareTPGD)
+//	Fig. ablation                         AblationWindows; AblationWindowsChart (experiments.RunEscapeWindows / RunAblation)
 //	Table ablation                        AblationTable, WindowsTable (experiments.RunAblation, paper.Ablation)
 //	Fig. exp2, exp3 (a)–(c), (d)–(e), (f) CaseCurves, CaseLifted, CaseTrajectory (experiments.RunCaseStudy)
 //	                six static panels     staticfig.CaseFigure (a package of its own: gonum/plot)
@@ -33,7 +33,7 @@
 // EFSAgainstDeltaChart (single-step SOD on the paper's instances),
 // SingleStepLineChart and CaseOneLandscapeChart (the certified interval, the
 // Case 1 pitfall), RIPTable and DeltaSweepChart (RIP constants),
-// SMomentsTable and PZCurveChart (Paley–Zygmund), LiftingCheckTable,
+// SMomentsTable, PZCurve and PZCurveChart (Paley–Zygmund), LiftingCheckTable,
 // ExplicitMemoryTable, LiftedAlongBChart and
 // FirstStepGapTable (the lifted problem), DescentScanChart (does the escape point
 // lower h?), VariantTable and VariantCurvesChart (escape variants),

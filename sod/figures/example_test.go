@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/escapebench"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/sod/figures"
 	"sodworkbench.org/workbench/sod/paper"
@@ -645,4 +646,38 @@ func ExampleExplorerChart() {
 	fmt.Println(title(figures.ExplorerChart(figures.ExplorerInitial())))
 	// Output:
 	// Escape windows: real-world (printed x̂), ρ = 0.1, η = 0.1
+}
+
+// BenchMetricsTable turns the summaries of an escape benchmark into one
+// family's table; BenchCurvesCharts gives its convergence bands and
+// WriteBenchReport the whole offline page.
+func ExampleBenchMetricsTable() {
+	// run is a hand-made run: success or not, its gradient count and a
+	// two-point trace from 1 to dist.
+	run := func(method string, trial int, ok bool, grad int64, dist float64) *escapebench.TrialResult {
+		r := &escapebench.TrialResult{Family: "paper", Instance: "paper #0", Method: method, Trial: trial,
+			Outcome: sod.NoDescent, Success: ok, Rounds: 1, Dist: escapebench.OptFloat(dist),
+			Trace: []escapebench.TracePoint{{Grad: 0, Dist: escapebench.OptFloat(1)}, {Grad: grad, Dist: escapebench.OptFloat(dist)}}}
+		if ok {
+			r.Outcome, r.Lowered = sod.Solved, 1
+		}
+		r.Cost.Grad = grad
+		return r
+	}
+	runs := []*escapebench.TrialResult{
+		run("sod-line-search", 0, true, 100, 1e-9),
+		run("sod-line-search", 1, false, 300, 0.5),
+		run("gd-alone", 0, false, 50, 1),
+	}
+	tab, err := figures.BenchMetricsTable(escapebench.Summarize(runs), "paper")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range tab.Rows {
+		fmt.Println(r[0].Text, "|", r[1].Text, "|", r[2].Text, "|", r[3].Text)
+	}
+	// Output:
+	// sod-line-search | 1/2 | 50 % [9, 91] | 100
+	// gd-alone | 0/1 | 0 % [0, 79] | —
 }

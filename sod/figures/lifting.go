@@ -155,14 +155,15 @@ func LiftedAlongBChart(in sod.Instance, ls []int) (widgets.Chart, error) {
 		Series: seriesByName(series)}.Chart(widgets.Size("100%", "340px"), widgets.Subtitle(sub))
 }
 
-// SimulationCharts draws the paper's Fig. simulation from a comparison of the
-// closed-form TPGD with exact projected gradient descent in S
-// (sod.CompareTPGD): the lifted objective h^l against t, both ways, with
-// the reference level h^l(ŵ), and the norms of the a-, b- and c-terms. The
-// point t = 0 is left out (log axes).
-func SimulationCharts(title string, cmp *sod.TPGDComparison, l int) (lifted, terms widgets.Chart, err error) {
+// Simulation is the paper's Fig. simulation as the input of its two panels,
+// from a comparison of the closed-form TPGD with exact projected gradient
+// descent in S (sod.CompareTPGD): the lifted objective h^l against t, both
+// ways, with the reference level h^l(ŵ), and the norms of the a-, b- and
+// c-terms. The point t = 0 is left out (log axes). Their Chart methods and
+// plots.LiftedObjectivePlot, plots.TermNormsFigure draw them.
+func Simulation(title string, cmp *sod.TPGDComparison, l int) (widgets.LiftedObjective, widgets.TermNorms, error) {
 	if cmp == nil {
-		return nil, nil, errNil("SimulationCharts", "TPGDComparison")
+		return widgets.LiftedObjective{}, widgets.TermNorms{}, errNil("Simulation", "TPGDComparison")
 	}
 	var T, closed, exact []float64
 	var cf, ex widgets.Terms
@@ -186,13 +187,24 @@ func SimulationCharts(title string, cmp *sod.TPGDComparison, l int) (lifted, ter
 		exact = append(exact, e)
 		ex.A, ex.B, ex.C = append(ex.A, ea), append(ex.B, eb), append(ex.C, ec)
 	}
-	lifted, err = widgets.LiftedObjective{Title: title + ": lifted objective along TPGD",
-		T: T, ClosedForm: closed, Exact: exact, Reference: cmp.HLHat, L: l}.Chart()
+	return widgets.LiftedObjective{Title: title + ": lifted objective along TPGD", T: T, ClosedForm: closed, Exact: exact, Reference: cmp.HLHat, L: l},
+		widgets.TermNorms{Title: title + ": norms of the a-, b-, c-terms", T: T, ClosedForm: cf, Exact: &ex}, nil
+}
+
+// SimulationCharts draws the two panels of Simulation(title, cmp, l)
+// interactively.
+func SimulationCharts(title string, cmp *sod.TPGDComparison, l int) (lifted, terms widgets.Chart, err error) {
+	lo, tn, err := Simulation(title, cmp, l)
 	if err != nil {
 		return nil, nil, err
 	}
-	terms, err = widgets.TermNorms{Title: title + ": norms of the a-, b-, c-terms", T: T, ClosedForm: cf, Exact: &ex}.Chart()
-	return lifted, terms, err
+	if lifted, err = lo.Chart(); err != nil {
+		return nil, nil, err
+	}
+	if terms, err = tn.Chart(); err != nil {
+		return nil, nil, err
+	}
+	return lifted, terms, nil
 }
 
 // FirstStepGapTable compares one TPGD step from w_escape = a + ρb, the

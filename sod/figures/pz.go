@@ -40,17 +40,27 @@ func SMomentsTable(ctx context.Context, n int, ms []int, samples int, seed uint6
 	return tab, nil
 }
 
-// PZCurveChart draws experiments.RunPZCurve's result: the theorem's lower bound on
-// P(EFS > 1) (0 inside r₁, Paley–Zygmund in the band, 1 beyond r₂) against
-// the Monte Carlo probability with its ±2 SE band.
-func PZCurveChart(res *experiments.PZCurveResult) (widgets.Chart, error) {
+// PZCurve is experiments.RunPZCurve's result as a chart's input: the
+// theorem's lower bound on P(EFS > 1) (0 inside r₁, Paley–Zygmund in the
+// band, 1 beyond r₂) against the Monte Carlo probability with its ±2 SE
+// band. widgets.ProbabilityCurve.Chart and plots.ProbabilityPlot draw it.
+func PZCurve(res *experiments.PZCurveResult) (widgets.ProbabilityCurve, error) {
 	if res == nil {
-		return nil, errNil("PZCurveChart", "PZCurveResult")
+		return widgets.ProbabilityCurve{}, errNil("PZCurve", "PZCurveResult")
 	}
 	return widgets.ProbabilityCurve{
 		Title: "P(EFS > 1) under the Gaussian ensemble: Paley–Zygmund bound vs Monte Carlo", XName: "‖X̂X̂ᵀ − M*‖²_F",
 		X: res.D, Bound: res.Bound, BoundName: "theorem (Case 2: 0, Case 3: Paley–Zygmund, Case 1: 1)",
-		MonteCarlo: res.MC, StdErr: res.StdErr, Samples: res.Samples, R1: res.R1, R2: res.R2}.Chart()
+		MonteCarlo: res.MC, StdErr: res.StdErr, Samples: res.Samples, R1: res.R1, R2: res.R2}, nil
+}
+
+// PZCurveChart draws PZCurve(res) interactively.
+func PZCurveChart(res *experiments.PZCurveResult) (widgets.Chart, error) {
+	pc, err := PZCurve(res)
+	if err != nil {
+		return nil, err
+	}
+	return pc.Chart()
 }
 
 // EFSZonesCharts places each instance, with its first RIP constant, in the zones

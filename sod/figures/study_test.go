@@ -83,3 +83,20 @@ func TestStudyBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Each figure's data function refuses a nil result with sod.ErrBadParameter,
+// and so does the chart function drawn from it.
+func TestFigureDataNilResult(t *testing.T) {
+	for name, f := range map[string]func() error{
+		"PZCurve":              func() error { _, err := figures.PZCurve(nil); return err },
+		"PZCurveChart":         func() error { _, err := figures.PZCurveChart(nil); return err },
+		"AblationWindows":      func() error { _, err := figures.AblationWindows("t", nil, nil); return err },
+		"AblationWindowsChart": func() error { _, err := figures.AblationWindowsChart("t", nil, nil); return err },
+		"Simulation":           func() error { _, _, err := figures.Simulation("t", nil, 3); return err },
+		"SimulationCharts":     func() error { _, _, err := figures.SimulationCharts("t", nil, 3); return err },
+	} {
+		if err := f(); !errors.Is(err, sod.ErrBadParameter) {
+			t.Errorf("%s(nil): err = %v, want sod.ErrBadParameter", name, err)
+		}
+	}
+}

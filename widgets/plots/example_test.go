@@ -83,3 +83,24 @@ func ExampleFigure() {
 	// Output:
 	// <nil> true
 }
+
+// The static twin of widgets.SuccessRates.Chart, from the same value, shown
+// in a GoNB cell with DisplayStatic (the one entry point for static
+// figures; outside a notebook it renders and shows nothing).
+func ExampleSuccessRatesPlot() {
+	s := widgets.SuccessRates{
+		Title: "success rate, ε = 0.15", GroupName: "n",
+		Groups: []string{"40", "50"}, Methods: []string{"GD", "GD+SOD"},
+		Successes: [][]int{{12, 9}, {50, 49}}, Trials: 50,
+	}
+	p, err := plots.SuccessRatesPlot(s)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(plots.DisplayStatic(p, 12*plots.Centimeter, 8*plots.Centimeter))
+	fmt.Println(plots.DisplayStatic(p, 2*plots.MaxRenderSize, 8*plots.Centimeter) != nil)
+	// Output:
+	// <nil>
+	// true
+}
