@@ -161,9 +161,9 @@ func computeAblation(ctx context.Context) (*AblationValues, error) {
 	return v, nil
 }
 
-// Cell returns the cell of lifting order l and step count t (the zero
+// CellAt returns the cell of lifting order l and step count t (the zero
 // value if the table has none).
-func (a AblationValues) Cell(l int, t int64) AblationCellValues {
+func (a AblationValues) CellAt(l int, t int64) AblationCellValues {
 	for _, o := range a.Orders {
 		for _, c := range o.Cells {
 			if c.Paper.L == l && c.Paper.T == t {

@@ -41,6 +41,7 @@ var Packages = []string{
 	"sod/figures/staticfig",
 	"sod/exercises",
 	"sod/paper",
+	"sod/reproduction",
 	"widgets",
 	"widgets/plots",
 }
