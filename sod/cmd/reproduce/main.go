@@ -56,10 +56,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -121,41 +121,24 @@ func registerSubcommand(s *subcommand) {
 
 // experimentList returns the experiments in "all" order.
 func experimentList() []*experiment {
-	list := make([]*experiment, 0, len(experimentsByName))
-	for _, e := range experimentsByName {
-		list = append(list, e)
-	}
-	sort.Slice(list, func(i, j int) bool { return list[i].order < list[j].order })
+	list := slices.Collect(maps.Values(experimentsByName))
+	slices.SortFunc(list, func(a, b *experiment) int { return a.order - b.order })
 	return list
 }
 
-func experimentNames() []string {
+// experimentNames returns the names of the experiments, in "all" order;
+// seededOnly keeps those that read -seed.
+func experimentNames(seededOnly bool) []string {
 	var names []string
 	for _, e := range experimentList() {
-		names = append(names, e.name)
-	}
-	return names
-}
-
-// seeded returns the experiments that read -seed.
-func seeded() []string {
-	var names []string
-	for _, e := range experimentList() {
-		if e.seed {
+		if e.seed || !seededOnly {
 			names = append(names, e.name)
 		}
 	}
 	return names
 }
 
-func subcommandNames() []string {
-	names := make([]string, 0, len(subcommands))
-	for n := range subcommands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func subcommandNames() []string { return slices.Sorted(maps.Keys(subcommands)) }
 
 // A usageError is a mistake on the command line: main prints it with the
 // usage line and exits 2.
@@ -175,7 +158,7 @@ func usagef(format string, a ...any) error {
 // usageLine is the main usage line, listing the experiments and subcommands.
 func usageLine() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "usage: reproduce [flags] experiment... (%s|all)", strings.Join(experimentNames(), "|"))
+	fmt.Fprintf(&b, "usage: reproduce [flags] experiment... (%s|all)", strings.Join(experimentNames(false), "|"))
 	for _, n := range subcommandNames() {
 		fmt.Fprintf(&b, "\n       reproduce %s", subcommands[n].usage)
 	}
@@ -331,13 +314,13 @@ func plan(args []string, stdout, stderr io.Writer) (*runPlan, error) {
 		return nil, usagef("-out is empty; want a directory name")
 	}
 	if len(names) == 0 {
-		return nil, usagef("no experiment given; want one or more of %s, or all", strings.Join(experimentNames(), ", "))
+		return nil, usagef("no experiment given; want one or more of %s, or all", strings.Join(experimentNames(false), ", "))
 	}
 	if slices.Contains(names, "all") {
 		if len(names) > 1 {
 			return nil, usagef("all runs every experiment and cannot be combined with others (got %s)", strings.Join(names, " "))
 		}
-		names = experimentNames()
+		names = experimentNames(false)
 	}
 	var runs []runFunc
 	for i, name := range names {
@@ -346,7 +329,7 @@ func plan(args []string, stdout, stderr io.Writer) (*runPlan, error) {
 		case subcommands[name] != nil:
 			return nil, usagef("%q is a subcommand: it must come first (reproduce %s)", name, subcommands[name].usage)
 		case prepare == nil:
-			return nil, usagef("unknown experiment %q; want one of %s, or all", name, strings.Join(experimentNames(), ", "))
+			return nil, usagef("unknown experiment %q; want one of %s, or all", name, strings.Join(experimentNames(false), ", "))
 		case slices.Contains(names[:i], name):
 			return nil, usagef("experiment %q named twice", name)
 		}
@@ -363,7 +346,7 @@ func plan(args []string, stdout, stderr io.Writer) (*runPlan, error) {
 		}
 	})
 	if c.seedSet && !slices.ContainsFunc(names, func(n string) bool { return experimentsByName[n].seed }) {
-		unused = append(unused, "-seed applies to "+strings.Join(seeded(), ", ")+", none of which is being run")
+		unused = append(unused, "-seed applies to "+strings.Join(experimentNames(true), ", ")+", none of which is being run")
 	}
 	if len(unused) > 0 {
 		return nil, usagef("%s", strings.Join(unused, "; "))

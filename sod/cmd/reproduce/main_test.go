@@ -238,7 +238,7 @@ func TestRunHelp(t *testing.T) {
 			t.Errorf("%q: err = %v, want flag.ErrHelp", args, err)
 		}
 		help := out.String()
-		for _, want := range append([]string{"usage: reproduce", "-out", "-format", "-seed", "-quiet"}, experimentNames()...) {
+		for _, want := range append([]string{"usage: reproduce", "-out", "-format", "-seed", "-quiet"}, experimentNames(false)...) {
 			if !strings.Contains(help, want) {
 				t.Errorf("%q: help lacks %q:\n%s", args, want, help)
 			}
@@ -324,7 +324,7 @@ func TestSubcommand(t *testing.T) {
 func TestRunCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, name := range experimentNames() {
+	for _, name := range experimentNames(false) {
 		args := []string{"-quiet", "-out", t.TempDir(), name}
 		if name == "study" {
 			args = append(args, "-sizes", "10", "-trials", "1")
