@@ -112,19 +112,27 @@ func (c PMCCell) String() string {
 
 // cells returns f's cells with k filled in for Points = 0.
 func (f PMCFamily) cells(k int) []PMCCell {
-	var out []PMCCell
-	if len(f.Cells) > 0 {
-		for _, c := range f.Cells {
-			if c.Points == 0 {
-				c.Points = k
-			}
-			out = append(out, c)
-		}
-		return out
+	cells := f.Cells
+	if len(cells) == 0 {
+		cells = PMCGrid(f.Sizes, f.Epsilons)
 	}
-	for _, n := range f.Sizes {
-		for _, eps := range f.Epsilons {
-			out = append(out, PMCCell{N: n, Eps: eps, Points: k})
+	var out []PMCCell
+	for _, c := range cells {
+		if c.Points == 0 {
+			c.Points = k
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// PMCGrid returns the cells sizes × epsilons: each size with every ε, in
+// order (PMCFamily's cells when it has Sizes and Epsilons).
+func PMCGrid(sizes []int, epsilons []float64) []PMCCell {
+	var out []PMCCell
+	for _, n := range sizes {
+		for _, eps := range epsilons {
+			out = append(out, PMCCell{N: n, Eps: eps})
 		}
 	}
 	return out
@@ -282,6 +290,20 @@ type GaussianCell struct {
 // String returns "n:m:r" (the form of `reproduce bench -gauss-cells`).
 func (c GaussianCell) String() string { return fmt.Sprintf("%d:%d:%d", c.N, c.M, c.R) }
 
+// GaussianGrid returns the cells sizes × ms × ranks, in order
+// (GaussianFamily's cells when it has Sizes, Ms and Ranks).
+func GaussianGrid(sizes, ms, ranks []int) []GaussianCell {
+	var out []GaussianCell
+	for _, n := range sizes {
+		for _, m := range ms {
+			for _, r := range ranks {
+				out = append(out, GaussianCell{N: n, M: m, R: r})
+			}
+		}
+	}
+	return out
+}
+
 // MaxGaussianTries bounds GaussianFamily.Tries.
 const MaxGaussianTries = 1000
 
@@ -293,13 +315,7 @@ func (GaussianFamily) Name() string { return "gaussian" }
 func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
 	cells := f.Cells
 	if len(cells) == 0 {
-		for _, n := range f.Sizes {
-			for _, m := range f.Ms {
-				for _, r := range f.Ranks {
-					cells = append(cells, GaussianCell{n, m, r})
-				}
-			}
-		}
+		cells = GaussianGrid(f.Sizes, f.Ms, f.Ranks)
 	}
 	if len(cells) == 0 {
 		return nil, fmt.Errorf("%w: Gaussian family needs cells, or sizes, measurement counts and ranks", sod.ErrBadParameter)

@@ -54,53 +54,14 @@ func init() {
 	})
 }
 
-// nameList is a comma-separated list of names from allowed, none twice.
-type nameList struct {
-	p       *[]string
-	allowed []string
-}
-
-func (f nameList) String() string {
-	if f.p == nil {
-		return ""
-	}
-	return strings.Join(*f.p, ",")
-}
-
-func (f nameList) Set(s string) error {
-	var out []string
-	for _, e := range strings.Split(s, ",") {
-		if e = strings.TrimSpace(e); e == "" {
-			continue
+// nameList is a list flag of names from allowed.
+func nameList(p *[]string, allowed []string) listFlag[string] {
+	return listFlag[string]{p: p, parse: func(s string) (string, error) {
+		if !slices.Contains(allowed, s) {
+			return "", fmt.Errorf("unknown name; want some of %s", strings.Join(allowed, ", "))
 		}
-		if !slices.Contains(f.allowed, e) {
-			return fmt.Errorf("unknown name %q; want some of %s", e, strings.Join(f.allowed, ", "))
-		}
-		if slices.Contains(out, e) {
-			return fmt.Errorf("%q listed twice", e)
-		}
-		out = append(out, e)
-	}
-	if len(out) == 0 {
-		return errors.New("empty list; want one or more comma-separated names")
-	}
-	*f.p = out
-	return nil
-}
-
-// noDup wraps a list flag and refuses a value listed twice.
-type noDup[T comparable] struct{ listFlag[T] }
-
-func (f noDup[T]) Set(s string) error {
-	if err := f.listFlag.Set(s); err != nil {
-		return err
-	}
-	for i, v := range *f.p {
-		if slices.Contains((*f.p)[:i], v) {
-			return fmt.Errorf("%v listed twice", v)
-		}
-	}
-	return nil
+		return s, nil
+	}}
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -130,8 +91,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&c.out, "out", "bench-out", "output `dir`ectory")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	families := escapebench.FamilyNames()
-	fs.Var(nameList{&spec.Families, families}, "families", "`list` of families: "+strings.Join(families, ","))
-	fs.Var(nameList{&spec.Methods, methodNames}, "methods", "`list` of methods: "+strings.Join(methodNames, ","))
+	fs.Var(nameList(&spec.Families, families), "families", "`list` of families: "+strings.Join(families, ","))
+	fs.Var(nameList(&spec.Methods, methodNames), "methods", "`list` of methods: "+strings.Join(methodNames, ","))
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: 1000}, "per-cell", "`k` generated points per family cell, in [1, 1000]")
 	fs.Var(uint64Flag{p: &spec.Seed}, "seed", "master `seed` in [0, 2⁶⁴−1]")
@@ -140,14 +101,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.String("profile", profile, "`suite`: default (the README's benchmark; its time is in sod/escapebench/RESULTS.md) or quick (a few seconds); the flags below amend it")
 	fs.StringVar(&resultsMD, "results-md", "", "also write the markdown summary (bench-summary.md) to `file`, e.g. sod/escapebench/RESULTS.md")
 	fs.Var(listFlag[escapebench.PMCCell]{p: &spec.PMCCells, parse: parsePMCCell}, "pmc-cells", fmt.Sprintf("PMC `cells` n:ε[:points], n in [3, 10⁵], ε in (0, 1], points in [1, 1000] (default -per-cell); default %s", escapebench.CellList(spec.PMCCells)))
-	fs.Var(noDup[int]{intList(&pmcSizes, 3, benchPMCMaxN)}, "pmc-sizes", "PMC `list` of sizes n, each in [3, 10⁵]: with -pmc-eps, the cells n × ε (instead of -pmc-cells)")
-	fs.Var(noDup[float64]{floatList(&pmcEps, 0, 1, true)}, "pmc-eps", "PMC `list` of perturbations ε, each in (0, 1]: with -pmc-sizes")
+	fs.Var(intList(&pmcSizes, 3, benchPMCMaxN), "pmc-sizes", "PMC `list` of sizes n, each in [3, 10⁵]: with -pmc-eps, the cells n × ε (instead of -pmc-cells)")
+	fs.Var(floatList(&pmcEps, 0, 1, true), "pmc-eps", "PMC `list` of perturbations ε, each in (0, 1]: with -pmc-sizes")
 	fs.Var(intFlag{p: &spec.PMCIter, min: 0, max: 100_000_000}, "pmc-iter", "PMC: GD steps that find each point, in [0, 10⁸] (0: max(20000, 30n))")
 	fs.Var(enumFlag{p: &spec.PMCStart, allowed: []string{"small-random", "one-flip", "random-signs"}}, "pmc-start", "PMC: GD `start` that finds each point: small-random (the success-rate study's; at n ≥ 80 it nearly always reaches M*), one-flip or random-signs")
 	fs.Var(listFlag[escapebench.GaussianCell]{p: &spec.GaussCells, parse: parseGaussCell}, "gauss-cells", fmt.Sprintf("Gaussian sensing `cells` n:m:r, n in [2, 200], m in [1, 10⁴], r in [1, min(n, 10)]; default %s", escapebench.CellList(spec.GaussCells)))
-	fs.Var(noDup[int]{intList(&gaussN, 2, benchGaussMaxN)}, "gauss-n", "Gaussian sensing `list` of sizes n, each in [2, 200]: with -gauss-m and -gauss-r, the cells n × m × r (instead of -gauss-cells)")
-	fs.Var(noDup[int]{intList(&gaussM, 1, benchGaussMaxM)}, "gauss-m", "Gaussian sensing `list` of measurement counts m, each in [1, 10⁴]")
-	fs.Var(noDup[int]{intList(&gaussR, 1, benchGaussMaxR)}, "gauss-r", "Gaussian sensing `list` of ranks r, each in [1, 10]")
+	fs.Var(intList(&gaussN, 2, benchGaussMaxN), "gauss-n", "Gaussian sensing `list` of sizes n, each in [2, 200]: with -gauss-m and -gauss-r, the cells n × m × r (instead of -gauss-cells)")
+	fs.Var(intList(&gaussM, 1, benchGaussMaxM), "gauss-m", "Gaussian sensing `list` of measurement counts m, each in [1, 10⁴]")
+	fs.Var(intList(&gaussR, 1, benchGaussMaxR), "gauss-r", "Gaussian sensing `list` of ranks r, each in [1, 10]")
 	fs.Var(intFlag{p: &spec.GaussTries, min: 1, max: escapebench.MaxGaussianTries}, "gauss-tries", fmt.Sprintf("Gaussian sensing: draws per point until GD stalls away from M*, in [1, %d]", escapebench.MaxGaussianTries))
 	fs.Var(intFlag{p: &spec.MaxIter, min: 1, max: 10_000_000}, "max-iter", "GD steps per phase, in [1, 10⁷]")
 	fs.Var(intFlag{p: &spec.MaxEscapes, min: 1, max: 1000}, "max-escapes", "escape rounds per run, in [1, 1000]")
@@ -220,7 +181,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stdout, "bench: %d runs in %.1f s (journal %s)\n", len(sr.Runs), time.Since(start).Seconds(), path)
-	if err := writeInstances(c.out, sr, stdout); err != nil {
+	if err := writeInstances(c.out, spec, sr, stdout); err != nil {
 		return err
 	}
 	if sh.set {
@@ -247,27 +208,25 @@ const (
 
 // writeInstances writes <out>/bench-instances.json and prints the counts
 // per family.
-func writeInstances(out string, sr *escapebench.SuiteRun, stdout io.Writer) error {
-	counts := map[string][2]int{}
-	var fams []string
-	count := func(fam string, i int) {
-		if _, ok := counts[fam]; !ok {
-			fams = append(fams, fam)
+func writeInstances(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, stdout io.Writer) error {
+	for _, f := range spec.Families {
+		var certified, dropped int
+		for _, in := range sr.Instances {
+			certified += btoi(in.Family == f)
 		}
-		c := counts[fam]
-		c[i]++
-		counts[fam] = c
-	}
-	for _, in := range sr.Instances {
-		count(in.Family, 0)
-	}
-	for _, d := range sr.Dropped {
-		count(d.Family, 1)
-	}
-	for _, f := range fams {
-		fmt.Fprintf(stdout, "bench: family %s: %d certified instances, %d points dropped\n", f, counts[f][0], counts[f][1])
+		for _, d := range sr.Dropped {
+			dropped += btoi(d.Family == f)
+		}
+		fmt.Fprintf(stdout, "bench: family %s: %d certified instances, %d points dropped\n", f, certified, dropped)
 	}
 	return writeFile(filepath.Join(out, instancesFile), func(w io.Writer) error { return escapebench.WriteInstancesJSON(w, sr) })
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // writeFile writes what write writes to path, nothing if it fails.

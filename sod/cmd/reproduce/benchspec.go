@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"sodworkbench.org/workbench/sod/escapebench"
@@ -108,12 +109,7 @@ func productCells(spec *escapebench.Spec, set map[string]bool, pmcSizes []int, p
 		if !set["pmc-sizes"] || !set["pmc-eps"] {
 			return fmt.Errorf("-pmc-sizes and -pmc-eps go together (their product is the PMC cells)")
 		}
-		spec.PMCCells = nil
-		for _, n := range pmcSizes {
-			for _, e := range pmcEps {
-				spec.PMCCells = append(spec.PMCCells, escapebench.PMCCell{N: n, Eps: e})
-			}
-		}
+		spec.PMCCells = escapebench.PMCGrid(pmcSizes, pmcEps)
 	}
 	if set["gauss-n"] || set["gauss-m"] || set["gauss-r"] {
 		if set["gauss-cells"] {
@@ -122,17 +118,12 @@ func productCells(spec *escapebench.Spec, set map[string]bool, pmcSizes []int, p
 		if !set["gauss-n"] || !set["gauss-m"] || !set["gauss-r"] {
 			return fmt.Errorf("-gauss-n, -gauss-m and -gauss-r go together (their product is the Gaussian cells)")
 		}
-		spec.GaussCells = nil
-		for _, n := range gaussN {
-			for _, m := range gaussM {
-				for _, r := range gaussR {
-					if r > n {
-						return fmt.Errorf("-gauss-r %d exceeds -gauss-n %d", r, n)
-					}
-					spec.GaussCells = append(spec.GaussCells, escapebench.GaussianCell{N: n, M: m, R: r})
-				}
+		for _, r := range gaussR {
+			if n := slices.Min(gaussN); r > n {
+				return fmt.Errorf("-gauss-r %d exceeds -gauss-n %d", r, n)
 			}
 		}
+		spec.GaussCells = escapebench.GaussianGrid(gaussN, gaussM, gaussR)
 	}
 	return nil
 }
