@@ -12,7 +12,7 @@ import (
 
 // the ablation table
 
-// AblationValues: the paper's Table "ablation" against the workbench's.
+// AblationValues are the report's values of the paper's Table "ablation" against the workbench's.
 type AblationValues struct {
 	Config experiments.AblationConfig
 	Orders []AblationOrderValues

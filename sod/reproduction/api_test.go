@@ -58,6 +58,18 @@ func TestSectionStrings(t *testing.T) {
 			t.Errorf("table %d: section %v (%s), want %v", i, counts[i].Section, counts[i].ID(), s)
 		}
 	}
+	total := 0
+	for _, c := range counts {
+		for _, s := range []Status{Reproduces, Differs, Fails, NotPrinted} {
+			total += c.Count(s)
+		}
+		if c.Count(0) != 0 {
+			t.Errorf("%s: Count(0) = %d", c.ID(), c.Count(0))
+		}
+	}
+	if rows := len(reportRows(generatedMarkdown(t))); total != rows {
+		t.Errorf("the counts sum to %d, the value tables have %d rows", total, rows)
+	}
 	for _, tc := range []struct {
 		s    Status
 		want string
@@ -66,6 +78,11 @@ func TestSectionStrings(t *testing.T) {
 			t.Errorf("Status(%d).String() = %q, want %q", int(tc.s), got, tc.want)
 		}
 	}
+}
+
+func generatedMarkdown(t *testing.T) string {
+	_, _, md := generatedReport(t)
+	return md
 }
 
 // TestWriteMarkdownPartial: a report with sections missing, and a nil

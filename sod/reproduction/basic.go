@@ -11,7 +11,7 @@ import (
 
 // the basic example
 
-// BasicValues: the basic example (§1.1, eq. basic_example; Fig. 2).
+// BasicValues are the report's values of the basic example (§1.1, eq. basic_example; Fig. 2).
 type BasicValues struct {
 	Config          experiments.BasicExampleConfig
 	HessEig         []float64

@@ -12,7 +12,7 @@ import (
 
 // the PMC case
 
-// PMCValues: perturbed matrix completion (Appendix, case study 1; Fig. exp2).
+// PMCValues are the report's values of perturbed matrix completion (Appendix, case study 1; Fig. exp2).
 type PMCValues struct {
 	Paper paper.CaseSettings
 	// At the paper's spurious solution (1, 0, −1): ∇h and ‖∇h‖_F.

@@ -17,7 +17,7 @@ const (
 	pzDelta, pzTheta    = 0.3, 0.5
 )
 
-// PZValues: the moments of S and the Paley–Zygmund bound (§4.3).
+// PZValues are the report's values of the moments of S and the Paley–Zygmund bound (§4.3).
 type PZValues struct {
 	N, M, Samples int
 	Seed          uint64

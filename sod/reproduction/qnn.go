@@ -9,7 +9,7 @@ import (
 
 // the quadratic network
 
-// QNNValues: the quadratic network on Iris (§6.3) with the workbench's
+// QNNValues are the report's values of the quadratic network on Iris (§6.3) with the workbench's
 // setting.
 type QNNValues struct {
 	Config    experiments.QNNConfig

@@ -13,7 +13,7 @@ import (
 
 // the real-world case
 
-// RealWorldValues: the real-world case (Appendix, case study 2; Fig. exp3).
+// RealWorldValues are the report's values of the real-world case (Appendix, case study 2; Fig. exp3).
 type RealWorldValues struct {
 	Paper     paper.CaseSettings
 	RIPStarts int

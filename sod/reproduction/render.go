@@ -59,6 +59,21 @@ type SectionCount struct {
 // Rows is the number of rows counted.
 func (c SectionCount) Rows() int { return c.Reproduces + c.Differs + c.Fails + c.NotPrinted }
 
+// Count returns the number of rows with status s (0 for an unknown s).
+func (c SectionCount) Count(s Status) int {
+	switch s {
+	case Reproduces:
+		return c.Reproduces
+	case Differs:
+		return c.Differs
+	case Fails:
+		return c.Fails
+	case NotPrinted:
+		return c.NotPrinted
+	}
+	return 0
+}
+
 // ID is the section's anchor in the report.
 func (c SectionCount) ID() string { return c.Section.String() }
 

@@ -9,7 +9,7 @@ import (
 
 // single-step SOD: the Case 1 recipe
 
-// SingleStepValues: the paper's Case 1 recipe on the seeded Gaussian
+// SingleStepValues are the report's values of the paper's Case 1 recipe on the seeded Gaussian
 // instance of notebook 02 (sod.GaussianSpuriousInstance).
 type SingleStepValues struct {
 	H0, HGood, HMirror, Rho float64 // h(X̂), h(X̂ + ρ*u_nq_rᵀ), h(−X̂ + ρ*u_nq_rᵀ), ρ*

@@ -8,7 +8,7 @@ import (
 
 // the success-rate study
 
-// StudyValues: the success-rate study (§6.2) with the workbench's choices.
+// StudyValues are the report's values of the success-rate study (§6.2) with the workbench's choices.
 type StudyValues struct {
 	Config                                 experiments.StudyConfig
 	Cells                                  []experiments.StudyCell
