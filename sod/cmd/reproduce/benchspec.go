@@ -8,60 +8,6 @@ import (
 	"sodworkbench.org/workbench/sod/escapebench"
 )
 
-// The limits of the cell flags.
-const (
-	benchPMCMaxN   = 100_000
-	benchGaussMaxN = 200
-	benchGaussMaxM = 10_000
-	benchGaussMaxR = 10
-)
-
-func parsePMCCell(s string) (escapebench.PMCCell, error) {
-	parts := strings.Split(s, ":")
-	if len(parts) < 2 || len(parts) > 3 {
-		return escapebench.PMCCell{}, fmt.Errorf("want n:ε or n:ε:points, e.g. 1000:0.02 or 10000:0.001:2")
-	}
-	n, err := parseIntIn(parts[0], 3, benchPMCMaxN, "a size n")
-	if err != nil {
-		return escapebench.PMCCell{}, fmt.Errorf("n: %w", err)
-	}
-	eps, err := parseFloatIn(parts[1], 0, 1, true)
-	if err != nil {
-		return escapebench.PMCCell{}, fmt.Errorf("ε: %w", err)
-	}
-	c := escapebench.PMCCell{N: int(n), Eps: eps}
-	if len(parts) == 3 {
-		k, err := parseIntIn(parts[2], 1, 1000, "a number of points")
-		if err != nil {
-			return escapebench.PMCCell{}, fmt.Errorf("points: %w", err)
-		}
-		c.Points = int(k)
-	}
-	return c, nil
-}
-
-func parseGaussCell(s string) (escapebench.GaussianCell, error) {
-	parts := strings.Split(s, ":")
-	if len(parts) != 3 {
-		return escapebench.GaussianCell{}, fmt.Errorf("want n:m:r, e.g. 20:45:1")
-	}
-	var v [3]int64
-	for i, lim := range []struct {
-		what     string
-		min, max int64
-	}{{"a size n", 2, benchGaussMaxN}, {"a measurement count m", 1, benchGaussMaxM}, {"a rank r", 1, benchGaussMaxR}} {
-		x, err := parseIntIn(parts[i], lim.min, lim.max, lim.what)
-		if err != nil {
-			return escapebench.GaussianCell{}, fmt.Errorf("%s: %w", []string{"n", "m", "r"}[i], err)
-		}
-		v[i] = x
-	}
-	if v[2] > v[0] {
-		return escapebench.GaussianCell{}, fmt.Errorf("rank r = %d exceeds n = %d", v[2], v[0])
-	}
-	return escapebench.GaussianCell{N: int(v[0]), M: int(v[1]), R: int(v[2])}, nil
-}
-
 // benchProfiles are the suites of -profile: "default"
 // (escapebench.DefaultSpec, the benchmark of the README) and "quick"
 // (escapebench.QuickSpec, a few seconds).

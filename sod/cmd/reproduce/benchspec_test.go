@@ -12,46 +12,6 @@ import (
 	"sodworkbench.org/workbench/sod/escapebench"
 )
 
-func TestParseBenchCells(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want escapebench.PMCCell
-		ok   bool
-	}{
-		{"1000:0.02", escapebench.PMCCell{N: 1000, Eps: 0.02}, true},
-		{"10000:0.001:2", escapebench.PMCCell{N: 10000, Eps: 0.001, Points: 2}, true},
-		{"2:0.1", escapebench.PMCCell{}, false},      // n < 3
-		{"20:0", escapebench.PMCCell{}, false},       // ε = 0
-		{"20:1.5", escapebench.PMCCell{}, false},     // ε > 1
-		{"20:0.1:0", escapebench.PMCCell{}, false},   // no points
-		{"20", escapebench.PMCCell{}, false},         // no ε
-		{"20:0.1:2:3", escapebench.PMCCell{}, false}, // too many parts
-		{"200000:0.1", escapebench.PMCCell{}, false}, // n > 10⁵
-	} {
-		got, err := parsePMCCell(c.in)
-		if (err == nil) != c.ok || (c.ok && got != c.want) {
-			t.Errorf("parsePMCCell(%q) = %v, %v; want %v, ok %v", c.in, got, err, c.want, c.ok)
-		}
-	}
-	for _, c := range []struct {
-		in   string
-		want escapebench.GaussianCell
-		ok   bool
-	}{
-		{"20:45:1", escapebench.GaussianCell{N: 20, M: 45, R: 1}, true},
-		{"20:40:2", escapebench.GaussianCell{N: 20, M: 40, R: 2}, true},
-		{"3:10:4", escapebench.GaussianCell{}, false},   // r > n
-		{"20:0:1", escapebench.GaussianCell{}, false},   // m = 0
-		{"300:10:1", escapebench.GaussianCell{}, false}, // n > 200
-		{"20:45", escapebench.GaussianCell{}, false},
-	} {
-		got, err := parseGaussCell(c.in)
-		if (err == nil) != c.ok || (c.ok && got != c.want) {
-			t.Errorf("parseGaussCell(%q) = %v, %v; want %v, ok %v", c.in, got, err, c.want, c.ok)
-		}
-	}
-}
-
 func TestProfileArg(t *testing.T) {
 	for _, c := range []struct {
 		args []string

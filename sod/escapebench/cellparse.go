@@ -1,0 +1,82 @@
+package escapebench
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"sodworkbench.org/workbench/sod"
+)
+
+// The ranges ParsePMCCell and ParseGaussianCell accept.
+const (
+	MaxPMCSize              = 100_000 // n of a PMC cell, from 3
+	MaxGaussianSize         = 200     // n of a Gaussian cell, from 2
+	MaxGaussianMeasurements = 10_000  // m of a Gaussian cell, from 1
+	MaxGaussianRank         = 10      // r of a Gaussian cell, from 1, at most n
+	MaxCellPoints           = 1000    // points of a PMC cell, from 1
+)
+
+// ParsePMCCell reads a PMC cell in the form of PMCCell.String: "n:ε" or
+// "n:ε:points", with n in [3, MaxPMCSize], ε in (0, 1] and points in
+// [1, MaxCellPoints]. Bad text is an error wrapping sod.ErrBadParameter
+// that names the part and its range.
+func ParsePMCCell(s string) (PMCCell, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return PMCCell{}, fmt.Errorf("%w: PMC cell %q: want n:ε or n:ε:points, e.g. 1000:0.02 or 10000:0.001:2", sod.ErrBadParameter, s)
+	}
+	c := PMCCell{}
+	var err error
+	if c.N, err = cellInt(parts[0], "n", 3, MaxPMCSize); err != nil {
+		return PMCCell{}, err
+	}
+	eps, perr := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+	if perr != nil || !(eps > 0 && eps <= 1) {
+		return PMCCell{}, fmt.Errorf("%w: ε = %q: want a number in (0, 1]", sod.ErrBadParameter, parts[1])
+	}
+	c.Eps = eps
+	if len(parts) == 3 {
+		if c.Points, err = cellInt(parts[2], "points", 1, MaxCellPoints); err != nil {
+			return PMCCell{}, err
+		}
+	}
+	return c, nil
+}
+
+// ParseGaussianCell reads a Gaussian cell in the form of
+// GaussianCell.String: "n:m:r", with n in [2, MaxGaussianSize], m in [1,
+// MaxGaussianMeasurements] and r in [1, min(n, MaxGaussianRank)]. Bad
+// text is an error wrapping sod.ErrBadParameter that names the part and
+// its range.
+func ParseGaussianCell(s string) (GaussianCell, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return GaussianCell{}, fmt.Errorf("%w: Gaussian cell %q: want n:m:r, e.g. 20:45:1", sod.ErrBadParameter, s)
+	}
+	var c GaussianCell
+	var err error
+	if c.N, err = cellInt(parts[0], "n", 2, MaxGaussianSize); err != nil {
+		return GaussianCell{}, err
+	}
+	if c.M, err = cellInt(parts[1], "m", 1, MaxGaussianMeasurements); err != nil {
+		return GaussianCell{}, err
+	}
+	if c.R, err = cellInt(parts[2], "r", 1, MaxGaussianRank); err != nil {
+		return GaussianCell{}, err
+	}
+	if c.R > c.N {
+		return GaussianCell{}, fmt.Errorf("%w: Gaussian cell %q: rank r = %d exceeds n = %d", sod.ErrBadParameter, s, c.R, c.N)
+	}
+	return c, nil
+}
+
+// cellInt reads an integer (also written as 1e4) in [lo, hi].
+func cellInt(s, what string, lo, hi int) (int, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
+		return 0, fmt.Errorf("%w: %s = %q: want an integer in [%d, %d]", sod.ErrBadParameter, what, s, lo, hi)
+	}
+	return int(v), nil
+}
