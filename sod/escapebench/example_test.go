@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/escapebench"
@@ -53,4 +55,37 @@ func ExampleRunSuite() {
 	// gd-alone         0/3 escaped, 95% interval [0.00, 0.56]
 	// mine             1/3 escaped, 95% interval [0.06, 0.79]
 	// sod-line-search  3/3 escaped, 95% interval [0.44, 1.00]
+}
+
+// A suite named by a Spec, run with a journal: every finished run is in
+// the file at once, so the same call with ResumeJournal after an
+// interruption runs only the missing ones.
+func ExampleResumeJournal() {
+	spec := escapebench.QuickSpec()
+	spec.Families, spec.Methods = []string{"paper"}, []string{"sod-line-search", "gd-alone"}
+	suite, err := spec.Suite()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dir, err := os.MkdirTemp("", "bench")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	j, err := escapebench.ResumeJournal(filepath.Join(dir, "bench-journal.jsonl"), escapebench.JournalHeader{Bench: spec})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sr, err := escapebench.RunSuite(context.Background(), suite, escapebench.RunOptions{Journal: j})
+	j.Close()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	back, err := escapebench.ReadJournal(j.Path())
+	fmt.Println(len(sr.Runs), "runs;", len(back.Runs()), "in the journal; complete:", back.Complete(), err)
+	// Output: 6 runs; 6 in the journal; complete: true <nil>
 }
