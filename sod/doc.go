@@ -175,9 +175,12 @@
 // an accepted candidate lowers h (a candidate that does not is reported in
 // the EscapeRecord, and used only with AllowAscent, flagged) and records the
 // global trace, the GD phases and every candidate. A variant that fails
-// (error or panic) does not lose the run: the failure is recorded in
-// EscapeRecord.Err and EscapeRun.Err and the run ends at GD's point with
-// Outcome EscapeError. EscapeRun.Outcome (an Outcome) says how a run
+// (Propose returns an error) does not lose the run: the failure is
+// recorded in EscapeRecord.Err and EscapeRun.Err and the run ends at GD's
+// point with Outcome EscapeError. A panic in Propose is a bug of the
+// variant and no outcome: RunEscape returns an error wrapping
+// ErrEscaperPanic that names the variant and holds the panic value and the
+// stack. EscapeRun.Outcome (an Outcome) says how a run
 // ended and CandidateResult.Reason (a Rejection) why a candidate was not
 // used. An Escaper's Propose gets the run's context and an EscapeState
 // (the stalled point, h, the round and the analysed critical point).
@@ -186,8 +189,14 @@
 // ExactSubspaceSOD (the same idea on the exact subspace dynamics; not the
 // paper's method), SODLineSearch (SOD as a deterministic line search over
 // the β and γ directions, section 6.3; GrowthQ caps η so that the t grid
-// has a usable resolution), PerturbedGD (Jin et al.), RandomLineSearch and NegGradLineSearch;
-// EscapeFunc turns a function into a variant in a few lines. SGD (seeded
+// has a usable resolution), PerturbedGD (Jin et al.), RandomLineSearch
+// and NegGradLineSearch, each in a file of its own with its Validate and
+// its defaults, defined once (DefaultSingleStepSOD, DefaultMultiStepSOD,
+// DefaultSODLineSearch, DefaultExactSubspaceSOD, DefaultPerturbedGD,
+// DefaultRandomLineSearch; NegGradLineSearch's zero value is its
+// default). EscaperParams lists any escaper's settings from its fields,
+// for results files. EscapeFunc turns a function into a variant in a few
+// lines. SGD (seeded
 // minibatch over measurements) and Adam are the baselines.
 //
 // Option and result types (…Options, …Result, Trace, Candidate,
@@ -216,14 +225,15 @@
 // ErrShape, ErrNotSymmetric, ErrNotFinite, ErrNoMeasurements,
 // ErrBadParameter, ErrDelta, ErrRankDeficient, ErrNotSpuriousMinimum,
 // ErrNoGroundTruth, ErrFactorization and ErrTooLarge (and ErrScaleOverflow
-// for escape points beyond float64); they never panic on bad input
+// for escape points beyond float64, ErrEscaperPanic for a panic in an
+// Escaper's Propose); they never panic on bad input
 // and never return NaN. The low-level evaluation methods of Problem (H,
 // Grad, GradF, HessVec, DistStar) follow gonum/mat and panic on mismatched
 // dimensions; check untrusted input with Problem.CheckX. The built-in
-// escapers check their settings in one place, their Validate method
-// (escapersettings.go: lifting order and steps, step lists finite and
-// positive, growth factors above 1, counts with the MaxCandidates size
-// guard, known enumeration values), which RunEscape calls before any work,
+// escapers check their settings in their Validate method, beside their
+// type, with rules shared in one place (escapersettings.go: lifting order
+// and steps, step lists finite and positive, growth factors above 1,
+// counts with the MaxCandidates size guard, known enumeration values), which RunEscape calls before any work,
 // as it calls EscapeOptions.Validate; ValidateEscaper is the same check for
 // code that holds an Escaper (the experiment configs).
 //

@@ -38,6 +38,12 @@ var (
 	// ExplicitLifting, the documented limit elsewhere), refused before
 	// allocating; the message names the size and the limit.
 	ErrTooLarge = errors.New("sod: size exceeds the stated limit")
+	// ErrEscaperPanic reports a panic in an Escaper's Propose. RunEscape
+	// returns it (and no EscapeRun): a panic is a bug of the escaper, not
+	// an outcome of the escape. The message names the escaper and holds
+	// the panic value and the stack; a panic value that is an error is
+	// wrapped too.
+	ErrEscaperPanic = errors.New("sod: escaper panicked")
 )
 
 // checkContext refuses a nil context (long work takes one as its first

@@ -2,8 +2,10 @@ package sod
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -12,8 +14,10 @@ import (
 // descent until it stalls, an escape step that proposes candidate points,
 // a check that a candidate really lowers h, and gradient descent again.
 //
-// Escape variants plug in through the Escaper interface; the built-in ones
-// are in variants.go. A variant in a notebook cell is a few lines:
+// Escape variants plug in through the Escaper interface (escaper.go); each
+// built-in one has a file of its own (multistep.go, linesearch.go,
+// exactsubspace.go, singlestepsod.go, perturbedgd.go, randomline.go,
+// neggrad.go). A variant in a notebook cell is a few lines:
 //
 //	esc := sod.EscapeFunc("my idea", func(ctx context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
 //		var x mat.Dense
@@ -21,80 +25,6 @@ import (
 //		return []sod.Candidate{{X: &x, Label: "mirror"}}, nil
 //	})
 //	run, err := sod.RunEscape(ctx, p, x0, esc, sod.EscapeOptions{GD: gdOpt, MaxEscapes: 3})
-
-// Candidate is a point proposed by an Escaper.
-type Candidate struct {
-	// X is the proposed point (n×r).
-	X *mat.Dense
-	// Label describes the candidate for plots and tables (e.g. "γ t=150000").
-	Label string
-	// Probe, if > 0, asks the driver to judge the candidate by h after Probe
-	// gradient steps from X (the step size of the GD phases) instead of by
-	// h(X) itself, as perturbed GD does (Jin et al.'s t_thres).
-	Probe int
-	// Data carries variant-specific details (for example *MultiStepInfo).
-	Data any
-}
-
-// EscapeState is what an Escaper sees at a stalled point (the run's
-// context is Propose's first argument).
-type EscapeState struct {
-	P     *Problem
-	X     *mat.Dense // the stalled point X̂ (do not modify)
-	H     float64    // h(X̂)
-	Iter  int        // global GD iteration at which GD stalled
-	Round int        // escape round, 0-based
-
-	crit    *CriticalPoint
-	critErr error
-	critOK  bool
-	critOpt CriticalOptions
-}
-
-// Critical returns AnalyzeCritical at X̂ (computed once per round, with
-// the driver's CriticalOptions).
-func (st *EscapeState) Critical() (*CriticalPoint, error) {
-	if !st.critOK {
-		st.crit, st.critErr = AnalyzeCritical(st.P, st.X, st.critOpt)
-		st.critOK = true
-	}
-	return st.crit, st.critErr
-}
-
-// Escaper is an escape variant: given a stalled point, it proposes
-// candidate points. Propose may return zero candidates (the driver then
-// stops and reports it) and should return an error only for a failure, not
-// for "no escape found"; a long Propose should stop with ctx's error once
-// ctx is done. RunEscape records such an error (or a panic of Propose,
-// turned into an error) in the round's EscapeRecord.Err and in
-// EscapeRun.Err and ends the run at the stalled point (Outcome
-// EscapeError), so a failing variant never loses the GD run. Bad
-// settings are not such a failure: an Escaper that also implements
-// Validator (every built-in one does; see escapersettings.go) has them
-// refused by RunEscape with an error before any work.
-type Escaper interface {
-	Name() string
-	Propose(ctx context.Context, st *EscapeState) ([]Candidate, error)
-}
-
-// funcEscaper is the Escaper EscapeFunc returns.
-type funcEscaper struct {
-	name string
-	f    func(ctx context.Context, st *EscapeState) ([]Candidate, error)
-}
-
-func (e funcEscaper) Name() string { return e.name }
-func (e funcEscaper) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
-	if err := e.Validate(); err != nil {
-		return nil, err
-	}
-	return e.f(ctx, st)
-}
-
-// EscapeFunc turns a function into a named Escaper.
-func EscapeFunc(name string, f func(ctx context.Context, st *EscapeState) ([]Candidate, error)) Escaper {
-	return funcEscaper{name: name, f: f}
-}
 
 // AcceptRule chooses among the candidates that lower h.
 type AcceptRule int
@@ -144,6 +74,26 @@ type EscapeOptions struct {
 	Critical CriticalOptions
 }
 
+// Validate checks the options as RunEscape does before any work: counts
+// ≥ 0, targets finite ≥ 0, Accept a named AcceptRule and the GD options.
+func (opt EscapeOptions) Validate() error {
+	if opt.MaxEscapes < 0 || opt.FirstPhaseIter < 0 {
+		return fmt.Errorf("%w: EscapeOptions.MaxEscapes = %d, FirstPhaseIter = %d, want both ≥ 0", ErrBadParameter, opt.MaxEscapes, opt.FirstPhaseIter)
+	}
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"TargetH", opt.TargetH}, {"TargetDist", opt.TargetDist}, {"MinDecrease", opt.MinDecrease}} {
+		if !(v.v >= 0) || math.IsInf(v.v, 0) {
+			return fmt.Errorf("%w: EscapeOptions.%s = %v, want finite and ≥ 0", ErrBadParameter, v.name, v.v)
+		}
+	}
+	if opt.Accept != AcceptBest && opt.Accept != AcceptFirst {
+		return fmt.Errorf("%w: EscapeOptions.Accept = %d, want %v or %v", ErrBadParameter, int(opt.Accept), AcceptBest, AcceptFirst)
+	}
+	return opt.GD.check()
+}
+
 // CandidateResult is a candidate with the driver's verdict.
 type CandidateResult struct {
 	Candidate
@@ -167,8 +117,7 @@ type EscapeRecord struct {
 	// Ascent is set when AllowAscent made the driver use a candidate that
 	// does not lower h.
 	Ascent bool
-	// Err is the error the Escaper returned (or its panic, as an error) in
-	// this round; Candidates is then empty and the run ends here with
+	// Err is the error the Escaper returned in this round; Candidates is then empty and the run ends here with
 	// Outcome EscapeError.
 	Err error
 }
@@ -182,7 +131,7 @@ type EscapeRun struct {
 	// Outcome says how the run ended: Solved (h ≤ TargetH or
 	// dist ≤ TargetDist), NoDescent (no candidate lowered h),
 	// NoCandidates, MaxEscapes, Diverged, Stopped or EscapeError (the
-	// Escaper failed; see Err).
+	// Escaper's Propose returned an error; see Err).
 	Outcome Outcome
 	// Err is the Escaper's failure when Outcome is EscapeError (wrapped
 	// with the variant's name; errors.Is sees the variant's own error), nil
@@ -205,13 +154,14 @@ func (r *EscapeRun) Solved() bool { return r.Outcome == Solved }
 // continues from an accepted candidate. A candidate that does not lower h
 // is reported in the EscapeRecord and is not used unless AllowAscent.
 //
-// The returned error is for bad arguments, a failing first GD phase and
+// The returned error is for bad arguments, a failing first GD phase,
 // cancellation (ctx, checked inside every GD phase, passed to the
-// Escaper and checked after every Propose) only. When the Escaper fails
-// (returns an error or panics), the failure is recorded in that round's
-// EscapeRecord.Err and in EscapeRun.Err, the Outcome is EscapeError and
-// the run ends with GD's point: the phases already run, and the trace,
-// are kept.
+// Escaper and checked after every Propose) and a panic in the Escaper's
+// Propose (an error wrapping ErrEscaperPanic that names the escaper and
+// holds the panic value and the stack). When the Escaper returns an
+// error, the failure is recorded in that round's EscapeRecord.Err and in
+// EscapeRun.Err, the Outcome is EscapeError and the run ends with GD's
+// point: the phases already run, and the trace, are kept.
 func RunEscape(ctx context.Context, p *Problem, x0 mat.Matrix, esc Escaper, opt EscapeOptions) (*EscapeRun, error) {
 	if err := checkContext(ctx); err != nil {
 		return nil, err
@@ -280,7 +230,10 @@ func RunEscape(ctx context.Context, p *Problem, x0 mat.Matrix, esc Escaper, opt 
 			return run, nil
 		}
 		st := &EscapeState{P: p, X: mat.DenseCopyOf(x), H: res.H, Iter: global, Round: len(run.Escapes), critOpt: opt.Critical}
-		cands, err := proposeRecovering(ctx, esc, st)
+		cands, err := propose(ctx, esc, run.Escaper, st)
+		if errors.Is(err, ErrEscaperPanic) {
+			return nil, err
+		}
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("sod: escape run stopped in round %d: %w", st.Round, ctx.Err())
 		}
@@ -336,12 +289,21 @@ func RunEscape(ctx context.Context, p *Problem, x0 mat.Matrix, esc Escaper, opt 
 	}
 }
 
-// proposeRecovering calls esc.Propose, turning a panic into an error (a variant
-// written in a notebook cell should not take the run down with it).
-func proposeRecovering(ctx context.Context, esc Escaper, st *EscapeState) (cands []Candidate, err error) {
+// propose calls esc.Propose (named name). A panic there becomes an error
+// wrapping ErrEscaperPanic (and the panic value, if it is an error) that
+// names the escaper and the round and holds the panic value and the stack
+// of the panicking goroutine: a variant written in a notebook cell gets
+// its bug reported where it happened, and the kernel survives.
+func propose(ctx context.Context, esc Escaper, name string, st *EscapeState) (cands []Candidate, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			cands, err = nil, fmt.Errorf("panic in Propose: %v", v)
+			stack := debug.Stack()
+			if e, ok := v.(error); ok {
+				err = fmt.Errorf("%w: %q in round %d: %w\n%s", ErrEscaperPanic, name, st.Round, e, stack)
+			} else {
+				err = fmt.Errorf("%w: %q in round %d: %v\n%s", ErrEscaperPanic, name, st.Round, v, stack)
+			}
+			cands = nil
 		}
 	}()
 	return esc.Propose(ctx, st)

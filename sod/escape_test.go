@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -191,7 +193,7 @@ func TestRunEscapeErrors(t *testing.T) {
 		EscapeFunc("nil", nil),
 	} {
 		// A variant's bad settings are refused by its Validate before any
-		// work (escapersettings.go), not recorded as an escape error.
+		// work (by its Validate), not recorded as an escape error.
 		if _, err := RunEscape(t.Context(), p, x, esc, EscapeOptions{GD: gd}); !errors.Is(err, ErrBadParameter) && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrDelta) {
 			t.Errorf("%s: RunEscape error %v, want ErrBadParameter, ErrTooLarge or ErrDelta before any work", esc.Name(), err)
 		}
@@ -201,9 +203,10 @@ func TestRunEscapeErrors(t *testing.T) {
 	}
 }
 
-// TestRunEscapeFailingVariant: an Escaper that fails (error or panic) in
-// round k ends the run at the point GD reached in phase k, with the
-// error recorded in that round and in the run. The reference points are
+// TestRunEscapeFailingVariant: an Escaper whose Propose returns an error
+// in round k ends the run at the point GD reached in phase k, with the
+// error recorded in that round and in the run; one that panics in round k
+// makes RunEscape return an error (ErrEscaperPanic) and no run. The reference points are
 // computed by separate GradientDescent calls, and the first round's
 // candidate is checked to lower h with the test's own operator.
 func TestRunEscapeFailingVariant(t *testing.T) {
@@ -238,18 +241,34 @@ func TestRunEscapeFailingVariant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, round := range []int{0, 1} {
+		run, err := RunEscape(t.Context(), p, RealWorldXHat(), failAt(round, true), EscapeOptions{GD: gd, MaxEscapes: 3, TargetH: 1e-16})
+		if run != nil || !errors.Is(err, ErrEscaperPanic) {
+			t.Errorf("panic in round %d: run %v, error %v, want no run and ErrEscaperPanic", round, run != nil, err)
+			continue
+		}
+		// The error names the escaper and the round, wraps the panic value
+		// (a runtime error here) and holds the stack down to the panic.
+		var rerr runtime.Error
+		msg := err.Error()
+		for _, want := range []string{`"failing"`, fmt.Sprintf("round %d", round), "index out of range", "goroutine ", "TestRunEscapeFailingVariant"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("panic in round %d: error lacks %q:\n%s", round, want, msg)
+			}
+		}
+		if !errors.As(err, &rerr) {
+			t.Errorf("panic in round %d: error does not wrap the runtime error: %v", round, err)
+		}
+	}
 	for _, tc := range []struct {
-		name   string
-		round  int
-		panics bool
-		want   *GDResult // GD phase whose point ends the run
+		name  string
+		round int
+		want  *GDResult // GD phase whose point ends the run
 	}{
-		{"error in round 0", 0, false, phase0},
-		{"error in round 1", 1, false, phase1},
-		{"panic in round 0", 0, true, phase0},
-		{"panic in round 1", 1, true, phase1},
+		{"error in round 0", 0, phase0},
+		{"error in round 1", 1, phase1},
 	} {
-		run, err := RunEscape(t.Context(), p, RealWorldXHat(), failAt(tc.round, tc.panics), EscapeOptions{GD: gd, MaxEscapes: 3, TargetH: 1e-16})
+		run, err := RunEscape(t.Context(), p, RealWorldXHat(), failAt(tc.round, false), EscapeOptions{GD: gd, MaxEscapes: 3, TargetH: 1e-16})
 		if err != nil {
 			t.Errorf("%s: RunEscape error %v", tc.name, err)
 			continue
@@ -258,7 +277,7 @@ func TestRunEscapeFailingVariant(t *testing.T) {
 			t.Errorf("%s: outcome %q err %v, want escape-error", tc.name, run.Outcome, run.Err)
 			continue
 		}
-		if !tc.panics && !errors.Is(run.Err, errBoom) {
+		if !errors.Is(run.Err, errBoom) {
 			t.Errorf("%s: run.Err = %v does not wrap the variant's error", tc.name, run.Err)
 		}
 		if len(run.Escapes) != tc.round+1 || len(run.Phases) != tc.round+1 {

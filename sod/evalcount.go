@@ -55,11 +55,3 @@ func (c *EvalCounter) addEigen() {
 		c.eigen.Add(1)
 	}
 }
-
-// WithCounter returns a Problem that evaluates exactly as p (it shares p's
-// operator, data and structured path) and counts its oracle calls in c
-// (nil: none). p itself is unchanged, so several runs on one problem each
-// count their own calls.
-func (p *Problem) WithCounter(c *EvalCounter) *Problem {
-	return &Problem{Op: p.Op, B: p.B, Z: p.Z, MStar: p.MStar, R: p.R, st: p.st, count: c}
-}

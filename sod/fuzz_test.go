@@ -298,7 +298,7 @@ func FuzzEscapeDistances(f *testing.F) {
 }
 
 // FuzzEscaperSettings: every built-in escaper either refuses its settings
-// in Validate (escapersettings.go: an error wrapping ErrBadParameter,
+// in its Validate (an error wrapping ErrBadParameter,
 // ErrTooLarge or ErrDelta, before any work) or, its settings accepted,
 // proposes from the real-world spurious point without a panic, within a
 // deadline, at most MaxCandidates candidates, each n×r and finite.

@@ -57,3 +57,14 @@ func NewGaussianOperator(n, m int, seed uint64) (*DenseOperator, error) {
 	}
 	return NewDenseOperator(as)
 }
+
+// gaussianMatrix returns an n×r matrix of independent N(0, 1) draws from rng.
+func gaussianMatrix(rng *rand.Rand, n, r int) *mat.Dense {
+	d := mat.NewDense(n, r, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < r; j++ {
+			d.Set(i, j, rng.NormFloat64())
+		}
+	}
+	return d
+}

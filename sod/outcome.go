@@ -64,8 +64,8 @@ const (
 	Diverged
 	// Stopped: the GD Callback stopped a phase.
 	Stopped
-	// EscapeError: the Escaper failed (returned an error or panicked);
-	// EscapeRun.Err holds the failure.
+	// EscapeError: the Escaper's Propose returned an error; EscapeRun.Err
+	// holds it. (A panic is no outcome: RunEscape returns ErrEscaperPanic.)
 	EscapeError
 )
 

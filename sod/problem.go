@@ -151,6 +151,14 @@ func (p *Problem) DensePath() (*Problem, error) {
 	return &Problem{Op: p.Op, B: p.B, Z: p.Z, MStar: p.MStar, R: p.R}, nil
 }
 
+// WithCounter returns a Problem that evaluates exactly as p (it shares p's
+// operator, data and structured path) and counts its oracle calls in c
+// (nil: none). p itself is unchanged, so several runs on one problem each
+// count their own calls.
+func (p *Problem) WithCounter(c *EvalCounter) *Problem {
+	return &Problem{Op: p.Op, B: p.B, Z: p.Z, MStar: p.MStar, R: p.R, st: p.st, count: c}
+}
+
 // needDense returns an error naming n and MaxDenseSize when p has no dense
 // data (a structured problem above MaxDenseSize) and what needs it.
 func (p *Problem) needDense(what string) error {
@@ -393,15 +401,6 @@ func (p *Problem) H(X mat.Matrix) float64 {
 		return finiteOrInf(p.st.eval(ws.sw, nil, ws.asDense(X)).h(p.st))
 	}
 	return p.evalGrad(ws, nil, ws.asDense(X))
-}
-
-// finiteOrInf maps NaN (from ∞ − ∞ in an overflowing evaluation) to +Inf,
-// so an overflow reads as one.
-func finiteOrInf(h float64) float64 {
-	if math.IsNaN(h) {
-		return math.Inf(1)
-	}
-	return h
 }
 
 // Grad stores ∇h(X) = 2∇f(XXᵀ)X (eq. matrix_gradient) in dst, which must
