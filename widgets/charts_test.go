@@ -99,7 +99,7 @@ func TestChartInputErrors(t *testing.T) {
 		{"terms: length", func() error {
 			_, err := TermNorms{T: x, ClosedForm: Terms{A: x, B: x, C: x[:2]}}.Chart()
 			return err
-		}, "closed form C has 2 values"},
+		}, "closed form ‖γ̃ c‖ (c-term) has 2 values"},
 		{"windows: negative start", func() error {
 			_, err := EscapeWindows{Rows: []WindowRow{{"l = 3", Interval{-1, 5}, Interval{}}}}.Chart()
 			return err

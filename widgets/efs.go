@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
+	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
 // Radial is an instance placed at distance R from the centre of the EFS
@@ -75,9 +76,9 @@ func (z EFSZones) Chart(options ...Option) (*charts.Line, error) {
 		name, color string
 		r           float64
 	}{
-		{fmt.Sprintf("outside r₂ = %.4g: escape claimed certain", z.R2), "#b2f2bb", ext * 1.5},
-		{"r₁ < R < r₂: P(EFS > 1) ∈ (0, 1)", "#ffe066", z.R2},
-		{fmt.Sprintf("inside r₁ = %.4g: no escape", z.R1), "#ffa8a8", z.R1},
+		{chartkit.ZoneFar(z.R2), "#b2f2bb", ext * 1.5},
+		{chartkit.ZoneBand, "#ffe066", z.R2},
+		{chartkit.ZoneNear(z.R1), "#ffa8a8", z.R1},
 	}
 	var series []any
 	for _, zn := range zones {
@@ -115,7 +116,7 @@ func (z EFSZones) Chart(options ...Option) (*charts.Line, error) {
 		return []any{map[string]any{"type": "value", "min": -ext, "max": ext, "name": name, "nameLocation": "middle",
 			"nameGap": 28, "axisLabel": map[string]any{"formatter": jsFunc(`function (v) { return Math.abs(v).toPrecision(2); }`)}}}
 	}
-	p.set["xAxis"], p.set["yAxis"] = axis("R = "+rname+" (radial)"), axis("")
+	p.set["xAxis"], p.set["yAxis"] = axis(chartkit.RadialAxis(rname)), axis("")
 	return ch, nil
 }
 
@@ -214,7 +215,7 @@ func (pc ProbabilityCurve) Chart(options ...Option) (*charts.Line, error) {
 		return nil, err
 	}
 	cfg := newConfig(options)
-	cfg.xName, cfg.yName = pc.XName, "probability"
+	cfg.xName, cfg.yName = pc.XName, chartkit.ProbabilityAxis
 	bname, mname := pc.SeriesNames()
 	bd, s1 := xyData(pc.X, pc.Bound, cfg.logX, false)
 	md, s2 := xyData(pc.X, pc.MonteCarlo, cfg.logX, false)
@@ -227,7 +228,7 @@ func (pc ProbabilityCurve) Chart(options ...Option) (*charts.Line, error) {
 	for _, r := range []struct {
 		v float64
 		n string
-	}{{pc.R1, "r₁"}, {pc.R2, "r₂"}} {
+	}{{pc.R1, chartkit.RadiusNames[0]}, {pc.R2, chartkit.RadiusNames[1]}} {
 		if drawable(r.v, cfg.logX) && r.v > 0 {
 			marks = append(marks, vLine(r.v, r.n))
 		}

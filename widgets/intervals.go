@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
+	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
 // Interval is an open interval (Lo, Hi) of TPGD steps t. Hi may be +Inf. An
@@ -85,7 +86,7 @@ func (w EscapeWindows) Chart(options ...Option) (*charts.Line, error) {
 		labels[i] = r.Label
 		for k, iv := range []Interval{r.Beta, r.Gamma} {
 			if iv.Empty() {
-				labels[i] += []string{" (U_β = ∅)", " (U_γ = ∅)"}[k]
+				labels[i] += chartkit.EmptyWindow[k]
 				continue
 			}
 			a, b, open := math.Max(iv.Lo, axMin), iv.Hi, 0
@@ -96,7 +97,7 @@ func (w EscapeWindows) Chart(options ...Option) (*charts.Line, error) {
 		}
 	}
 	var series []any
-	for k, name := range []string{"U_β (β-type point)", "U_γ (γ-type point)"} {
+	for k, name := range chartkit.WindowNames {
 		s := map[string]any{"name": name, "type": "custom", "renderItem": jsFunc(windowRenderItem),
 			"data": data[k], "color": palette[[]int{0, 3}[k]],
 			"encode":  map[string]any{"x": []int{0, 1}, "y": 2, "tooltip": 5},
@@ -118,7 +119,7 @@ func (w EscapeWindows) Chart(options ...Option) (*charts.Line, error) {
 	ch, p := newRect(w.Title, cfg, 0)
 	p.series = series
 	p.set["tooltip"] = map[string]any{"show": true, "trigger": "item"}
-	p.set["xAxis"] = []any{map[string]any{"type": "log", "min": axMin, "max": axMax, "name": "TPGD steps t",
+	p.set["xAxis"] = []any{map[string]any{"type": "log", "min": axMin, "max": axMax, "name": chartkit.TAxis,
 		"nameLocation": "middle", "nameGap": 30, "splitLine": map[string]any{"show": true},
 		"axisLabel": map[string]any{"formatter": jsFunc(logLabelJS)}}}
 	p.set["yAxis"] = []any{map[string]any{"type": "category", "data": labels, "inverse": true,

@@ -197,7 +197,7 @@ func (l Landscape) Chart(options ...Option) (*charts.Line, error) {
 	}
 	zName := "value"
 	if l.LogZ {
-		zName = "log₁₀ value"
+		zName = chartkit.LogValue
 	}
 	ch, p := newRect(l.Title, cfg, skipped+pathSkipped)
 	p.series = series

@@ -26,26 +26,35 @@ type LiftedObjective struct {
 	L          int       // the lifting order l, shown in the legend (0 to omit)
 }
 
+// Validate checks o for the function caller (named in the errors): t
+// values, and ClosedForm (and Exact, when given) with one value per t.
+func (o LiftedObjective) Validate(caller string) error {
+	if len(o.T) == 0 {
+		return fmt.Errorf("widgets: %s %q: no t values", caller, o.Title)
+	}
+	if err := checkLen(caller, "ClosedForm", len(o.ClosedForm), len(o.T)); err != nil {
+		return err
+	}
+	if o.Exact != nil {
+		return checkLen(caller, "Exact", len(o.Exact), len(o.T))
+	}
+	return nil
+}
+
 // Chart draws the lifted objective against t on log–log
 // axes. Values that cannot be drawn
 // (≤ 0 or non-finite, e.g. the float64 overflow of h^l for l = 3 at
 // t = 2·10⁶ noted in REPRODUCTION.md F11) are gaps counted in the subtitle.
 func (o LiftedObjective) Chart(options ...Option) (*charts.Line, error) {
-	if len(o.T) == 0 {
-		return nil, fmt.Errorf("widgets: LiftedObjective.Chart %q: no t values", o.Title)
-	}
-	if err := checkLen("LiftedObjective.Chart", "ClosedForm", len(o.ClosedForm), len(o.T)); err != nil {
+	if err := o.Validate("LiftedObjective.Chart"); err != nil {
 		return nil, err
 	}
-	series := []Series{{Name: "closed-form TPGD" + lSuffix(o.L), Y: o.ClosedForm}}
+	series := []Series{{Name: chartkit.ClosedForm + lSuffix(o.L), Y: o.ClosedForm}}
 	if o.Exact != nil {
-		if err := checkLen("LiftedObjective.Chart", "Exact", len(o.Exact), len(o.T)); err != nil {
-			return nil, err
-		}
-		series = append(series, Series{Name: "exact PGD in S" + lSuffix(o.L), Y: o.Exact})
+		series = append(series, Series{Name: chartkit.ExactPGD + lSuffix(o.L), Y: o.Exact})
 	}
 	cfg := newConfig(options)
-	cfg.logX, cfg.logY, cfg.xName, cfg.yName = true, true, "TPGD steps t", "h^l(w̃(t))"
+	cfg.logX, cfg.logY, cfg.xName, cfg.yName = true, true, chartkit.TAxis, chartkit.LiftedAxis
 	var list []any
 	skipped := 0
 	for k, s := range series {
@@ -57,7 +66,7 @@ func (o LiftedObjective) Chart(options ...Option) (*charts.Line, error) {
 			ls["lineStyle"] = map[string]any{"type": "dashed", "width": 2}
 		}
 		if k == 0 && drawable(o.Reference, cfg.logY) {
-			ls["markLine"] = markLines("#c92a2a", hLine(o.Reference, fmt.Sprintf("h^l(ŵ) = %.4g", o.Reference)))
+			ls["markLine"] = markLines("#c92a2a", hLine(o.Reference, chartkit.Reference(o.Reference)))
 		}
 		list = append(list, ls)
 	}
@@ -87,36 +96,49 @@ type TermNorms struct {
 	Exact      *Terms // optional
 }
 
+// Validate checks tn for the function caller (named in the errors): t
+// values, and each term of ClosedForm (and of Exact, when given) with one
+// value per t.
+func (tn TermNorms) Validate(caller string) error {
+	if len(tn.T) == 0 {
+		return fmt.Errorf("widgets: %s %q: no t values", caller, tn.Title)
+	}
+	check := func(panel string, t Terms) error {
+		for j, y := range [][]float64{t.A, t.B, t.C} {
+			if err := checkLen(caller, panel+" "+chartkit.TermNames[j], len(y), len(tn.T)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := check(chartkit.ClosedFormPanel, tn.ClosedForm); err != nil {
+		return err
+	}
+	if tn.Exact != nil {
+		return check(chartkit.ExactPGD, *tn.Exact)
+	}
+	return nil
+}
+
 // Chart draws the term norms on log–log axes: one panel for the
 // closed form and, when Exact is given, a second panel to its right with
 // the same y range, so the dominance of the b- or c-term can be compared.
 func (tn TermNorms) Chart(options ...Option) (*charts.Line, error) {
-	if len(tn.T) == 0 {
-		return nil, fmt.Errorf("widgets: TermNorms.Chart %q: no t values", tn.Title)
+	if err := tn.Validate("TermNorms.Chart"); err != nil {
+		return nil, err
 	}
 	panels := []struct {
 		name  string
 		terms Terms
-	}{{"closed form", tn.ClosedForm}}
+	}{{chartkit.ClosedFormPanel, tn.ClosedForm}}
 	if tn.Exact != nil {
 		panels = append(panels, struct {
 			name  string
 			terms Terms
-		}{"exact PGD in S", *tn.Exact})
-	}
-	for _, pn := range panels {
-		for _, v := range []struct {
-			n string
-			y []float64
-		}{{"A", pn.terms.A}, {"B", pn.terms.B}, {"C", pn.terms.C}} {
-			if err := checkLen("TermNorms.Chart", pn.name+" "+v.n, len(v.y), len(tn.T)); err != nil {
-				return nil, err
-			}
-		}
+		}{chartkit.ExactPGD, *tn.Exact})
 	}
 	cfg := newConfig(options)
 	cfg.logX, cfg.logY = true, true
-	termNames := []string{"‖α̃ a‖ (a-term)", "‖β̃ b‖ (b-term)", "‖γ̃ c‖ (c-term)"}
 	var list []any
 	skipped := 0
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -127,7 +149,7 @@ func (tn TermNorms) Chart(options ...Option) (*charts.Line, error) {
 			if a, b, ok := finiteRange(true, y); ok {
 				lo, hi = math.Min(lo, a), math.Max(hi, b)
 			}
-			ls := lineSeries(termNames[j], data, len(tn.T) <= 60)
+			ls := lineSeries(chartkit.TermNames[j], data, len(tn.T) <= 60)
 			ls["color"] = palette[j]
 			ls["xAxisIndex"], ls["yAxisIndex"] = k, k
 			if k == 1 {
@@ -149,7 +171,7 @@ func (tn TermNorms) Chart(options ...Option) (*charts.Line, error) {
 		xs = append(xs, map[string]any{"type": "log", "gridIndex": k, "name": "t  (" + pn.name + ")",
 			"nameLocation": "middle", "nameGap": 30, "splitLine": map[string]any{"show": true},
 			"axisLabel": map[string]any{"formatter": jsFunc(logLabelJS)}})
-		y := map[string]any{"type": "log", "gridIndex": k, "name": "Frobenius norm", "nameLocation": "middle",
+		y := map[string]any{"type": "log", "gridIndex": k, "name": chartkit.TermNormAxis, "nameLocation": "middle",
 			"nameGap": 45, "splitLine": map[string]any{"show": true}, "axisLabel": map[string]any{"formatter": jsFunc(logLabelJS)}}
 		if lo <= hi {
 			// Values below 1e-300 (an exact-PGD term collapsing to subnormal
@@ -169,6 +191,6 @@ func (tn TermNorms) Chart(options ...Option) (*charts.Line, error) {
 		ys = append(ys, y)
 	}
 	p.set["xAxis"], p.set["yAxis"] = xs, ys
-	p.set["legend"] = map[string]any{"show": true, "bottom": 0, "data": termNames}
+	p.set["legend"] = map[string]any{"show": true, "bottom": 0, "data": chartkit.TermNames[:]}
 	return ch, nil
 }

@@ -68,7 +68,7 @@ func (s SuccessRates) Chart(options ...Option) (*charts.Bar, error) {
 		data := make([]any, len(s.Groups))
 		for g, k := range s.Successes[m] {
 			data[g] = map[string]any{"value": 100 * float64(k) / float64(s.Trials),
-				"label": map[string]any{"show": true, "position": "top", "formatter": fmt.Sprintf("%d/%d", k, s.Trials)}}
+				"label": map[string]any{"show": true, "position": "top", "formatter": chartkit.Count(k, s.Trials)}}
 		}
 		series = append(series, map[string]any{"name": name, "type": "bar", "data": data, "color": palette[m%len(palette)],
 			"barGap": "10%"})
@@ -76,7 +76,7 @@ func (s SuccessRates) Chart(options ...Option) (*charts.Bar, error) {
 	p.series = series
 	p.set["tooltip"] = map[string]any{"show": true, "trigger": "axis", "valueFormatter": jsFunc(`function (v) { return v.toFixed(0) + ' %'; }`)}
 	p.set["xAxis"] = []any{map[string]any{"type": "category", "data": s.Groups, "name": s.GroupName, "nameLocation": "middle", "nameGap": 30}}
-	p.set["yAxis"] = []any{map[string]any{"type": "value", "min": 0, "max": 100, "name": fmt.Sprintf("success rate (%%, %d trials)", s.Trials),
+	p.set["yAxis"] = []any{map[string]any{"type": "value", "min": 0, "max": 100, "name": chartkit.SuccessAxis(s.Trials),
 		"nameLocation": "middle", "nameGap": 45}}
 	return bar, nil
 }
@@ -100,27 +100,40 @@ type Bundle struct {
 	LogY         bool
 }
 
+// Validate checks b for the function caller (named in the errors): x
+// values and groups, each named, with at least one run of len(X) values.
+func (b Bundle) Validate(caller string) error {
+	if len(b.X) == 0 || len(b.Groups) == 0 {
+		return fmt.Errorf("widgets: %s %q: no x values or no groups", caller, b.Title)
+	}
+	for _, g := range b.Groups {
+		if err := checkName(caller+" group", g.Name); err != nil {
+			return err
+		}
+		if len(g.Runs) == 0 {
+			return fmt.Errorf("widgets: %s: group %q has no runs", caller, g.Name)
+		}
+		for r, y := range g.Runs {
+			if err := checkLen(caller, fmt.Sprintf("group %q run %d", g.Name, r), len(y), len(b.X)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // Chart draws the runs as translucent lines without symbols; the
 // legend toggles a whole method at once.
 func (b Bundle) Chart(options ...Option) (*charts.Line, error) {
-	if len(b.X) == 0 || len(b.Groups) == 0 {
-		return nil, fmt.Errorf("widgets: Bundle.Chart %q: no x values or no groups", b.Title)
+	if err := b.Validate("Bundle.Chart"); err != nil {
+		return nil, err
 	}
 	cfg := newConfig(options)
 	cfg.logY, cfg.xName, cfg.yName = b.LogY, b.XName, b.YName
 	var series []any
 	skipped := 0
 	for k, g := range b.Groups {
-		if err := checkName("Bundle.Chart group", g.Name); err != nil {
-			return nil, err
-		}
-		if len(g.Runs) == 0 {
-			return nil, fmt.Errorf("widgets: Bundle.Chart: group %q has no runs", g.Name)
-		}
 		for r, y := range g.Runs {
-			if err := checkLen("Bundle.Chart", fmt.Sprintf("group %q run %d", g.Name, r), len(y), len(b.X)); err != nil {
-				return nil, err
-			}
 			data, sk := xyData(b.X, y, cfg.logX, cfg.logY)
 			skipped += sk
 			s := lineSeries(bundleName(g), data, false)
@@ -129,7 +142,7 @@ func (b Bundle) Chart(options ...Option) (*charts.Line, error) {
 			s["emphasis"] = map[string]any{"disabled": true}
 			s["animation"] = false
 			if k == 0 && r == 0 && drawable(b.Threshold, cfg.logY) && b.Threshold != 0 {
-				s["markLine"] = markLines("#c92a2a", hLine(b.Threshold, fmt.Sprintf("success threshold %g", b.Threshold)))
+				s["markLine"] = markLines("#c92a2a", hLine(b.Threshold, chartkit.Threshold(b.Threshold)))
 			}
 			series = append(series, s)
 		}

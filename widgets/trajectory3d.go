@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
 // Path3D is a trajectory in ℝ³, e.g. the iterates x ∈ ℝ³ of GD (+SOD) on
@@ -61,7 +62,7 @@ func (t Trajectory3D) Chart(options ...Option) (*charts.Line3D, error) {
 	}
 	cfg := newConfig(append([]Option{Size("100%", "520px")}, options...))
 	names := t.AxisNames
-	for i, d := range []string{"x₁", "x₂", "x₃"} {
+	for i, d := range chartkit.Coordinates {
 		if names[i] == "" {
 			names[i] = d
 		}

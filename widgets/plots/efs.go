@@ -20,19 +20,19 @@ func EFSZonesPlot(z widgets.EFSZones) (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := newPlot(skippedNote(z.Title, skipped, false), "R = "+rname+" (radial)", "", false, false)
+	p := newPlot(skippedNote(z.Title, skipped, false), chartkit.RadialAxis(rname), "", false, false)
 	bg, err := plotter.NewPolygon(plotter.XYs{{X: -ext, Y: -ext}, {X: ext, Y: -ext}, {X: ext, Y: ext}, {X: -ext, Y: ext}})
 	if err != nil {
 		return nil, err
 	}
 	bg.Color, bg.LineStyle.Width = hexColor("#b2f2bb"), 0
 	p.Add(bg)
-	p.Legend.Add(tx(fmt.Sprintf("outside r₂ = %.4g: escape claimed certain", z.R2)), bg)
+	p.Legend.Add(tx(chartkit.ZoneFar(z.R2)), bg)
 	for _, zn := range []struct {
 		r    float64
 		col  string
 		name string
-	}{{z.R2, "#ffe066", "r₁ < R < r₂: P(EFS > 1) ∈ (0, 1)"}, {z.R1, "#ffa8a8", fmt.Sprintf("inside r₁ = %.4g: no escape", z.R1)}} {
+	}{{z.R2, "#ffe066", chartkit.ZoneBand}, {z.R1, "#ffa8a8", chartkit.ZoneNear(z.R1)}} {
 		c, err := plotter.NewPolygon(circle(zn.r))
 		if err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func ProbabilityPlot(pc widgets.ProbabilityCurve) (*plot.Plot, error) {
 	if err := pc.Validate("ProbabilityPlot"); err != nil {
 		return nil, err
 	}
-	p := newPlot(pc.Title, pc.XName, "probability", false, false)
+	p := newPlot(pc.Title, pc.XName, chartkit.ProbabilityAxis, false, false)
 	bname, mname := pc.SeriesNames()
 	if pc.StdErr != nil {
 		var band plotter.XYs
@@ -102,7 +102,7 @@ func ProbabilityPlot(pc widgets.ProbabilityCurve) (*plot.Plot, error) {
 	for _, r := range []struct {
 		v float64
 		n string
-	}{{pc.R1, "r₁"}, {pc.R2, "r₂"}} {
+	}{{pc.R1, chartkit.RadiusNames[0]}, {pc.R2, chartkit.RadiusNames[1]}} {
 		if chartkit.Drawable(r.v, false) && r.v > 0 {
 			if err := addVLine(p, r.v, 0, 1, r.n, "#495057"); err != nil {
 				return nil, err

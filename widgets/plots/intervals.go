@@ -18,7 +18,7 @@ func EscapeWindowsPlot(w widgets.EscapeWindows) (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := newPlot(w.Title, "TPGD steps t", "", true, false)
+	p := newPlot(w.Title, chartkit.TAxis, "", true, false)
 	p.X.Min, p.X.Max = axMin, axMax
 	n := len(w.Rows)
 	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
@@ -30,7 +30,7 @@ func EscapeWindowsPlot(w widgets.EscapeWindows) (*plot.Plot, error) {
 		label := r.Label
 		for k, iv := range []widgets.Interval{r.Beta, r.Gamma} {
 			if iv.Empty() {
-				label += []string{" (U_β = ∅)", " (U_γ = ∅)"}[k]
+				label += chartkit.EmptyWindow[k]
 				continue
 			}
 			a, b, open := math.Max(iv.Lo, axMin), iv.Hi, false
@@ -49,11 +49,11 @@ func EscapeWindowsPlot(w widgets.EscapeWindows) (*plot.Plot, error) {
 			poly.LineStyle.Width = 0
 			p.Add(poly)
 			if !legendDone[k] {
-				p.Legend.Add([]string{"U_β (β-type point)", "U_γ (γ-type point)"}[k], poly)
+				p.Legend.Add(chartkit.WindowNames[k], poly)
 				legendDone[k] = true
 			}
 			if open {
-				lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: b, Y: y0 + 0.15}}, Labels: []string{"→ ∞"}})
+				lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: b, Y: y0 + 0.15}}, Labels: []string{chartkit.Unbounded}})
 				if err != nil {
 					return nil, err
 				}

@@ -79,7 +79,7 @@ func LandscapePlot(l widgets.Landscape) (*plot.Plot, error) {
 	p.Y.Min, p.Y.Max = l.Grid.Y[0], l.Grid.Y[len(l.Grid.Y)-1]
 	what := "value"
 	if l.LogZ {
-		what = "log₁₀ value"
+		what = chartkit.LogValue
 	}
 	p.Title.Text = tx(skippedNote(fmt.Sprintf("%s\n(colour: %s from %.3g to %.3g)", l.Title, what, lo, hi), skipped, l.LogZ))
 	return p, nil

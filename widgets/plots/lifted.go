@@ -12,24 +12,16 @@ import (
 
 // LiftedObjectivePlot is the static version of widgets.LiftedObjective.Chart.
 func LiftedObjectivePlot(o widgets.LiftedObjective) (*plot.Plot, error) {
-	if len(o.T) == 0 {
-		return nil, fmt.Errorf("plots: LiftedObjectivePlot %q: no t values", o.Title)
-	}
-	if err := chartkit.CheckLen("LiftedObjectivePlot", "ClosedForm", len(o.ClosedForm), len(o.T)); err != nil {
+	if err := o.Validate("LiftedObjectivePlot"); err != nil {
 		return nil, err
 	}
-	if o.Exact != nil {
-		if err := chartkit.CheckLen("LiftedObjectivePlot", "Exact", len(o.Exact), len(o.T)); err != nil {
-			return nil, err
-		}
-	}
-	p := newPlot(o.Title, "TPGD steps t", "h^l(w̃(t))", true, true)
-	skipped, err := addLine(p, "closed-form TPGD"+chartkit.LSuffix(o.L), o.T, o.ClosedForm, true, true, lineStyle(chartkit.Palette[0], vg.Points(1.5), false), true)
+	p := newPlot(o.Title, chartkit.TAxis, chartkit.LiftedAxis, true, true)
+	skipped, err := addLine(p, chartkit.ClosedForm+chartkit.LSuffix(o.L), o.T, o.ClosedForm, true, true, lineStyle(chartkit.Palette[0], vg.Points(1.5), false), true)
 	if err != nil {
 		return nil, err
 	}
 	if o.Exact != nil {
-		sk, err := addLine(p, "exact PGD in S"+chartkit.LSuffix(o.L), o.T, o.Exact, true, true, lineStyle(chartkit.Palette[1], vg.Points(1.5), true), true)
+		sk, err := addLine(p, chartkit.ExactPGD+chartkit.LSuffix(o.L), o.T, o.Exact, true, true, lineStyle(chartkit.Palette[1], vg.Points(1.5), true), true)
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +33,7 @@ func LiftedObjectivePlot(o widgets.LiftedObjective) (*plot.Plot, error) {
 	if chartkit.Drawable(o.Reference, true) {
 		t0, t1, ok := chartkit.FiniteRange(true, o.T)
 		if ok {
-			if err := addHLine(p, o.Reference, t0, t1, fmt.Sprintf("h^l(ŵ) = %.4g", o.Reference), "#c92a2a"); err != nil {
+			if err := addHLine(p, o.Reference, t0, t1, chartkit.Reference(o.Reference), "#c92a2a"); err != nil {
 				return nil, err
 			}
 		}
@@ -53,18 +45,17 @@ func LiftedObjectivePlot(o widgets.LiftedObjective) (*plot.Plot, error) {
 // TermNormsFigure is the static version of widgets.TermNorms.Chart: one panel, or two
 // side by side with the same y range when Exact is given.
 func TermNormsFigure(tn widgets.TermNorms) (*Figure, error) {
-	if len(tn.T) == 0 {
-		return nil, fmt.Errorf("plots: TermNormsFigure %q: no t values", tn.Title)
+	if err := tn.Validate("TermNormsFigure"); err != nil {
+		return nil, err
 	}
 	type panel struct {
 		name  string
 		terms widgets.Terms
 	}
-	panels := []panel{{"closed form", tn.ClosedForm}}
+	panels := []panel{{chartkit.ClosedFormPanel, tn.ClosedForm}}
 	if tn.Exact != nil {
-		panels = append(panels, panel{"exact PGD in S", *tn.Exact})
+		panels = append(panels, panel{chartkit.ExactPGD, *tn.Exact})
 	}
-	termNames := []string{"‖α̃ a‖", "‖β̃ b‖", "‖γ̃ c‖"}
 	fig := &Figure{Panels: [][]*plot.Plot{{}}}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for k, pn := range panels {
@@ -72,13 +63,10 @@ func TermNormsFigure(tn widgets.TermNorms) (*Figure, error) {
 		if k == 0 && tn.Title != "" {
 			title = tn.Title + ": " + pn.name
 		}
-		p := newPlot(title, "TPGD steps t", "Frobenius norm", true, true)
+		p := newPlot(title, chartkit.TAxis, chartkit.TermNormAxis, true, true)
 		skipped := 0
 		for j, y := range [][]float64{pn.terms.A, pn.terms.B, pn.terms.C} {
-			if err := chartkit.CheckLen("TermNormsFigure", pn.name+" "+termNames[j], len(y), len(tn.T)); err != nil {
-				return nil, err
-			}
-			sk, err := addLine(p, termNames[j], tn.T, y, true, true, lineStyle(chartkit.Palette[j], vg.Points(1.5), k == 1), true)
+			sk, err := addLine(p, chartkit.TermNames[j], tn.T, y, true, true, lineStyle(chartkit.Palette[j], vg.Points(1.5), k == 1), true)
 			if err != nil {
 				return nil, err
 			}

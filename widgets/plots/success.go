@@ -17,7 +17,7 @@ func SuccessRatesPlot(s widgets.SuccessRates) (*plot.Plot, error) {
 	if err := s.Validate("SuccessRatesPlot"); err != nil {
 		return nil, err
 	}
-	p := newPlot(s.Title, s.GroupName, fmt.Sprintf("success rate (%%, %d trials)", s.Trials), false, false)
+	p := newPlot(s.Title, s.GroupName, chartkit.SuccessAxis(s.Trials), false, false)
 	w := vg.Points(14)
 	nm := len(s.Methods)
 	for m, name := range s.Methods {
@@ -27,7 +27,7 @@ func SuccessRatesPlot(s widgets.SuccessRates) (*plot.Plot, error) {
 		for g, k := range s.Successes[m] {
 			vals[g] = 100 * float64(k) / float64(s.Trials)
 			xys = append(xys, plotter.XY{X: float64(g), Y: vals[g]})
-			labels = append(labels, fmt.Sprintf("%d/%d", k, s.Trials))
+			labels = append(labels, chartkit.Count(k, s.Trials))
 		}
 		b, err := plotter.NewBarChart(vals, w)
 		if err != nil {
@@ -58,21 +58,15 @@ func SuccessRatesPlot(s widgets.SuccessRates) (*plot.Plot, error) {
 
 // BundlePlot is the static version of widgets.Bundle.Chart.
 func BundlePlot(b widgets.Bundle) (*plot.Plot, error) {
-	if len(b.X) == 0 || len(b.Groups) == 0 {
-		return nil, fmt.Errorf("plots: BundlePlot %q: no x values or no groups", b.Title)
+	if err := b.Validate("BundlePlot"); err != nil {
+		return nil, err
 	}
 	p := newPlot(b.Title, b.XName, b.YName, false, b.LogY)
 	skipped := 0
 	var all [][]float64
 	for k, g := range b.Groups {
-		if len(g.Runs) == 0 {
-			return nil, fmt.Errorf("plots: BundlePlot: group %q has no runs", g.Name)
-		}
 		st := draw.LineStyle{Color: withAlpha(hexColor(chartkit.Palette[k%len(chartkit.Palette)]), 0.45), Width: vg.Points(0.7)}
 		for r, y := range g.Runs {
-			if err := chartkit.CheckLen("BundlePlot", fmt.Sprintf("group %q run %d", g.Name, r), len(y), len(b.X)); err != nil {
-				return nil, err
-			}
 			sk, err := addLine(p, chartkit.BundleName(g.Name, len(g.Runs)), b.X, y, false, b.LogY, st, r == 0)
 			if err != nil {
 				return nil, err
@@ -86,7 +80,7 @@ func BundlePlot(b widgets.Bundle) (*plot.Plot, error) {
 	}
 	if chartkit.Drawable(b.Threshold, b.LogY) && b.Threshold != 0 {
 		x0, x1, _ := chartkit.FiniteRange(false, b.X)
-		if err := addHLine(p, b.Threshold, x0, x1, fmt.Sprintf("success threshold %g", b.Threshold), "#c92a2a"); err != nil {
+		if err := addHLine(p, b.Threshold, x0, x1, chartkit.Threshold(b.Threshold), "#c92a2a"); err != nil {
 			return nil, err
 		}
 	}

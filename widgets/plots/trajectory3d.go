@@ -21,7 +21,7 @@ func Trajectory3DPlot(t widgets.Trajectory3D) (*plot.Plot, error) {
 		return nil, err
 	}
 	names := t.AxisNames
-	for i, d := range []string{"x₁", "x₂", "x₃"} {
+	for i, d := range chartkit.Coordinates {
 		if names[i] == "" {
 			names[i] = d
 		}
