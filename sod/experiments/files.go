@@ -55,7 +55,25 @@ func ParseFileFormat(s string) (FileFormat, error) {
 			return FileFormat(f), nil
 		}
 	}
-	return 0, fmt.Errorf("file format %q: want one of json, csv, both", s)
+	return 0, fmt.Errorf("want one of json, csv, both (got %q)", s)
+}
+
+// MarshalText returns String's word, so that a FileFormat is a flag value
+// (flag.TextVar) and a JSON string.
+func (f FileFormat) MarshalText() ([]byte, error) {
+	if f < 0 || int(f) >= len(fileFormats) {
+		return nil, fmt.Errorf("experiments: %v is no file format", f)
+	}
+	return []byte(f.String()), nil
+}
+
+// UnmarshalText parses a word of ParseFileFormat.
+func (f *FileFormat) UnmarshalText(b []byte) error {
+	v, err := ParseFileFormat(string(b))
+	if err == nil {
+		*f = v
+	}
+	return err
 }
 
 // fileNamePart is what a result's or a table's name may hold: it becomes

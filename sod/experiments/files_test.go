@@ -97,6 +97,19 @@ func TestParseFileFormat(t *testing.T) {
 	if s := FileFormat(7).String(); s != "FileFormat(7)" {
 		t.Errorf("FileFormat(7).String() = %q", s)
 	}
+	for _, f := range []FileFormat{FormatJSONAndCSV, FormatJSON, FormatCSV} {
+		var back FileFormat = 99
+		b, err := f.MarshalText()
+		if err != nil || back.UnmarshalText(b) != nil || back != f {
+			t.Errorf("%v: MarshalText %q, %v; read back %v", f, b, err, back)
+		}
+	}
+	if _, err := FileFormat(7).MarshalText(); err == nil {
+		t.Error("FileFormat(7).MarshalText: no error")
+	}
+	if f := FormatCSV; f.UnmarshalText([]byte("xml")) == nil || f != FormatCSV {
+		t.Errorf("UnmarshalText(xml): no error or changed the value to %v", f)
+	}
 }
 
 // TestStudyCSVTables counts the rows of the study's tables from the cells

@@ -64,6 +64,7 @@ import (
 	"time"
 
 	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/experiments"
 )
 
 // An experiment is one of the paper's experiments, run by name
@@ -237,12 +238,26 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // common holds the flags every experiment shares.
 type common struct {
-	out, format string
-	seed        uint64
-	seedSet     bool // -seed given explicitly
-	quiet       bool
-	stdout      io.Writer
-	stderr      io.Writer
+	out     string
+	format  experiments.FileFormat
+	seed    uint64
+	seedSet bool // -seed given explicitly
+	quiet   bool
+	stdout  io.Writer
+	stderr  io.Writer
+}
+
+// outputFlags defines -out and -format, which the experiments and merge
+// share.
+func (c *common) outputFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.out, "out", "reproduce-out", "output `dir`ectory")
+	fs.TextVar(&c.format, "format", experiments.FormatJSONAndCSV, "output `format`: json, csv or both")
+}
+
+// write writes <out>/<name>.json (v) and <out>/<name>_<table>.csv (each
+// table) as -format asks.
+func (c *common) write(name string, v any, tables []experiments.CSVTable) error {
+	return experiments.WriteResultFiles(c.out, name, c.format, v, tables)
 }
 
 // run is the command without its process: it returns a *usageError for a
@@ -284,10 +299,9 @@ type runPlan struct {
 // flag, value and name, with no side effect but the help printed for -h.
 func plan(args []string, stdout, stderr io.Writer) (*runPlan, error) {
 	fs := newFlagSet("reproduce")
-	c := &common{stdout: stdout, stderr: stderr, format: "both", seed: 1}
+	c := &common{stdout: stdout, stderr: stderr, seed: 1}
 	commonFlags := map[string]bool{}
-	fs.StringVar(&c.out, "out", "reproduce-out", "output `dir`ectory")
-	fs.Var(enumFlag{p: &c.format, allowed: []string{"json", "csv", "both"}}, "format", "output `format`: json, csv or both")
+	c.outputFlags(fs)
 	fs.Var(uint64Flag{p: &c.seed}, "seed", "master `seed` in [0, 2⁶⁴−1] (the QNN's start seed only when given)")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	fs.VisitAll(func(f *flag.Flag) { commonFlags[f.Name] = true })

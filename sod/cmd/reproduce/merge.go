@@ -36,9 +36,8 @@ func init() {
 
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("merge")
-	c := &common{stdout: stdout, stderr: stderr, format: "both"}
-	fs.StringVar(&c.out, "out", "reproduce-out", "output `dir`ectory")
-	fs.Var(enumFlag{p: &c.format, allowed: []string{"json", "csv", "both"}}, "format", "output `format`: json, csv or both")
+	c := &common{stdout: stdout, stderr: stderr}
+	c.outputFlags(fs)
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, mergeUsage)
