@@ -32,7 +32,8 @@
 //     stalls away from M*: spurious points are rare and disappear near
 //     m ≈ 2.5nr) and FuncFamily (a user family from a Go function).
 //   - method.go — a Method is a name, its parameters (recorded with every
-//     result) and a constructor of a fresh sod.Escaper per run.
+//     result; a built-in method's are sod.EscaperParams of the escaper it
+//     runs) and a constructor of a fresh sod.Escaper per run.
 //     BuiltinMethods: every sod escaper (single-step SOD, section 4;
 //     multi-step SOD, section 5; SOD line search, section 6.3; exact
 //     subspace SOD; perturbed GD; random and negative-gradient line
@@ -42,7 +43,7 @@
 //     its interval falsely narrow. A method with MaxN is not run on larger
 //     instances (single-step and exact subspace SOD need n×n arrays, so
 //     stop at n = sod.MaxDenseSize); the paper's multi-step SOD takes the
-//     instance's (l, t) where the paper gives one, else l = 5 and t from
+//     instance's (l, t) where the paper gives one, else l = MultiStepL and t from
 //     experiments.AutoT(1) per point; the SOD line search scans
 //     t = 10^0 … 10^12.
 //   - cost.go, trial.go — RunTrial runs one method once (TrialOptions: GD

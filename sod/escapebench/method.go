@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -46,51 +45,64 @@ func EscaperMethod(name string, params map[string]string, newEsc func(in Certifi
 	}}
 }
 
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
 // MethodDelta is the RIP constant δ single-step SOD is given on every
 // instance (computing δ exactly is out of reach at benchmark sizes).
 const MethodDelta = 0.5
 
-// BuiltinMethods returns the built-in methods: every sod escaper with the
-// settings of experiments.DefaultVariants (single-step SOD with δ =
-// MethodDelta, the paper's multi-step SOD at the instance's (l, t) — on
-// instances without one, l = 5 and t chosen per point by
-// experiments.AutoT(1) — the SOD line search over t = 10^0 … 10^12,
-// exact subspace SOD, perturbed GD, random and negative-gradient line
-// searches; single-step and exact subspace SOD only up to n =
-// sod.MaxDenseSize (Method.MaxN); the seeded ones take the trial seed,
-// the others are deterministic and run once per instance),
-// then the baselines "gd-alone" (no escape: gradient descent only) and
-// "random-restart" (a fresh start x₀ = N(0, ‖X̂‖²_F/(nr)·I), judged after
-// a full gradient descent phase).
+// BuiltinMethods returns the built-in methods: every sod escaper with its
+// sod defaults (sod.DefaultSingleStepSOD and the other Default
+// constructors, as experiments.DefaultVariants uses them) and the
+// benchmark's own choices: single-step SOD with δ = MethodDelta, the
+// paper's multi-step SOD at the instance's (l, t) — on instances without
+// one, l = MultiStepL and t chosen per point by experiments.AutoT(1) — the
+// SOD line search over the t grid of benchStepGrid (10^0 … 10^12), exact
+// subspace SOD, perturbed GD, random and negative-gradient line searches;
+// single-step and exact subspace SOD only up to n = sod.MaxDenseSize
+// (Method.MaxN); the seeded ones take the trial seed, the others are
+// deterministic and run once per instance; then the baselines "gd-alone"
+// (no escape: gradient descent only) and "random-restart" (a fresh start
+// x₀ = N(0, ‖X̂‖²_F/(nr)·I), judged after a full gradient descent phase).
+//
+// Every Params listing is sod.EscaperParams of the escaper the method
+// constructs, so it cannot drift from the values that run; a setting that
+// the method chooses per instance or per trial is listed by how it is
+// chosen ("seed": "trial").
 func BuiltinMethods() []Method {
+	lineSearch := func() *sod.SODLineSearch {
+		e := sod.DefaultSODLineSearch()
+		e.Ts = benchStepGrid()
+		return e
+	}
+	multiStep := sod.EscaperParams(sod.DefaultMultiStepSOD(MultiStepL, 0))
+	multiStep["l"] = "instance (paper) or " + multiStep["l"]
+	multiStep["t"] = "instance (paper) or AutoT(1)"
 	return []Method{
-		{Name: "single-step-sod", MaxN: sod.MaxDenseSize, Params: map[string]string{"delta": ftoa(MethodDelta)}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
-			return &sod.SingleStepSOD{Options: sod.SingleStepOptions{Delta: MethodDelta}}, nil
+		{Name: "single-step-sod", MaxN: sod.MaxDenseSize, Params: sod.EscaperParams(sod.DefaultSingleStepSOD(MethodDelta)), New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+			return sod.DefaultSingleStepSOD(MethodDelta), nil
 		}},
-		{Name: "multi-step-sod", Params: map[string]string{"l": "instance (paper) or 5", "t": "instance (paper) or AutoT(1)", "rho": "0.1", "eta": "0.1"}, New: func(in CertifiedInstance, _ uint64) (sod.Escaper, error) {
+		{Name: "multi-step-sod", Params: multiStep, New: func(in CertifiedInstance, _ uint64) (sod.Escaper, error) {
 			if in.L == 0 {
 				// No (l, t) of the paper for this point: a fixed t lies
 				// outside U_β ∪ U_γ at most points, so t is chosen per
 				// point from the closed form.
-				return experiments.MultiStepAutoT(5, 0.1, 0.1, experiments.AutoT(1)), nil
+				d := sod.DefaultMultiStepSOD(MultiStepL, 0)
+				return experiments.MultiStepAutoT(d.L, d.Rho, d.Eta, experiments.AutoT(1)), nil
 			}
-			return &sod.MultiStepSOD{L: in.L, T: in.T, Rho: 0.1, Eta: 0.1}, nil
+			return sod.DefaultMultiStepSOD(in.L, in.T), nil
 		}},
-		{Name: "sod-line-search", Params: map[string]string{"l": "5", "rho": "0.1", "eta": "0.1", "both_signs": "true", "t": "1e0..1e12, 8/decade"}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
-			return &sod.SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1, BothSigns: true, Ts: benchStepGrid()}, nil
+		{Name: "sod-line-search", Params: sod.EscaperParams(lineSearch()), New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+			return lineSearch(), nil
 		}},
-		{Name: "exact-subspace-sod", MaxN: sod.MaxDenseSize, Params: map[string]string{"l": "5", "t": "1000", "rho": "0.1", "eta": "0.1", "both_signs": "true"}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
-			return &sod.ExactSubspaceSOD{L: 5, T: 1000, Rho: 0.1, Eta: 0.1, BothSigns: true}, nil
+		{Name: "exact-subspace-sod", MaxN: sod.MaxDenseSize, Params: sod.EscaperParams(sod.DefaultExactSubspaceSOD()), New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+			return sod.DefaultExactSubspaceSOD(), nil
 		}},
-		{Name: "perturbed-gd", Seeded: true, Params: map[string]string{"radius": "0.1", "t_thres": "50", "samples": "10", "seed": "trial"}, New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
-			return &sod.PerturbedGD{Radius: 0.1, TThres: 50, Samples: 10, Seed: seed}, nil
+		{Name: "perturbed-gd", Seeded: true, Params: perTrial(sod.DefaultPerturbedGD(0)), New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
+			return sod.DefaultPerturbedGD(seed), nil
 		}},
-		{Name: "random-line-search", Seeded: true, Params: map[string]string{"directions": "4", "seed": "trial"}, New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
-			return &sod.RandomLineSearch{Directions: 4, Seed: seed}, nil
+		{Name: "random-line-search", Seeded: true, Params: perTrial(sod.DefaultRandomLineSearch(0)), New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
+			return sod.DefaultRandomLineSearch(seed), nil
 		}},
-		{Name: "neg-grad-line-search", Params: map[string]string{}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
+		{Name: "neg-grad-line-search", Params: sod.EscaperParams(&sod.NegGradLineSearch{}), New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
 			return &sod.NegGradLineSearch{}, nil
 		}},
 		{Name: "gd-alone", Params: map[string]string{}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
@@ -98,11 +110,23 @@ func BuiltinMethods() []Method {
 		}},
 		// A restart descends from a random start over a full phase (probe)
 		// where the others stop at a stall point: at PMC n = 10³ and 10⁴ its
-		// runs took 5 to 40 times as long.
+		// runs took 5 to 40 times as long. Its scale is a formula of the
+		// stall point, not a setting.
 		{Name: "random-restart", Seeded: true, Weight: 15, Params: map[string]string{"scale": "‖X̂‖_F/√(nr)", "seed": "trial"}, New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
 			return &randomRestart{seed: seed}, nil
 		}},
 	}
+}
+
+// MultiStepL is the lifting order of the multi-step method on instances
+// that have no (l, t) of the paper.
+const MultiStepL = 5
+
+// perTrial lists esc's settings with its seed given per trial.
+func perTrial(esc sod.Escaper) map[string]string {
+	p := sod.EscaperParams(esc)
+	p["seed"] = "trial"
+	return p
 }
 
 // benchStepGrid returns the SOD line search's t grid in the benchmark:
@@ -139,6 +163,8 @@ type randomRestart struct {
 	seed  uint64
 	probe int
 }
+
+var _ sod.Escaper = (*randomRestart)(nil)
 
 func (*randomRestart) Name() string { return "random-restart" }
 

@@ -71,6 +71,11 @@ type autoTEscaper struct {
 	rule     TRule
 }
 
+var (
+	_ sod.Escaper   = (*autoTEscaper)(nil)
+	_ sod.Validator = (*autoTEscaper)(nil)
+)
+
 // Name implements sod.Escaper.
 func (e *autoTEscaper) Name() string { return "multi-step SOD (auto t)" }
 

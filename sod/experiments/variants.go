@@ -29,18 +29,19 @@ func DefaultVariantOptions() sod.EscapeOptions {
 }
 
 // DefaultVariants returns the built-in escape variants compared on instance
-// in: single-step SOD with RIP constant delta (section 4), the paper's
-// multi-step SOD at the instance's (l, t) (section 5), the SOD line search
-// (section 6.3), SOD on the exact lifted dynamics (not the paper's),
-// perturbed GD (Jin et al.), a random and a negative-gradient line search.
+// in, each with its sod defaults: single-step SOD with RIP constant delta
+// (section 4), the paper's multi-step SOD at the instance's (l, t)
+// (section 5), the SOD line search (section 6.3), SOD on the exact lifted
+// dynamics (not the paper's), perturbed GD (Jin et al.), a random and a
+// negative-gradient line search; the seeded ones with seed 1.
 func DefaultVariants(in sod.Instance, delta float64) []sod.Escaper {
 	return []sod.Escaper{
-		&sod.SingleStepSOD{Options: sod.SingleStepOptions{Delta: delta}},
-		&sod.MultiStepSOD{L: in.L, T: in.T, Rho: 0.1, Eta: 0.1},
-		&sod.SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1, BothSigns: true},
-		&sod.ExactSubspaceSOD{L: 5, T: 1000, Rho: 0.1, Eta: 0.1, BothSigns: true},
-		&sod.PerturbedGD{Radius: 0.1, TThres: 50, Samples: 10, Seed: 1},
-		&sod.RandomLineSearch{Directions: 4, Seed: 1},
+		sod.DefaultSingleStepSOD(delta),
+		sod.DefaultMultiStepSOD(in.L, in.T),
+		sod.DefaultSODLineSearch(),
+		sod.DefaultExactSubspaceSOD(),
+		sod.DefaultPerturbedGD(1),
+		sod.DefaultRandomLineSearch(1),
 		&sod.NegGradLineSearch{},
 	}
 }
