@@ -338,25 +338,6 @@ func TestPerturbedGDSeeded(t *testing.T) {
 	}
 }
 
-// ExampleRunEscape escapes the real-world spurious minimum with SOD used as
-// a descent-verified line search over the β and γ points (l = 5).
-func ExampleRunEscape() {
-	p := RealWorldProblem()
-	run, err := RunEscape(context.Background(), p, RealWorldXHat(), &SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1},
-		EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}, TargetH: 1e-16})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	e := run.Escapes[0]
-	acc := e.Candidates[e.Accepted]
-	fmt.Printf("stalled at h = %.5f; %d candidates, accepted %s with h = %.5f\n", e.HFrom, len(e.Candidates), acc.Label, acc.H)
-	fmt.Printf("outcome: %s, ‖XXᵀ − M*‖ < 1e-8: %v\n", run.Outcome, p.DistStar(run.X) < 1e-8)
-	// Output:
-	// stalled at h = 0.05829; 66 candidates, accepted γ t=56234 with h = 0.05266
-	// outcome: solved, ‖XXᵀ − M*‖ < 1e-8: true
-}
-
 // TestRunEscapeAcceptRules checks AcceptFirst and AcceptBest on a variant
 // whose candidates are X̂·3 (worse), then two points on the way to Z.
 func TestRunEscapeAcceptRules(t *testing.T) {
@@ -385,40 +366,6 @@ func TestRunEscapeAcceptRules(t *testing.T) {
 			t.Errorf("rule %v: worse candidate %+v", tc.rule, c.Reason)
 		}
 	}
-}
-
-// ExampleEscapeFunc writes a new escape variant in a few lines: here, the
-// points c·E X̂ for a few scales c (a hand-made γ-direction line search).
-func ExampleEscapeFunc() {
-	p := RealWorldProblem()
-	esc := EscapeFunc("E X̂ line", func(_ context.Context, st *EscapeState) ([]Candidate, error) {
-		cp, err := st.Critical()
-		if err != nil {
-			return nil, err
-		}
-		var out []Candidate
-		for _, c := range []float64{0.5, 1.2, 1.4, 1.6} {
-			var x mat.Dense
-			x.Scale(c, cp.EX)
-			out = append(out, Candidate{X: &x, Label: fmt.Sprintf("c=%g", c)})
-		}
-		return out, nil
-	})
-	run, err := RunEscape(context.Background(), p, RealWorldXHat(), esc, EscapeOptions{GD: GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}, TargetH: 1e-16})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, c := range run.Escapes[0].Candidates {
-		fmt.Printf("%-5s h = %.4f  lowers h: %v\n", c.Label, c.H, c.Descent)
-	}
-	fmt.Println("outcome:", run.Outcome)
-	// Output:
-	// c=0.5 h = 0.0836  lowers h: false
-	// c=1.2 h = 0.0537  lowers h: true
-	// c=1.4 h = 0.0533  lowers h: true
-	// c=1.6 h = 0.0624  lowers h: false
-	// outcome: solved
 }
 
 // TestExactSubspaceSOD: the exact subspace dynamics, collapsed term by

@@ -206,3 +206,132 @@ func ExampleCriticalPoint_LinePoint() {
 	// s = +1: h = 0.00004 (h(X̂) = 0.01162)
 	// s = -1: h = 0.92680 (h(X̂) = 0.01162)
 }
+
+// RunEscape escapes the real-world spurious minimum with SOD used as a
+// descent-verified line search over the β and γ points (l = 5).
+func ExampleRunEscape() {
+	p := sod.RealWorldProblem()
+	run, err := sod.RunEscape(context.Background(), p, sod.RealWorldXHat(), &sod.SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1},
+		sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}, TargetH: 1e-16})
+	if err != nil {
+		log.Fatal(err)
+	}
+	e := run.Escapes[0]
+	acc := e.Candidates[e.Accepted]
+	fmt.Printf("stalled at h = %.5f; %d candidates, accepted %s with h = %.5f\n", e.HFrom, len(e.Candidates), acc.Label, acc.H)
+	fmt.Printf("outcome: %s, ‖XXᵀ − M*‖ < 1e-8: %v\n", run.Outcome, p.DistStar(run.X) < 1e-8)
+	// Output:
+	// stalled at h = 0.05829; 66 candidates, accepted γ t=56234 with h = 0.05266
+	// outcome: solved, ‖XXᵀ − M*‖ < 1e-8: true
+}
+
+// EscapeFunc writes a new escape variant in a few lines: here, the points
+// c·E X̂ for a few scales c (a hand-made γ-direction line search).
+func ExampleEscapeFunc() {
+	esc := sod.EscapeFunc("E X̂ line", func(_ context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
+		cp, err := st.Critical()
+		if err != nil {
+			return nil, err
+		}
+		var out []sod.Candidate
+		for _, c := range []float64{0.5, 1.2, 1.4, 1.6} {
+			var x mat.Dense
+			x.Scale(c, cp.EX)
+			out = append(out, sod.Candidate{X: &x, Label: fmt.Sprintf("c=%g", c)})
+		}
+		return out, nil
+	})
+	opt := sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}, TargetH: 1e-16}
+	run, err := sod.RunEscape(context.Background(), sod.RealWorldProblem(), sod.RealWorldXHat(), esc, opt)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range run.Escapes[0].Candidates {
+		fmt.Printf("%-5s h = %.4f  lowers h: %v\n", c.Label, c.H, c.Descent)
+	}
+	fmt.Println("outcome:", run.Outcome)
+	// Output:
+	// c=0.5 h = 0.0836  lowers h: false
+	// c=1.2 h = 0.0537  lowers h: true
+	// c=1.4 h = 0.0533  lowers h: true
+	// c=1.6 h = 0.0624  lowers h: false
+	// outcome: solved
+}
+
+// LiftedSubspace evaluates h^l at the lift of the real-world spurious
+// minimum, ŵ = vec(X̂)^{⊗5}, and at w_escape = ŵ + ρ vec(u_n)^{⊗5}.
+func ExampleLiftedSubspace() {
+	p := sod.RealWorldProblem()
+	cp, err := sod.AnalyzeCritical(p, sod.RealWorldXHat(), sod.CriticalOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	un := mat.NewDense(3, 1, cp.Un.RawVector().Data)
+	s, err := sod.NewLiftedSubspace(p.Op, p.B, 5, cp.X, un)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h0, _ := s.Objective([]float64{1, 0})
+	h1, _ := s.Objective([]float64{1, 0.1})
+	fmt.Printf("h^5(ŵ) = %.6g\nh^5(w_escape) = %.6g\n", h0, h1)
+	// Output:
+	// h^5(ŵ) = 0.000245899
+	// h^5(w_escape) = 0.000252295
+}
+
+// SubspacePGD compares, on the real-world case with l = 5 and ρ = η = 0.1,
+// the exact PGD coefficients inside S = span{a, b, c} after 1000 steps
+// with the paper's closed form at the same t.
+func ExampleSubspacePGD() {
+	p := sod.RealWorldProblem()
+	cp, err := sod.AnalyzeCritical(p, sod.RealWorldXHat(), sod.CriticalOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := sod.NewPaperSubspace(p, cp, 5)
+	if err != nil {
+		log.Fatal(err)
+	}
+	pgd, err := sod.NewSubspacePGD(s, 0.1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	tr, err := pgd.Run(context.Background(), []float64{1, 0.1, 0}, 1000, 1000)
+	if err != nil {
+		log.Fatal(err)
+	}
+	last := tr.Coef[len(tr.Coef)-1]
+	fmt.Printf("exact:       α = %.6f  β = %.6f  γ = %.6g  h^l = %.6g\n", last[0], last[1], last[2], tr.HL[len(tr.HL)-1])
+	cf, err := sod.NewTPGDFromCritical(cp, 5, 0.1, 0.1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, b, g, _ := cf.Coefficients(1000)
+	fmt.Printf("closed form: α = %.6f  β = %.6f  γ = %.6g\n", a.Float(), b.Float(), g.Float())
+	// Output:
+	// exact:       α = 0.918049  β = 0.074275  γ = 0.282117  h^l = 0.000249294
+	// closed form: α = 1.000000  β = 0.100421  γ = -0.0701334
+}
+
+// TPGDClosedForm evaluates the paper's closed form on the real-world case
+// (λ_n, σ_r, ‖X̂‖, ‖E X̂‖ at the printed X̂), l = 5, ρ = η = 0.1.
+func ExampleTPGDClosedForm() {
+	in := sod.TPGDInputs{LambdaN: -0.1332331451761271, SigmaR: 0.6453968159202523,
+		NormX: 0.6453968159202523, NormEX: 0.5381297008272679}
+	cf, err := sod.NewTPGDClosedForm(in, 5, 0.1, 0.1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("ρ_min = %.3f\nU_β = %v\nU_γ = %v\n", cf.RhoMin(), cf.UBeta(), cf.UGamma())
+	for _, t := range []int64{5000, 33500, 100000} {
+		_, beta, gamma, _ := cf.Coefficients(t)
+		fmt.Printf("t=%d: %v-type, β̃ = %.4g, γ̃ = %.4g\n", t, cf.Select(t), beta.Float(), gamma.Float())
+	}
+	// Output:
+	// ρ_min = 0.097
+	// U_β = (26948.72, 33974.73)
+	// U_γ = (33974.73, +Inf)
+	// t=5000: none-type, β̃ = 0.1021, γ̃ = -0.3536
+	// t=33500: β-type, β̃ = 0.1151, γ̃ = -2.517
+	// t=100000: γ-type, β̃ = 0.1522, γ̃ = -8.697
+}

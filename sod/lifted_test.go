@@ -2,7 +2,6 @@ package sod
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -194,21 +193,4 @@ func TestLiftedErrors(t *testing.T) {
 	if _, err := s.Objective([]float64{math.Inf(1)}); !errors.Is(err, ErrNotFinite) {
 		t.Errorf("Inf coef: %v", err)
 	}
-}
-
-// ExampleLiftedSubspace evaluates h^l at the lift of the real-world
-// spurious minimum, ŵ = vec(X̂)^{⊗5}, and at w_escape = ŵ + ρ vec(u_n)^{⊗5}.
-func ExampleLiftedSubspace() {
-	op, b, xh, _, cr := refRealWorld()
-	s, err := NewLiftedSubspace(op, b, 5, xh, mat.NewDense(3, 1, cr.un.RawVector().Data))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	h0, _ := s.Objective([]float64{1, 0})
-	h1, _ := s.Objective([]float64{1, 0.1})
-	fmt.Printf("h^5(ŵ) = %.6g\nh^5(w_escape) = %.6g\n", h0, h1)
-	// Output:
-	// h^5(ŵ) = 0.000245899
-	// h^5(w_escape) = 0.000252295
 }

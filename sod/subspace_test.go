@@ -1,7 +1,6 @@
 package sod
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -147,24 +146,6 @@ func TestSubspacePGDErrors(t *testing.T) {
 			t.Errorf("trace holds non-finite h^l %v", h)
 		}
 	}
-}
-
-// ExampleSubspacePGD compares, on the real-world case with l = 5 and
-// ρ = η = 0.1, the exact PGD coefficients inside S = span{a, b, c} after
-// 1000 steps with the paper's closed form at the same t.
-func ExampleSubspacePGD() {
-	op, b, xh, _, cr := refRealWorld()
-	s, _ := NewLiftedSubspace(op, b, 5, xh, mat.NewDense(3, 1, cr.un.RawVector().Data), cr.ex)
-	p, _ := NewSubspacePGD(s, 0.1)
-	tr, _ := p.Run(context.Background(), []float64{1, 0.1, 0}, 1000, 1000)
-	last := tr.Coef[len(tr.Coef)-1]
-	fmt.Printf("exact:       α = %.6f  β = %.6f  γ = %.6g  h^l = %.6g\n", last[0], last[1], last[2], tr.HL[len(tr.HL)-1])
-	cf, _ := NewTPGDClosedForm(TPGDInputs{cr.lambdaN, cr.sigma, mat.Norm(xh, 2), mat.Norm(cr.ex, 2)}, 5, 0.1, 0.1)
-	a, be, g, _ := cf.Coefficients(1000)
-	fmt.Printf("closed form: α = %.6f  β = %.6f  γ = %.6g\n", a.Float(), be.Float(), g.Float())
-	// Output:
-	// exact:       α = 0.918049  β = 0.074275  γ = 0.282117  h^l = 0.000249294
-	// closed form: α = 1.000000  β = 0.100421  γ = -0.0701334
 }
 
 // TestCompareTPGDRealWorld checks CompareTPGD's two halves against direct

@@ -372,30 +372,6 @@ func TestTPGDConditionsRealWorld(t *testing.T) {
 	}
 }
 
-// ExampleTPGDClosedForm evaluates the paper's closed form on the real-world
-// case (λ_n, σ_r, ‖X̂‖, ‖E X̂‖ at the printed X̂), l = 5, ρ = η = 0.1.
-func ExampleTPGDClosedForm() {
-	in := TPGDInputs{LambdaN: -0.1332331451761271, SigmaR: 0.6453968159202523,
-		NormX: 0.6453968159202523, NormEX: 0.5381297008272679}
-	cf, err := NewTPGDClosedForm(in, 5, 0.1, 0.1)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("ρ_min = %.3f\nU_β = %v\nU_γ = %v\n", cf.RhoMin(), cf.UBeta(), cf.UGamma())
-	for _, t := range []int64{5000, 33500, 100000} {
-		_, beta, gamma, _ := cf.Coefficients(t)
-		fmt.Printf("t=%d: %v-type, β̃ = %.4g, γ̃ = %.4g\n", t, cf.Select(t), beta.Float(), gamma.Float())
-	}
-	// Output:
-	// ρ_min = 0.097
-	// U_β = (26948.72, 33974.73)
-	// U_γ = (33974.73, +Inf)
-	// t=5000: none-type, β̃ = 0.1021, γ̃ = -0.3536
-	// t=33500: β-type, β̃ = 0.1151, γ̃ = -2.517
-	// t=100000: γ-type, β̃ = 0.1522, γ̃ = -8.697
-}
-
 // TestTPGDConditionsAt checks the CriticalPoint convenience against the
 // plain-number version on the real-world case.
 func TestTPGDConditionsAt(t *testing.T) {
