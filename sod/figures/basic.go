@@ -7,12 +7,13 @@ import (
 	"sodworkbench.org/workbench/widgets"
 )
 
-// BasicDistancesChart draws the left panel of the paper's Fig. basic_example:
-// ‖xxᵀ − M*‖_F against the iteration for GD, SGD and GD + SOD (log scale),
-// on SGD's recording grid (every SGDEvery-th step), with the escape marked.
-func BasicDistancesChart(r *experiments.BasicFromStartResult) (widgets.Chart, error) {
+// BasicDistances is the left panel of the paper's Fig. basic_example as a
+// chart's input: ‖xxᵀ − M*‖_F against the iteration for GD, SGD and GD +
+// SOD (log scale), on SGD's recording grid (every SGDEvery-th step), with
+// the escape marked. Curves.Chart and plots.CurvesPlot draw it.
+func BasicDistances(r *experiments.BasicFromStartResult) (widgets.Curves, error) {
 	if r == nil || r.P == nil || r.GD == nil || r.SOD == nil {
-		return nil, errNil("BasicDistancesChart", "BasicFromStartResult")
+		return widgets.Curves{}, errNil("BasicDistances", "BasicFromStartResult")
 	}
 	var it, dGD, dSGD, dSOD []float64
 	escape := -1
@@ -37,19 +38,29 @@ func BasicDistancesChart(r *experiments.BasicFromStartResult) (widgets.Chart, er
 	if escape >= 0 {
 		c.EscapeAt = []int{escape}
 	}
+	return c, nil
+}
+
+// BasicDistancesChart draws BasicDistances(r) interactively.
+func BasicDistancesChart(r *experiments.BasicFromStartResult) (widgets.Chart, error) {
+	c, err := BasicDistances(r)
+	if err != nil {
+		return nil, err
+	}
 	return c.Chart()
 }
 
-// BasicTrajectoriesChart draws the right panel of Fig. basic_example: log₁₀ h
-// on [−1.5, 1.5]² (h + 10⁻⁶, so that the zeros at ±z can be drawn) with the
-// three paths, ±z, ±x̂ and the escape point x̌ the GD + SOD run used.
-func BasicTrajectoriesChart(r *experiments.BasicFromStartResult) (widgets.Chart, error) {
+// BasicTrajectories is the right panel of Fig. basic_example as a chart's
+// input: log₁₀ h on [−1.5, 1.5]² (h + 10⁻⁶, so that the zeros at ±z can be
+// drawn) with the three paths, ±z, ±x̂ and the escape point x̌ the GD + SOD
+// run used. Landscape.Chart and plots.LandscapePlot draw it.
+func BasicTrajectories(r *experiments.BasicFromStartResult) (widgets.Landscape, error) {
 	if r == nil || r.P == nil || r.GD == nil || r.SOD == nil {
-		return nil, errNil("BasicTrajectoriesChart", "BasicFromStartResult")
+		return widgets.Landscape{}, errNil("BasicTrajectories", "BasicFromStartResult")
 	}
 	grid, err := HGrid(r.P, -1.5, 1.5, 101, 1e-6)
 	if err != nil {
-		return nil, err
+		return widgets.Landscape{}, err
 	}
 	pts := BasicPoints()
 	for _, e := range r.SOD.Escapes {
@@ -63,7 +74,16 @@ func BasicTrajectoriesChart(r *experiments.BasicFromStartResult) (widgets.Chart,
 		Paths: []widgets.Path{PathFromIterates("GD", r.GD.Trace.Iterates), PathFromIterates(fmt.Sprintf("SGD (batch %d)", r.Config.SGDBatch), r.SGDX),
 			PathFromIterates("GD + SOD", r.SOD.Trace.Iterates)},
 		Points: pts,
-	}.Chart(widgets.Size("100%", "560px"))
+	}, nil
+}
+
+// BasicTrajectoriesChart draws BasicTrajectories(r) interactively.
+func BasicTrajectoriesChart(r *experiments.BasicFromStartResult) (widgets.Chart, error) {
+	l, err := BasicTrajectories(r)
+	if err != nil {
+		return nil, err
+	}
+	return l.Chart(widgets.Size("100%", "560px"))
 }
 
 // BasicStartsChart draws experiments.RunBasicExample's result: log₁₀ h (+ 10⁻⁶) on

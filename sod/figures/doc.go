@@ -17,17 +17,21 @@
 //
 // # The paper's figures and tables → API
 //
-//	Fig. basic_example (left, right)      BasicDistancesChart, BasicTrajectoriesChart (experiments.RunBasicFromStart)
+// Before a semicolon: the function giving the figure's input (widgets'
+// data, drawn by both renderings); after it: the same drawn interactively,
+// and the tables.
+//
+//	Fig. basic_example (left, right)      BasicDistances, BasicTrajectories; …Chart (experiments.RunBasicFromStart)
 //	                   (random starts)    BasicStartsChart (experiments.RunBasicExample)
-//	Fig. quadratic_funcs                  QuadraticInequalityChart (sod.SingleStep)
-//	Fig. r1_r2                            EFSZonesCharts (sod.PaleyZygmund)
+//	Fig. quadratic_funcs                  QuadraticInequality; QuadraticInequalityChart (sod.SingleStep)
+//	Fig. r1_r2                            InstanceEFSZones; EFSZonesCharts (sod.PaleyZygmund)
 //	Fig. simulation                       Simulation; SimulationCharts (sod.CompareTPGD)
 //	Fig. ablation                         AblationWindows; AblationWindowsChart (experiments.RunEscapeWindows / RunAblation)
 //	Table ablation                        AblationTable, WindowsTable (experiments.RunAblation, paper.Ablation)
 //	Fig. exp2, exp3 (a)–(c), (d)–(e), (f) CaseCurves, CaseLifted, CaseTrajectory (experiments.RunCaseStudy)
 //	                six static panels     staticfig.CaseFigure (a package of its own: gonum/plot)
 //	Fig. numerical_study (a)–(b), (c)–(d) StudySuccessRates, StudyBundle; SuccessRatesChart, StudyBundleChart (experiments.RunStudy)
-//	Fig. quadratic_nn (a), (b)            QNNLossesChart, QNNSummaryTable, QNNScanTable (experiments.RunQNN, RunQNNScan)
+//	Fig. quadratic_nn (a), (b)            QNNLosses; QNNLossesChart, QNNSummaryTable, QNNScanTable (experiments.RunQNN, RunQNNScan)
 //
 // And the notebooks' own figures and tables: EFSTable and
 // EFSAgainstDeltaChart (single-step SOD on the paper's instances),

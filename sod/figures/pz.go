@@ -63,16 +63,17 @@ func PZCurveChart(res *experiments.PZCurveResult) (widgets.Chart, error) {
 	return pc.Chart()
 }
 
-// EFSZonesCharts places each instance, with its first RIP constant, in the zones
-// of Theorem single-step-sod-formal (Fig. r1_r2, sod.PaleyZygmund): a table
-// of the squared distance, r₁, r₂, the case and the bound, the point's own
-// NCM with the proof's θ and bound from it, and one zone chart per
-// instance.
-func EFSZonesCharts(insts []sod.Instance) (widgets.Table, []widgets.Chart, error) {
+// InstanceEFSZones places each instance, with its first RIP constant, in the
+// zones of Theorem single-step-sod-formal (Fig. r1_r2, sod.PaleyZygmund): a
+// table of the squared distance, r₁, r₂, the case and the bound, the
+// point's own NCM with the proof's θ and bound from it, and one zone
+// figure's input per instance (EFSZones.Chart and plots.EFSZonesPlot draw
+// it).
+func InstanceEFSZones(insts []sod.Instance) (widgets.Table, []widgets.EFSZones, error) {
 	tab := widgets.Table{Caption: "The paper's instances and the radii of Theorem single-step-sod-formal",
 		Header: []string{"instance", "‖X̂X̂ᵀ − M*‖²", "r₁", "r₂", "case", "bound", "NCM", "θ from NCM", "bound from NCM"}}
 	caseName := map[sod.PZCase]string{sod.PZFar: "1 (≥ r₂)", sod.PZNear: "2 (< r₁)", sod.PZBand: "3 (band)"}
-	var charts []widgets.Chart
+	var zones []widgets.EFSZones
 	for _, in := range insts {
 		cp, err := in.Critical(sod.CriticalOptions{SkipHessian: true})
 		if err != nil {
@@ -85,12 +86,24 @@ func EFSZonesCharts(insts []sod.Instance) (widgets.Table, []widgets.Chart, error
 		name := fmt.Sprintf("%s (δ = %g)", in.Name, in.Delta())
 		tab.Rows = append(tab.Rows, []widgets.Cell{{Text: name}, num("%.4g", pz.Dist2), num("%.4g", pz.R1), num("%.4g", pz.R2),
 			{Text: caseName[pz.Case]}, num("%.4g", pz.Bound), num("%.4g", pz.NCM), num("%.4g", pz.ThetaNCM), num("%.4g", pz.BoundNCM)})
-		c, err := widgets.EFSZones{Title: "EFS zones: " + name, R1: pz.R1, R2: pz.R2,
-			Instances: []widgets.Radial{{Name: "X̂", R: pz.Dist2}}}.Chart(widgets.Size("100%", "380px"))
-		if err != nil {
+		zones = append(zones, widgets.EFSZones{Title: "EFS zones: " + name, R1: pz.R1, R2: pz.R2,
+			Instances: []widgets.Radial{{Name: "X̂", R: pz.Dist2}}})
+	}
+	return tab, zones, nil
+}
+
+// EFSZonesCharts is InstanceEFSZones(insts) with each zone figure drawn
+// interactively.
+func EFSZonesCharts(insts []sod.Instance) (widgets.Table, []widgets.Chart, error) {
+	tab, zones, err := InstanceEFSZones(insts)
+	if err != nil {
+		return widgets.Table{}, nil, err
+	}
+	charts := make([]widgets.Chart, len(zones))
+	for i, z := range zones {
+		if charts[i], err = z.Chart(widgets.Size("100%", "380px")); err != nil {
 			return widgets.Table{}, nil, err
 		}
-		charts = append(charts, c)
 	}
 	return tab, charts, nil
 }

@@ -5,19 +5,21 @@ import (
 	"strconv"
 	"strings"
 
+	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/widgets"
 )
 
-// QNNLossesChart draws panel (a) or (b) of the paper's Fig. quadratic_nn: the
-// training loss h(W) of each curve against the iteration (log scale), on a
-// shared grid of every 10th iteration (each curve holds its last recorded
-// value), with a line where GD first stagnates (stall ≥ 0).
-func QNNLossesChart(title string, curves []experiments.LossCurve, stall int) (widgets.Chart, error) {
+// QNNLosses is panel (a) or (b) of the paper's Fig. quadratic_nn as a
+// chart's input: the training loss h(W) of each curve against the
+// iteration (log scale), on a shared grid of every 10th iteration (each
+// curve holds its last recorded value), with a line where GD first
+// stagnates (stall ≥ 0). Curves.Chart and plots.CurvesPlot draw it.
+func QNNLosses(title string, curves []experiments.LossCurve, stall int) (widgets.Curves, error) {
 	last := 0
 	for _, c := range curves {
 		if len(c.Iter) == 0 {
-			return nil, fmt.Errorf("figures: QNNLosses: curve %q is empty", c.Name)
+			return widgets.Curves{}, fmt.Errorf("%w: figures: QNNLosses: curve %q is empty", sod.ErrBadParameter, c.Name)
 		}
 		last = max(last, c.Iter[len(c.Iter)-1])
 	}
@@ -43,6 +45,15 @@ func QNNLossesChart(title string, curves []experiments.LossCurve, stall int) (wi
 			y[i] = c.H[k]
 		}
 		cv.Series = append(cv.Series, widgets.Series{Name: c.Name, Y: y})
+	}
+	return cv, nil
+}
+
+// QNNLossesChart draws QNNLosses(title, curves, stall) interactively.
+func QNNLossesChart(title string, curves []experiments.LossCurve, stall int) (widgets.Chart, error) {
+	cv, err := QNNLosses(title, curves, stall)
+	if err != nil {
+		return nil, err
 	}
 	return cv.Chart(widgets.Size("100%", "420px"))
 }

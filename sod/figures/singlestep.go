@@ -61,20 +61,22 @@ func EFSAgainstDeltaChart(insts []sod.Instance) (widgets.Chart, error) {
 		widgets.Subtitle("single-step SOD certifies an escape only above the line EFS = 1"))
 }
 
-// QuadraticInequalityChart draws the paper's Fig. quadratic_funcs for one
-// single-step result: the RIP quadratic C₁ρ² + C₂ρ + C₃ of Proposition
-// escape_inequality, the exact quadratic of the same line (s.Exact, no RIP
-// bounds) and the direct evaluation 2[h(X̂ + ρu_nq_rᵀ) − h(X̂)]/ρ², for ρ
-// in [lo, hi] (ρ = 0 left out). Descent is where a curve is below 0.
-func QuadraticInequalityChart(title string, p *sod.Problem, s *sod.SingleStepResult, lo, hi float64) (widgets.Chart, error) {
-	if err := checkProblem("QuadraticInequalityChart", p); err != nil {
-		return nil, err
+// QuadraticInequality is the paper's Fig. quadratic_funcs for one
+// single-step result as a chart's input: the RIP quadratic C₁ρ² + C₂ρ + C₃
+// of Proposition escape_inequality, the exact quadratic of the same line
+// (s.Exact, no RIP bounds) and the direct evaluation
+// 2[h(X̂ + ρu_nq_rᵀ) − h(X̂)]/ρ², for ρ in [lo, hi] (ρ = 0 left out).
+// Descent is where a curve is below 0. Curves.Chart and plots.CurvesPlot
+// draw it.
+func QuadraticInequality(title string, p *sod.Problem, s *sod.SingleStepResult, lo, hi float64) (widgets.Curves, error) {
+	if err := checkProblem("QuadraticInequality", p); err != nil {
+		return widgets.Curves{}, err
 	}
 	if s == nil || s.CP == nil || s.CP.X == nil || s.CP.Un == nil || s.CP.Qr == nil {
-		return nil, errNil("QuadraticInequalityChart", "SingleStepResult")
+		return widgets.Curves{}, errNil("QuadraticInequality", "SingleStepResult")
 	}
 	if !(hi > lo) {
-		return nil, fmt.Errorf("figures: QuadraticInequality needs lo < hi, got [%v, %v]", lo, hi)
+		return widgets.Curves{}, fmt.Errorf("%w: figures: QuadraticInequality needs lo < hi, got [%v, %v]", sod.ErrBadParameter, lo, hi)
 	}
 	var rho, rip, exact, direct []float64
 	for i := 0; i <= 120; i++ {
@@ -88,8 +90,17 @@ func QuadraticInequalityChart(title string, p *sod.Problem, s *sod.SingleStepRes
 		direct = append(direct, 2*(p.H(s.CP.LinePoint(1, r))-s.HHat)/(r*r))
 	}
 	return widgets.Curves{Title: title, XName: "ρ̂", YName: "value", X: rho, Series: seriesByName(map[string][]float64{
-		"RIP quadratic C₁ρ² + C₂ρ + C₃": rip, "exact quadratic": exact, "2[h(X̂ + ρuqᵀ) − h(X̂)]/ρ²": direct})}.Chart(
-		widgets.Size("100%", "360px"),
+		"RIP quadratic C₁ρ² + C₂ρ + C₃": rip, "exact quadratic": exact, "2[h(X̂ + ρuqᵀ) − h(X̂)]/ρ²": direct})}, nil
+}
+
+// QuadraticInequalityChart draws QuadraticInequality(title, p, s, lo, hi)
+// interactively, with EFS and δ in the subtitle.
+func QuadraticInequalityChart(title string, p *sod.Problem, s *sod.SingleStepResult, lo, hi float64) (widgets.Chart, error) {
+	c, err := QuadraticInequality(title, p, s, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	return c.Chart(widgets.Size("100%", "360px"),
 		widgets.Subtitle(fmt.Sprintf("EFS = %.4f, δ = %.4f; descent where a curve is below 0", s.EFS, s.Delta)))
 }
 

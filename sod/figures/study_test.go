@@ -94,6 +94,15 @@ func TestFigureDataNilResult(t *testing.T) {
 		"AblationWindowsChart": func() error { _, err := figures.AblationWindowsChart("t", nil, nil); return err },
 		"Simulation":           func() error { _, _, err := figures.Simulation("t", nil, 3); return err },
 		"SimulationCharts":     func() error { _, _, err := figures.SimulationCharts("t", nil, 3); return err },
+		"BasicDistances":       func() error { _, err := figures.BasicDistances(nil); return err },
+		"BasicDistancesChart":  func() error { _, err := figures.BasicDistancesChart(nil); return err },
+		"BasicTrajectories":    func() error { _, err := figures.BasicTrajectories(nil); return err },
+		"QNNLosses":            func() error { _, err := figures.QNNLosses("t", []experiments.LossCurve{{Name: "GD"}}, -1); return err },
+		"QNNLossesChart": func() error {
+			_, err := figures.QNNLossesChart("t", []experiments.LossCurve{{Name: "GD"}}, -1)
+			return err
+		},
+		"QuadraticInequality": func() error { _, err := figures.QuadraticInequality("t", nil, nil, 0, 1); return err },
 	} {
 		if err := f(); !errors.Is(err, sod.ErrBadParameter) {
 			t.Errorf("%s(nil): err = %v, want sod.ErrBadParameter", name, err)
