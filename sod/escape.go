@@ -166,7 +166,7 @@ func RunEscape(ctx context.Context, p *Problem, x0 mat.Matrix, esc Escaper, opt 
 	if err := checkContext(ctx); err != nil {
 		return nil, err
 	}
-	if err := validateEscaper(esc); err != nil { // the escaper's settings (escapersettings.go)
+	if err := validateEscaper(esc); err != nil { // the escaper's settings (its Validate)
 		return nil, err
 	}
 	if err := p.Validate(); err != nil {

@@ -70,9 +70,9 @@ func (st *EscapeState) check() error {
 // point (Outcome EscapeError), so a failing variant never loses the GD
 // run. A panic in Propose is a bug, not a failure of the method: RunEscape
 // returns it as an error wrapping ErrEscaperPanic, with the escaper's
-// name, the panic value and the stack. Bad
-// settings are not such a failure: an Escaper that also implements
-// Validator (every built-in one does; see escapersettings.go) has them
+// name, the panic value and the stack. Bad settings are not a failure of
+// the method either: an Escaper that also implements Validator (every
+// built-in one does, with the rules of escapersettings.go) has them
 // refused by RunEscape with an error before any work.
 type Escaper interface {
 	Name() string
