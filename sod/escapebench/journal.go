@@ -123,7 +123,7 @@ func ReadJournal(path string) (*Journal, error) {
 	j := &Journal{path: path, complete: -1}
 	dec := json.NewDecoder(bytes.NewReader(first))
 	dec.DisallowUnknownFields()
-	if !ok || dec.Decode(&j.Header) != nil || j.Header.Bench.Trials == 0 {
+	if !ok || dec.Decode(&j.Header) != nil || len(j.Header.Bench.Families) == 0 {
 		return nil, fmt.Errorf("%s is not a bench journal (no suite header on its first line)", path)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(rest))
