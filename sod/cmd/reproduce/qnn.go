@@ -28,12 +28,9 @@ func runQNN(ctx context.Context, c *common, cfg experiments.QNNConfig) error {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "  GD stagnates at step %d (h = %.4f)\n", r.StallIter, r.StallH)
-	for _, set := range []struct {
-		panel  string
-		curves []experiments.LossCurve
-	}{{"a", r.Optimizers}, {"b", r.Searches}} {
-		for _, curve := range set.curves {
-			fmt.Fprintf(c.stdout, "  (%s) %-34s final h %.4f, accuracy %.2f %s\n", set.panel, curve.Name, curve.FinalH, curve.Accuracy, curve.Outcome)
+	for i, curves := range [][]experiments.LossCurve{r.Optimizers, r.Searches} { // panels (a) and (b)
+		for _, curve := range curves {
+			fmt.Fprintf(c.stdout, "  (%c) %-34s final h %.4f, accuracy %.2f %s\n", 'a'+i, curve.Name, curve.FinalH, curve.Accuracy, curve.Outcome)
 		}
 	}
 	return c.write("qnn", r, r.CSVTables())

@@ -37,11 +37,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stdout, "  "+reproduction.RegenerateCommand)
 		return err
 	}
+	if err == nil && len(pos) > 0 {
+		err = fmt.Errorf("report takes no arguments (got %q)", strings.Join(pos, " "))
+	}
 	if err != nil {
 		return &usageError{err: err, usage: "usage: reproduce report"}
-	}
-	if len(pos) > 0 {
-		return &usageError{err: fmt.Errorf("report takes no arguments (got %q)", strings.Join(pos, " ")), usage: "usage: reproduce report"}
 	}
 	r, err := reproduction.Compute(ctx, reproduction.Options{})
 	if err != nil {
