@@ -338,7 +338,11 @@ func fragment(c Chart) (html string, needGL bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	if body, err = safeOptionScript(c, body); err != nil {
+	src, ok := c.(optionSource)
+	if !ok {
+		return "", false, fmt.Errorf("widgets: %T does not expose its ECharts option (not a go-echarts chart)", c)
+	}
+	if body, err = safeOptionScript(src, body); err != nil {
 		return "", false, err
 	}
 	if m := scriptSpecial.FindString(body); m != "" {

@@ -163,11 +163,7 @@ type optionSource interface {
 // safeOptionScript replaces, in go-echarts' chart script body, the option
 // go-echarts wrote by scriptJSON's encoding of the same option. It fails
 // (rather than emit an unsafe script) if the option cannot be found.
-func safeOptionScript(c Chart, body string) (string, error) {
-	src, ok := c.(optionSource)
-	if !ok {
-		return "", fmt.Errorf("widgets: %T does not expose its ECharts option (not a go-echarts chart)", c)
-	}
+func safeOptionScript(src optionSource, body string) (string, error) {
 	theirs := strings.TrimRight(goechartsMarkers.ReplaceAllString(string(src.JSONNotEscaped()), ""), "\n")
 	if strings.TrimSpace(theirs) == "" || strings.TrimSpace(theirs) == "null" {
 		return "", fmt.Errorf("widgets: the chart's option could not be encoded to JSON (NaN or ±Inf in its data?)")

@@ -8,8 +8,6 @@ import (
 	"sodworkbench.org/workbench/widgets"
 )
 
-func num(format string, v float64) widgets.Cell { return widgets.Cell{Text: fmt.Sprintf(format, v)} }
-
 // EFSTable runs single-step SOD (sod.SingleStep, section 4) on every
 // instance with every one of its RIP constants and tabulates λ_n, σ_r,
 // ⟨E, u_nu_nᵀ⟩, NCM, AIC, the Escape Feasibility Score (Definition efs),

@@ -1,10 +1,16 @@
 package figures
 
 import (
+	"fmt"
 	"sort"
 
 	"sodworkbench.org/workbench/widgets"
 )
+
+// Small builders of widgets' values that several figures use.
+
+// num is a table cell holding v written with format.
+func num(format string, v float64) widgets.Cell { return widgets.Cell{Text: fmt.Sprintf(format, v)} }
 
 // seriesByName lists the curves of m as widgets.Series in the lexical order
 // of their names, so that a chart built from a map is the same on every run.
