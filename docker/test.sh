@@ -76,7 +76,7 @@ if [ "$fuzz" = 1 ]; then
 fi
 # The test tooling is a module of its own (.ci/testtools/go.mod), which `./...` above does not
 # enter: its heavy dependencies (chromedp, BuildKit) stay out of the library's go.mod. Its
-# notebook harness (notebookcheck) runs last, on its own, below.
+# notebook harness (notebookcheck) runs on its own, with its report per notebook, below.
 echo "== test tooling (.ci/testtools): go vet, staticcheck, go test"
 (
   cd .ci/testtools

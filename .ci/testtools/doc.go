@@ -27,7 +27,7 @@
 //
 // The module requires the workbench through a local replace (../..), so it
 // always tests the working tree. docker/test.sh vets and tests it after the
-// library module, and runs notebookcheck last:
+// library module, and notebookcheck on its own after them:
 //
 //	cd .ci/testtools && go vet ./... && go test ./...
 package testtools
