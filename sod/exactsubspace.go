@@ -50,6 +50,9 @@ type ExactSubspaceInfo struct {
 
 // Name implements Escaper.
 func (e *ExactSubspaceSOD) Name() string {
+	if e == nil {
+		return "nil ExactSubspaceSOD"
+	}
 	return fmt.Sprintf("exact subspace SOD (l=%d, t=%d, ρ=%g, η=%g)", e.L, e.T, e.Rho, e.Eta)
 }
 

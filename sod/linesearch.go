@@ -52,6 +52,9 @@ func DefaultSODLineSearch() *SODLineSearch {
 
 // Name implements Escaper.
 func (s *SODLineSearch) Name() string {
+	if s == nil {
+		return "nil SODLineSearch"
+	}
 	return fmt.Sprintf("SOD line search (l=%d, ρ=%g, η=%g)", s.L, s.Rho, s.Eta)
 }
 

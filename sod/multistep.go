@@ -52,6 +52,9 @@ func DefaultMultiStepSOD(l int, t int64) *MultiStepSOD {
 
 // Name implements Escaper.
 func (m *MultiStepSOD) Name() string {
+	if m == nil {
+		return "nil MultiStepSOD"
+	}
 	return fmt.Sprintf("multi-step SOD (l=%d, t=%d, ρ=%g, η=%g)", m.L, m.T, m.Rho, m.Eta)
 }
 

@@ -37,6 +37,9 @@ func DefaultPerturbedGD(seed uint64) *PerturbedGD {
 
 // Name implements Escaper.
 func (g *PerturbedGD) Name() string {
+	if g == nil {
+		return "nil PerturbedGD"
+	}
 	return fmt.Sprintf("perturbed GD (r=%g, t_thres=%d, seed=%d)", g.Radius, g.TThres, g.Seed)
 }
 

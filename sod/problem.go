@@ -126,24 +126,31 @@ func NewProblemFromMeasurements(op Operator, b []float64, r int) (*Problem, erro
 	return &Problem{Op: op, B: append([]float64(nil), b...), R: r}, nil
 }
 
-// Dims returns n (X has n rows) and the search rank r (X has r columns).
+// Dims returns n (X has n rows) and the search rank r (X has r columns);
+// 0, 0 for a nil problem or operator.
 func (p *Problem) Dims() (n, r int) {
+	if p == nil || p.Op == nil {
+		return 0, 0
+	}
 	n, _ = p.Op.Dims()
 	return n, p.R
 }
 
 // HasTruth reports whether the ground truth M* is known (MStar, or for a
 // structured problem with n > MaxDenseSize its factor Z).
-func (p *Problem) HasTruth() bool { return p.MStar != nil || p.st != nil }
+func (p *Problem) HasTruth() bool { return p != nil && (p.MStar != nil || p.st != nil) }
 
 // Structured reports whether h, ∇h and ‖XXᵀ − M*‖_F take the structured
 // path (see NewProblem).
-func (p *Problem) Structured() bool { return p.st != nil }
+func (p *Problem) Structured() bool { return p != nil && p.st != nil }
 
 // DensePath returns a copy of p that evaluates h, ∇h and ‖XXᵀ − M*‖_F on
 // the dense path (for checking the structured one, or timing it). It
 // needs the dense data: n ≤ MaxDenseSize.
 func (p *Problem) DensePath() (*Problem, error) {
+	if p == nil || p.Op == nil {
+		return nil, fmt.Errorf("%w: DensePath of a nil problem or operator", ErrBadParameter)
+	}
 	if p.B == nil {
 		n, _ := p.Dims()
 		return nil, fmt.Errorf("%w: the dense path needs n ≤ %d (MaxDenseSize), have n = %d", ErrBadParameter, MaxDenseSize, n)
@@ -154,8 +161,12 @@ func (p *Problem) DensePath() (*Problem, error) {
 // WithCounter returns a Problem that evaluates exactly as p (it shares p's
 // operator, data and structured path) and counts its oracle calls in c
 // (nil: none). p itself is unchanged, so several runs on one problem each
-// count their own calls.
+// count their own calls. A nil p gives nil, which every function taking a
+// problem refuses with ErrBadParameter.
 func (p *Problem) WithCounter(c *EvalCounter) *Problem {
+	if p == nil {
+		return nil
+	}
 	return &Problem{Op: p.Op, B: p.B, Z: p.Z, MStar: p.MStar, R: p.R, st: p.st, count: c}
 }
 
@@ -209,6 +220,9 @@ func (p *Problem) Validate() error {
 // CheckX returns an error wrapping ErrShape if X is not n×r and one
 // wrapping ErrNotFinite if it has a NaN or infinite entry.
 func (p *Problem) CheckX(X mat.Matrix) error {
+	if p == nil || p.Op == nil {
+		return fmt.Errorf("%w: CheckX on a nil problem or operator", ErrBadParameter)
+	}
 	if X == nil {
 		return fmt.Errorf("%w: nil X", ErrShape)
 	}
@@ -230,6 +244,16 @@ func mustShape(method, what string, X mat.Matrix, rows, cols int) {
 	if xr, xc := X.Dims(); xr != rows || xc != cols {
 		panic(fmt.Errorf("%w: Problem.%s: %s is %d×%d, want %d×%d", ErrShape, method, what, xr, xc, rows, cols))
 	}
+}
+
+// mustDims returns p's n and r for a hot method, panicking like mustShape
+// (an error wrapping ErrShape) when p or its operator is nil: such a
+// problem has no shape.
+func (p *Problem) mustDims(method string) (n, r int) {
+	if p == nil || p.Op == nil {
+		panic(fmt.Errorf("%w: Problem.%s on a nil problem or operator (no shape)", ErrShape, method))
+	}
+	return p.Dims()
 }
 
 // mustDst is mustShape for a destination, which may also be empty.
@@ -392,7 +416,7 @@ func mulInto(dst *mat.Dense, alpha float64, A, X *mat.Dense) {
 // H returns h(X) = ½‖𝒜(XXᵀ) − b‖² (eq. P1). X must be n×r (else H
 // panics with an error wrapping ErrShape, see Problem).
 func (p *Problem) H(X mat.Matrix) float64 {
-	n, r := p.Dims()
+	n, r := p.mustDims("H")
 	mustShape("H", "X", X, n, r)
 	p.count.addEval(false)
 	ws := p.getWorkspace()
@@ -407,7 +431,7 @@ func (p *Problem) H(X mat.Matrix) float64 {
 // be n×r (or empty, in which case it is resized); X must be n×r (else
 // Grad panics with an error wrapping ErrShape, see Problem).
 func (p *Problem) Grad(dst *mat.Dense, X mat.Matrix) {
-	n, r := p.Dims()
+	n, r := p.mustDims("Grad")
 	mustShape("Grad", "X", X, n, r)
 	mustDst("Grad", dst, n, r)
 	ws := p.getWorkspace()
@@ -425,7 +449,7 @@ func (p *Problem) Grad(dst *mat.Dense, X mat.Matrix) {
 // GradF stores ∇f(M) = 𝒜*(𝒜(M) − b) in dst (n×n, or empty); M must be
 // n×n (else GradF panics with an error wrapping ErrShape, see Problem).
 func (p *Problem) GradF(dst *mat.Dense, M mat.Matrix) {
-	n, _ := p.Dims()
+	n, _ := p.mustDims("GradF")
 	mustShape("GradF", "M", M, n, n)
 	mustDst("GradF", dst, n, n)
 	if p.B == nil && p.st != nil {
@@ -449,7 +473,7 @@ func (p *Problem) GradF(dst *mat.Dense, M mat.Matrix) {
 //
 // A mismatched shape panics with an error wrapping ErrShape (see Problem).
 func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
-	n, r := p.Dims()
+	n, r := p.mustDims("HessVec")
 	mustShape("HessVec", "X", X, n, r)
 	mustShape("HessVec", "D", D, n, r)
 	mustDst("HessVec", dst, n, r)
@@ -483,7 +507,7 @@ func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
 // −1, never NaN. X must be n×r (else DistStar panics with an error
 // wrapping ErrShape, see Problem).
 func (p *Problem) DistStar(X mat.Matrix) float64 {
-	n, r := p.Dims()
+	n, r := p.mustDims("DistStar")
 	mustShape("DistStar", "X", X, n, r)
 	if !p.HasTruth() {
 		return -1

@@ -32,7 +32,12 @@ func DefaultRandomLineSearch(seed uint64) *RandomLineSearch {
 }
 
 // Name implements Escaper.
-func (s *RandomLineSearch) Name() string { return fmt.Sprintf("random line search (seed=%d)", s.Seed) }
+func (s *RandomLineSearch) Name() string {
+	if s == nil {
+		return "nil RandomLineSearch"
+	}
+	return fmt.Sprintf("random line search (seed=%d)", s.Seed)
+}
 
 // Validate checks the settings: Directions ≥ 0, Alphas finite > 0, and
 // Directions × len(Alphas) at most MaxCandidates.

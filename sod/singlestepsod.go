@@ -35,6 +35,9 @@ func DefaultSingleStepSOD(delta float64) *SingleStepSOD {
 
 // Name implements Escaper.
 func (s *SingleStepSOD) Name() string {
+	if s == nil {
+		return "nil SingleStepSOD"
+	}
 	return fmt.Sprintf("single-step SOD (δ=%g)", s.Options.Delta)
 }
 

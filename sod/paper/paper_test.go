@@ -27,6 +27,18 @@ func TestPrinted(t *testing.T) {
 		{paper.Undefined, false, math.NaN(), math.NaN(), -1, false},
 		{paper.Unstable, false, math.NaN(), math.NaN(), -1, false},
 		{paper.Infinity, false, math.Inf(1), math.NaN(), -1, false},
+		// Go float spellings that are no printed numbers.
+		{"NaN", false, math.NaN(), math.NaN(), -1, false},
+		{"nan", false, math.NaN(), math.NaN(), -1, false},
+		{"Inf", false, math.NaN(), math.NaN(), -1, false},
+		{"-Inf", false, math.NaN(), math.NaN(), -1, false},
+		{"0x1p3", false, math.NaN(), math.NaN(), -1, false},
+		{"1_000", false, math.NaN(), math.NaN(), -1, false},
+		{".5", false, math.NaN(), math.NaN(), -1, false},
+		{" 1", false, math.NaN(), math.NaN(), -1, false},
+		{"1e400", false, math.NaN(), math.NaN(), -1, false},
+		{"", false, math.NaN(), math.NaN(), -1, false},
+		{"-0.5", true, -0.5, 0.1, 1, false},
 	}
 	same := func(a, b float64) bool {
 		return (math.IsNaN(a) && math.IsNaN(b)) || a == b || math.Abs(a-b) <= 1e-12*math.Abs(b)

@@ -3,6 +3,7 @@ package paper
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -25,21 +26,32 @@ const (
 	Infinity Printed = "+∞"
 )
 
-// IsNumber reports whether p is a printed number rather than a mark.
+// numberSyntax is the form of a printed number: decimal digits, an
+// optional sign, fraction and exponent ("1.08", "-0.5", "4.08e6"). Go's
+// other float spellings ("NaN", "Inf", "0x1p3", "1_000", ".5") are no
+// printed numbers.
+var numberSyntax = regexp.MustCompile(`^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+
+// IsNumber reports whether p is a printed number (numberSyntax, finite in
+// float64) rather than a mark or other text.
 func (p Printed) IsNumber() bool {
-	_, err := strconv.ParseFloat(string(p), 64)
-	return err == nil && !math.IsInf(p.Value(), 0)
+	if !numberSyntax.MatchString(string(p)) {
+		return false
+	}
+	v, err := strconv.ParseFloat(string(p), 64)
+	return err == nil && !math.IsInf(v, 0)
 }
 
-// Value returns the printed number, NaN for a mark (+Inf for Infinity).
+// Value returns the printed number, NaN for a mark or any text that is
+// no printed number (IsNumber false), +Inf for Infinity.
 func (p Printed) Value() float64 {
 	if p == Infinity {
 		return math.Inf(1)
 	}
-	v, err := strconv.ParseFloat(string(p), 64)
-	if err != nil {
+	if !p.IsNumber() {
 		return math.NaN()
 	}
+	v, _ := strconv.ParseFloat(string(p), 64)
 	return v
 }
 

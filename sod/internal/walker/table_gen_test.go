@@ -5,22 +5,52 @@ package walker_test
 import (
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/escapebench"
 	"sodworkbench.org/workbench/sod/exercises"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/sod/figures"
 	"sodworkbench.org/workbench/sod/figures/staticfig"
+	"sodworkbench.org/workbench/sod/grading"
 	"sodworkbench.org/workbench/sod/paper"
 	"sodworkbench.org/workbench/sod/reproduction"
 	"sodworkbench.org/workbench/widgets"
 	"sodworkbench.org/workbench/widgets/plots"
 )
 
-// table holds every exported function and method of walker.Packages.
+// walked lists the packages walker.Discover found, with their number of
+// entries (0: no exported function or method).
+var walked = map[string]int{
+	"sod":                   174,
+	"sod/batch":             10,
+	"sod/escapebench":       59,
+	"sod/exercises":         9,
+	"sod/experiments":       83,
+	"sod/figures":           58,
+	"sod/figures/staticfig": 1,
+	"sod/grading":           6,
+	"sod/paper":             23,
+	"sod/reproduction":      13,
+	"widgets":               45,
+	"widgets/plots":         16,
+}
+
+// Generic, not walked (no value without instantiation):
+//   escapebench.CellList
+
+// table holds every exported function and method of the walked packages.
 var table = []entry{
+	{"(*escapebench.Journal).Close", (*escapebench.Journal).Close},
+	{"(*escapebench.Journal).Complete", (*escapebench.Journal).Complete},
+	{"(*escapebench.Journal).Path", (*escapebench.Journal).Path},
+	{"(*escapebench.Journal).Runs", (*escapebench.Journal).Runs},
+	{"(*escapebench.OptFloat).UnmarshalJSON", (*escapebench.OptFloat).UnmarshalJSON},
+	{"(*escapebench.PointKind).UnmarshalText", (*escapebench.PointKind).UnmarshalText},
+	{"(*escapebench.TrialResult).Key", (*escapebench.TrialResult).Key},
 	{"(*exercises.Number).UnmarshalJSON", (*exercises.Number).UnmarshalJSON},
 	{"(*experiments.AblationWithScans).CSVTables", (*experiments.AblationWithScans).CSVTables},
 	{"(*experiments.BasicExampleResult).CSVTables", (*experiments.BasicExampleResult).CSVTables},
 	{"(*experiments.CaseStudyResult).CSVTables", (*experiments.CaseStudyResult).CSVTables},
+	{"(*experiments.FileFormat).UnmarshalText", (*experiments.FileFormat).UnmarshalText},
 	{"(*experiments.Floats).UnmarshalJSON", (*experiments.Floats).UnmarshalJSON},
 	{"(*experiments.GDEnd).UnmarshalText", (*experiments.GDEnd).UnmarshalText},
 	{"(*experiments.Iris).BinaryTask", (*experiments.Iris).BinaryTask},
@@ -30,6 +60,9 @@ var table = []entry{
 	{"(*experiments.StudyResult).Cell", (*experiments.StudyResult).Cell},
 	{"(*experiments.StudyResult).EscapeTally", (*experiments.StudyResult).EscapeTally},
 	{"(*experiments.StudyResult).GDTransitions", (*experiments.StudyResult).GDTransitions},
+	{"(*grading.Exports).Close", (*grading.Exports).Close},
+	{"(*grading.Exports).Grade", (*grading.Exports).Grade},
+	{"(*grading.Exports).Read", (*grading.Exports).Read},
 	{"(*plots.Figure).Draw", (*plots.Figure).Draw},
 	{"(*reproduction.Report).Summary", (*reproduction.Report).Summary},
 	{"(*reproduction.Report).WriteMarkdown", (*reproduction.Report).WriteMarkdown},
@@ -145,6 +178,58 @@ var table = []entry{
 	{"batch.Shard.String", batch.Shard.String},
 	{"batch.Shard.Validate", batch.Shard.Validate},
 	{"batch.TextProgress", batch.TextProgress},
+	{"escapebench.BuiltinMethods", escapebench.BuiltinMethods},
+	{"escapebench.Canonical", escapebench.Canonical},
+	{"escapebench.Certify", escapebench.Certify},
+	{"escapebench.CreateJournal", escapebench.CreateJournal},
+	{"escapebench.DefaultSpec", escapebench.DefaultSpec},
+	{"escapebench.DefaultTrialOptions", escapebench.DefaultTrialOptions},
+	{"escapebench.EscaperMethod", escapebench.EscaperMethod},
+	{"escapebench.FamilyNames", escapebench.FamilyNames},
+	{"escapebench.FuncFamily", escapebench.FuncFamily},
+	{"escapebench.GaussianCell.String", escapebench.GaussianCell.String},
+	{"escapebench.GaussianFamily.Generate", escapebench.GaussianFamily.Generate},
+	{"escapebench.GaussianFamily.Name", escapebench.GaussianFamily.Name},
+	{"escapebench.GaussianGrid", escapebench.GaussianGrid},
+	{"escapebench.Instances", escapebench.Instances},
+	{"escapebench.JournalHeader.Shard", escapebench.JournalHeader.Shard},
+	{"escapebench.MergeJournals", escapebench.MergeJournals},
+	{"escapebench.Method.Applies", escapebench.Method.Applies},
+	{"escapebench.OptFloat.MarshalJSON", escapebench.OptFloat.MarshalJSON},
+	{"escapebench.PMCCell.String", escapebench.PMCCell.String},
+	{"escapebench.PMCFamily.Generate", escapebench.PMCFamily.Generate},
+	{"escapebench.PMCFamily.Name", escapebench.PMCFamily.Name},
+	{"escapebench.PMCGrid", escapebench.PMCGrid},
+	{"escapebench.PMCStart.String", escapebench.PMCStart.String},
+	{"escapebench.PaperFamily.Generate", escapebench.PaperFamily.Generate},
+	{"escapebench.PaperFamily.Name", escapebench.PaperFamily.Name},
+	{"escapebench.ParseGaussianCell", escapebench.ParseGaussianCell},
+	{"escapebench.ParsePMCCell", escapebench.ParsePMCCell},
+	{"escapebench.PointKind.MarshalText", escapebench.PointKind.MarshalText},
+	{"escapebench.PointKind.String", escapebench.PointKind.String},
+	{"escapebench.ProgressLine", escapebench.ProgressLine},
+	{"escapebench.Quantile", escapebench.Quantile},
+	{"escapebench.QuickSpec", escapebench.QuickSpec},
+	{"escapebench.ReadInstancesJSON", escapebench.ReadInstancesJSON},
+	{"escapebench.ReadJournal", escapebench.ReadJournal},
+	{"escapebench.ResumeJournal", escapebench.ResumeJournal},
+	{"escapebench.RunSuite", escapebench.RunSuite},
+	{"escapebench.RunTrial", escapebench.RunTrial},
+	{"escapebench.Spec.Settings", escapebench.Spec.Settings},
+	{"escapebench.Spec.Suite", escapebench.Spec.Suite},
+	{"escapebench.Suite.Validate", escapebench.Suite.Validate},
+	{"escapebench.Summarize", escapebench.Summarize},
+	{"escapebench.TrialOptions.Validate", escapebench.TrialOptions.Validate},
+	{"escapebench.TrialSeed", escapebench.TrialSeed},
+	{"escapebench.Wilson", escapebench.Wilson},
+	{"escapebench.WriteInstancesJSON", escapebench.WriteInstancesJSON},
+	{"escapebench.WriteResultsCSV", escapebench.WriteResultsCSV},
+	{"escapebench.WriteResultsJSON", escapebench.WriteResultsJSON},
+	{"escapebench.WriteSummaryJSON", escapebench.WriteSummaryJSON},
+	{"escapebench.WriteSummaryMarkdown", escapebench.WriteSummaryMarkdown},
+	{"escapebench.WriteSummaryPage", escapebench.WriteSummaryPage},
+	{"escapebench.WriteSummaryTable", escapebench.WriteSummaryTable},
+	{"escapebench.WriteTimingsCSV", escapebench.WriteTimingsCSV},
 	{"exercises.Check", exercises.Check},
 	{"exercises.DecodeAnswer", exercises.DecodeAnswer},
 	{"exercises.Export", exercises.Export},
@@ -176,6 +261,7 @@ var table = []entry{
 	{"experiments.DeltaSweepConfig.Validate", experiments.DeltaSweepConfig.Validate},
 	{"experiments.DescentScanConfig.Validate", experiments.DescentScanConfig.Validate},
 	{"experiments.ExactRIPVariants", experiments.ExactRIPVariants},
+	{"experiments.FileFormat.MarshalText", experiments.FileFormat.MarshalText},
 	{"experiments.FileFormat.String", experiments.FileFormat.String},
 	{"experiments.FixedT", experiments.FixedT},
 	{"experiments.Floats.MarshalJSON", experiments.Floats.MarshalJSON},
@@ -280,6 +366,9 @@ var table = []entry{
 	{"figures.VariantTable", figures.VariantTable},
 	{"figures.WindowsTable", figures.WindowsTable},
 	{"figures.WriteBenchReport", figures.WriteBenchReport},
+	{"grading.HandIn", grading.HandIn},
+	{"grading.OpenExports", grading.OpenExports},
+	{"grading.ValidID", grading.ValidID},
 	{"paper.Ablation", paper.Ablation},
 	{"paper.AblationBlockOf", paper.AblationBlockOf},
 	{"paper.AblationEntry.Defined", paper.AblationEntry.Defined},

@@ -1,16 +1,19 @@
-// Package walker lists the exported API of the workbench's library packages
+// Package walker lists the exported API of the module's library packages
 // so that a test can call every exported function and method with bad
-// arguments (issue "validation by principle"). Go cannot enumerate a
-// package's functions at run time, so List reads the source with go/parser
-// and Generate writes the call table walker_test's table_gen_test.go, a
-// slice of reflect-able function values (package-level functions and
-// method expressions). The test TestTableFresh fails when the committed
-// table no longer matches the source: run
+// arguments (issue "validation by principle"). Discover finds the packages
+// by walking the module tree from go.mod (every package but internal ones,
+// commands and the listed Exceptions, each with its reason), List reads
+// their source with go/parser, and Generate writes the call table
+// walker_test's table_gen_test.go, a slice of reflect-able function values
+// (package-level functions and method expressions). The test
+// TestTableFresh fails when the committed table no longer matches the
+// source, and TestEveryPackageWalked when `go list ./...` names a package
+// that is neither walked nor excepted: run
 //
 //	go generate ./sod/internal/walker
 //
-// after adding or removing exported API, and the new entry points are
-// walked without anyone writing a case for them.
+// after adding a package or changing exported API, and the new entry
+// points are walked without anyone writing a case for them.
 package walker
 
 //go:generate go run ./gen
@@ -22,6 +25,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -32,69 +36,174 @@ import (
 // Module is the import path of the module root.
 const Module = "sodworkbench.org/workbench"
 
-// Packages are the walked packages, relative to the module root.
-var Packages = []string{
-	"sod",
-	"sod/batch",
-	"sod/experiments",
-	"sod/figures",
-	"sod/figures/staticfig",
-	"sod/exercises",
-	"sod/paper",
-	"sod/reproduction",
-	"widgets",
-	"widgets/plots",
+// Exceptions are the library packages of the module that are not walked,
+// each with its reason. Every other package is found by Discover and walked
+// without anyone listing it; TestEveryPackageWalked fails when a package of
+// `go list ./...` is neither walked nor listed here (nor internal, nor a
+// command).
+var Exceptions = map[string]string{
+	"docker":     "no Go API: its files are the container image's scripts, tested by its own tests",
+	"docker/hub": "no Go API: the classroom hub's configuration and scripts",
+}
+
+// Package is one walked package.
+type Package struct {
+	Dir  string // directory relative to the module root, e.g. "sod/experiments"
+	Name string // package name, as in its package clause
+}
+
+// ImportPath is the package's import path.
+func (p Package) ImportPath() string { return Module + "/" + p.Dir }
+
+// Discover returns the packages of the module at root that are walked: every
+// directory with non-test Go files, except those under an internal/ or
+// testdata/ directory, those whose name starts with "." or "_" (which the go
+// command ignores), nested modules (a directory with its own go.mod),
+// commands (package main: they only parse flags and wire packages) and
+// Exceptions. It reads the files' package clauses itself (no `go list`), so
+// a new package is walked as soon as it exists. The result is sorted by Dir.
+func Discover(root string) ([]Package, error) {
+	var pkgs []Package
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			return nil
+		}
+		base := d.Name()
+		if strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") || base == "testdata" || base == "internal" {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+			return filepath.SkipDir // another module
+		}
+		name, ok, err := packageName(p)
+		if err != nil || !ok || name == "main" {
+			return err
+		}
+		if _, except := Exceptions[rel]; except {
+			return nil
+		}
+		pkgs = append(pkgs, Package{Dir: rel, Name: name})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Dir < pkgs[j].Dir })
+	return pkgs, nil
+}
+
+// goFiles returns the non-test Go files of dir.
+func goFiles(dir string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// packageName returns the package name of dir's non-test Go files (ok
+// false when it has none).
+func packageName(dir string) (name string, ok bool, err error) {
+	files, err := goFiles(dir)
+	if err != nil || len(files) == 0 {
+		return "", false, err
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		af, err := parser.ParseFile(fset, f, nil, parser.PackageClauseOnly)
+		if err != nil {
+			return "", false, err
+		}
+		if af.Name.Name == "documentation" {
+			continue
+		}
+		return af.Name.Name, true, nil
+	}
+	return "", false, nil
 }
 
 // Entry is one exported function or method.
 type Entry struct {
 	Pkg  string // directory relative to the module root, e.g. "sod/experiments"
+	Qual string // the package's qualifier in the generated file
 	Name string // function or method name
 	Recv string // receiver type name ("" for a function)
 	Ptr  bool   // pointer receiver
 }
 
-// Qualifier is the package name used in the generated file.
-func (e Entry) Qualifier() string { return path.Base(e.Pkg) }
-
 // Expr is the Go expression of the function value: pkg.F, pkg.T.M or (*pkg.T).M.
 func (e Entry) Expr() string {
-	q := e.Qualifier()
 	switch {
 	case e.Recv == "":
-		return q + "." + e.Name
+		return e.Qual + "." + e.Name
 	case e.Ptr:
-		return "(*" + q + "." + e.Recv + ")." + e.Name
+		return "(*" + e.Qual + "." + e.Recv + ")." + e.Name
 	default:
-		return q + "." + e.Recv + "." + e.Name
+		return e.Qual + "." + e.Recv + "." + e.Name
 	}
 }
 
-// List returns the exported functions and methods (on exported types) of
-// the non-test files of Packages under root, sorted, and the generic ones
-// it skipped (a generic function has no value without instantiation).
-func List(root string) (entries []Entry, skipped []string, err error) {
+// qualifiers returns the qualifier of each package: its name, or, when two
+// walked packages share a name, its directory with "/" written "_".
+func qualifiers(pkgs []Package) map[string]string {
+	count := map[string]int{}
+	for _, p := range pkgs {
+		count[p.Name]++
+	}
+	q := map[string]string{}
+	for _, p := range pkgs {
+		q[p.Dir] = p.Name
+		if count[p.Name] > 1 {
+			q[p.Dir] = strings.NewReplacer("/", "_", "-", "_", ".", "_").Replace(p.Dir)
+		}
+	}
+	return q
+}
+
+// List returns the packages Discover finds under root, the exported
+// functions and methods (on exported types) of their non-test files,
+// sorted, and the generic ones it skipped (a generic function has no value
+// without instantiation).
+func List(root string) (pkgs []Package, entries []Entry, skipped []string, err error) {
+	pkgs, err = Discover(root)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	quals := qualifiers(pkgs)
 	fset := token.NewFileSet()
-	for _, pkg := range Packages {
-		dir := filepath.Join(root, filepath.FromSlash(pkg))
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, pkg := range pkgs {
+		files, err := goFiles(filepath.Join(root, filepath.FromSlash(pkg.Dir)))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, name := range files {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
 			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			for _, d := range f.Decls {
 				fd, ok := d.(*ast.FuncDecl)
 				if !ok || !fd.Name.IsExported() {
 					continue
 				}
-				e := Entry{Pkg: pkg, Name: fd.Name.Name}
+				e := Entry{Pkg: pkg.Dir, Qual: quals[pkg.Dir], Name: fd.Name.Name}
 				generic := fd.Type.TypeParams != nil && len(fd.Type.TypeParams.List) > 0
 				if fd.Recv != nil && len(fd.Recv.List) == 1 {
 					t := fd.Recv.List[0].Type
@@ -123,7 +232,7 @@ func List(root string) (entries []Entry, skipped []string, err error) {
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Expr() < entries[j].Expr() })
 	sort.Strings(skipped)
-	return entries, skipped, nil
+	return pkgs, entries, skipped, nil
 }
 
 // TableFile is the generated file, relative to this package's directory.
@@ -131,17 +240,42 @@ const TableFile = "table_gen_test.go"
 
 // Generate returns the gofmt-ed source of TableFile for the module at root.
 func Generate(root string) ([]byte, error) {
-	entries, skipped, err := List(root)
+	pkgs, entries, skipped, err := List(root)
 	if err != nil {
 		return nil, err
+	}
+	quals := qualifiers(pkgs)
+	used := map[string]bool{}
+	for _, e := range entries {
+		used[e.Pkg] = true
 	}
 	var b bytes.Buffer
 	b.WriteString("// Code generated by \"go generate ./sod/internal/walker\"; DO NOT EDIT.\n\n")
 	b.WriteString("package walker_test\n\nimport (\n")
-	for _, p := range Packages {
-		fmt.Fprintf(&b, "\t%q\n", Module+"/"+p)
+	for _, p := range pkgs {
+		if !used[p.Dir] {
+			continue
+		}
+		if quals[p.Dir] != path.Base(p.Dir) {
+			fmt.Fprintf(&b, "\t%s %q\n", quals[p.Dir], p.ImportPath())
+		} else {
+			fmt.Fprintf(&b, "\t%q\n", p.ImportPath())
+		}
 	}
 	b.WriteString(")\n\n")
+	b.WriteString("// walked lists the packages walker.Discover found, with their number of\n")
+	b.WriteString("// entries (0: no exported function or method).\n")
+	b.WriteString("var walked = map[string]int{\n")
+	for _, p := range pkgs {
+		n := 0
+		for _, e := range entries {
+			if e.Pkg == p.Dir {
+				n++
+			}
+		}
+		fmt.Fprintf(&b, "\t%q: %d,\n", p.Dir, n)
+	}
+	b.WriteString("}\n\n")
 	if len(skipped) > 0 {
 		b.WriteString("// Generic, not walked (no value without instantiation):\n")
 		for _, s := range skipped {
@@ -149,7 +283,7 @@ func Generate(root string) ([]byte, error) {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("// table holds every exported function and method of walker.Packages.\n")
+	b.WriteString("// table holds every exported function and method of the walked packages.\n")
 	b.WriteString("var table = []entry{\n")
 	for _, e := range entries {
 		fmt.Fprintf(&b, "\t{%q, %s},\n", e.Expr(), e.Expr())

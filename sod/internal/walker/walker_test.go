@@ -11,7 +11,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -50,12 +52,93 @@ func TestTableFresh(t *testing.T) {
 	for _, e := range table {
 		names[e.name] = true
 	}
-	for _, m := range []map[string]string{shapePanics, operatorPanics, documentedPanics, documentedNaN, todo} {
+	for _, m := range []map[string]string{shapePanics, operatorPanics, documentedPanics, documentedNaN, nilResults, todo} {
 		for name := range m {
 			if !names[name] {
 				t.Errorf("allowlist entry %q is no exported entry point (renamed or removed?)", name)
 			}
 		}
+	}
+}
+
+// TestEveryPackageWalked compares the walked packages with an independent
+// listing, `go list ./...`: every package of the module must be walked,
+// internal (walked through the packages that use it), a command (package
+// main) or one of walker.Exceptions, and every exception must still exist
+// and must not be walked. A package added without regenerating the table
+// fails here.
+func TestEveryPackageWalked(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	cmd := exec.Command(gobin, "list", "-f", "{{.ImportPath}} {{.Name}}", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	listed := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		imp, name, _ := strings.Cut(line, " ")
+		dir := strings.TrimPrefix(strings.TrimPrefix(imp, walker.Module), "/")
+		listed[dir] = true
+		_, isWalked := walked[dir]
+		_, excepted := walker.Exceptions[dir]
+		internal := slices.Contains(strings.Split(dir, "/"), "internal")
+		switch {
+		case isWalked && excepted:
+			t.Errorf("package %s is walked and listed in walker.Exceptions", dir)
+		case isWalked || excepted || internal || name == "main":
+		default:
+			t.Errorf("package %s is neither walked nor in walker.Exceptions: run `go generate ./sod/internal/walker` (or add an exception with its reason)", dir)
+		}
+	}
+	for dir := range walked {
+		if !listed[dir] {
+			t.Errorf("walked package %s is not in `go list ./...`", dir)
+		}
+	}
+	for dir, reason := range walker.Exceptions {
+		if !listed[dir] {
+			t.Errorf("walker.Exceptions lists %s (%s), which is no package of the module", dir, reason)
+		}
+		if reason == "" {
+			t.Errorf("walker.Exceptions lists %s without a reason", dir)
+		}
+	}
+	// Discover on a tree with a new package finds it.
+	tmp := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":            "module " + walker.Module + "\n",
+		"a/a.go":            "package a\n\nfunc F(x int) error { return nil }\n",
+		"a/internal/b/b.go": "package b\n",
+		"cmd/c/main.go":     "package main\n\nfunc main() {}\n",
+		"a/testdata/d/d.go": "package d\n",
+		"sub/go.mod":        "module other\n",
+		"sub/e.go":          "package e\n",
+		"new/pkg/x_test.go": "package pkg\n",
+		"new/pkg/x.go":      "package pkg\n\ntype T struct{}\n\nfunc (*T) M() {}\n",
+	} {
+		p := filepath.Join(tmp, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, entries, _, err := walker.List(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range pkgs {
+		got = append(got, p.Dir)
+	}
+	for _, e := range entries {
+		got = append(got, e.Expr())
+	}
+	if want := []string{"a", "new/pkg", "(*pkg.T).M", "a.F"}; !slices.Equal(got, want) {
+		t.Errorf("List on a tree with packages a and new/pkg = %q, want %q", got, want)
 	}
 }
 
@@ -66,11 +149,11 @@ var (
 	// methods also evaluate non-finite X as given (NaN in, NaN out), as
 	// gonum/mat does; Problem.CheckX is the validating form.
 	shapePanics = map[string]string{
-		"(*sod.Problem).H":        "hot method: panics on mismatched shape like gonum/mat (sod.Problem doc); CheckX is the validating form",
-		"(*sod.Problem).Grad":     "hot method: panics on mismatched shape like gonum/mat (sod.Problem doc)",
-		"(*sod.Problem).GradF":    "hot method: panics on mismatched shape like gonum/mat (sod.Problem doc)",
-		"(*sod.Problem).HessVec":  "hot method: panics on mismatched shape like gonum/mat (sod.Problem doc)",
-		"(*sod.Problem).DistStar": "hot method: panics on mismatched shape like gonum/mat (sod.Problem doc)",
+		"(*sod.Problem).H":        "hot method: panics on mismatched shape (or a nil problem or operator, which has no shape) like gonum/mat (sod.Problem doc); CheckX is the validating form",
+		"(*sod.Problem).Grad":     "hot method: panics on mismatched shape (or a nil problem or operator, which has no shape) like gonum/mat (sod.Problem doc); CheckX is the validating form",
+		"(*sod.Problem).GradF":    "hot method: panics on mismatched shape (or a nil problem or operator, which has no shape) like gonum/mat (sod.Problem doc); CheckX is the validating form",
+		"(*sod.Problem).HessVec":  "hot method: panics on mismatched shape (or a nil problem or operator, which has no shape) like gonum/mat (sod.Problem doc); CheckX is the validating form",
+		"(*sod.Problem).DistStar": "hot method: panics on mismatched shape (or a nil problem or operator, which has no shape) like gonum/mat (sod.Problem doc); CheckX is the validating form",
 	}
 	// operatorPanics: the sod.Operator hot path does not check its
 	// arguments (sod.Operator doc: shapes are validated once, where a
@@ -99,9 +182,112 @@ var (
 		"paper.Printed.Unit":   "documented: NaN for a printed mark",
 		"paper.Printed.Bounds": "documented: NaNs for a printed mark",
 	}
+	// nanTypes: types whose NaN is a documented value ("not measured"),
+	// and nanFields: struct fields documented to hold NaN for some inputs.
+	nanTypes  = map[string]string{}
+	nanFields = map[string]string{}
+	// nilResults: entry points documented to return a nil pointer, map or
+	// interface with a nil error.
+	nilResults = map[string]string{}
 	// todo: open findings, allowed for now so the suite stays green; each
 	// must be fixed and removed (the test logs them).
-	todo = map[string]string{}
+	todo = map[string]string{
+		"(*escapebench.Journal).Close":                "issue 35: nil receiver",
+		"(*escapebench.Journal).Complete":             "issue 35: nil receiver",
+		"(*escapebench.Journal).Path":                 "issue 35: nil receiver",
+		"(*escapebench.Journal).Runs":                 "issue 35: nil receiver",
+		"(*escapebench.OptFloat).UnmarshalJSON":       "issue 35: nil receiver",
+		"(*escapebench.TrialResult).Key":              "issue 35: nil receiver",
+		"(*experiments.AblationWithScans).CSVTables":  "issue 35: nil receiver",
+		"(*experiments.BasicExampleResult).CSVTables": "issue 35: nil receiver",
+		"(*experiments.CaseStudyResult).CSVTables":    "issue 35: nil receiver",
+		"(*experiments.Iris).BinaryTask":              "issue 35: nil receiver",
+		"(*experiments.LiftedPanels).BelowReference":  "issue 35: nil receiver, zero receiver",
+		"(*experiments.QNNResult).CSVTables":          "issue 35: nil receiver",
+		"(*experiments.StudyResult).CSVTables":        "issue 35: nil receiver",
+		"(*experiments.StudyResult).Cell":             "issue 35: nil receiver",
+		"(*experiments.StudyResult).EscapeTally":      "issue 35: nil receiver",
+		"(*experiments.StudyResult).GDTransitions":    "issue 35: nil receiver",
+		"(*grading.Exports).Close":                    "issue 35: nil receiver",
+		"(*grading.Exports).Grade":                    "issue 35: nil receiver",
+		"(*grading.Exports).Read":                     "issue 35: nil receiver",
+		"(*plots.Figure).Draw":                        "issue 35: nil receiver",
+		"(*reproduction.Report).Summary":              "issue 35: nil receiver",
+		"(*reproduction.Report).WriteMarkdown":        "issue 35: nil receiver",
+		"(*sod.CriticalPoint).CheckSpurious":          "issue 35: nil receiver",
+		"(*sod.CriticalPoint).IsLocalMinimum":         "issue 35: nil receiver",
+		"(*sod.CriticalPoint).LinePoint":              "issue 35: nil receiver, zero receiver",
+		"(*sod.DataPointsOperator).Dims":              "issue 35: nil receiver",
+		"(*sod.DataPointsOperator).XiSquared":         "issue 35: nil receiver",
+		"(*sod.DenseOperator).Dims":                   "issue 35: nil receiver",
+		"(*sod.DenseOperator).XiSquared":              "issue 35: nil receiver, zero receiver",
+		"(*sod.EscapeRun).Solved":                     "issue 35: nil receiver",
+		"(*sod.EscapeState).Critical":                 "issue 35: nil receiver",
+		"(*sod.ExplicitLifting).Gradient":             "issue 35: nil receiver",
+		"(*sod.ExplicitLifting).Lift":                 "issue 35: NaN or nil result, nil receiver",
+		"(*sod.ExplicitLifting).Objective":            "issue 35: nil receiver",
+		"(*sod.ExplicitLifting).PGD":                  "issue 35: NaN or nil result, nil receiver",
+		"(*sod.ExplicitLifting).Size":                 "issue 35: nil receiver",
+		"(*sod.Instance).Critical":                    "issue 35: nil receiver",
+		"(*sod.Instance).Delta":                       "issue 35: nil receiver, zero receiver",
+		"(*sod.LiftedSubspace).Dims":                  "issue 35: nil receiver",
+		"(*sod.LiftedSubspace).Gram":                  "issue 35: nil receiver, zero receiver",
+		"(*sod.LiftedSubspace).GramNormalized":        "issue 35: nil receiver, zero receiver",
+		"(*sod.LiftedSubspace).LogObjective":          "issue 35: nil receiver",
+		"(*sod.LiftedSubspace).Objective":             "issue 35: nil receiver",
+		"(*sod.LiftedSubspace).ProjectedGradient":     "issue 35: nil receiver",
+		"(*sod.LiftedSubspace).TermNorms":             "issue 35: nil receiver",
+		"(*sod.PMCOperator).Dims":                     "issue 35: nil receiver",
+		"(*sod.PMCOperator).Epsilon":                  "issue 35: nil receiver",
+		"(*sod.PMCOperator).Index":                    "issue 35: nil receiver",
+		"(*sod.PMCOperator).XiSquared":                "issue 35: nil receiver",
+		"(*sod.SubspacePGD).Rank":                     "issue 35: nil receiver",
+		"(*sod.SubspacePGD).Run":                      "issue 35: nil receiver, zero receiver",
+		"(*sod.SubspacePGD).Step":                     "issue 35: nil receiver, zero receiver",
+		"(*sod.TPGDClosedForm).BetaScale":             "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).Coefficients":          "issue 35: nil receiver, zero receiver",
+		"(*sod.TPGDClosedForm).EscapePointAt":         "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).GammaScale":            "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).K":                     "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).LogK":                  "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).LogLogQ":               "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).LogQ":                  "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).RhoMin":                "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).Select":                "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).TermNorms":             "issue 35: nil receiver, zero receiver",
+		"(*sod.TPGDClosedForm).Thresholds":            "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).UBeta":                 "issue 35: nil receiver",
+		"(*sod.TPGDClosedForm).UGamma":                "issue 35: nil receiver",
+		"(*widgets.Page).Add":                         "issue 35: nil receiver",
+		"(*widgets.Page).AddHTML":                     "issue 35: nil receiver",
+		"(*widgets.Page).Write":                       "issue 35: nil receiver",
+		"(*widgets.ProgressBar).Done":                 "issue 35: nil receiver",
+		"(*widgets.ProgressBar).Update":               "issue 35: nil receiver",
+		"escapebench.Certify":                         "issue 35: panic on a bad argument",
+		"escapebench.MergeJournals":                   "issue 35: panic on a bad argument",
+		"escapebench.PMCGrid":                         "issue 35: NaN or nil result",
+		"escapebench.Quantile":                        "issue 35: NaN or nil result, panic on a bad argument",
+		"escapebench.ReadInstancesJSON":               "issue 35: panic on a bad argument",
+		"escapebench.Summarize":                       "issue 35: NaN or nil result, panic on a bad argument",
+		"escapebench.Wilson":                          "issue 35: NaN or nil result",
+		"escapebench.WriteInstancesJSON":              "issue 35: panic on a bad argument",
+		"escapebench.WriteResultsCSV":                 "issue 35: panic on a bad argument",
+		"escapebench.WriteResultsJSON":                "issue 35: panic on a bad argument",
+		"escapebench.WriteSummaryJSON":                "issue 35: panic on a bad argument",
+		"escapebench.WriteSummaryMarkdown":            "issue 35: panic on a bad argument",
+		"escapebench.WriteSummaryPage":                "issue 35: panic on a bad argument",
+		"escapebench.WriteSummaryTable":               "issue 35: panic on a bad argument",
+		"escapebench.WriteTimingsCSV":                 "issue 35: panic on a bad argument",
+		"experiments.DefaultVariants":                 "issue 35: NaN or nil result",
+		"experiments.RunBasicExample":                 "issue 35: NaN or nil result",
+		"experiments.RunCaseStudy":                    "issue 35: NaN or nil result",
+		"experiments.RunDescentScan":                  "issue 35: NaN or nil result",
+		"experiments.RunVariantComparison":            "issue 35: NaN or nil result",
+		"figures.PathFromIterates":                    "issue 35: NaN or nil result",
+		"grading.HandIn":                              "issue 35: panic on a bad argument",
+		"sod.DefaultSingleStepSOD":                    "issue 35: NaN or nil result",
+		"widgets.NewGalleryDataWithText":              "issue 35: NaN or nil result",
+	}
 )
 
 const callTimeout = 10 * time.Second
@@ -368,12 +554,12 @@ func (w *walk) bad(t reflect.Type, deep bool) []value {
 			s.Index(0).Set(ev.make())
 			vs = append(vs, constant(t.String()+"{"+ev.label+"}", s))
 		}
-		if k := t.Elem().Kind(); k == reflect.Int || k == reflect.Int64 || k == reflect.Float64 {
-			s := reflect.MakeSlice(t, 2, 2)
-			s.Index(0).Set(w.valid(t.Elem()))
-			s.Index(1).Set(w.valid(t.Elem()))
-			vs = append(vs, constant("duplicate "+t.String(), s))
-		}
+		// The same valid element twice (the same pointer for pointers):
+		// a duplicate key, name or run.
+		rep := reflect.MakeSlice(t, 2, 2)
+		rep.Index(0).Set(w.valid(t.Elem()))
+		rep.Index(1).Set(w.valid(t.Elem()))
+		vs = append(vs, constant(t.String()+" with a repeated element", rep))
 	case reflect.Map, reflect.Func, reflect.Chan:
 		vs = append(vs, constant("nil "+t.String(), reflect.Zero(t)))
 		if t.Kind() == reflect.Func && t.NumOut() > 0 {
@@ -556,6 +742,8 @@ func TestWalkBadInputs(t *testing.T) {
 		mu                          sync.Mutex
 		failures, allowed           []string
 		calls, params, crashedCount int
+		receivers                   int
+		labels                      = map[string]bool{}
 	)
 	const batch = 12
 	jobs := make(chan []string)
@@ -572,6 +760,10 @@ func TestWalkBadInputs(t *testing.T) {
 					allowed = append(allowed, res.allowed...)
 					calls += res.calls
 					params += res.params
+					receivers += res.receivers
+					for _, l := range res.labels {
+						labels[l] = true
+					}
 					if res.stoppedAt >= 0 {
 						crashedCount++
 					}
@@ -595,8 +787,9 @@ func TestWalkBadInputs(t *testing.T) {
 	wg.Wait()
 	sort.Strings(failures)
 	sort.Strings(allowed)
-	t.Logf("walked %d entry points (%d parameters with bad values), %d calls with one bad argument, in %v",
-		len(table), params, calls, time.Since(start).Round(time.Millisecond))
+	// The summary line (go test -v -run TestWalkBadInputs ./sod/internal/walker).
+	t.Logf("walker: %d packages, %d entry points, %d parameters with bad values (%d of them receivers), %d distinct bad values, %d calls with one bad argument, %d findings, %d open findings allowed for now (todo), in %v",
+		len(walked), len(table), params, receivers, len(labels), calls, len(failures), len(allowed), time.Since(start).Round(time.Millisecond))
 	for _, a := range allowed {
 		t.Log("allowed for now: " + a)
 	}
@@ -612,6 +805,8 @@ const childEnv = "WALKER_CHILD_ENTRIES"
 type childResult struct {
 	failures, allowed []string
 	calls, params     int
+	receivers         int
+	labels            []string
 	stoppedAt         int // index in names of the entry that crashed or hung, -1 if none
 }
 
@@ -638,10 +833,13 @@ func runChild(t *testing.T, names []string) childResult {
 		case "walk-allow":
 			res.allowed = append(res.allowed, rest)
 		case "walk-count":
-			var c, p int
-			fmt.Sscan(rest, &c, &p)
+			var c, p, r int
+			fmt.Sscan(rest, &c, &p, &r)
 			res.calls += c
 			res.params += p
+			res.receivers += r
+		case "walk-label":
+			res.labels = append(res.labels, rest)
 		case "walk-done":
 			last, lastEntry = "", ""
 		}
@@ -705,7 +903,8 @@ func TestWalkChild(t *testing.T) {
 		byName[e.name] = e
 	}
 	w := newWalk()
-	calls, withBad := 0, 0
+	calls, withBad, receivers := 0, 0, 0
+	labels := map[string]bool{}
 	for _, name := range strings.Split(list, "\n") {
 		e := byName[name]
 		fn := reflect.ValueOf(e.fn)
@@ -714,25 +913,36 @@ func TestWalkChild(t *testing.T) {
 		for i := 0; i < ft.NumIn(); i++ {
 			var bads []value
 			switch {
-			case i == 0 && ptrRecv && settings(ft.In(0)):
-				// A settings receiver (an escaper): its valid value with one
-				// field made bad, not nil (a method on nil is not an entry point).
-				for _, fv := range w.fieldBad(ft.In(0).Elem()) {
-					bads = append(bads, value{fv.label, func() reflect.Value {
-						p := reflect.New(ft.In(0).Elem())
-						p.Elem().Set(fv.make())
-						return p
-					}})
-				}
 			case i == 0 && ptrRecv:
-				continue // a method on a nil or hand-zeroed receiver is not an entry point
+				// A pointer receiver: nil and the zero value (an exported
+				// type can be written as a literal), and, for settings (an
+				// escaper), its valid value with one field made bad.
+				rt := ft.In(0)
+				bads = append(bads, constant("nil "+rt.String()+" receiver", reflect.Zero(rt)))
+				if rt.Elem().Kind() == reflect.Struct {
+					bads = append(bads, value{"zero &" + rt.Elem().String() + "{} receiver", func() reflect.Value { return reflect.New(rt.Elem()) }})
+				}
+				if settings(rt) {
+					for _, fv := range w.fieldBad(rt.Elem()) {
+						bads = append(bads, value{fv.label, func() reflect.Value {
+							p := reflect.New(rt.Elem())
+							p.Elem().Set(fv.make())
+							return p
+						}})
+					}
+				}
+				receivers++
 			default:
+				if i == 0 && strings.Count(e.name, ".") == 2 {
+					receivers++ // a value receiver: its zero value and bad values
+				}
 				bads = w.bad(ft.In(i), true)
 			}
 			if len(bads) > 0 {
 				withBad++
 			}
 			for _, b := range bads {
+				labels[b.label] = true
 				label := fmt.Sprintf("%s arg %d = %s", e.name, i, b.label)
 				say("walk-call", label)
 				args := make([]reflect.Value, ft.NumIn())
@@ -772,8 +982,8 @@ func TestWalkChild(t *testing.T) {
 					if _, doc := documentedNaN[e.name]; doc {
 						continue
 					}
-					if nan := nanResult(out); nan >= 0 {
-						msg = fmt.Sprintf("NaN result %d with nil error: %s", nan, label)
+					if f := resultFault(e.name, out); f != "" {
+						msg = fmt.Sprintf("RESULT: %s: %s", label, f)
 					}
 				}
 				if msg == "" {
@@ -788,19 +998,91 @@ func TestWalkChild(t *testing.T) {
 		}
 	}
 	say("walk-done", "")
-	say("walk-count", fmt.Sprint(calls, withBad))
+	say("walk-count", fmt.Sprint(calls, withBad, receivers))
+	for l := range labels {
+		say("walk-label", l)
+	}
 }
 
-// nanResult returns the index of a NaN float result when the call's error
-// result (if any) is nil, else -1.
-func nanResult(out []reflect.Value) int {
-	if n := len(out); n > 0 && out[n-1].Type() == typErr && !out[n-1].IsNil() {
-		return -1
+// resultFault describes the first fault of a call's results when its
+// error result (if any) is nil: a NaN float anywhere in them (walked field
+// by field through structs, pointers, slices, arrays and maps, up to a
+// depth), or a nil pointer, map or interface result from a function that
+// has an error result (nil with a nil error says neither what went wrong
+// nor gives a value). "" when there is none.
+func resultFault(name string, out []reflect.Value) string {
+	n := len(out)
+	hasErr := n > 0 && out[n-1].Type() == typErr
+	if hasErr && !out[n-1].IsNil() {
+		return ""
 	}
 	for i, o := range out {
-		if (o.Kind() == reflect.Float64 || o.Kind() == reflect.Float32) && math.IsNaN(o.Float()) {
-			return i
+		if hasErr && i == n-1 {
+			break
+		}
+		switch o.Kind() {
+		case reflect.Pointer, reflect.Map, reflect.Interface:
+			if hasErr && o.IsNil() {
+				if _, ok := nilResults[name]; !ok {
+					return fmt.Sprintf("result %d is nil (%s) with a nil error", i, o.Type())
+				}
+			}
+		}
+		if path := nanPath(o, fmt.Sprintf("result %d", i), 0, map[uintptr]bool{}); path != "" {
+			return path + " is NaN with a nil error"
 		}
 	}
-	return -1
+	return ""
+}
+
+// nanPath returns the path of the first NaN in v ("" if none).
+func nanPath(v reflect.Value, path string, depth int, seen map[uintptr]bool) string {
+	if !v.IsValid() || depth > 6 {
+		return ""
+	}
+	if _, ok := nanTypes[v.Type().String()]; ok {
+		return ""
+	}
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if math.IsNaN(v.Float()) {
+			return path
+		}
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return ""
+		}
+		seen[v.Pointer()] = true
+		return nanPath(v.Elem(), path, depth+1, seen)
+	case reflect.Interface:
+		return nanPath(v.Elem(), path, depth+1, seen)
+	case reflect.Struct:
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			if _, ok := nanFields[t.String()+"."+f.Name]; ok {
+				continue
+			}
+			if p := nanPath(v.Field(i), path+"."+f.Name, depth+1, seen); p != "" {
+				return p
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < min(v.Len(), 64); i++ {
+			if p := nanPath(v.Index(i), fmt.Sprintf("%s[%d]", path, i), depth+1, seen); p != "" {
+				return p
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for k := 0; it.Next() && k < 64; k++ {
+			if p := nanPath(it.Value(), fmt.Sprintf("%s[%v]", path, it.Key()), depth+1, seen); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }
