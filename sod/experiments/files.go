@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 )
 
@@ -76,13 +76,9 @@ func (f *FileFormat) UnmarshalText(b []byte) error {
 	return err
 }
 
-// fileNamePart is what a result's or a table's name may hold: it becomes
-// part of a file name in dir, never a path.
-var fileNamePart = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
-
 // WriteResultFiles writes result as dir/<name>.json and each table as
 // dir/<name>_<table>.csv, as format asks; dir must exist. The names are
-// checked (letters, digits, '_' and '-', not a path) before any file is
+// checked by sod.CheckIdentifier (never a path) before any file is
 // written.
 func WriteResultFiles(dir, name string, format FileFormat, result any, tables []CSVTable) error {
 	if dir == "" {
@@ -91,12 +87,12 @@ func WriteResultFiles(dir, name string, format FileFormat, result any, tables []
 	if format < 0 || int(format) >= len(fileFormats) {
 		return fmt.Errorf("experiments: file format %d: want FormatJSONAndCSV, FormatJSON or FormatCSV", int(format))
 	}
-	if !fileNamePart.MatchString(name) {
-		return fmt.Errorf("experiments: result name %q: want letters, digits, '_' and '-'", name)
+	if err := sod.CheckIdentifier("experiments: result name", name); err != nil {
+		return err
 	}
 	for _, t := range tables {
-		if !fileNamePart.MatchString(t.Name) {
-			return fmt.Errorf("experiments: table name %q: want letters, digits, '_' and '-'", t.Name)
+		if err := sod.CheckIdentifier("experiments: table name", t.Name); err != nil {
+			return err
 		}
 	}
 	if format != FormatCSV {

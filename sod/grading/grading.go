@@ -30,14 +30,27 @@ import (
 	"regexp"
 	"syscall"
 
+	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/exercises"
 )
 
 // idRe is the form of an exercise id: notebook number, a dot, exercise number ("07.1").
 var idRe = regexp.MustCompile(`^[0-9]{2}\.[0-9]+$`)
 
-// ValidID reports whether id has the form of an exercise id, "NN.k" (for example "07.1").
-func ValidID(id string) bool { return idRe.MatchString(id) }
+// ValidID reports whether id has the form of an exercise id, "NN.k" (for example "07.1"), and
+// passes sod.CheckIdentifier, the rule for every name that reaches a file path.
+func ValidID(id string) bool { return checkID(id) == nil }
+
+// checkID returns an error wrapping sod.ErrBadParameter naming id unless ValidID(id).
+func checkID(id string) error {
+	if err := sod.CheckIdentifier("exercise id", id); err != nil {
+		return err
+	}
+	if !idRe.MatchString(id) {
+		return fmt.Errorf("%w: exercise id %q: want the form NN.k, such as 07.1", sod.ErrBadParameter, id)
+	}
+	return nil
+}
 
 // MaxExportBytes is the largest exported answer the grader reads (an answer to any exercise of
 // the workbench is a few kilobytes).
@@ -98,8 +111,15 @@ func (e *Exports) Close() error { return e.f.Close() }
 var ErrNotExported = errors.New("no answer exported")
 
 // Read returns the exported answer of exercise id: a regular file of at most MaxExportBytes
-// (not a link, not a pipe), an Answer with no unknown fields, for exercise id.
+// (not a link, not a pipe), an Answer with no unknown fields, for exercise id. An id that is not
+// ValidID (such as "../x") is refused before any file is opened.
 func (e *Exports) Read(id string) (*exercises.Answer, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	if e == nil || e.f == nil {
+		return nil, fmt.Errorf("%w: Read on a nil Exports (use OpenExports)", sod.ErrBadParameter)
+	}
 	fd, err := syscall.Openat(int(e.f.Fd()), fileName(id), syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	switch {
 	case errors.Is(err, syscall.ENOENT):
