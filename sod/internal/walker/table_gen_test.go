@@ -20,9 +20,9 @@ import (
 // walked lists the packages walker.Discover found, with their number of
 // entries (0: no exported function or method).
 var walked = map[string]int{
-	"sod":                   174,
+	"sod":                   175,
 	"sod/batch":             10,
-	"sod/escapebench":       59,
+	"sod/escapebench":       61,
 	"sod/exercises":         9,
 	"sod/experiments":       83,
 	"sod/figures":           58,
@@ -186,11 +186,13 @@ var table = []entry{
 	{"escapebench.DefaultTrialOptions", escapebench.DefaultTrialOptions},
 	{"escapebench.EscaperMethod", escapebench.EscaperMethod},
 	{"escapebench.FamilyNames", escapebench.FamilyNames},
+	{"escapebench.Features.Values", escapebench.Features.Values},
 	{"escapebench.FuncFamily", escapebench.FuncFamily},
 	{"escapebench.GaussianCell.String", escapebench.GaussianCell.String},
 	{"escapebench.GaussianFamily.Generate", escapebench.GaussianFamily.Generate},
 	{"escapebench.GaussianFamily.Name", escapebench.GaussianFamily.Name},
 	{"escapebench.GaussianGrid", escapebench.GaussianGrid},
+	{"escapebench.InstanceFeatures", escapebench.InstanceFeatures},
 	{"escapebench.Instances", escapebench.Instances},
 	{"escapebench.JournalHeader.Shard", escapebench.JournalHeader.Shard},
 	{"escapebench.MergeJournals", escapebench.MergeJournals},
@@ -426,6 +428,7 @@ var table = []entry{
 	{"sod.BasicExampleProblem", sod.BasicExampleProblem},
 	{"sod.BasicExampleXHat", sod.BasicExampleXHat},
 	{"sod.BuildInfo", sod.BuildInfo},
+	{"sod.CheckIdentifier", sod.CheckIdentifier},
 	{"sod.CheckTPGDParams", sod.CheckTPGDParams},
 	{"sod.CompareTPGD", sod.CompareTPGD},
 	{"sod.Condition.String", sod.Condition.String},

@@ -209,8 +209,6 @@ var (
 		"(*experiments.StudyResult).EscapeTally":      "issue 35: nil receiver",
 		"(*experiments.StudyResult).GDTransitions":    "issue 35: nil receiver",
 		"(*grading.Exports).Close":                    "issue 35: nil receiver",
-		"(*grading.Exports).Grade":                    "issue 35: nil receiver",
-		"(*grading.Exports).Read":                     "issue 35: nil receiver",
 		"(*plots.Figure).Draw":                        "issue 35: nil receiver",
 		"(*reproduction.Report).Summary":              "issue 35: nil receiver",
 		"(*reproduction.Report).WriteMarkdown":        "issue 35: nil receiver",
