@@ -33,7 +33,7 @@ type SODLineSearch struct {
 	// l = 3: the quadratic network's spurious minimum) and already t = 1
 	// overshoots every useful scale. The paper fixes no η for its line
 	// search (section 6.3); this is the workbench's rule, like
-	// experiments.AutoT for t.
+	// AutoT for t.
 	GrowthQ float64
 }
 

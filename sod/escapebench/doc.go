@@ -44,7 +44,7 @@
 //     instances (single-step and exact subspace SOD need n×n arrays, so
 //     stop at n = sod.MaxDenseSize); the paper's multi-step SOD takes the
 //     instance's (l, t) where the paper gives one, else l = MultiStepL and t from
-//     experiments.AutoT(1) per point; the SOD line search scans
+//     sod.AutoT(1) per point; the SOD line search scans
 //     t = 10^0 … 10^12.
 //   - cost.go, trial.go — RunTrial runs one method once (TrialOptions: GD
 //     budget, escape rounds, success distance) with sod.RunEscape

@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"sodworkbench.org/workbench/sod"
-	"sodworkbench.org/workbench/sod/experiments"
 )
 
 // Method is an escape method under test: a name, its parameters (recorded
@@ -54,7 +53,7 @@ const MethodDelta = 0.5
 // constructors, as experiments.DefaultVariants uses them) and the
 // benchmark's own choices: single-step SOD with δ = MethodDelta, the
 // paper's multi-step SOD at the instance's (l, t) — on instances without
-// one, l = MultiStepL and t chosen per point by experiments.AutoT(1) — the
+// one, l = MultiStepL and t chosen per point by sod.AutoT(1) — the
 // SOD line search over the t grid of benchStepGrid (10^0 … 10^12), exact
 // subspace SOD, perturbed GD, random and negative-gradient line searches;
 // single-step and exact subspace SOD only up to n = sod.MaxDenseSize
@@ -86,7 +85,7 @@ func BuiltinMethods() []Method {
 				// outside U_β ∪ U_γ at most points, so t is chosen per
 				// point from the closed form.
 				d := sod.DefaultMultiStepSOD(MultiStepL, 0)
-				return experiments.MultiStepAutoT(d.L, d.Rho, d.Eta, experiments.AutoT(1)), nil
+				return sod.MultiStepAutoT(d.L, d.Rho, d.Eta, sod.AutoT(1)), nil
 			}
 			return sod.DefaultMultiStepSOD(in.L, in.T), nil
 		}},

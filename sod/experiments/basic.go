@@ -23,7 +23,7 @@ import (
 // GD phases of GD+SOD, 300 steps each; GD stalls when h decreased by less
 // than a relative 1e-4 over 50 steps (the minimum is quartic along e₁, REPRODUCTION.md
 // F5, so ‖∇h‖ decays slowly); SOD is the multi-step escape with l = 3,
-// ρ = η = 0.1 and t from AutoT(1.1) (here K_l = 2^{l−1} ≥ 1, so U_β = (0, ∞),
+// ρ = η = 0.1 and t from sod.AutoT(1.1) (here K_l = 2^{l−1} ≥ 1, so U_β = (0, ∞),
 // U_γ = ∅ and the β-type point c_β e₁ is used).
 type BasicExampleConfig struct {
 	Starts    int
@@ -116,7 +116,7 @@ func RunBasicExample(ctx context.Context, cfg BasicExampleConfig, prog batch.Pro
 		return nil, err
 	}
 	if cfg.Escaper == nil {
-		cfg.Escaper = MultiStepAutoT(3, 0.1, 0.1, AutoT(1.1))
+		cfg.Escaper = sod.MultiStepAutoT(3, 0.1, 0.1, sod.AutoT(1.1))
 	}
 	p := sod.BasicExampleProblem()
 	xh := sod.BasicExampleXHat()

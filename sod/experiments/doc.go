@@ -79,8 +79,8 @@
 // sod/figures draws all of them.
 //
 // Helpers: the escape variant of the basic example and the study is
-// MultiStepAutoT, the paper's multi-step point with t chosen per stalled
-// point by a TRule (AutoT, FixedT); LogGrid builds log-spaced t grids for
+// sod.MultiStepAutoT, the paper's multi-step point with t chosen per
+// stalled point by a sod.TRule (sod.AutoT, sod.FixedT); LogGrid builds log-spaced t grids for
 // RunAblation and RunDescentScan; LoadIris checks the embedded data against
 // IrisSHA256 (ErrChecksum). Progress reports, the text bar
 // (batch.TextProgress), shards and the worker pool of the study are

@@ -6,14 +6,16 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod"
 )
 
-// TestAnalyzeFlushed uses the study trial (n = 40, ε = 0.10, seed 1, trial
+// TestAutoTFlushed uses the study trial (n = 40, ε = 0.10, seed 1, trial
 // 11) whose GD end point has coordinates of 1e-159, where gonum's
-// EigenSym fails (see MultiStepAutoT). λ_n from analyzeFlushed must agree
-// with an independent eigensolver (mat.Eigen, general, on ∇f(X̂X̂ᵀ) of the
+// EigenSym fails (see sod.MultiStepAutoT). The λ_n of the escaper's
+// analysis (its candidate's sod.MultiStepInfo) must agree with an
+// independent eigensolver (mat.Eigen, general, on ∇f(X̂X̂ᵀ) of the
 // unflushed point), and GD+SOD must succeed on that trial.
-func TestAnalyzeFlushed(t *testing.T) {
+func TestAutoTFlushed(t *testing.T) {
 	cfg := DefaultStudyConfig()
 	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{40}, []float64{0.15, 0.10}, 12
 	res, err := RunStudy(context.Background(), cfg, nil)
@@ -32,10 +34,11 @@ func TestAnalyzeFlushed(t *testing.T) {
 	if tiny > 1e-100 {
 		t.Logf("smallest coordinate %g: the gonum failure case is not exercised", tiny)
 	}
-	cp, err := analyzeFlushed(p, x)
-	if err != nil {
-		t.Fatal(err)
+	cands, err := sod.MultiStepAutoT(11, 0.1, 0.1, sod.AutoT(1.1)).Propose(context.Background(), &sod.EscapeState{P: p, X: x, H: p.H(x)})
+	if err != nil || len(cands) != 1 {
+		t.Fatalf("%d candidates, %v", len(cands), err)
 	}
+	cp := cands[0].Data.(*sod.MultiStepInfo).Critical
 	var xx, gf mat.Dense
 	xx.Mul(x, x.T())
 	p.GradF(&gf, &xx)

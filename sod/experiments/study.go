@@ -39,7 +39,7 @@ import (
 //   - GD stops at ‖∇h‖_F ≤ GradTol = 1e-6 or after MaxIter = 20000 steps.
 //   - SOD: the paper's closed-form escape (sod.MultiStepSOD) with the PMC
 //     case study's l = 11, ρ = η = 0.1; t is chosen per stalled point by
-//     AutoT(1.1) (t must lie in U_β ∪ U_γ, which moves with λ_n; a fixed t
+//     sod.AutoT(1.1) (t must lie in U_β ∪ U_γ, which moves with λ_n; a fixed t
 //     such as the case study's 59000 lies outside both intervals for many
 //     of these instances). As in the paper the escape point is used even
 //     when it does not lower h (sod.EscapeOptions.AllowAscent); every
@@ -61,7 +61,7 @@ type StudyConfig struct {
 	GradTol    float64     // GD stops when ‖∇h‖_F ≤ GradTol
 	SuccessTol float64     // success iff ‖XXᵀ − M*‖_F < SuccessTol (paper: 0.02)
 	MaxEscapes int         // SOD escapes per trial
-	Escaper    sod.Escaper // escape variant (default MultiStepAutoT(11, 0.1, 0.1, AutoT(1.1)))
+	Escaper    sod.Escaper // escape variant (default sod.MultiStepAutoT(11, 0.1, 0.1, sod.AutoT(1.1)))
 	TraceEvery int         // trajectory sampling (every TraceEvery GD steps)
 	// Workers is the number of goroutines (default runtime.GOMAXPROCS(0)).
 	// The result does not depend on it: every trial has its own seed.
@@ -183,7 +183,7 @@ func pmcProblem(n int, eps float64, rank int, truth func(int) (*mat.Dense, error
 
 func (c *StudyConfig) validate() error {
 	if c.Escaper == nil {
-		c.Escaper = MultiStepAutoT(11, 0.1, 0.1, AutoT(1.1))
+		c.Escaper = sod.MultiStepAutoT(11, 0.1, 0.1, sod.AutoT(1.1))
 	}
 	if c.TraceEvery <= 0 {
 		c.TraceEvery = 10

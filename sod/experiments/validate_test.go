@@ -41,8 +41,8 @@ func TestConfigsRefuseBeforeWork(t *testing.T) {
 		}), sod.ErrShape, "Truth(40) is 3×1"},
 		{"study Truth nil", study(func(c *StudyConfig) { c.Truth = func(int) (*mat.Dense, error) { return nil, nil } }), sod.ErrBadParameter, "no matrix"},
 		{"study escaper", study(func(c *StudyConfig) { c.Escaper = badEsc }), sod.ErrBadParameter, "Alphas[0] = NaN"},
-		{"study MultiStepAutoT l", study(func(c *StudyConfig) { c.Escaper = MultiStepAutoT(4, 0.1, 0.1, AutoT(1.1)) }), sod.ErrBadParameter, "odd and ≥ 3, got 4"},
-		{"study MultiStepAutoT nil rule", study(func(c *StudyConfig) { c.Escaper = MultiStepAutoT(3, 0.1, 0.1, nil) }), sod.ErrBadParameter, "nil TRule"},
+		{"study MultiStepAutoT l", study(func(c *StudyConfig) { c.Escaper = sod.MultiStepAutoT(4, 0.1, 0.1, sod.AutoT(1.1)) }), sod.ErrBadParameter, "odd and ≥ 3, got 4"},
+		{"study MultiStepAutoT nil rule", study(func(c *StudyConfig) { c.Escaper = sod.MultiStepAutoT(3, 0.1, 0.1, nil) }), sod.ErrBadParameter, "nil TRule"},
 		{"variant comparison Extra escaper", func() error {
 			c := DefaultVariantComparisonConfig()
 			c.Extra = []sod.Escaper{&sod.SODLineSearch{L: 3, Rho: 0.1, Eta: 0.1, GrowthQ: 0.5}}
