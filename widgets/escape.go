@@ -4,20 +4,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"html"
 	"html/template"
 	"reflect"
 	"regexp"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/types"
+
+	"sodworkbench.org/workbench/sod/quote"
 )
 
 // Caller text (titles, series and axis names, legend entries, table cells,
 // control labels, page titles) reaches the browser in two contexts, and each
 // has one escaper here, used by every widget:
 //
-//   - HTML element content and quoted attribute values: escapeHTML.
+//   - HTML element content and quoted attribute values: escapeHTML
+//     (quote.HTML).
 //   - JavaScript inside a <script> element: jsString for one string (an
 //     Explore label), scriptJSON for a chart's ECharts option. Both encode
 //     as JSON with <, > and & written as \u003c, \u003e, \u0026 (so no
@@ -33,8 +35,8 @@ import (
 // replaces the option go-echarts wrote by scriptJSON's.
 
 // escapeHTML escapes s for HTML element content or a quoted attribute value
-// (&, <, >, " and ').
-func escapeHTML(s string) string { return html.EscapeString(s) }
+// (&, <, >, " and '): quote.HTML, the workbench's one HTML escaper.
+func escapeHTML(s string) string { return quote.HTML(s) }
 
 // jsString returns s as a JavaScript string literal that is safe inside a
 // <script> element: JSON-quoted, with <, >, &, U+2028 and U+2029 escaped.

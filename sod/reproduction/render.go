@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
-	"unicode"
+
+	"sodworkbench.org/workbench/sod/quote"
 )
 
 // Computation and prose live apart: the section files (realworld.go, …)
@@ -215,30 +216,5 @@ func (r *Report) render(w io.Writer) ([]SectionCount, error) {
 }
 
 // md writes v (its fmt.Sprint text) for inline Markdown, such as a table
-// cell: the characters that would start a construct (emphasis, code, a
-// link, HTML, an entity, strikethrough, math in Jupyter) or end the cell
-// are backslash-escaped, a line break becomes a space. An underscore
-// between two letters or digits stays as it is (CommonMark never reads it
-// as emphasis: "λ_n").
-func md(v any) string {
-	s := []rune(fmt.Sprint(v))
-	var b strings.Builder
-	for i, r := range s {
-		switch r {
-		case '\n', '\r':
-			b.WriteByte(' ')
-			continue
-		case '_':
-			if i > 0 && i+1 < len(s) && isAlnum(s[i-1]) && isAlnum(s[i+1]) {
-				break
-			}
-			b.WriteByte('\\')
-		case '\\', '`', '*', '[', ']', '<', '&', '|', '~', '$':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+// cell, escaped by quote.Markdown.
+func md(v any) string { return quote.Markdown(fmt.Sprint(v)) }
