@@ -11,15 +11,15 @@ import (
 
 // The ranges ParsePMCCell and ParseGaussianCell accept.
 const (
-	MaxPMCSize              = 100_000 // n of a PMC cell, from 3
-	MaxGaussianSize         = 200     // n of a Gaussian cell, from 2
-	MaxGaussianMeasurements = 10_000  // m of a Gaussian cell, from 1
-	MaxGaussianRank         = 10      // r of a Gaussian cell, from 1, at most n
-	MaxCellPoints           = 1000    // points of a PMC cell, from 1
+	MaxPMCCellSize              = 100_000 // n of a PMC cell, from 3
+	MaxGaussianCellSize         = 200     // n of a Gaussian cell, from 2
+	MaxGaussianCellMeasurements = 10_000  // m of a Gaussian cell, from 1
+	MaxGaussianCellRank         = 10      // r of a Gaussian cell, from 1, at most n
+	MaxCellPoints               = 1000    // points of a PMC cell, from 1
 )
 
 // ParsePMCCell reads a PMC cell in the form of PMCCell.String: "n:ε" or
-// "n:ε:points", with n in [3, MaxPMCSize], ε in (0, 1] and points in
+// "n:ε:points", with n in [3, MaxPMCCellSize], ε in (0, 1] and points in
 // [1, MaxCellPoints]. Bad text is an error wrapping sod.ErrBadParameter
 // that names the part and its range.
 func ParsePMCCell(s string) (PMCCell, error) {
@@ -29,7 +29,7 @@ func ParsePMCCell(s string) (PMCCell, error) {
 	}
 	c := PMCCell{}
 	var err error
-	if c.N, err = cellInt(parts[0], "n", 3, MaxPMCSize); err != nil {
+	if c.N, err = cellInt(parts[0], "n", 3, MaxPMCCellSize); err != nil {
 		return PMCCell{}, err
 	}
 	eps, perr := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
@@ -46,8 +46,8 @@ func ParsePMCCell(s string) (PMCCell, error) {
 }
 
 // ParseGaussianCell reads a Gaussian cell in the form of
-// GaussianCell.String: "n:m:r", with n in [2, MaxGaussianSize], m in [1,
-// MaxGaussianMeasurements] and r in [1, min(n, MaxGaussianRank)]. Bad
+// GaussianCell.String: "n:m:r", with n in [2, MaxGaussianCellSize], m in [1,
+// MaxGaussianCellMeasurements] and r in [1, min(n, MaxGaussianCellRank)]. Bad
 // text is an error wrapping sod.ErrBadParameter that names the part and
 // its range.
 func ParseGaussianCell(s string) (GaussianCell, error) {
@@ -57,13 +57,13 @@ func ParseGaussianCell(s string) (GaussianCell, error) {
 	}
 	var c GaussianCell
 	var err error
-	if c.N, err = cellInt(parts[0], "n", 2, MaxGaussianSize); err != nil {
+	if c.N, err = cellInt(parts[0], "n", 2, MaxGaussianCellSize); err != nil {
 		return GaussianCell{}, err
 	}
-	if c.M, err = cellInt(parts[1], "m", 1, MaxGaussianMeasurements); err != nil {
+	if c.M, err = cellInt(parts[1], "m", 1, MaxGaussianCellMeasurements); err != nil {
 		return GaussianCell{}, err
 	}
-	if c.R, err = cellInt(parts[2], "r", 1, MaxGaussianRank); err != nil {
+	if c.R, err = cellInt(parts[2], "r", 1, MaxGaussianCellRank); err != nil {
 		return GaussianCell{}, err
 	}
 	if c.R > c.N {
