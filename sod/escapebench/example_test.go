@@ -25,9 +25,17 @@ func ExampleCertify() {
 }
 
 func ExampleWilson() {
-	lo, hi := escapebench.Wilson(18, 20)
+	lo, hi, err := escapebench.Wilson(18, 20)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Printf("18/20: [%.3f, %.3f]\n", lo, hi)
-	// Output: 18/20: [0.699, 0.972]
+	_, _, err = escapebench.Wilson(5, 3)
+	fmt.Println(err)
+	// Output:
+	// 18/20: [0.699, 0.972]
+	// sod: parameter out of range: Wilson interval of k = 5 successes in n = 3 trials, want 0 ≤ k ≤ n
 }
 
 // A user's escape variant measured against two built-ins on the paper's

@@ -1,10 +1,13 @@
 package escapebench
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
+
+	"sodworkbench.org/workbench/sod"
 )
 
 // z95 is the 97.5 % quantile of the standard normal distribution.
@@ -16,10 +19,14 @@ const z95 = 1.959963984540054
 //	(p̂ + z²/2n ± z√(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n),  z = 1.95996…
 //
 // Unlike the normal interval it stays inside [0, 1] and is not empty at
-// p̂ = 0 or 1. n = 0 gives [0, 1].
-func Wilson(k, n int) (lo, hi float64) {
-	if n <= 0 {
-		return 0, 1
+// p̂ = 0 or 1. n = 0 gives [0, 1]. Counts outside 0 ≤ k ≤ n are an
+// error wrapping sod.ErrBadParameter.
+func Wilson(k, n int) (lo, hi float64, err error) {
+	if n < 0 || k < 0 || k > n {
+		return 0, 0, fmt.Errorf("%w: Wilson interval of k = %d successes in n = %d trials, want 0 ≤ k ≤ n", sod.ErrBadParameter, k, n)
+	}
+	if n == 0 {
+		return 0, 1, nil
 	}
 	nf := float64(n)
 	p := float64(k) / nf
@@ -27,24 +34,50 @@ func Wilson(k, n int) (lo, hi float64) {
 	den := 1 + z2/nf
 	mid := (p + z2/(2*nf)) / den
 	half := z95 * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / den
-	return math.Max(0, mid-half), math.Min(1, mid+half)
+	return math.Max(0, mid-half), math.Min(1, mid+half), nil
 }
 
 // Quantile returns the q-quantile (0 ≤ q ≤ 1) of xs by linear
 // interpolation between order statistics (type 7 of Hyndman and Fan, the
-// default of R and NumPy); NaN for no data. xs is not modified.
-func Quantile(xs []float64, q float64) float64 {
+// default of R and NumPy). xs is not modified. No data, a NaN in xs or q
+// outside [0, 1] is an error wrapping sod.ErrBadParameter.
+func Quantile(xs []float64, q float64) (float64, error) {
+	if !(q >= 0 && q <= 1) {
+		return 0, fmt.Errorf("%w: quantile q = %v, want 0 ≤ q ≤ 1", sod.ErrBadParameter, q)
+	}
 	if len(xs) == 0 {
-		return math.NaN()
+		return 0, fmt.Errorf("%w: quantile of no data", sod.ErrBadParameter)
+	}
+	if i := slices.IndexFunc(xs, math.IsNaN); i >= 0 {
+		return 0, fmt.Errorf("%w: quantile of data with a NaN (xs[%d])", sod.ErrBadParameter, i)
 	}
 	s := slices.Clone(xs)
 	sort.Float64s(s)
 	h := q * float64(len(s)-1)
 	i := int(math.Floor(h))
 	if i >= len(s)-1 {
-		return s[len(s)-1]
+		return s[len(s)-1], nil
 	}
-	return s[i] + (h-float64(i))*(s[i+1]-s[i])
+	return s[i] + (h-float64(i))*(s[i+1]-s[i]), nil
+}
+
+// optQuantile is Quantile for a Summary: NaN (no value) without data. xs
+// holds counts or times, never NaN, and q is a constant in [0, 1].
+func optQuantile(xs []float64, q float64) OptFloat {
+	v, err := Quantile(xs, q)
+	if err != nil {
+		return OptFloat(math.NaN())
+	}
+	return OptFloat(v)
+}
+
+// wilson is Wilson for counts that hold 0 ≤ k ≤ n by construction.
+func wilson(k, n int) (lo, hi float64) {
+	lo, hi, err := Wilson(k, n)
+	if err != nil {
+		panic(err) // unreachable: the counts come from the runs themselves
+	}
+	return lo, hi
 }
 
 // Summary is the metrics of one (family, method) cell. Two views of the
@@ -136,7 +169,7 @@ func summarizeCell(family, method string, rs []*TrialResult) Summary {
 		}
 	}
 	s.Rate = float64(s.Successes) / math.Max(1, float64(s.Trials))
-	s.RateLo, s.RateHi = Wilson(s.Successes, s.Trials)
+	s.RateLo, s.RateHi = wilson(s.Successes, s.Trials)
 	type tally struct{ runs, ok int }
 	var insts []string
 	per := map[string]*tally{}
@@ -162,9 +195,9 @@ func summarizeCell(family, method string, rs []*TrialResult) Summary {
 			s.Always++
 		}
 	}
-	s.InstLo, s.InstHi = Wilson(s.Escaped, s.Instances)
-	s.GradMedian, s.GradP90 = OptFloat(Quantile(grads, 0.5)), OptFloat(Quantile(grads, 0.9))
-	s.CPUMedian, s.CPUP90 = OptFloat(Quantile(cpus, 0.5)), OptFloat(Quantile(cpus, 0.9))
+	s.InstLo, s.InstHi = wilson(s.Escaped, s.Instances)
+	s.GradMedian, s.GradP90 = optQuantile(grads, 0.5), optQuantile(grads, 0.9)
+	s.CPUMedian, s.CPUP90 = optQuantile(cpus, 0.5), optQuantile(cpus, 0.9)
 	s.LoweredShare = OptFloat(math.NaN())
 	if s.Rounds > 0 {
 		s.LoweredShare = OptFloat(float64(s.Lowered) / float64(s.Rounds))
@@ -202,9 +235,9 @@ func band(rs []*TrialResult) Curve {
 			continue
 		}
 		c.Grad = append(c.Grad, g)
-		c.P10 = append(c.P10, Quantile(vals, 0.1))
-		c.P50 = append(c.P50, Quantile(vals, 0.5))
-		c.P90 = append(c.P90, Quantile(vals, 0.9))
+		c.P10 = append(c.P10, float64(optQuantile(vals, 0.1)))
+		c.P50 = append(c.P50, float64(optQuantile(vals, 0.5)))
+		c.P90 = append(c.P90, float64(optQuantile(vals, 0.9)))
 	}
 	return c
 }

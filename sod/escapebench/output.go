@@ -12,7 +12,16 @@ import (
 	"text/tabwriter"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/quote"
 )
+
+// checkWriter refuses a nil writer before anything is computed.
+func checkWriter(fn string, w io.Writer) error {
+	if w == nil {
+		return fmt.Errorf("%w: %s: nil io.Writer", sod.ErrBadParameter, fn)
+	}
+	return nil
+}
 
 // WriteResultsJSON writes runs (in canonical order, as SuiteRun.Runs,
 // MergeJournals and Canonical give them; other orders are refused, see
@@ -20,6 +29,9 @@ import (
 // same suite and seed give the same bytes whatever the workers, sharding
 // or interruptions.
 func WriteResultsJSON(w io.Writer, rs []*TrialResult) error {
+	if err := checkWriter("WriteResultsJSON", w); err != nil {
+		return err
+	}
 	if err := checkCanonical("WriteResultsJSON", rs); err != nil {
 		return err
 	}
@@ -38,8 +50,12 @@ func WriteResultsJSON(w io.Writer, rs []*TrialResult) error {
 var resultsHeader = []string{"family", "instance", "method", "params", "trial", "seed", "outcome", "success", "h", "dist", "rounds", "lowered", "h_evals", "grad_evals", "hess_vecs", "eigen_solves"}
 
 // WriteResultsCSV writes one CSV row per run (in canonical order, as
-// WriteResultsJSON; no timing). params is "k=v;k=v" sorted by key.
+// WriteResultsJSON; no timing). params is "k=v;k=v" sorted by key. Text
+// fields (names, params) are written through quote.CSV.
 func WriteResultsCSV(w io.Writer, rs []*TrialResult) error {
+	if err := checkWriter("WriteResultsCSV", w); err != nil {
+		return err
+	}
 	if err := checkCanonical("WriteResultsCSV", rs); err != nil {
 		return err
 	}
@@ -57,7 +73,7 @@ func WriteResultsCSV(w io.Writer, rs []*TrialResult) error {
 		for i, k := range keys {
 			ps[i] = k + "=" + r.Params[k]
 		}
-		row := []string{r.Family, r.Instance, r.Method, strings.Join(ps, ";"), strconv.Itoa(r.Trial), strconv.FormatUint(r.Seed, 10),
+		row := []string{quote.CSV(r.Family), quote.CSV(r.Instance), quote.CSV(r.Method), quote.CSV(strings.Join(ps, ";")), strconv.Itoa(r.Trial), strconv.FormatUint(r.Seed, 10),
 			r.Outcome.String(), strconv.FormatBool(r.Success), fmtFloat(float64(r.H)), fmtFloat(float64(r.Dist)), strconv.Itoa(r.Rounds), strconv.Itoa(r.Lowered),
 			strconv.FormatInt(r.Cost.H, 10), strconv.FormatInt(r.Cost.Grad, 10), strconv.FormatInt(r.Cost.HessVec, 10), strconv.FormatInt(r.Cost.Eigen, 10)}
 		if err := cw.Write(row); err != nil {
@@ -70,14 +86,18 @@ func WriteResultsCSV(w io.Writer, rs []*TrialResult) error {
 
 // WriteTimingsCSV writes the CPU and wall time of each run (in canonical
 // order, as WriteResultsJSON), the one output that differs between runs.
+// Names are written through quote.CSV.
 func WriteTimingsCSV(w io.Writer, rs []*TrialResult) error {
+	if err := checkWriter("WriteTimingsCSV", w); err != nil {
+		return err
+	}
 	if err := checkCanonical("WriteTimingsCSV", rs); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"family", "instance", "method", "trial", "cpu_s", "wall_s"})
 	for _, r := range rs {
-		cw.Write([]string{r.Family, r.Instance, r.Method, strconv.Itoa(r.Trial), fmtFloat(r.Cost.CPU.Seconds()), fmtFloat(r.Cost.Wall.Seconds())})
+		cw.Write([]string{quote.CSV(r.Family), quote.CSV(r.Instance), quote.CSV(r.Method), strconv.Itoa(r.Trial), fmtFloat(r.Cost.CPU.Seconds()), fmtFloat(r.Cost.Wall.Seconds())})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -109,6 +129,12 @@ type InstancesFile struct {
 // WriteInstancesJSON writes sr's certified instances and dropped points
 // as indented JSON (an InstancesFile), the same for every shard of a suite.
 func WriteInstancesJSON(w io.Writer, sr *SuiteRun) error {
+	if err := checkWriter("WriteInstancesJSON", w); err != nil {
+		return err
+	}
+	if sr == nil {
+		return fmt.Errorf("%w: WriteInstancesJSON: nil *SuiteRun", sod.ErrBadParameter)
+	}
 	b, err := json.MarshalIndent(InstancesFile{sr.Instances, sr.Dropped}, "", " ")
 	if err != nil {
 		return err
@@ -119,6 +145,9 @@ func WriteInstancesJSON(w io.Writer, sr *SuiteRun) error {
 
 // ReadInstancesJSON reads what WriteInstancesJSON wrote.
 func ReadInstancesJSON(r io.Reader) (*InstancesFile, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: ReadInstancesJSON: nil io.Reader", sod.ErrBadParameter)
+	}
 	var in InstancesFile
 	if err := json.NewDecoder(r).Decode(&in); err != nil {
 		return nil, fmt.Errorf("escapebench: not an instances file: %w", err)
@@ -138,6 +167,9 @@ func fmtFloat(v float64) string {
 // and 90th percentile of gradient evaluations and of CPU time to success,
 // and the share of escape rounds whose accepted point lowered h.
 func WriteSummaryTable(w io.Writer, ss []Summary) error {
+	if err := checkWriter("WriteSummaryTable", w); err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "family\tmethod\tsuccess\t95% interval\tgrad evals (median, p90)\tCPU ms (median, p90)\tlowered h")
 	dash := func(v OptFloat, f string) string {
@@ -156,6 +188,9 @@ func WriteSummaryTable(w io.Writer, ss []Summary) error {
 // WriteSummaryJSON writes the summaries (with curves) as indented JSON.
 // It contains CPU times, so unlike the results it differs between runs.
 func WriteSummaryJSON(w io.Writer, ss []Summary) error {
+	if err := checkWriter("WriteSummaryJSON", w); err != nil {
+		return err
+	}
 	b, err := json.MarshalIndent(ss, "", " ")
 	if err != nil {
 		return err
@@ -170,10 +205,11 @@ func WriteSummaryJSON(w io.Writer, ss []Summary) error {
 // every run) out of the instances with the 95 % Wilson interval over
 // instances (Summary explains the two views), and the medians of gradient
 // evaluations and CPU time to success ("–" without a success). Caller
-// text (family and method names) has its markdown table characters
-// escaped.
+// text (family and method names) is escaped by quote.Markdown.
 func WriteSummaryMarkdown(w io.Writer, ss []Summary) error {
-	esc := strings.NewReplacer("|", `\|`, "\n", " ", "`", "\\`", "*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;")
+	if err := checkWriter("WriteSummaryMarkdown", w); err != nil {
+		return err
+	}
 	dash := func(v OptFloat, f string) string {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			return "–"
@@ -195,7 +231,7 @@ func WriteSummaryMarkdown(w io.Writer, ss []Summary) error {
 	b.WriteString("|---|---|---:|---|---|---:|---:|\n")
 	for _, s := range ss {
 		fmt.Fprintf(&b, "| %s | %s | %d | %d = %.0f %% [%.0f, %.0f] | %d / %d / %d [%.0f, %.0f] %% | %s | %s |\n",
-			esc.Replace(s.Family), esc.Replace(s.Method), s.Trials, s.Successes, 100*s.Rate, 100*s.RateLo, 100*s.RateHi,
+			quote.Markdown(s.Family), quote.Markdown(s.Method), s.Trials, s.Successes, 100*s.Rate, 100*s.RateLo, 100*s.RateHi,
 			s.Escaped, s.Always, s.Instances, 100*s.InstLo, 100*s.InstHi, dash(s.GradMedian, "%.0f"), cpu(s.CPUMedian))
 	}
 	_, err := io.WriteString(w, b.String())

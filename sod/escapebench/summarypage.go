@@ -7,6 +7,9 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/quote"
 )
 
 // shellWord quotes s for a POSIX shell if it needs it.
@@ -37,6 +40,12 @@ type PageInfo struct {
 // time, and the table of WriteSummaryMarkdown. ss are the summaries of
 // sr.Runs (Summarize), computed once by the caller for every output.
 func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, info PageInfo) error {
+	if err := checkWriter("WriteSummaryPage", w); err != nil {
+		return err
+	}
+	if sr == nil {
+		return fmt.Errorf("%w: WriteSummaryPage: nil *SuiteRun", sod.ErrBadParameter)
+	}
 	rs, in := sr.Runs, sr
 	var b bytes.Buffer
 	b.WriteString("# Escape benchmark: results\n\n")
@@ -53,7 +62,7 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, info P
 	b.WriteString("interval over instances. Medians of gradient evaluations and CPU time are over successful runs.\n\n")
 	b.WriteString("## Suite\n\n| parameter | value |\n|---|---|\n")
 	for _, s := range spec.Settings() {
-		fmt.Fprintf(&b, "| %s | %s |\n", s.Name, strings.ReplaceAll(s.Value, "|", `\|`))
+		fmt.Fprintf(&b, "| %s | %s |\n", quote.Markdown(s.Name), quote.Markdown(s.Value))
 	}
 	// Instances and dropped points (bench-instances.json).
 	if in.Instances != nil {
@@ -76,10 +85,10 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, info P
 					d++
 				}
 			}
-			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", f, c, strict, deg, d)
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", quote.Markdown(f), c, strict, deg, d)
 		}
 		for _, x := range in.Dropped {
-			fmt.Fprintf(&b, "\n- dropped %s / %s: %s", x.Family, x.Name, strings.ReplaceAll(x.Reason, "\n", " "))
+			fmt.Fprintf(&b, "\n- dropped %s / %s: %s", quote.Markdown(x.Family), quote.Markdown(x.Name), quote.Markdown(x.Reason))
 		}
 		if len(in.Dropped) > 0 {
 			b.WriteString("\n")
@@ -125,7 +134,7 @@ func writeGlance(b *bytes.Buffer, spec Spec, ss []Summary) {
 	}
 	b.WriteString(glanceHead + "\n\n| method |")
 	for _, f := range spec.Families {
-		fmt.Fprintf(b, " %s |", f)
+		fmt.Fprintf(b, " %s |", quote.Markdown(f))
 	}
 	b.WriteString("\n|---|")
 	for range spec.Families {
@@ -134,7 +143,7 @@ func writeGlance(b *bytes.Buffer, spec Spec, ss []Summary) {
 	b.WriteString("\n")
 	na := false
 	for _, m := range spec.Methods {
-		fmt.Fprintf(b, "| %s |", m)
+		fmt.Fprintf(b, "| %s |", quote.Markdown(m))
 		for _, f := range spec.Families {
 			s, ok := cell[[2]string{m, f}]
 			switch {

@@ -267,14 +267,14 @@ func catalog() map[string]exercise {
 				return "", err
 			}
 			want := 1
-			for lo, _ := escapebench.Wilson(want, want); lo < 0.9; lo, _ = escapebench.Wilson(want, want) {
+			for lo, _, _ := escapebench.Wilson(want, want); lo < 0.9; lo, _, _ = escapebench.Wilson(want, want) {
 				want++
 			}
 			if got != int64(want) {
-				lo, _ := escapebench.Wilson(int(max(1, min(got, 1e6))), int(max(1, min(got, 1e6))))
+				lo, _, _ := escapebench.Wilson(int(max(1, min(got, 1e6))), int(max(1, min(got, 1e6))))
 				return "", fmt.Errorf("not quite: %d/%d gives a lower end %.4f. Hint: at p̂ = 1 the lower end is n/(n + z²), z = 1.96", got, got, lo)
 			}
-			lo20, _ := escapebench.Wilson(20, 20)
+			lo20, _, _ := escapebench.Wilson(20, 20)
 			return fmt.Sprintf("n ≥ 9z² = %.2f, so n = %d; 20/20 only gives a lower end %.3f", 9*1.959963984540054*1.959963984540054, want, lo20), nil
 		}},
 	} {
