@@ -72,6 +72,39 @@ func ParseGaussianCell(s string) (GaussianCell, error) {
 	return c, nil
 }
 
+// Validate checks the ranges ParsePMCCell accepts: n in [3,
+// MaxPMCCellSize], ε in (0, 1] and Points in [0, MaxCellPoints] (0: the
+// family's points per cell). The families check their cells by it before
+// any work, so a cell written as a Go value meets the same rule as one
+// read from text.
+func (c PMCCell) Validate() error {
+	if c.N < 3 || c.N > MaxPMCCellSize {
+		return fmt.Errorf("%w: PMC cell %v: n = %d, want an integer in [3, %d]", sod.ErrBadParameter, c, c.N, MaxPMCCellSize)
+	}
+	if !(c.Eps > 0 && c.Eps <= 1) {
+		return fmt.Errorf("%w: PMC cell %v: ε = %v, want a number in (0, 1]", sod.ErrBadParameter, c, c.Eps)
+	}
+	if c.Points < 0 || c.Points > MaxCellPoints {
+		return fmt.Errorf("%w: PMC cell %v: points = %d, want an integer in [0, %d] (0: the family's)", sod.ErrBadParameter, c, c.Points, MaxCellPoints)
+	}
+	return nil
+}
+
+// Validate checks the ranges ParseGaussianCell accepts: n in [2,
+// MaxGaussianCellSize], m in [1, MaxGaussianCellMeasurements] and r in
+// [1, min(n, MaxGaussianCellRank)].
+func (c GaussianCell) Validate() error {
+	switch {
+	case c.N < 2 || c.N > MaxGaussianCellSize:
+		return fmt.Errorf("%w: Gaussian cell %v: n = %d, want an integer in [2, %d]", sod.ErrBadParameter, c, c.N, MaxGaussianCellSize)
+	case c.M < 1 || c.M > MaxGaussianCellMeasurements:
+		return fmt.Errorf("%w: Gaussian cell %v: m = %d, want an integer in [1, %d]", sod.ErrBadParameter, c, c.M, MaxGaussianCellMeasurements)
+	case c.R < 1 || c.R > min(c.N, MaxGaussianCellRank):
+		return fmt.Errorf("%w: Gaussian cell %v: r = %d, want an integer in [1, min(n, %d)]", sod.ErrBadParameter, c, c.R, MaxGaussianCellRank)
+	}
+	return nil
+}
+
 // cellInt reads an integer (also written as 1e4) in [lo, hi].
 func cellInt(s, what string, lo, hi int) (int, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)

@@ -125,6 +125,9 @@ func (o CertifyOptions) withDefaults() (CertifyOptions, error) {
 // matrix.
 func Certify(ctx context.Context, p *sod.Problem, X mat.Matrix, opt CertifyOptions) (Certificate, error) {
 	var c Certificate
+	if ctx == nil {
+		return c, fmt.Errorf("%w: Certify needs a context", sod.ErrBadParameter)
+	}
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return c, err

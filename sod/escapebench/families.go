@@ -148,6 +148,9 @@ func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoi
 		return nil, fmt.Errorf("%w: PMC family needs cells, or sizes and epsilons", sod.ErrBadParameter)
 	}
 	for _, c := range cells {
+		if err := c.Validate(); err != nil {
+			return nil, err
+		}
 		if c.Points < 0 || c.Points > MaxInstancesPerFamily {
 			return nil, fmt.Errorf("%w: PMC cell n = %d ε = %g: %d points, want 0…%d", sod.ErrBadParameter, c.N, c.Eps, c.Points, MaxInstancesPerFamily)
 		}
@@ -319,6 +322,11 @@ func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]Sta
 	}
 	if len(cells) == 0 {
 		return nil, fmt.Errorf("%w: Gaussian family needs cells, or sizes, measurement counts and ranks", sod.ErrBadParameter)
+	}
+	for _, c := range cells {
+		if err := c.Validate(); err != nil {
+			return nil, err
+		}
 	}
 	tries := f.Tries
 	if tries == 0 {

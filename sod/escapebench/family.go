@@ -47,7 +47,9 @@ type Family interface {
 	Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error)
 }
 
-// FuncFamily is a user family given as a Go function.
+// FuncFamily is a user family given as a Go function. Its name must pass
+// sod.CheckIdentifier, and f must not be nil (Instances and Suite.Validate
+// refuse both with an error).
 func FuncFamily(name string, f func(ctx context.Context, seed uint64, k int) ([]StallPoint, error)) Family {
 	return funcFamily{name, f}
 }
@@ -59,7 +61,22 @@ type funcFamily struct {
 
 func (f funcFamily) Name() string { return f.name }
 func (f funcFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
+	if f.f == nil {
+		return nil, fmt.Errorf("%w: family %q: nil generator function (FuncFamily's f)", sod.ErrBadParameter, f.name)
+	}
 	return f.f(ctx, seed, k)
+}
+
+// checkFamily refuses a nil family, a FuncFamily without a function and
+// a name that fails sod.CheckIdentifier.
+func checkFamily(f Family) error {
+	if f == nil {
+		return fmt.Errorf("%w: nil family", sod.ErrBadParameter)
+	}
+	if ff, ok := f.(funcFamily); ok && ff.f == nil {
+		return fmt.Errorf("%w: family %q: nil generator function (FuncFamily's f)", sod.ErrBadParameter, ff.name)
+	}
+	return sod.CheckIdentifier("family name", f.Name())
 }
 
 // Dropped is a generated point that failed its certificate.
@@ -85,8 +102,11 @@ const MaxInstancesPerFamily = 10_000
 // itself, a bad option, cancellation or a point that cannot be evaluated
 // (wrong shape, no ground truth) is returned as an error.
 func Instances(ctx context.Context, f Family, seed uint64, k int, opt CertifyOptions) (*FamilyInstances, error) {
-	if f == nil {
-		return nil, fmt.Errorf("%w: nil family", sod.ErrBadParameter)
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: Instances needs a context", sod.ErrBadParameter)
+	}
+	if err := checkFamily(f); err != nil {
+		return nil, err
 	}
 	if k < 1 || k > MaxInstancesPerFamily {
 		return nil, fmt.Errorf("%w: k = %d points per cell, want 1 ≤ k ≤ %d", sod.ErrBadParameter, k, MaxInstancesPerFamily)

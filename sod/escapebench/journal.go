@@ -200,7 +200,10 @@ func MergeJournals(js []*Journal) ([]*TrialResult, error) {
 	var all []*TrialResult
 	first := js[0]
 	seen := map[int]string{}
-	for _, j := range js {
+	for i, j := range js {
+		if j == nil {
+			return nil, fmt.Errorf("%w: MergeJournals: journal %d is nil", sod.ErrBadParameter, i)
+		}
 		h := j.Header
 		switch {
 		case !reflect.DeepEqual(first.Header.Bench, h.Bench) || first.Header.ShardN != h.ShardN:

@@ -40,7 +40,14 @@ type Method struct {
 // a deterministic escaper.
 func EscaperMethod(name string, params map[string]string, newEsc func(in CertifiedInstance, seed uint64) sod.Escaper) Method {
 	return Method{Name: name, Params: params, Seeded: true, New: func(in CertifiedInstance, seed uint64) (sod.Escaper, error) {
-		return newEsc(in, seed), nil
+		if newEsc == nil {
+			return nil, fmt.Errorf("%w: method %q: nil escaper constructor (EscaperMethod's newEsc)", sod.ErrBadParameter, name)
+		}
+		esc := newEsc(in, seed)
+		if esc == nil {
+			return nil, fmt.Errorf("%w: method %q: the escaper constructor returned nil", sod.ErrBadParameter, name)
+		}
+		return esc, nil
 	}}
 }
 

@@ -43,6 +43,9 @@ func (s Suite) Validate() error {
 		if f == nil {
 			return fmt.Errorf("%w: family %d is nil", sod.ErrBadParameter, i)
 		}
+		if err := checkFamily(f); err != nil {
+			return err
+		}
 		if seen[f.Name()] {
 			return fmt.Errorf("%w: family %q listed twice", sod.ErrBadParameter, f.Name())
 		}
@@ -52,6 +55,9 @@ func (s Suite) Validate() error {
 	for i, m := range s.Methods {
 		if m.Name == "" || m.New == nil {
 			return fmt.Errorf("%w: method %d (%q) has no name or no constructor", sod.ErrBadParameter, i, m.Name)
+		}
+		if err := sod.CheckIdentifier("method name", m.Name); err != nil {
+			return err
 		}
 		if seen[m.Name] {
 			return fmt.Errorf("%w: method %q listed twice", sod.ErrBadParameter, m.Name)
