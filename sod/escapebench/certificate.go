@@ -63,18 +63,30 @@ func (k *PointKind) UnmarshalText(b []byte) error {
 
 // Certificate is the evidence that X̂ is a spurious second-order point of
 // h (the paper's section 3): ‖∇h(X̂)‖_F ≤ Tol, λ_min(∇²h(X̂)) ≥ −Tol,
-// ‖X̂X̂ᵀ − M*‖_F ≥ MinDist and h(X̂) > Tol² (with too few measurements h
-// vanishes away from M*: such a point is a global minimum of h, which no
-// method can escape by descent). For search rank r > 1 the Hessian always has a
+// ‖X̂X̂ᵀ − M*‖_F ≥ MinDist, and two tests that X̂ is not a zero of h
+// away from M* (with too few measurements h vanishes there: such a point
+// is a global minimum of h, which no method can escape by descent, and a
+// gradient descent stopped at its step limit on the way to it looks
+// stationary at a tolerance): h(X̂) > RelH·h(0) (HRel = h(X̂)/h(0), h(0) =
+// f(0) the loss of the zero matrix, the scale of h), and the
+// continued-descent test: DescentSteps more gradient steps from X̂ (the
+// instance's step) must not lower h by more than the share DescentDrop
+// (HDescent is h after them). For search rank r > 1 the Hessian always has a
 // zero eigenvalue (X ↦ XQ with Q orthogonal leaves h unchanged), so the
 // kind of such a point is DegenerateSecondOrder unless r = 1.
 type Certificate struct {
 	GradNorm   float64   `json:"grad_norm"`    // ‖∇h(X̂)‖_F
 	MinHessEig float64   `json:"min_hess_eig"` // smallest eigenvalue of ∇²h(X̂) (nr×nr)
 	H          float64   `json:"h"`            // h(X̂)
+	HRel       float64   `json:"h_rel"`        // h(X̂)/h(0)
 	Dist       float64   `json:"dist"`         // ‖X̂X̂ᵀ − M*‖_F
 	Kind       PointKind `json:"kind"`
 	Lanczos    bool      `json:"lanczos"` // MinHessEig from Lanczos (large nr) rather than a dense eigendecomposition
+	// DescentSteps gradient steps of size Step from X̂ end at h =
+	// HDescent (0 steps: the test was not run, CertifyOptions.Step = 0).
+	DescentSteps int     `json:"descent_steps"`
+	Step         float64 `json:"step"`
+	HDescent     float64 `json:"h_descent"`
 }
 
 // CertifyOptions are the thresholds of Certify.
@@ -88,6 +100,16 @@ type CertifyOptions struct {
 	// decomposed densely (default DefaultDenseHessianMax); above it
 	// sod.HessianMinEig (Lanczos on Hessian–vector products) is used.
 	DenseMax int
+	// RelH: h(X̂) must exceed RelH·h(0) (default DefaultRelH).
+	RelH float64
+	// Step is the gradient step of the continued-descent test (Instances
+	// passes the instance's StallPoint.Step); 0 skips the test.
+	Step float64
+	// DescentSteps (default DefaultDescentSteps) gradient steps from X̂
+	// must leave h above (1 − DescentDrop)·h(X̂) (default
+	// DefaultDescentDrop).
+	DescentSteps int
+	DescentDrop  float64
 }
 
 const (
@@ -98,6 +120,13 @@ const (
 	DefaultMinDist = 0.02
 	// DefaultDenseHessianMax is the default CertifyOptions.DenseMax.
 	DefaultDenseHessianMax = 300
+	// DefaultRelH is the default CertifyOptions.RelH: a spurious point's
+	// h is at least a millionth of h(0).
+	DefaultRelH = 1e-6
+	// DefaultDescentSteps and DefaultDescentDrop are the defaults of the
+	// continued-descent test: 2000 more steps may not lower h by 10 %.
+	DefaultDescentSteps = 2000
+	DefaultDescentDrop  = 0.1
 )
 
 func (o CertifyOptions) withDefaults() (CertifyOptions, error) {
@@ -110,8 +139,20 @@ func (o CertifyOptions) withDefaults() (CertifyOptions, error) {
 	if o.DenseMax == 0 {
 		o.DenseMax = DefaultDenseHessianMax
 	}
+	if o.RelH == 0 {
+		o.RelH = DefaultRelH
+	}
+	if o.DescentSteps == 0 {
+		o.DescentSteps = DefaultDescentSteps
+	}
+	if o.DescentDrop == 0 {
+		o.DescentDrop = DefaultDescentDrop
+	}
 	if !(o.Tol > 0) || math.IsInf(o.Tol, 0) || !(o.MinDist > 0) || math.IsInf(o.MinDist, 0) || o.DenseMax < 1 {
 		return o, fmt.Errorf("%w: CertifyOptions Tol = %v, MinDist = %v, DenseMax = %d, want Tol, MinDist finite > 0 and DenseMax ≥ 1", sod.ErrBadParameter, o.Tol, o.MinDist, o.DenseMax)
+	}
+	if !(o.RelH > 0 && o.RelH < 1) || !(o.Step >= 0) || math.IsInf(o.Step, 0) || o.DescentSteps < 1 || o.DescentSteps > 10_000_000 || !(o.DescentDrop > 0 && o.DescentDrop < 1) {
+		return o, fmt.Errorf("%w: CertifyOptions RelH = %v (want in (0, 1)), Step = %v (want finite ≥ 0), DescentSteps = %d (want 1…10⁷), DescentDrop = %v (want in (0, 1))", sod.ErrBadParameter, o.RelH, o.Step, o.DescentSteps, o.DescentDrop)
 	}
 	return o, nil
 }
@@ -156,8 +197,20 @@ func Certify(ctx context.Context, p *sod.Problem, X mat.Matrix, opt CertifyOptio
 	if !(c.Dist >= opt.MinDist) {
 		return c, fmt.Errorf("%w: ‖XXᵀ − M*‖_F = %.3g < %.3g (a global minimum, not spurious)", ErrNotCertified, c.Dist, opt.MinDist)
 	}
-	if !(c.H > opt.Tol*opt.Tol) {
-		return c, fmt.Errorf("%w: h = %.3g ≤ Tol² = %.3g: a global minimum of h away from M* (M* is not identifiable from these measurements), not a spurious point", ErrNotCertified, c.H, opt.Tol*opt.Tol)
+	h0 := p.H(mat.NewDense(n, r, nil))
+	c.HRel = c.H / h0
+	if !(c.H > opt.RelH*h0) {
+		return c, fmt.Errorf("%w: h = %.3g ≤ RelH·h(0) = %.3g·%.3g: a zero of h away from M* (M* is not identifiable from these measurements), not a spurious point", ErrNotCertified, c.H, opt.RelH, h0)
+	}
+	if opt.Step > 0 {
+		res, err := sod.GradientDescent(ctx, p, X, sod.GDOptions{Iteration: sod.Iteration{Step: opt.Step, MaxIter: opt.DescentSteps, TraceEvery: opt.DescentSteps}})
+		if err != nil {
+			return c, err
+		}
+		c.DescentSteps, c.Step, c.HDescent = opt.DescentSteps, opt.Step, res.H
+		if !(res.H >= (1-opt.DescentDrop)*c.H) {
+			return c, fmt.Errorf("%w: h keeps descending: %d more gradient steps (step %.3g) take h from %.3g to %.3g (below (1 − %.2g)·h(X̂)): a point on the way to a lower h, not a local minimum", ErrNotCertified, opt.DescentSteps, opt.Step, c.H, res.H, opt.DescentDrop)
+		}
 	}
 	if n*r <= opt.DenseMax {
 		hs, err := p.Hessian(X)

@@ -179,3 +179,39 @@ func TestGaussianTries(t *testing.T) {
 		t.Error("Tries = -1 accepted")
 	}
 }
+
+// TestCertifyNoZeroOfH: the two tests that keep a zero of h away from M*
+// out. A point on gradient descent's way to such a zero (Gaussian
+// sensing with m < n, so h vanishes on a manifold away from M*) passes
+// loose gradient and h tests but keeps descending; the zero itself fails
+// the relative h test.
+func TestCertifyNoZeroOfH(t *testing.T) {
+	ctx := context.Background()
+	op, err := sod.NewGaussianOperator(6, 3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := mat.NewDense(6, 1, []float64{1, -1, 0.5, 0, 0.3, -0.2})
+	p, err := sod.NewProblem(op, z, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x0 := mat.NewDense(6, 1, []float64{-0.4, 0.9, 0.1, 0.7, -0.5, 0.2})
+	run := func(steps int) *mat.Dense {
+		res, err := sod.GradientDescent(ctx, p, x0, sod.GDOptions{Iteration: sod.Iteration{Step: 0.02, MaxIter: steps, TraceEvery: steps}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.X
+	}
+	on := run(200)
+	_, err = Certify(ctx, p, on, CertifyOptions{Tol: 10, RelH: 1e-12, Step: 0.02})
+	if !errors.Is(err, ErrNotCertified) || !strings.Contains(err.Error(), "keeps descending") {
+		t.Errorf("point on the way: %v, want ErrNotCertified (keeps descending)", err)
+	}
+	zero := run(200000)
+	c, err := Certify(ctx, p, zero, CertifyOptions{Tol: 10})
+	if !errors.Is(err, ErrNotCertified) || !strings.Contains(err.Error(), "RelH") || !(c.HRel < DefaultRelH) {
+		t.Errorf("zero of h (h/h(0) = %.3g, dist %.3g): %v, want ErrNotCertified (RelH)", c.HRel, c.Dist, err)
+	}
+}

@@ -1,6 +1,8 @@
 package escapebench
 
 import (
+	"fmt"
+	"math"
 	"time"
 
 	"sodworkbench.org/workbench/sod"
@@ -23,4 +25,38 @@ type TracePoint struct {
 	Grad int64    `json:"grad"`
 	H    OptFloat `json:"h"`
 	Dist OptFloat `json:"dist"`
+}
+
+// CostWeights are the relative costs of the oracle calls in the
+// benchmark's one cost unit, the ∇h-equivalent (one evaluation of h and
+// ∇h together costs 1): Units = Grad + H·h evaluations + HessVec·Hessian–
+// vector products + Eigen·eigen-solves.
+type CostWeights struct {
+	H, HessVec, Eigen float64
+}
+
+// DefaultCostWeights are the weights of the reports, the medians of the
+// ratios measured by BenchmarkOracleCosts on the benchmark's instances
+// (Gaussian n = 20–40, PMC n = 20–1000; on one core, before the kernels'
+// matrix-free rework): an h evaluation 0.5–0.94 of a ∇h evaluation, a
+// Hessian–vector product 3.8–14, an eigen-solve (the spectrum of
+// ∇f(X̂X̂ᵀ) of an escape round, sod.AnalyzeCritical) 8 at Gaussian n = 20
+// to 2500 at PMC n = 100. The counts of every run are stored raw
+// (TrialResult.Cost, Hit), so a report can be redone with other weights;
+// CPU time is reported beside the units.
+var DefaultCostWeights = CostWeights{H: 0.75, HessVec: 8, Eigen: 300}
+
+// Validate checks that the weights are finite and ≥ 0.
+func (w CostWeights) Validate() error {
+	for _, v := range []float64{w.H, w.HessVec, w.Eigen} {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: CostWeights %+v, want finite weights ≥ 0", sod.ErrBadParameter, w)
+		}
+	}
+	return nil
+}
+
+// Units returns the cost of c in ∇h-equivalents.
+func (w CostWeights) Units(c sod.EvalCounts) float64 {
+	return float64(c.Grad) + w.H*float64(c.H) + w.HessVec*float64(c.HessVec) + w.Eigen*float64(c.Eigen)
 }

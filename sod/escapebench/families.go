@@ -179,7 +179,8 @@ func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoi
 			return nil, err
 		}
 		for j := range k {
-			rng := rand.New(rand.NewPCG(seed, cellSeed("pmc", uint64(n), math.Float64bits(eps), uint64(j))))
+			stream := cellSeed("pmc", uint64(n), math.Float64bits(eps), uint64(j))
+			rng := rand.New(rand.NewPCG(seed, stream))
 			x0 := mat.NewDense(n, 1, nil)
 			for i := range n {
 				x0.Set(i, 0, 0.01*rng.NormFloat64())
@@ -206,7 +207,7 @@ func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoi
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, StallPoint{Name: fmt.Sprintf("pmc n=%d ε=%g #%d", n, eps, j), P: p, X: x, Step: 0.5 / float64(n), PhaseIter: 30 * n})
+			out = append(out, StallPoint{Name: fmt.Sprintf("pmc n=%d ε=%g #%d", n, eps, j), P: p, X: x, Step: 0.5 / float64(n), PhaseIter: 30 * n, Stream: stream})
 		}
 	}
 	return out, nil
@@ -376,7 +377,7 @@ func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]Sta
 				if tries > 1 {
 					name += fmt.Sprintf(" try %d", t)
 				}
-				pt = StallPoint{Name: name, P: p, X: x, Step: step}
+				pt = StallPoint{Name: name, P: p, X: x, Step: step, Stream: s}
 				g := mat.NewDense(n, r, nil)
 				p.Grad(g, x)
 				if p.DistStar(x) >= DefaultMinDist && mat.Norm(g, 2) <= DefaultCertifyTol {

@@ -27,6 +27,12 @@ type StallPoint struct {
 	// descent budget per phase of the runs on this point (GD at step
 	// 0.5/n needs O(n) steps to converge).
 	PhaseIter int
+	// Stream is the point's random stream under the master seed: its
+	// draws come from math/rand/v2's PCG(seed, Stream) (PMCFamily: the
+	// start x₀; GaussianFamily: Z and x₀, and the sensing matrices from
+	// sod.NewGaussianOperator(n, m, seed ^ Stream)); 0 for a point drawn
+	// from no stream (PaperFamily).
+	Stream uint64
 }
 
 // CertifiedInstance is a benchmark instance: a problem and a certified
@@ -125,7 +131,9 @@ func Instances(ctx context.Context, f Family, seed uint64, k int, opt CertifyOpt
 			return nil, fmt.Errorf("%w: family %q generated the name %q twice", sod.ErrBadParameter, f.Name(), pt.Name)
 		}
 		seen[pt.Name] = true
-		cert, err := Certify(ctx, pt.P, pt.X, opt)
+		o := opt
+		o.Step = pt.Step
+		cert, err := Certify(ctx, pt.P, pt.X, o)
 		switch {
 		case errors.Is(err, ErrNotCertified):
 			out.Dropped = append(out.Dropped, Dropped{Family: f.Name(), Name: pt.Name, Reason: err.Error()})

@@ -26,6 +26,10 @@ type Method struct {
 	// Weight is the relative cost of one run against a run of gradient
 	// descent alone, for progress estimates only (0 means 1).
 	Weight float64
+	// Judge is the rule by which the method's runs accept a candidate
+	// (the zero value is JudgeRawH); WithJudge makes the method judged
+	// the other way.
+	Judge Judge
 	// MaxN is the largest n the method applies to (0: any n). The suite
 	// does not run it on larger instances: single-step and exact subspace
 	// SOD need n×n arrays (sod.MaxDenseSize).
@@ -102,7 +106,7 @@ func BuiltinMethods() []Method {
 		{Name: "exact-subspace-sod", MaxN: sod.MaxDenseSize, Params: sod.EscaperParams(sod.DefaultExactSubspaceSOD()), New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
 			return sod.DefaultExactSubspaceSOD(), nil
 		}},
-		{Name: "perturbed-gd", Seeded: true, Params: perTrial(sod.DefaultPerturbedGD(0)), New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
+		{Name: "perturbed-gd", Seeded: true, Judge: JudgeProbe, Params: perTrial(sod.DefaultPerturbedGD(0)), New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
 			return sod.DefaultPerturbedGD(seed), nil
 		}},
 		{Name: "random-line-search", Seeded: true, Params: perTrial(sod.DefaultRandomLineSearch(0)), New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
@@ -118,7 +122,7 @@ func BuiltinMethods() []Method {
 		// where the others stop at a stall point: at PMC n = 10³ and 10⁴ its
 		// runs took 5 to 40 times as long. Its scale is a formula of the
 		// stall point, not a setting.
-		{Name: "random-restart", Seeded: true, Weight: 15, Params: map[string]string{"scale": "‖X̂‖_F/√(nr)", "seed": "trial"}, New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
+		{Name: "random-restart", Seeded: true, Judge: JudgeProbe, Weight: 15, Params: map[string]string{"scale": "‖X̂‖_F/√(nr)", "seed": "trial"}, New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
 			return &randomRestart{seed: seed}, nil
 		}},
 	}

@@ -23,11 +23,18 @@ type TrialOptions struct {
 	SuccessDist float64
 	// TracePoints is the number of trace points per GD phase (default 20).
 	TracePoints int
+	// Targets is the ladder each run records its first hits of
+	// (TrialResult.Hits; nil: DefaultTargets(SuccessDist)).
+	Targets []Target
 }
+
+// HitChecks is the number of target checks per trace point: a first hit
+// is timed to 1/(TracePoints·HitChecks) of a GD phase.
+const HitChecks = 10
 
 // DefaultTrialOptions returns the defaults above.
 func DefaultTrialOptions() TrialOptions {
-	return TrialOptions{MaxIter: 3000, MaxEscapes: 3, SuccessDist: DefaultMinDist, TracePoints: 20}
+	return TrialOptions{MaxIter: 3000, MaxEscapes: 3, SuccessDist: DefaultMinDist, TracePoints: 20, Targets: DefaultTargets(DefaultMinDist)}
 }
 
 // Validate checks the options (all > 0, MaxIter ≤ 10⁷, MaxEscapes ≤ 1000).
@@ -35,7 +42,10 @@ func (o TrialOptions) Validate() error {
 	if o.MaxIter < 1 || o.MaxIter > 10_000_000 || o.MaxEscapes < 1 || o.MaxEscapes > 1000 || !(o.SuccessDist > 0) || o.TracePoints < 1 || o.TracePoints > 10_000 {
 		return fmt.Errorf("%w: TrialOptions MaxIter = %d (want 1…10⁷), MaxEscapes = %d (want 1…1000), SuccessDist = %v (want > 0), TracePoints = %d (want 1…10⁴)", sod.ErrBadParameter, o.MaxIter, o.MaxEscapes, o.SuccessDist, o.TracePoints)
 	}
-	return nil
+	if o.Targets == nil {
+		return nil
+	}
+	return validateTargets(o.Targets)
 }
 
 // TrialResult is one run of a method from an instance's certified point.
@@ -55,11 +65,19 @@ type TrialResult struct {
 	H        OptFloat          `json:"h"`    // final h (null if it overflowed)
 	Dist     OptFloat          `json:"dist"` // final ‖XXᵀ − M*‖_F
 	Rounds   int               `json:"rounds"`
-	// Lowered counts the rounds whose accepted point X̌ had h(X̌) < h(X̂).
-	Lowered int          `json:"lowered"`
-	Cost    Cost         `json:"cost"`
-	Trace   []TracePoint `json:"trace"`
-	Err     string       `json:"err,omitempty"`
+	// Judge is the rule by which the run accepted candidates
+	// (Method.Judge).
+	Judge Judge `json:"judge"`
+	// Lowered counts the rounds whose accepted point X̌ lowered h by the
+	// value it was judged on: h(X̌), or h after its probe
+	// (sod.CandidateResult.HProbe).
+	Lowered int  `json:"lowered"`
+	Cost    Cost `json:"cost"`
+	// Hits are the costs at which the run first reached each target of
+	// the ladder it reached (TrialOptions.Targets), in ladder order.
+	Hits  []Hit        `json:"hits"`
+	Trace []TracePoint `json:"trace"`
+	Err   string       `json:"err,omitempty"`
 }
 
 // Key identifies a run: family, instance, method and trial.
@@ -87,7 +105,7 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 		return nil, fmt.Errorf("%w: instance %q has no problem, point or step", sod.ErrBadParameter, in.Name)
 	}
 	ts := TrialSeed(seed, in, m.Name, trial)
-	res := &TrialResult{Family: in.Family, Instance: in.Name, Method: m.Name, Params: m.Params, Trial: trial, Seed: ts}
+	res := &TrialResult{Family: in.Family, Instance: in.Name, Method: m.Name, Params: m.Params, Trial: trial, Seed: ts, Judge: m.judge(), Hits: []Hit{}}
 	if res.Params == nil {
 		res.Params = map[string]string{}
 	}
@@ -95,16 +113,30 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 	if err != nil {
 		return nil, fmt.Errorf("escapebench: method %q: %w", m.Name, err)
 	}
-	if rr, ok := esc.(*randomRestart); ok {
-		rr.probe = max(opt.MaxIter, in.PhaseIter)
+	phase := max(opt.MaxIter, in.PhaseIter)
+	if pr, ok := esc.(prober); ok {
+		pr.setProbe(phase)
 	}
 	var counter sod.EvalCounter
 	p := in.P.WithCounter(&counter)
-	phase := max(opt.MaxIter, in.PhaseIter)
+	// The targets are checked HitChecks times per trace point (the first
+	// hit's cost is that of the first check at or past it).
 	every := max(1, phase/opt.TracePoints)
-	gd := sod.GDOptions{Iteration: sod.Iteration{Step: in.Step, MaxIter: phase, TraceEvery: every}, GradTol: 1e-10}
-	gd.Callback = func(_ int, X *mat.Dense, h, _ float64) bool {
-		res.Trace = append(res.Trace, TracePoint{Grad: counter.Counts().Grad, H: OptFloat(h), Dist: OptFloat(p.DistStar(X))})
+	check := max(1, every/HitChecks)
+	targets := opt.Targets
+	if targets == nil {
+		targets = DefaultTargets(opt.SuccessDist)
+	}
+	hits := newHitRecorder(targets, in.P.H(in.X), in.P.DistStar(in.X)) // on the uncounted problem
+	const gradTol = 1e-10
+	gd := sod.GDOptions{Iteration: sod.Iteration{Step: in.Step, MaxIter: phase, TraceEvery: check}, GradTol: gradTol}
+	gd.Callback = func(k int, X *mat.Dense, h, gn float64) bool {
+		c := counter.Counts()
+		d := p.DistStar(X)
+		hits.check(h, d, c)
+		if k%every == 0 || k >= phase || gn <= gradTol { // a trace point, or the phase's last
+			res.Trace = append(res.Trace, TracePoint{Grad: c.Grad, H: OptFloat(h), Dist: OptFloat(d)})
+		}
 		return true
 	}
 	// The escapers need the spectrum of ∇f(X̂X̂ᵀ), not the nr×nr Hessian
@@ -128,9 +160,12 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 	}
 	for _, rec := range run.Escapes {
 		res.Rounds++
-		if rec.Accepted >= 0 && rec.Candidates[rec.Accepted].H < rec.HFrom {
+		// By the value the candidate was judged on: h after its probe,
+		// if it had one (random restart's h(X̌) is that of a random start).
+		if rec.Accepted >= 0 && rec.Candidates[rec.Accepted].HProbe < rec.HFrom {
 			res.Lowered++
 		}
 	}
+	res.Hits = hits.sorted()
 	return res, nil
 }
