@@ -17,6 +17,7 @@ import (
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
 	"sodworkbench.org/workbench/sod/figures"
+	"sodworkbench.org/workbench/widgets"
 )
 
 // The bench subcommand: `reproduce bench [flags]` runs the escape
@@ -66,7 +67,7 @@ func nameList(p *[]string, allowed []string) listFlag[string] {
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "merge" {
-		return runBenchMerge(args[1:], stdout)
+		return runBenchMerge(args[1:], stdout, stderr)
 	}
 	usage := func(err error) error { return &usageError{err: err, usage: benchUsage} }
 	profile, err := profileArg(args)
@@ -195,7 +196,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if info.Workers == 0 {
 		info.Workers = runtime.GOMAXPROCS(0)
 	}
-	return writeBench(c.out, spec, sr, stdout, info, resultsMD)
+	return writeBench(c.out, spec, sr, stdout, stderr, info, resultsMD)
 }
 
 // The files of reproduce bench besides the journals and the JSON and CSV
@@ -240,10 +241,16 @@ func writeFile(path string, write func(io.Writer) error) error {
 
 // writeBench writes the outputs of a complete suite from what sr holds in
 // memory (runs in canonical order, summarised once) and prints its table.
-func writeBench(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, stdout io.Writer, info escapebench.PageInfo, resultsMD string) error {
+// An output that cannot be written does not stop the others: the HTML
+// report without the ECharts assets (widgets.ErrAssetsMissing) is skipped
+// with a note on stderr saying why and how to install them, and any other
+// failure is returned after every other file is written.
+func writeBench(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, stdout, stderr io.Writer, info escapebench.PageInfo, resultsMD string) error {
 	rs, ss := sr.Runs, escapebench.Summarize(sr.Runs)
 	rep := figures.BenchReport{Title: "Escape benchmark", Settings: spec.Settings(), Runs: rs, Summaries: ss, Instances: sr.Instances, Dropped: sr.Dropped}
 	page := func(w io.Writer) error { return escapebench.WriteSummaryPage(w, spec, sr, ss, info) }
+	var skipped []string
+	var failed []error
 	for _, f := range []struct {
 		name  string
 		write func(io.Writer) error
@@ -255,26 +262,35 @@ func writeBench(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, std
 		{benchReportFile, func(w io.Writer) error { return figures.WriteBenchReport(w, rep) }},
 		{benchSummaryFile, page},
 	} {
-		if err := writeFile(filepath.Join(out, f.name), f.write); err != nil {
-			return err
+		err := writeFile(filepath.Join(out, f.name), f.write)
+		switch {
+		case f.name == benchReportFile && errors.Is(err, widgets.ErrAssetsMissing):
+			fmt.Fprintf(stderr, "bench: skipped %s, the other files are written: %v\n", f.name, err)
+			skipped = append(skipped, f.name)
+		case err != nil:
+			failed = append(failed, fmt.Errorf("%s: %w", f.name, err))
 		}
 	}
 	if resultsMD != "" {
 		if err := writeFile(resultsMD, page); err != nil {
-			return err
+			failed = append(failed, fmt.Errorf("%s: %w", resultsMD, err))
 		}
 	}
 	if err := escapebench.WriteSummaryTable(stdout, ss); err != nil {
-		return err
+		failed = append(failed, err)
 	}
-	fmt.Fprintf(stdout, "bench: data in %s\n", out)
-	return nil
+	note := ""
+	if len(skipped) > 0 {
+		note = fmt.Sprintf(" (skipped %s: ECharts assets not installed, see above)", strings.Join(skipped, ", "))
+	}
+	fmt.Fprintf(stdout, "bench: data in %s%s\n", out, note)
+	return errors.Join(failed...)
 }
 
 const benchMergeUsage = "usage: reproduce bench merge [-out dir] [-results-md file] journal-file-or-folder..."
 
 // runBenchMerge combines the journals of the N shards of one suite.
-func runBenchMerge(args []string, stdout io.Writer) error {
+func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench merge")
 	out := "bench-out"
 	fs.StringVar(&out, "out", "bench-out", "output `dir`ectory")
@@ -337,7 +353,7 @@ func runBenchMerge(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "bench merge: %d shards\n", len(files))
 	info := escapebench.PageInfo{Command: append([]string{"go", "run", "./sod/cmd/reproduce", "bench", "merge"}, args...)}
-	return writeBench(out, js[0].Header.Bench, sr, stdout, info, resultsMD)
+	return writeBench(out, js[0].Header.Bench, sr, stdout, stderr, info, resultsMD)
 }
 
 // checkResultsMD refuses a -results-md whose folder does not exist (or

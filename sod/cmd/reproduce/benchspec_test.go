@@ -112,7 +112,7 @@ func TestBenchSummaryMarkdown(t *testing.T) {
 		t.Error("-results-md differs from bench-summary.md")
 	}
 	page := string(a)
-	for _, s := range []string{"do not edit by hand", "go run ./sod/cmd/reproduce bench -out", "| pmc | cells n:ε[:points] 12:0.15:2;",
+	for _, s := range []string{"do not edit by hand", "go run ./sod/cmd/reproduce bench -out", `| pmc | cells n:ε\[:points\] 12:0.15:2;`,
 		"| paper | sod-line-search | 3 |", "| pmc | random-restart | 4 |", "| paper | 3 | 2 | 1 | 0 |", "wall time of the command"} {
 		if !strings.Contains(page, s) {
 			t.Errorf("bench-summary.md lacks %q:\n%s", s, page)
