@@ -270,6 +270,8 @@ func TestGradeSubmissions(t *testing.T) {
 		{"partial 99.1", "true", "^correct$"},
 		{"partial 99.2", "false", "no answer cell"},
 		{"garbage 99.1", "false", "not a notebook"},
+		{"nested 99.1", "false", "not a notebook the grader can run: its JSON is nested 5001 deep"},
+		{"nested 99.2", "false", "not a notebook the grader can run: its JSON is nested 5001 deep"},
 		{"absent 99.2", "false", "not submitted"},
 		{"mallory 99.1", "false", exited},
 		{"mallory 99.2", "false", exited},

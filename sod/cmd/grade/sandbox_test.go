@@ -14,17 +14,28 @@ import (
 )
 
 // TestBwrapProblem checks the sandbox probe against stand-ins for bwrap: none on PATH, one that
-// cannot create namespaces (as in a container), and one that works.
+// cannot create namespaces (as in a container), one whose sandbox keeps capabilities (bwrap
+// run by root without --cap-drop ALL) or lets a setuid program gain some, one that prints
+// nothing, and one that works.
 func TestBwrapProblem(t *testing.T) {
+	status := func(eff, nnp string) string {
+		return "printf 'Name:\\tcat\\nCapInh:\\t0000000000000000\\nCapPrm:\\t" + eff + "\\nCapEff:\\t" + eff +
+			"\\nCapBnd:\\t" + eff + "\\nCapAmb:\\t0000000000000000\\nNoNewPrivs:\\t" + nnp + "\\n'"
+	}
+	const none, all = "0000000000000000", "000001fffeffffff"
 	for _, tc := range []struct {
 		name   string
 		script string // the stand-in bwrap; "" for none
 		want   string // in the reason; "" for a usable sandbox
+		unsafe bool
 	}{
-		{"missing", "", "bwrap not found"},
-		{"no namespaces", "echo 'bwrap: No permissions to create new namespace' >&2; exit 1", "No permissions to create new namespace"},
-		{"silent failure", "exit 1", "exit status 1"},
-		{"works", "exit 0", ""},
+		{"missing", "", "bwrap not found", false},
+		{"no namespaces", "echo 'bwrap: No permissions to create new namespace' >&2; exit 1", "No permissions to create new namespace", false},
+		{"silent failure", "exit 1", "exit status 1", false},
+		{"keeps capabilities", status(all, "1"), "CapPrm 000001fffeffffff, CapEff 000001fffeffffff, CapBnd 000001fffeffffff", true},
+		{"new privileges", status(none, "0"), "NoNewPrivs 0", true},
+		{"prints nothing", "exit 0", "did not print its capabilities", true},
+		{"works", status(none, "1"), "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -34,9 +45,9 @@ func TestBwrapProblem(t *testing.T) {
 				}
 			}
 			t.Setenv("PATH", dir)
-			got := bwrapProblem(context.Background())
-			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
-				t.Errorf("bwrapProblem() = %q, want %q", got, tc.want)
+			got, unsafe := bwrapProblem(context.Background())
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) || unsafe != tc.unsafe {
+				t.Errorf("bwrapProblem() = %q, %v; want %q, %v", got, unsafe, tc.want, tc.unsafe)
 			}
 		})
 	}
@@ -74,21 +85,30 @@ func TestSandboxBwrapRefused(t *testing.T) {
 	}
 }
 
-// TestPodmanArgs: a container run has no network, a read-only root, the run's folder as its
-// only host folder besides the build cache, and the limits.
+// TestPodmanArgs: a container run has no network, a read-only root, no capability at all (as
+// the image's user, or the grader's own with a rootless podman), the run's folder as its only
+// writable host folder, the module copy, cache program and shared build cache read-only, only
+// the run's environment, and the limits.
 func TestPodmanArgs(t *testing.T) {
-	r := &runner{limits: defaultLimits, image: "sod-workbench", goCache: "/cache"}
-	args := strings.Join(r.podmanArgs("c1", "/tmp/run", []string{"HOME=/tmp/sodgrade/home", "GOMODCACHE=/root/go/pkg/mod", "SECRET=x"}, []string{"jupyter", "nbconvert"}), " ")
-	for _, want := range []string{"--network none", "--read-only", "--cap-drop all --cap-add DAC_OVERRIDE", "-v /tmp/run:/tmp/sodgrade:rw",
-		"--memory 2147483648", "--pids-limit 256", "--ulimit fsize=268435456:268435456", "--ulimit nofile=", "-e HOME=/tmp/sodgrade/home",
+	r := &runner{limits: defaultLimits, image: "sod-workbench", sh: &shared{dir: "/s", cache: "/cache"}}
+	v := view{root: "/sodgrade-ab", mod: "/sodgrade-ab/mod", bin: "/sodgrade-ab/bin", cache: "/sodgrade-ab/shared-cache"}
+	args := strings.Join(r.podmanArgs("c1", "/s/run-1", "/s/run-1/notebooks", v, []string{"HOME=/sodgrade-ab/home"}, []string{"jupyter", "nbconvert"}), " ")
+	user := "--user " + imageUser
+	if os.Getuid() != 0 {
+		user = "--userns keep-id --user "
+	}
+	for _, want := range []string{"--network none", "--read-only", user, "--cap-drop all --security-opt no-new-privileges",
+		"-v /s/run-1:/sodgrade-ab:rw", "-v /s/mod:/sodgrade-ab/mod:ro", "-v /s/run-1/notebooks:/sodgrade-ab/mod/notebooks:rw",
+		"-v /s/bin:/sodgrade-ab/bin:ro", "-v /cache:/sodgrade-ab/shared-cache:ro",
+		"--memory 2147483648", "--pids-limit 256", "--ulimit fsize=268435456:268435456", "--ulimit nofile=", "-e HOME=/sodgrade-ab/home",
 		"sod-workbench jupyter nbconvert"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("podman command lacks %q:\n%s", want, args)
 		}
 	}
-	for _, not := range []string{"GOMODCACHE", "SECRET"} {
+	for _, not := range []string{"--cap-add", "/cache:/sodgrade-ab/shared-cache:rw", "/s/mod:/sodgrade-ab/mod:rw"} {
 		if strings.Contains(args, not) {
-			t.Errorf("podman command passes the host's %s:\n%s", not, args)
+			t.Errorf("podman command has %q:\n%s", not, args)
 		}
 	}
 }
