@@ -36,6 +36,83 @@ func TestGradeAttacks(t *testing.T) {
 	if err := os.CopyFS(subs, os.DirFS("testdata/attacks")); err != nil {
 		t.Fatal(err)
 	}
+	// First the attackers beside good and the colluder (in whatever order two runs at a time
+	// take them), then good and the colluder again, after every attack has run, with the same
+	// shared build cache.
+	out := gradeAttacks(t, subs)
+	later := filepath.Join(t.TempDir(), "later")
+	for _, s := range []string{"good", "z-colluder"} {
+		if err := os.CopyFS(filepath.Join(later, s), os.DirFS(filepath.Join("testdata", "attacks", s))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	laterOut := gradeAttacks(t, later)
+	wrong1, wrong2 := "41 is not 6·7", `^answer992\(.*\) = .*, want `
+	for _, tc := range []struct{ key, passed, msg string }{
+		{"good 99.1", "true", "^correct$"},
+		{"good 99.2", "true", "^correct$"},
+		{"a-escaper 99.1", "false", wrong1},
+		{"a-escaper 99.2", "false", wrong2},
+		{"a-poisoner 99.1", "false", wrong1},
+		{"a-poisoner 99.2", "false", wrong2},
+		{"a-linker 99.1", "true", "^correct$"},
+		{"a-linker 99.2", "true", "^correct$"},
+		{"a-reader 99.1", "false", wrong1},
+		{"a-reader 99.2", "false", wrong2},
+		{"z-colluder 99.1", "false", wrong1},
+		{"z-colluder 99.2", "false", wrong2},
+		{"later good 99.1", "true", "^correct$"},
+		{"later good 99.2", "true", "^correct$"},
+		{"later z-colluder 99.1", "false", wrong1},
+		{"later z-colluder 99.2", "false", wrong2},
+	} {
+		grades, key := out.grades, tc.key
+		if k, ok := strings.CutPrefix(key, "later "); ok {
+			grades, key = laterOut.grades, k
+		}
+		g := grades[key]
+		if g[0] != tc.passed || !regexp.MustCompile(tc.msg).MatchString(g[1]) {
+			t.Errorf("%s: passed=%q %q, want passed=%s and a message matching %q", tc.key, g[0], g[1], tc.passed, tc.msg)
+		}
+	}
+	// Each attack ran, and reached nothing: what its attack cell printed.
+	for _, tc := range []struct {
+		student, cell string
+		want          []string
+		not           []string
+	}{
+		{"a-escaper", "escape", []string{"CapEff:\t0000000000000000", "CapBnd:\t0000000000000000", "NoNewPrivs:\t1",
+			"unshare failed: Operation not permitted", "Read-only file system", "network interfaces: lo \n", "process 1: bwrap",
+			"escape attempts done"}, []string{"ESCAPED"}},
+		{"a-poisoner", "poison", []string{"poisoned 0 of "}, []string{"poisoned 0 of 0 "}},
+		{"a-linker", "link", []string{"link attempts done"}, []string{"shared-cache/trim.txt", "linked /root/"}},
+		{"a-reader", "read", []string{"reader found 0 files"}, nil},
+	} {
+		printed := out.printed[tc.student+" "+tc.cell]
+		for _, w := range tc.want {
+			if !strings.Contains(printed, w) {
+				t.Errorf("%s: its cell %s did not print %q", tc.student, tc.cell, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(printed, n) {
+				t.Errorf("%s: its cell %s printed %q", tc.student, tc.cell, n)
+			}
+		}
+		t.Logf("%s, cell %s:\n%s", tc.student, tc.cell, printed)
+	}
+}
+
+// graded is what one grading of the attacks gave: the grades by "student exercise", and what
+// each code cell printed, by "student cell-id".
+type graded struct {
+	grades  map[string][2]string
+	printed map[string]string
+}
+
+// gradeAttacks grades the submissions in subs, two at a time, in the bwrap sandbox.
+func gradeAttacks(t *testing.T, subs string) graded {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "out")
 	var log bytes.Buffer
 	start := time.Now()
@@ -53,61 +130,17 @@ func TestGradeAttacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string][2]string{}
+	g := graded{grades: map[string][2]string{}, printed: map[string]string{}}
 	for _, r := range recs[1:] {
-		got[r[0]+" "+r[2]] = [2]string{r[3], r[4]}
-	}
-	wrong1, wrong2 := "41 is not 6·7", `^answer992\(.*\) = .*, want `
-	for _, tc := range []struct{ key, passed, msg string }{
-		{"good 99.1", "true", "^correct$"},
-		{"good 99.2", "true", "^correct$"},
-		{"a-escaper 99.1", "false", wrong1},
-		{"a-escaper 99.2", "false", wrong2},
-		{"a-poisoner 99.1", "false", wrong1},
-		{"a-poisoner 99.2", "false", wrong2},
-		{"a-linker 99.1", "true", "^correct$"},
-		{"a-linker 99.2", "true", "^correct$"},
-		{"a-reader 99.1", "false", wrong1},
-		{"a-reader 99.2", "false", wrong2},
-		{"z-colluder 99.1", "false", wrong1},
-		{"z-colluder 99.2", "false", wrong2},
-	} {
-		g := got[tc.key]
-		if g[0] != tc.passed || !regexp.MustCompile(tc.msg).MatchString(g[1]) {
-			t.Errorf("%s: passed=%q %q, want passed=%s and a message matching %q", tc.key, g[0], g[1], tc.passed, tc.msg)
-		}
-	}
-	// Each attack ran, and reached nothing.
-	for _, tc := range []struct {
-		student string
-		want    []string // in the executed notebook
-		not     []string
-	}{
-		{"a-escaper", []string{"CapEff:\\t0000000000000000", "CapBnd:\\t0000000000000000", "NoNewPrivs:\\t1", "escape attempts done"}, []string{"ESCAPED"}},
-		{"a-poisoner", []string{"poisoned 0 of "}, []string{"poisoned 0 of 0 "}},
-		{"a-linker", []string{"link attempts done"}, []string{"shared-cache/trim.txt", "linked /root/"}},
-		{"a-reader", []string{"reader found 0 files"}, nil},
-	} {
-		nb, err := os.ReadFile(filepath.Join(out, "executed", tc.student, "99-fixture.ipynb"))
+		g.grades[r[0]+" "+r[2]] = [2]string{r[3], r[4]}
+		nb, err := readNotebook(filepath.Join(out, "executed", r[0], r[1]))
 		if err != nil {
-			t.Errorf("%s: %v", tc.student, err)
 			continue
 		}
-		for _, w := range tc.want {
-			if !bytes.Contains(nb, []byte(w)) {
-				t.Errorf("%s: the executed notebook lacks %q", tc.student, w)
-			}
-		}
-		for _, n := range tc.not {
-			if bytes.Contains(nb, []byte(n)) {
-				t.Errorf("%s: the executed notebook shows %q", tc.student, n)
-			}
+		for _, c := range nb.cells {
+			id, _ := c["id"].(string)
+			g.printed[r[0]+" "+id] = outputText(c) + cellError(c)
 		}
 	}
-	if t.Failed() {
-		for _, s := range []string{"a-escaper", "a-poisoner", "a-linker", "a-reader"} {
-			nb, _ := os.ReadFile(filepath.Join(out, "executed", s, "99-fixture.ipynb"))
-			t.Logf("%s's executed notebook:\n%s", s, strings.TrimSpace(string(nb)))
-		}
-	}
+	return g
 }

@@ -185,24 +185,25 @@ attacks = {
     # 1. privileges: the capabilities it has; unshare a mount namespace and remount the host's
     # root writable with the host's /tmp (other runs' folders) visible; a user namespace with
     # the same; the setuid mount; then the module's sod/grading rewritten so that a later run's
-    # wrong answers export as right.
+    # wrong answers export as right; and the network interfaces and the first process it sees.
     "a-escaper": student(WRONG, add_after={"setup": [("escape", "\n".join([
         "!grep -E '^(Cap|NoNewPrivs)' /proc/self/status",
         "!unshare -m sh -c 'umount -l /tmp && mount -o remount,bind,rw / && ls /tmp && echo ESCAPED: mount namespace'",
         "!unshare -Urm sh -c 'mount -o remount,bind,rw / && echo ESCAPED: user namespace'",
-        "!mount -t tmpfs none /mnt && echo ESCAPED: setuid mount",
+        "!mount -t tmpfs none \"$HOME\" && echo ESCAPED: setuid mount",
         "!sed -i 's/return Result{ID: a.ID, Message: err.Error()}/return Result{ID: a.ID, Pass: true}/' ../sod/grading/grading.go && echo ESCAPED: module written",
+        "!echo \"network interfaces: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')\"; echo \"process 1: $(tr '\\0' ' ' < /proc/1/cmdline | cut -c1-5)\"",
         "!echo escape attempts done"]))]}),
-    # 2. the build cache: every compiled output (-d) of every cache it can find outside its own
-    # folder (the shared layer named in GOCACHEPROG, the grader's caches of old) overwritten
-    # with zeros of the same size, which the go command would trust by size.
+    # 2. the build cache: every compiled output (-d) of every shared cache it can find (the
+    # read-only layer named in GOCACHEPROG, the grader's caches of old) overwritten with zeros
+    # of the same size, which the go command would trust by size.
     "a-poisoner": student(WRONG, add_after={"setup": [("poison", "\n".join([
         "%%",
-        'own := filepath.Dir(os.Getenv("HOME"))',
         'dirs := []string{"/root/.cache/go-build", "/root/.cache/sod-grade-build", "/root/.cache/sod-grade-shared"}',
-        'for _, f := range strings.Fields(os.Getenv("GOCACHEPROG")) {',
-        '\tif st, err := os.Stat(f); err == nil && st.IsDir() && !strings.HasPrefix(f, own+"/") {',
-        '\t\tdirs = append(dirs, f)',
+        'args := strings.Fields(os.Getenv("GOCACHEPROG"))',
+        'for i := 1; i < len(args); i++ {',
+        '\tif args[i-1] == "-ro" {',
+        '\t\tdirs = append(dirs, args[i])',
         '\t}',
         '}',
         'found, poisoned := 0, 0',
@@ -218,7 +219,7 @@ attacks = {
         '\t\treturn nil',
         '\t})',
         '}',
-        'fmt.Printf("poisoned %d of %d cached outputs outside its folder\\n", poisoned, found)']))]}),
+        'fmt.Printf("poisoned %d of %d cached outputs of the shared caches\\n", poisoned, found)']))]}),
     # 3. links: trim.txt in every cache folder it can find made a link to the export of 99.1 at
     # the path runs once had, so that the next go build writes a time stamp into another run's
     # answer. Its own answers are right.
