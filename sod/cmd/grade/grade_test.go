@@ -89,8 +89,8 @@ func TestExercisesRejectsBadNotebooks(t *testing.T) {
 }
 
 func TestExportCell(t *testing.T) {
-	got := exportCell(exercise{"07.1", "answer071"}, "/tmp/sodgrade/export", 0xabc)
-	want := "import sodgrading \"sodworkbench.org/workbench/sod/grading\"\n\n%%\nsodgrading.HandIn(\"/tmp/sodgrade/export\", \"07.1\", 0xabc, answer071)\n"
+	got := exportCell(exercise{"07.1", "answer071"}, "/sodgrade-3f9c0e5a71d2b846/export", 0xabc)
+	want := "import sodgrading \"sodworkbench.org/workbench/sod/grading\"\n\n%%\nsodgrading.HandIn(\"/sodgrade-3f9c0e5a71d2b846/export\", \"07.1\", 0xabc, answer071)\n"
 	if got != want {
 		t.Errorf("exportCell =\n%s\nwant\n%s", got, want)
 	}

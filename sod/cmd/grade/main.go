@@ -27,14 +27,19 @@
 // the size of each file written, the output and the disk used in its folder; a run that
 // reaches one fails the exercises it had not exported with a message naming the limit and the
 // cell ("memory limit 2 GiB exceeded in cell 9"). When bubblewrap (bwrap) can make a sandbox
-// here (a probe run says; inside a container it often cannot), each run also sees the file
-// system read-only except its own folder and the Go build cache, without network, and without
-// the instructor's notebooks, the submissions, the output folder and the other runs. -sandbox
-// auto then uses it, and otherwise grades without a sandbox and prints what is then not
-// isolated; -sandbox bwrap stops with the probe's reason instead. -sandbox podman runs each
-// notebook in a container of its own instead (the workbench image, -image): no network,
-// read-only root, the run's folder its only writable place besides a bounded /tmp, and the
-// limits as the container's; the answers are judged by the grader on the host as always.
+// here without any privilege (a probe run says, from inside: every capability set empty and
+// no_new_privs set; inside a container bwrap often cannot make one at all), each run is an
+// allow list: it sees, read-only, /usr, a few files of /etc, the Go toolchain and module cache,
+// and the module's build files (no notebook, test or testdata: no solution), the kernel spec and
+// a shared build cache that only the grader writes; writable, only its own folder, at a path
+// drawn at random for the run; no network, its own processes only. -sandbox auto then uses it,
+// grades without a sandbox (printing what is then not isolated) where bwrap cannot make one,
+// and refuses to grade where bwrap's sandbox keeps a privilege; -sandbox bwrap stops with the
+// probe's reason instead. -sandbox podman runs each notebook in a container of its own instead
+// (the workbench image, -image): as the image's user with no capability, no network, read-only
+// root, the run's folder its only writable place besides a bounded /tmp, and the limits as the
+// container's; the answers are judged by the grader on the host as always. README.md has the
+// threat model.
 //
 // It writes OUT/grades.csv (student, notebook, exercise, passed, message), OUT/summary.txt
 // (also printed) and OUT/executed/<student>/<notebook>.ipynb, the executed graded copies, for
