@@ -40,14 +40,14 @@ func TestGradeAttacks(t *testing.T) {
 	// First the attackers beside good and the colluder (in whatever order two runs at a time
 	// take them), then good and the colluder again, after every attack has run, with the same
 	// shared build cache.
-	out := gradeAttacks(t, subs)
+	out := gradeAttacks(t, subs, "-sandbox", "bwrap")
 	later := filepath.Join(t.TempDir(), "later")
 	for _, s := range []string{"good", "z-colluder"} {
 		if err := os.CopyFS(filepath.Join(later, s), os.DirFS(filepath.Join("testdata", "attacks", s))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	laterOut := gradeAttacks(t, later)
+	laterOut := gradeAttacks(t, later, "-sandbox", "bwrap")
 	wrong1, wrong2 := "41 is not 6·7", `^answer992\(.*\) = .*, want `
 	for _, tc := range []struct{ key, passed, msg string }{
 		{"good 99.1", "true", "^correct$"},
@@ -111,14 +111,14 @@ type graded struct {
 	printed map[string]string
 }
 
-// gradeAttacks grades the submissions in subs, two at a time, in the bwrap sandbox.
-func gradeAttacks(t *testing.T, subs string) graded {
+// gradeAttacks grades the submissions in subs, two at a time, with the sandbox flags given.
+func gradeAttacks(t *testing.T, subs string, sandbox ...string) graded {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out")
 	var log bytes.Buffer
 	start := time.Now()
-	err := run(context.Background(), []string{"-sandbox", "bwrap", "-source", "testdata/instructor", "-o", out, "-jobs", "2",
-		"-cell-timeout", "60s", "-timeout", "4m", subs}, &log, &log)
+	args := append(sandbox, "-source", "testdata/instructor", "-o", out, "-jobs", "2", "-cell-timeout", "5m", "-timeout", "10m", subs)
+	err := run(context.Background(), args, &log, &log)
 	t.Logf("grade output (%.0fs):\n%s", time.Since(start).Seconds(), log.String())
 	if err != nil {
 		t.Fatal(err)

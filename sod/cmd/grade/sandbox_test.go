@@ -113,8 +113,11 @@ func TestPodmanArgs(t *testing.T) {
 	}
 }
 
-// TestGradeInPodman grades good, mallory and hog with -sandbox podman, where podman and the
-// workbench image (docker/test-image.sh builds it) are present; it is skipped otherwise.
+// TestGradeInPodman grades good, mallory and hog, and the attackers a-escaper and a-poisoner
+// beside the colluder, with -sandbox podman, where podman and the workbench image
+// (docker/test-image.sh builds it) are present; it is skipped otherwise. (a-reader and a-linker
+// are not graded here: the image's own notebooks, which hold the workbench's solution cells, are
+// public and visible in its containers.)
 func TestGradeInPodman(t *testing.T) {
 	image := os.Getenv("SOD_IMAGE")
 	if image == "" {
@@ -124,25 +127,30 @@ func TestGradeInPodman(t *testing.T) {
 		t.Skipf("-sandbox podman cannot run here: %v", err)
 	}
 	subs := filepath.Join(t.TempDir(), "subs")
-	for _, s := range []string{"good", "mallory", "hog"} {
-		if err := os.CopyFS(filepath.Join(subs, s), os.DirFS(filepath.Join("testdata", "submissions", s))); err != nil {
+	for _, s := range []string{"submissions/good", "submissions/mallory", "submissions/hog", "attacks/a-escaper", "attacks/a-poisoner", "attacks/z-colluder"} {
+		if err := os.CopyFS(filepath.Join(subs, filepath.Base(s)), os.DirFS(filepath.Join("testdata", s))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out := filepath.Join(t.TempDir(), "out")
-	var log strings.Builder
-	err := run(context.Background(), []string{"-sandbox", "podman", "-image", image, "-source", "testdata/instructor",
-		"-o", out, "-cell-timeout", "5m", "-timeout", "10m", subs}, &log, &log) // the first run compiles the workbench into the build cache
-	t.Logf("grade output:\n%s", log.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(filepath.Join(out, "grades.csv"))
-	for _, want := range []string{"good,99-fixture.ipynb,99.1,true,correct", "good,99-fixture.ipynb,99.2,true,correct",
-		"mallory,99-fixture.ipynb,99.1,false,no answer exported", "hog,99-fixture.ipynb,99.1,true,correct", "hog,99-fixture.ipynb,99.2,false"} {
-		if !strings.Contains(string(b), want) {
-			t.Errorf("grades.csv lacks %q:\n%s", want, b)
+	// The first run compiles the workbench into its own layer if the image's Go is not the host's.
+	g := gradeAttacks(t, subs, "-sandbox", "podman", "-image", image)
+	for key, want := range map[string]string{
+		"good 99.1": "true correct", "good 99.2": "true correct", "mallory 99.1": "false no answer exported",
+		"hog 99.1": "true correct", "hog 99.2": "false", "a-escaper 99.1": "false 41 is not 6·7", "a-poisoner 99.1": "false 41 is not 6·7",
+		"z-colluder 99.1": "false 41 is not 6·7", "z-colluder 99.2": "false answer992(",
+	} {
+		if got := g.grades[key][0] + " " + g.grades[key][1]; !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want %q…", key, got, want)
 		}
+	}
+	escape := g.printed["a-escaper escape"]
+	for _, w := range []string{"CapEff:\t0000000000000000", "CapBnd:\t0000000000000000", "NoNewPrivs:\t1", "escape attempts done"} {
+		if !strings.Contains(escape, w) || strings.Contains(escape, "ESCAPED") {
+			t.Errorf("a-escaper's cell printed, in its container:\n%s\nwant %q and no ESCAPED", escape, w)
+		}
+	}
+	if p := g.printed["a-poisoner poison"]; !strings.Contains(p, "poisoned 0 of ") || strings.Contains(p, "poisoned 0 of 0 ") {
+		t.Errorf("a-poisoner's cell printed %q, want 0 of the shared cache's outputs poisoned", p)
 	}
 }
 
