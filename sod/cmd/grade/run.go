@@ -504,6 +504,15 @@ func (r *runner) env(v view) []string {
 	if v.path != "" {
 		set["PATH"] = v.path
 	}
+	if r.sandbox == "none" {
+		// The grader's own Jupyter, wherever it is installed (a virtualenv, conda); there is no
+		// sandbox to keep anything from the run anyway.
+		for _, k := range []string{"VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH", "PYTHONHOME", "PYENV_ROOT"} {
+			if val, ok := os.LookupEnv(k); ok {
+				set[k] = val
+			}
+		}
+	}
 	if p := os.Getenv("GRADE_TEST_VICTIM"); p != "" {
 		set["GRADE_TEST_VICTIM"] = p // the tests' attackers look for the submissions there
 	}

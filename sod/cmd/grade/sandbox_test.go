@@ -85,6 +85,51 @@ func TestSandboxBwrapRefused(t *testing.T) {
 	}
 }
 
+// TestSandboxAutoRootRefused: a root grader in auto mode where no sandbox can be made (a
+// stand-in bwrap that cannot create namespaces) stops before grading, naming the ways out;
+// and a stand-in whose sandbox keeps capabilities is refused in auto mode too.
+func TestSandboxAutoRootRefused(t *testing.T) {
+	nb, err := os.ReadFile(filepath.Join("testdata", "submissions", "good", "99-fixture.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, script, want string
+		rootOnly           bool
+	}{
+		{"no namespaces", "echo 'bwrap: No permissions to create new namespace' >&2; exit 1", "give -sandbox none to grade as root", true},
+		{"keeps capabilities", "printf 'CapInh:\\t0\\nCapPrm:\\t1\\nCapEff:\\t1\\nCapBnd:\\t1\\nCapAmb:\\t0\\nNoNewPrivs:\\t1\\n'", "the sandbox keeps privileges", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.rootOnly && os.Getuid() != 0 {
+				t.Skip("only a root grader refuses to run without a sandbox")
+			}
+			dir := t.TempDir()
+			bin, subs := filepath.Join(dir, "bin"), filepath.Join(dir, "subs", "alice")
+			for _, d := range []string{bin, subs} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(bin, "bwrap"), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(subs, "99-fixture.ipynb"), nb, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			var out strings.Builder
+			err := run(context.Background(), []string{"-source", "testdata/instructor", "-o", filepath.Join(dir, "out"), filepath.Join(dir, "subs")}, &out, &out)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("grade (auto) with a stand-in bwrap: error %v, want one containing %q", err, tc.want)
+			}
+			if strings.Contains(out.String(), "grading") {
+				t.Errorf("it started grading: %s", out.String())
+			}
+		})
+	}
+}
+
 // TestPodmanArgs: a container run has no network, a read-only root, no capability at all (as
 // the image's user, or the grader's own with a rootless podman), the run's folder as its only
 // writable host folder, the module copy, cache program and shared build cache read-only, only
