@@ -12,8 +12,10 @@
 # 3. three students are added (sod-hub-user, PAM passwords) and the hub started in a container
 #    (host network, 127.0.0.1 and random ports, volumes for the hub's state and the homes);
 #    docker/hub/hub_check.py then, through the REST APIs: logs each student in with their
-#    password, starts their servers, runs a Go cell using the workbench in each, saves an edited
-#    notebook, and proves that A's token is refused on B's server and files, and that requests
+#    password, starts their servers, runs a Go cell using the workbench in each (which has no
+#    capability and can gain none: /proc/self/status's capability sets empty and NoNewPrivs 1;
+#    it cannot read B's home or the instructor's notebooks, nor write the shared build cache),
+#    saves an edited notebook, and proves that A's token is refused on B's server and files, and that requests
 #    without a token (or with a made-up one) are refused
 #    3b. limits per student: A's memory hog fails in A's server; B's kernel keeps running cells
 # 4. the hub's container is removed and a new one started on the same volumes: the tokens, the

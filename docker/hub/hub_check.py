@@ -144,10 +144,16 @@ def setup_cell(base, name, token, notebook):
     return nb, cells
 
 
-WORK_CELL = ('import (\n\t"fmt"\n\t"os"\n\n\t"sodworkbench.org/workbench/sod"\n)\n\n%%\nerr := os.WriteFile("hub-check.txt", []byte("work of "+os.Getenv("USER")), 0o644)\n'
+WORK_CELL = ('import (\n\t"fmt"\n\t"os"\n\t"strings"\n\n\t"sodworkbench.org/workbench/sod"\n)\n\n%%\nerr := os.WriteFile("hub-check.txt", []byte("work of "+os.Getenv("USER")), 0o644)\n'
              'fmt.Println(sod.ModulePath, err, os.Getuid())\n'
              '_, err = os.ReadDir("/srv/homes/OTHER")\nfmt.Println("neighbour:", err)\n'
-             '_, err = os.ReadDir("/opt/sod-workbench/notebooks")\nfmt.Println("instructor:", err)\n')
+             '_, err = os.ReadDir("/opt/sod-workbench/notebooks")\nfmt.Println("instructor:", err)\n'
+             'err = os.WriteFile("/opt/sod-gocache/hub-check", nil, 0o644)\nfmt.Println("shared cache:", err)\n'
+             'status, _ := os.ReadFile("/proc/self/status")\nfor _, l := range strings.Split(string(status), "\\n") {\n'
+             '\tif strings.HasPrefix(l, "Cap") || strings.HasPrefix(l, "NoNewPrivs") {\n\t\tfmt.Println(l)\n\t}\n}\n')
+# A student's kernel has no capability and can gain none (jupyterhub_config.py, without_privileges).
+NO_PRIVILEGES = ["CapInh:\t0000000000000000", "CapPrm:\t0000000000000000", "CapEff:\t0000000000000000",
+                 "CapBnd:\t0000000000000000", "CapAmb:\t0000000000000000", "NoNewPrivs:\t1"]
 
 
 def phase_login(base, state, users):
@@ -176,8 +182,10 @@ def phase_login(base, state, users):
         nb, cells = setup_cell(base, name, tok, nbname)
         other = names[(names.index(name) + 1) % len(names)]
         outs, times, err, _ = asyncio.run(run_cells(base, name, tok, [cells[0]["source"], WORK_CELL.replace("OTHER", other)]))
-        ok = not err and outs and "sodworkbench.org/workbench <nil>" in outs[-1] and outs[-1].count("permission denied") == 2
-        check("%s runs a Go cell using sod; cannot read B's home or the instructor's notebooks" % name, ok,
+        ok = (not err and outs and "sodworkbench.org/workbench <nil>" in outs[-1] and outs[-1].count("permission denied") == 3
+              and all(p in outs[-1] for p in NO_PRIVILEGES))
+        check("%s runs a Go cell using sod, without any capability; cannot read B's home or the instructor's notebooks, "
+              "nor write the shared build cache" % name, ok,
               err or "cells %.1fs + %.1fs; %s" % (times[0], times[1], outs[-1].strip()))
         # an edit to a notebook, saved through the contents API
         nb["content"]["cells"].append({"cell_type": "markdown", "metadata": {}, "source": "edited by " + name, "id": "edit-" + name})

@@ -215,6 +215,27 @@ def student_cgroups(name):
     return procs
 
 
+PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 24, 38  # <linux/prctl.h>
+
+
+def without_privileges(become_student):
+    """The function a student's server runs before its program (LocalProcessSpawner's preexec_fn):
+    as root, it empties the capability bounding set and sets no_new_privs, then becomes the
+    student (become_student). A student's server and everything it starts then has no
+    capability and can gain none: not from a setuid program (su, mount), not from file
+    capabilities. docker/test-hub.sh checks it from a student's kernel (/proc/self/status)."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def preexec():
+        for cap in range(64):  # EINVAL past the last capability this kernel knows
+            libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)
+        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+        become_student()
+    return preexec
+
+
 try:
     from jupyterhub.spawner import LocalProcessSpawner
 except ImportError:  # the config read outside JupyterHub (docker/hub/hub_test.go)
@@ -222,7 +243,11 @@ except ImportError:  # the config read outside JupyterHub (docker/hub/hub_test.g
 
 if LocalProcessSpawner:
     class LimitedSpawner(LocalProcessSpawner):
-        """LocalProcessSpawner that puts each student's server in the student's cgroups."""
+        """LocalProcessSpawner that starts each student's server without any privilege and puts it
+        in the student's cgroups."""
+
+        def make_preexec_fn(self, name):
+            return without_privileges(super().make_preexec_fn(name))
 
         async def start(self):
             try:

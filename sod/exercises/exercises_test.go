@@ -194,3 +194,43 @@ func TestJudgeForgedExports(t *testing.T) {
 		})
 	}
 }
+
+// TestSquareInputsNotTabulable: 99.2's inputs come from a continuous range, so an answer that
+// knows x² only at a finite set of points (here the 129 points (k/8)², k = −64…64, from which
+// the inputs were once drawn) fails for practically every seed, while x² passes for each; and
+// no two of 10 000 drawn inputs coincide.
+func TestSquareInputsNotTabulable(t *testing.T) {
+	table := map[float64]float64{}
+	for k := -64; k <= 64; k++ {
+		x := float64(k) / 8
+		table[x] = x * x
+	}
+	lookup := func(x float64) float64 { return table[x] }
+	seen := map[float64]bool{}
+	passed := 0
+	for seed := uint64(1); seed <= 2000; seed++ {
+		for _, x := range squareInputs(seed) {
+			if x < -8 || x > 8 {
+				t.Fatalf("seed %d: input %v outside [−8, 8]", seed, x)
+			}
+			seen[x] = true
+		}
+		a, err := Export("99.2", seed, lookup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Judge(a, seed); err == nil {
+			passed++
+		}
+		good, _ := Export("99.2", seed, func(x float64) float64 { return x * x })
+		if _, err := Judge(good, seed); err != nil {
+			t.Fatalf("seed %d: x² fails: %v", seed, err)
+		}
+	}
+	if passed > 0 {
+		t.Errorf("a table of 129 points passed 99.2 for %d of 2000 seeds", passed)
+	}
+	if len(seen) != 10000 {
+		t.Errorf("%d distinct inputs in 10 000 draws, want 10 000", len(seen))
+	}
+}

@@ -25,13 +25,15 @@ func fixtures() map[string]exercise {
 	}
 }
 
-// squareInputs are the inputs at which an answer to 99.2 is called: five numbers in [−8, 8]
-// drawn from seed, in steps of 1/8 so that messages show them exactly.
+// squareInputs are the inputs at which an answer to 99.2 is called: five numbers drawn from
+// seed, uniformly from the continuous interval [−8, 8] (any float64 there may come up, so no
+// table of outputs can stand in for the function). Messages print them in full (%v), so that
+// the input shown is the input used.
 func squareInputs(seed uint64) []float64 {
 	rng := rand.New(rand.NewPCG(seed, 0x992))
 	xs := make([]float64, 5)
 	for i := range xs {
-		xs[i] = float64(rng.IntN(129)-64) / 8
+		xs[i] = 16*rng.Float64() - 8
 	}
 	return xs
 }

@@ -5,7 +5,7 @@
 // any check and solution cells the student's copy has, and after the student's answer cell of
 // each exercise inserts one call
 //
-//	grading.HandIn("/tmp/sodgrade/export", "07.1", 0x5d1c…, answer071)
+//	grading.HandIn("/sodgrade-3f9c0e…/export", "07.1", 0x5d1c…, answer071)
 //
 // with a folder and a seed drawn by the grader for this one run. HandIn gives the answer to
 // exercises.Export (a value travels as its numbers, code as its outputs on the exercise's

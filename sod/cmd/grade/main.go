@@ -27,14 +27,19 @@
 // the size of each file written, the output and the disk used in its folder; a run that
 // reaches one fails the exercises it had not exported with a message naming the limit and the
 // cell ("memory limit 2 GiB exceeded in cell 9"). When bubblewrap (bwrap) can make a sandbox
-// here (a probe run says; inside a container it often cannot), each run also sees the file
-// system read-only except its own folder and the Go build cache, without network, and without
-// the instructor's notebooks, the submissions, the output folder and the other runs. -sandbox
-// auto then uses it, and otherwise grades without a sandbox and prints what is then not
-// isolated; -sandbox bwrap stops with the probe's reason instead. -sandbox podman runs each
-// notebook in a container of its own instead (the workbench image, -image): no network,
-// read-only root, the run's folder its only writable place besides a bounded /tmp, and the
-// limits as the container's; the answers are judged by the grader on the host as always.
+// here without any privilege (a probe run says, from inside: every capability set empty and
+// no_new_privs set; inside a container bwrap often cannot make one at all), each run is an
+// allow list: it sees, read-only, /usr, a few files of /etc, the Go toolchain and module cache,
+// and the module's build files (no notebook, test or testdata: no solution), the kernel spec and
+// a shared build cache that only the grader writes; writable, only its own folder, at a path
+// drawn at random for the run; no network, its own processes only. -sandbox auto then uses it,
+// grades without a sandbox (printing what is then not isolated) where bwrap cannot make one,
+// and refuses to grade where bwrap's sandbox keeps a privilege; -sandbox bwrap stops with the
+// probe's reason instead. -sandbox podman runs each notebook in a container of its own instead
+// (the workbench image, -image): as the image's user with no capability, no network, read-only
+// root, the run's folder its only writable place besides a bounded /tmp, and the limits as the
+// container's; the answers are judged by the grader on the host as always. README.md has the
+// threat model.
 //
 // It writes OUT/grades.csv (student, notebook, exercise, passed, message), OUT/summary.txt
 // (also printed) and OUT/executed/<student>/<notebook>.ipynb, the executed graded copies, for
@@ -65,6 +70,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -195,7 +201,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Sprintf("no submissions in %s (want SUBMISSIONS_DIR/<student>/<notebook>.ipynb, notebooks named as in %s)", subDir, src)}
 	}
 
-	r := &runner{module: mod, timeout: *timeout, cellTimeout: *cellTimeout, limits: lim}
+	r := &runner{timeout: *timeout, cellTimeout: *cellTimeout, limits: lim}
 	if r.prlimit, err = findPrlimit(); err != nil {
 		return err
 	}
@@ -210,34 +216,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		r.procs = procsByContainer
 	} else if r.sandbox != "none" {
-		why := bwrapProblem(ctx)
+		why, unsafe := bwrapProblem(ctx)
 		switch {
+		case unsafe:
+			return errors.New("bwrap: " + why)
 		case why != "" && r.sandbox == "bwrap":
 			return errors.New("-sandbox bwrap: " + why)
+		case why != "" && os.Getuid() == 0:
+			return fmt.Errorf("-sandbox auto: no sandbox can be made here (%s), and a notebook run by root without one has every privilege on this machine. Install bubblewrap (docker/install.sh --with-grader), grade with -sandbox podman, grade as an ordinary user, or give -sandbox none to grade as root without isolation all the same", why)
 		case why != "":
 			r.sandbox, noSandbox = "none", why
 		default:
 			r.sandbox = "bwrap"
 		}
 	}
-	if r.jupyterPath, err = kernelSpecPath(); err != nil {
+	outFolder, err := openOut(*out)
+	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
-	}
+	defer outFolder.Close()
 	absOut, _ := filepath.Abs(*out)
 	absSub, _ := filepath.Abs(subDir)
-	r.hide = []string{filepath.Join(mod, "notebooks"), absSub, absOut}
-	if absSrc, _ := filepath.Abs(src); !strings.HasPrefix(absSrc, mod+"/") {
-		r.hide = append(r.hide, absSrc)
+	absSrc, _ := filepath.Abs(src)
+	cache := os.Getenv("SOD_GRADE_GOCACHE")
+	if cache == "" {
+		cache = filepath.Join(goEnv("GOCACHE"), "..", "sod-grade-shared")
 	}
-	r.goModCache = goEnv("GOMODCACHE")
-	if r.goCache = os.Getenv("SOD_GRADE_GOCACHE"); r.goCache == "" {
-		r.goCache = filepath.Join(goEnv("GOCACHE"), "..", "sod-grade-build")
+	cache, _ = filepath.Abs(cache)
+	fmt.Fprintf(stdout, "preparing: the module's build files, the kernel spec, the build cache program; the shared build cache %s\n", cache)
+	if r.sh, err = newShared(ctx, mod, cache, []string{absOut, absSub, absSrc}); err != nil {
+		return err
 	}
-	r.goCache, _ = filepath.Abs(r.goCache)
-	if err := os.MkdirAll(r.goCache, 0o755); err != nil {
+	defer r.sh.close()
+	if err := r.sh.warm(ctx); err != nil {
 		return err
 	}
 
@@ -288,12 +299,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("interrupted")
 	}
-	if err := writeResults(*out, outcomes); err != nil {
+	if err := writeResults(outFolder, outcomes); err != nil {
 		return err
 	}
 	sum := summary(outcomes, time.Since(start)) + "\n" + iso
 	fmt.Fprint(stdout, sum)
-	if err := os.WriteFile(filepath.Join(*out, "summary.txt"), []byte(sum), 0o644); err != nil {
+	if err := outFolder.write("summary.txt", []byte(sum)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s, %s and the executed notebooks in %s\n",
@@ -445,33 +456,41 @@ func countStudents(subs []submission) int {
 	return len(seen)
 }
 
-// writeResults writes grades.csv and the executed notebooks.
-func writeResults(out string, outcomes []outcome) error {
-	f, err := os.Create(filepath.Join(out, "grades.csv"))
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
+// writeResults writes grades.csv and the executed notebooks, through out (never through a link).
+func writeResults(out *outDir, outcomes []outcome) error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
 	w.Write([]string{"student", "notebook", "exercise", "passed", "message"})
+	var executed *outDir
 	for _, o := range outcomes {
 		for _, r := range o.Rows {
 			w.Write([]string{o.Student, o.Notebook, r.Exercise, strconv.FormatBool(r.Passed), r.Message})
 		}
-		if o.Executed != nil {
-			d := filepath.Join(out, "executed", o.Student)
-			if err := os.MkdirAll(d, 0o755); err != nil {
+		if o.Executed == nil {
+			continue
+		}
+		if executed == nil {
+			var err error
+			if executed, err = out.sub("executed"); err != nil {
 				return err
 			}
-			if err := os.WriteFile(filepath.Join(d, o.Notebook), o.Executed, 0o644); err != nil {
-				return err
-			}
+			defer executed.Close()
+		}
+		d, err := executed.sub(o.Student)
+		if err != nil {
+			return err
+		}
+		err = d.write(o.Notebook, o.Executed)
+		d.Close()
+		if err != nil {
+			return err
 		}
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
 		return err
 	}
-	return f.Close()
+	return out.write("grades.csv", buf.Bytes())
 }
 
 // summary is the per-student and per-exercise tally.

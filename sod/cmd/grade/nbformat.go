@@ -36,7 +36,24 @@ func readNotebook(path string) (*notebook, error) {
 	return parseNotebook(b)
 }
 
+// maxNesting is the deepest nesting of JSON arrays and objects the grader accepts in a
+// notebook: a notebook's own structure is about 8 deep (widget state in metadata a few more);
+// nbconvert (Python's json and nbformat's validation) fails with a traceback on much deeper
+// documents, so the grader refuses them first, saying why.
+const maxNesting = 64
+
+// cellIDRe is nbformat 4.5's form of a cell id.
+var cellIDRe = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// parseNotebook reads an nbformat 4 notebook, refusing with a message that says what is wrong
+// (never nbconvert's traceback later) whatever the grader or nbconvert could not run: invalid
+// JSON, nesting deeper than maxNesting, another nbformat, cells that are not cells of one of
+// the three kinds with a source and metadata, cell ids that are malformed or repeated. A
+// student's copy must also pass studentCells.
 func parseNotebook(b []byte) (*notebook, error) {
+	if d := jsonDepth(b); d > maxNesting {
+		return nil, fmt.Errorf("not a notebook the grader can run: its JSON is nested %d deep, more than any notebook (at most %d levels)", d, maxNesting)
+	}
 	var doc map[string]any
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("not a notebook (invalid JSON: %v)", err)
@@ -45,15 +62,102 @@ func parseNotebook(b []byte) (*notebook, error) {
 	if !ok {
 		return nil, fmt.Errorf("not a notebook (no cells list)")
 	}
+	if v, ok := doc["nbformat"].(float64); !ok || v != 4 {
+		return nil, fmt.Errorf("not a notebook the grader can run: nbformat %v, want 4 (save it with Jupyter 4 or later)", doc["nbformat"])
+	}
 	nb := &notebook{doc: doc}
+	ids := map[string]bool{}
 	for i, c := range raw {
 		m, ok := c.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("not a notebook (cell %d is not an object)", i)
 		}
+		switch t := cellType(m); t {
+		case "code", "markdown", "raw":
+		default:
+			return nil, fmt.Errorf("not a notebook the grader can run: cell %d has cell_type %q (want code, markdown or raw)", i, t)
+		}
+		if !isText(m["source"]) {
+			return nil, fmt.Errorf("not a notebook the grader can run: cell %d has no source text (a string or a list of strings)", i)
+		}
+		if _, ok := m["metadata"].(map[string]any); !ok && m["metadata"] != nil {
+			return nil, fmt.Errorf("not a notebook the grader can run: cell %d's metadata is not an object", i)
+		}
+		if id, present := m["id"]; present {
+			s, _ := id.(string)
+			switch {
+			case !cellIDRe.MatchString(s):
+				return nil, fmt.Errorf("not a notebook the grader can run: cell %d's id %q is not 1 to 64 letters, digits, - or _", i, shorten(fmt.Sprint(id), 80))
+			case ids[s]:
+				return nil, fmt.Errorf("not a notebook the grader can run: cell %d's id %q is used by an earlier cell", i, s)
+			}
+			ids[s] = true
+		}
 		nb.cells = append(nb.cells, m)
 	}
 	return nb, nil
+}
+
+// studentCells refuses a student's copy that has a cell with an id of the form the grader gives
+// the cells it inserts (gradedCellID), which would make two cells of the graded copy one.
+func studentCells(nb *notebook) error {
+	for i, c := range nb.cells {
+		if id, _ := c["id"].(string); strings.HasPrefix(id, "sodgrade-") {
+			return fmt.Errorf("not a notebook the grader can run: cell %d's id %q is of the form the grader gives its own cells (sodgrade-…)", i, id)
+		}
+	}
+	return nil
+}
+
+// isText says whether v is a notebook text: a string or a list of strings.
+func isText(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return true
+	case []any:
+		for _, e := range v {
+			if _, ok := e.(string); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// shorten cuts s to at most n bytes, marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// jsonDepth is the deepest nesting of arrays and objects in the JSON text b (brackets inside
+// strings not counted), without decoding it.
+func jsonDepth(b []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
 }
 
 func (nb *notebook) marshal() ([]byte, error) {

@@ -23,23 +23,56 @@ import (
 
 // runner executes graded copies of notebooks, each in a directory of its own, under limits.
 type runner struct {
-	module      string        // root of the workbench module the notebooks build against
-	hide        []string      // folders the student's code must not see (sandbox only)
-	sandbox     string        // "bwrap" or "none"
+	sh          *shared       // the module copy, kernel spec, cache program and build cache every run reads
+	sandbox     string        // "bwrap", "podman" or "none"
 	timeout     time.Duration // per notebook
 	cellTimeout time.Duration // per cell
 	limits      limits
 	procs       procLimit // how the process limit is enforced here
 	prlimit     string    // path of util-linux prlimit
-	goCache     string    // shared Go build cache
-	goModCache  string
-	jupyterPath string // where the gonb kernel spec is
-	image       string // the container image of -sandbox podman
+	image       string    // the container image of -sandbox podman
 }
 
-// sandboxRoot is where a run's folder appears inside the bwrap sandbox: a fixed path, so that
-// the Go build cache is shared between runs.
-const sandboxRoot = "/tmp/sodgrade"
+// view is where a run finds its folder and the session's shared material. Inside a sandbox
+// everything is under a root path drawn at random for the run (so nothing a run learns or
+// leaves under a path means anything to the next one); without a sandbox these are the host's
+// paths.
+type view struct {
+	root       string // the run's folder: home/, tmp/, out/, export/, cache/
+	mod        string // the module copy; the notebook is in mod/notebooks
+	bin        string // the folder of the cache program
+	jupyter    string // JUPYTER_PATH: the gonb kernel spec
+	cache      string // the shared build cache, read-only
+	gomodcache string // the module cache, read-only ("" for the image's own)
+	path       string // PATH ("" for the image's own)
+}
+
+// view draws the paths of a run whose host folder is dir.
+func (r *runner) view(dir string) view {
+	if r.sandbox == "none" {
+		return view{root: dir, mod: filepath.Join(dir, "mod"), bin: r.sh.bin(), jupyter: r.sh.jupyter(),
+			cache: r.sh.cache, gomodcache: r.sh.gomodcache, path: os.Getenv("PATH")}
+	}
+	root := "/sodgrade-" + randomHex(8)
+	v := view{root: root, mod: root + "/mod", bin: root + "/bin", jupyter: root + "/jupyter", cache: root + "/shared-cache"}
+	if r.sandbox == "podman" {
+		v.jupyter = imageModule + "/.local/share/jupyter"
+		return v
+	}
+	v.gomodcache = root + "/gomodcache"
+	dirs := []string{filepath.Join(r.sh.goroot, "bin")}
+	for _, t := range r.sh.tools {
+		dirs = append(dirs, filepath.Dir(t))
+	}
+	var path []string
+	for _, d := range append(dirs, "/usr/local/bin", "/usr/bin", "/bin") {
+		if !slices.Contains(path, d) {
+			path = append(path, d)
+		}
+	}
+	v.path = strings.Join(path, ":")
+	return v
+}
 
 // newSeed returns a random seed for an exercise's inputs.
 func newSeed() uint64 {
@@ -85,29 +118,32 @@ func (r *runner) grade(ctx context.Context, student, name string, sub []byte, ex
 		return o
 	}
 	nb, err := parseNotebook(sub)
+	if err == nil {
+		err = studentCells(nb)
+	}
 	if err != nil {
 		return failAll(err.Error())
 	}
-	dir, err := os.MkdirTemp("", "sodgrade-*")
+	dir, err := os.MkdirTemp(r.sh.dir, "run-*")
 	if err != nil {
 		return failAll("grader: " + err.Error())
 	}
 	defer removeAll(dir)
-	root := dir
-	if r.sandbox != "none" {
-		root = sandboxRoot
-	}
+	v := r.view(dir)
 	seeds := map[string]uint64{}
 	for _, ex := range exs {
 		seeds[ex.ID] = newSeed()
 	}
-	graded, missing, err := gradedCopy(nb, exs, filepath.Join(root, "export"), seeds)
+	graded, missing, err := gradedCopy(nb, exs, filepath.Join(v.root, "export"), seeds)
 	if err != nil {
 		return failAll("cannot grade: " + err.Error())
 	}
 	nbDir, err := r.layout(dir)
 	if err == nil {
 		err = graded.write(filepath.Join(nbDir, name))
+	}
+	if err == nil && r.sandbox == "podman" && os.Getuid() == 0 {
+		err = chownRun(dir)
 	}
 	if err != nil {
 		return failAll("grader: " + err.Error())
@@ -117,7 +153,7 @@ func (r *runner) grade(ctx context.Context, student, name string, sub []byte, ex
 		return failAll("grader: " + err.Error())
 	}
 	defer exports.Close()
-	executed, rep := r.execute(ctx, dir, name)
+	executed, rep := r.execute(ctx, dir, nbDir, v, name)
 	o.Duration = time.Since(start)
 	o.Executed = executed
 	var cells []map[string]any
@@ -210,84 +246,59 @@ func (r *runner) limitsInCells(cells []map[string]any) []string {
 	return notes
 }
 
-// layout makes a run's folder: home/ and tmp/ for the run, out/ for the executed notebook, and
-// mod/, a view of the workbench module (go.mod, go.sum and its packages, linked) with an empty
-// notebooks/ folder that holds the graded copy. The notebook's setup cell finds the module by
-// walking up from the notebook's folder, as in a checkout.
+// layout makes a run's folder: home/, tmp/, out/ (the executed notebook), export/ (the
+// answers), cache/ (the run's own layer of the build cache) and the folder that holds the
+// graded copy, which it returns. In a sandbox that is notebooks/, mounted over the module
+// copy's empty notebooks/ (mod/ is where the copy is mounted); without one, mod/notebooks,
+// beside links to the module copy's go.mod, go.sum and folders. Either way the notebook's
+// setup cell finds the module by walking up from the notebook's folder, as in a checkout.
 func (r *runner) layout(dir string) (string, error) {
-	for _, d := range []string{"home", "tmp", "out", "export", "mod/notebooks"} {
+	for _, d := range []string{"home", "tmp", "out", "export", "cache/go", "cache/layer", "mod"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			return "", err
 		}
 	}
-	ents, err := os.ReadDir(r.module)
+	if r.sandbox != "none" {
+		nb := filepath.Join(dir, "notebooks")
+		return nb, os.Mkdir(nb, 0o755)
+	}
+	ents, err := os.ReadDir(r.sh.mod())
 	if err != nil {
 		return "", err
 	}
 	for _, e := range ents {
-		n := e.Name()
-		if n == "notebooks" || strings.HasPrefix(n, ".") {
+		if e.Name() == "notebooks" {
 			continue
 		}
-		if e.IsDir() || n == "go.mod" || n == "go.sum" {
-			target := filepath.Join(r.module, n)
-			if r.sandbox == "podman" {
-				target = filepath.Join(imageModule, n) // the image's copy of the module
-			}
-			if err := os.Symlink(target, filepath.Join(dir, "mod", n)); err != nil {
-				return "", err
-			}
+		if err := os.Symlink(filepath.Join(r.sh.mod(), e.Name()), filepath.Join(dir, "mod", e.Name())); err != nil {
+			return "", err
 		}
 	}
-	return filepath.Join(dir, "mod", "notebooks"), nil
+	nb := filepath.Join(dir, "mod", "notebooks")
+	return nb, os.Mkdir(nb, 0o755)
 }
 
 // execute runs nbconvert on the graded copy, under the limits, and returns the executed
 // notebook (nil if there is none, or if it is larger than the output limit) and how the run
 // ended.
-func (r *runner) execute(ctx context.Context, dir, name string) ([]byte, runReport) {
+func (r *runner) execute(ctx context.Context, dir, hostNbDir string, v view, name string) ([]byte, runReport) {
 	var rep runReport
-	root := dir
-	if r.sandbox != "none" {
-		root = sandboxRoot
-	}
-	nbDir := filepath.Join(root, "mod", "notebooks")
 	args := []string{"jupyter", "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
 		"--ExecutePreprocessor.kernel_name=gonb",
 		"--ExecutePreprocessor.timeout=" + strconv.Itoa(int(r.cellTimeout.Seconds())),
 		"--ExecutePreprocessor.interrupt_on_timeout=True",
 		"--TagRemovePreprocessor.enabled=True",
 		"--TagRemovePreprocessor.remove_cell_tags=" + tagLiveOnly,
-		"--output-dir", filepath.Join(root, "out"), "--output", strings.TrimSuffix(name, ".ipynb"),
+		"--output-dir", filepath.Join(v.root, "out"), "--output", strings.TrimSuffix(name, ".ipynb"),
 		name}
-	env := r.env(root)
+	env := r.env(v)
 	if r.sandbox == "bwrap" {
-		b := []string{"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-			"--size", strconv.FormatInt(r.limits.Disk, 10), "--tmpfs", "/tmp",
-			"--bind", dir, sandboxRoot, "--bind", r.goCache, r.goCache}
-		// The fresh /tmp hides whatever lived there: a module, module cache or kernel spec under
-		// /tmp (a CI checkout, say) must be bound again, read-only, or the run's go.mod symlinks
-		// dangle and GoNB resolves the module to /dev.
-		for _, p := range []string{r.module, r.goModCache, r.jupyterPath} {
-			if p != "" && (p == "/tmp" || strings.HasPrefix(p, "/tmp/")) {
-				b = append(b, "--ro-bind", p, p)
-			}
-		}
-		for _, h := range r.hide {
-			b = append(b, "--tmpfs", h)
-		}
-		b = append(b, "--unshare-all", "--die-with-parent", "--new-session", "--chdir", nbDir, "--clearenv")
-		for _, kv := range env {
-			k, v, _ := strings.Cut(kv, "=")
-			b = append(b, "--setenv", k, v)
-		}
-		args = append(b, args...)
-		env = os.Environ()
+		args, env = append(r.bwrapArgs(dir, hostNbDir, v, env), args...), nil
 	}
 	container := ""
 	if r.sandbox == "podman" {
 		container = "sodgrade-" + randomHex(8)
-		args, env = r.podmanArgs(container, dir, env, args), os.Environ()
+		args, env = r.podmanArgs(container, dir, hostNbDir, v, env, args), nil
 	}
 	var cg *cgroups
 	if r.procs == procsByCgroup {
@@ -302,8 +313,8 @@ func (r *runner) execute(ctx context.Context, dir, name string) ([]byte, runRepo
 		args = r.wrap(cg, args)
 	}
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir = filepath.Join(dir, "mod", "notebooks")
-	cmd.Env = env
+	cmd.Dir = hostNbDir
+	cmd.Env = env // nil for bwrap and podman: the grader's own; they give the run only env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	logs := &logBuffer{max: 32 << 10}
 	cmd.Stdout, cmd.Stderr = logs, logs
@@ -465,35 +476,60 @@ func (t *logBuffer) String() string {
 	return string(t.head) + "\n…\n" + string(rest)
 }
 
-// env is the environment of a run: the grader's, with HOME, TMPDIR and the Go and Jupyter
-// folders set so that the run writes only to its own folder and the shared Go build cache, and
-// works offline.
-func (r *runner) env(root string) []string {
+// env is the environment of a run: an allow list, nothing of the grader's but PATH (without a
+// sandbox), with HOME, TMPDIR and the Go and Jupyter folders set so that the run writes only to
+// its own folder, builds offline against the module copy, and reads the shared build cache
+// through the cache program (GOCACHEPROG), which stores what the run compiles in the run's own
+// layer.
+func (r *runner) env(v view) []string {
+	prog := v.bin + "/gocacheprog"
 	set := map[string]string{
-		"HOME":                           filepath.Join(root, "home"),
-		"TMPDIR":                         filepath.Join(root, "tmp"),
-		"GOCACHE":                        r.goCache,
-		"GOMODCACHE":                     r.goModCache,
-		"GOPATH":                         filepath.Join(root, "home", "go"),
-		"GOFLAGS":                        "-mod=mod -buildvcs=false",
+		"HOME":                           v.root + "/home",
+		"TMPDIR":                         v.root + "/tmp",
+		"GOCACHE":                        v.root + "/cache/go",
+		"GOCACHEPROG":                    quoteArg(prog) + " -ro " + quoteArg(v.cache) + " -rw " + quoteArg(v.root+"/cache/layer"),
+		"GOPATH":                         v.root + "/home/go",
+		"GOFLAGS":                        runGoFlags,
 		"GOPROXY":                        "off",
 		"GOSUMDB":                        "off", // offline: the module cache was checked when it was filled
 		"GOTOOLCHAIN":                    "local",
-		"JUPYTER_PATH":                   r.jupyterPath,
+		"GOWORK":                         "off",
+		"JUPYTER_PATH":                   v.jupyter,
 		"PYDEVD_DISABLE_FILE_VALIDATION": "1",
+		"LANG":                           "C.UTF-8",
 	}
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if _, ok := set[k]; ok || strings.HasPrefix(k, "JUPYTER_") || strings.HasPrefix(k, "SOD_") {
-			continue
+	if v.gomodcache != "" {
+		set["GOMODCACHE"] = v.gomodcache
+	}
+	if v.path != "" {
+		set["PATH"] = v.path
+	}
+	if r.sandbox == "none" {
+		// The grader's own Jupyter, wherever it is installed (a virtualenv, conda); there is no
+		// sandbox to keep anything from the run anyway.
+		for _, k := range []string{"VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH", "PYTHONHOME", "PYENV_ROOT"} {
+			if val, ok := os.LookupEnv(k); ok {
+				set[k] = val
+			}
 		}
-		env = append(env, kv)
 	}
-	for k, v := range set {
-		env = append(env, k+"="+v)
+	if p := os.Getenv("GRADE_TEST_VICTIM"); p != "" {
+		set["GRADE_TEST_VICTIM"] = p // the tests' attackers look for the submissions there
 	}
+	env := make([]string, 0, len(set))
+	for k, val := range set {
+		env = append(env, k+"="+val)
+	}
+	slices.Sort(env)
 	return env
+}
+
+// quoteArg quotes a path for GOCACHEPROG, which the go command splits at spaces outside quotes.
+func quoteArg(s string) string {
+	if strings.ContainsAny(s, " \t'\"") {
+		return "'" + s + "'"
+	}
+	return s
 }
 
 // sweep kills the processes whose working folder is inside dir: what a notebook left running

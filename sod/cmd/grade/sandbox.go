@@ -13,26 +13,95 @@ import (
 	"time"
 )
 
+// bwrapSecurity are the flags that take every privilege from a run: all namespaces of its own
+// (a user namespace in which no further one can be made, so `unshare -U` gets nowhere), no
+// capability at all (bwrap keeps its caller's capabilities when root calls it: without
+// --cap-drop ALL a root grader's run could remount the host's root writable), a session of its
+// own, and death with the grader. bwrap also sets no_new_privs, so a setuid program gains
+// nothing; the probe checks all of it from inside (sandboxStatusProblem).
+var bwrapSecurity = []string{"--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+	"--die-with-parent", "--new-session", "--clearenv"}
+
+// bwrapSystem binds what every run needs of the host's system, read-only: /usr (Python,
+// Jupyter, the C library) and the top-level links into it, the few files of /etc that programs
+// read (users, the loader's cache, alternatives' links), and fresh /dev and /proc. Nothing else
+// of the host is there: no /root, /home, /tmp, /var or /run.
+func bwrapSystem() []string {
+	b := []string{"--ro-bind", "/usr", "/usr"}
+	for _, d := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
+		if t, err := os.Readlink(d); err == nil {
+			b = append(b, "--symlink", t, d)
+		} else if st, err := os.Stat(d); err == nil && st.IsDir() {
+			b = append(b, "--ro-bind", d, d)
+		}
+	}
+	for _, f := range []string{"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/ld.so.cache", "/etc/ld.so.conf",
+		"/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime", "/etc/mime.types", "/etc/ssl", "/etc/ca-certificates",
+		"/etc/python3", "/etc/python3.11", "/etc/hosts"} {
+		if _, err := os.Stat(f); err == nil {
+			b = append(b, "--ro-bind", f, f)
+		}
+	}
+	return append(b, "--dev", "/dev", "--proc", "/proc")
+}
+
 // bwrapProblem says why bubblewrap cannot sandbox a run on this host, or "" if it can. Having
 // the bwrap binary is not enough: inside a container, or where unprivileged user namespaces are
-// off, bwrap is installed but cannot create its namespaces. So the probe runs `true` with the
-// same kind of sandbox a run gets (read-only root, fresh /dev, /proc and /tmp, every namespace
-// unshared).
-func bwrapProblem(ctx context.Context) string {
+// off, bwrap is installed but cannot create its namespaces; and a sandbox that keeps a
+// capability is no sandbox. So the probe runs, in a sandbox made as a run's is (bwrapSecurity,
+// bwrapSystem), a program that prints its own /proc/self/status, and the grader checks there
+// that the capability sets are empty and no_new_privs is set.
+//
+// unsafe is true when bwrap made a sandbox but it keeps a privilege: then the grader must not
+// grade at all, not even without a sandbox.
+func bwrapProblem(ctx context.Context) (why string, unsafe bool) {
 	path, err := exec.LookPath("bwrap")
 	if err != nil {
-		return "bwrap not found (apt-get install bubblewrap; docker/install.sh --with-grader)"
+		return "bwrap not found (apt-get install bubblewrap; docker/install.sh --with-grader)", false
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-		"--size", "1048576", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--new-session", "true").CombinedOutput()
+	args := append(append(append([]string{}, bwrapSystem()...), "--size", "1048576", "--tmpfs", "/tmp"), bwrapSecurity...)
+	args = append(args, "--", "/bin/cat", "/proc/self/status")
+	cmd := exec.CommandContext(ctx, path, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		msg := strings.TrimSpace(string(out))
+		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
 		}
-		return "bwrap is installed but cannot make a sandbox here: " + msg
+		return "bwrap is installed but cannot make a sandbox here: " + msg, false
+	}
+	why = sandboxStatusProblem(string(out))
+	return why, why != ""
+}
+
+// sandboxStatusProblem reads a /proc/PID/status printed inside a sandbox and says which
+// privilege the sandbox left (a capability set that is not empty, no_new_privs not set), or ""
+// if it left none.
+func sandboxStatusProblem(status string) string {
+	want := map[string]string{"CapInh": "0000000000000000", "CapPrm": "0000000000000000", "CapEff": "0000000000000000",
+		"CapBnd": "0000000000000000", "CapAmb": "0000000000000000", "NoNewPrivs": "1"}
+	var bad []string
+	seen := 0
+	for _, line := range strings.Split(status, "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		w, known := want[k]
+		if !ok || !known {
+			continue
+		}
+		seen++
+		if v = strings.TrimSpace(v); v != w {
+			bad = append(bad, k+" "+v)
+		}
+	}
+	switch {
+	case seen != len(want):
+		return fmt.Sprintf("the sandbox's probe did not print its capabilities and no_new_privs (got %q); refusing to grade in a sandbox that cannot be checked", lastLines(status, 2))
+	case len(bad) > 0:
+		return "the sandbox keeps privileges (" + strings.Join(bad, ", ") + "; want every capability set empty and NoNewPrivs 1); refusing to grade in it: is bwrap older than 0.8, or setuid?"
 	}
 	return ""
 }
@@ -71,11 +140,11 @@ func (r *runner) isolation(noSandbox, noCgroup string) string {
 	fmt.Fprintf(&sb, "; CPU time %v per process; files up to %s each; output %s; %s written to its folder\n",
 		l.CPU, formatBytes(l.FileSize), formatBytes(l.Output), formatBytes(l.Disk))
 	if r.sandbox == "podman" {
-		fmt.Fprintf(&sb, "isolation: a podman container per notebook (image %s): read-only root, no network, its own processes only, writable only its own folder and a /tmp of %s; nothing of the host's but the run's folder and the grader's Go build cache mounted\n", r.image, formatBytes(l.Disk))
+		fmt.Fprintf(&sb, "isolation: a podman container per notebook (image %s), as the image's user with no capability: read-only root, no network, its own processes only, writable only its own folder and a /tmp of %s; of the host's only the run's folder, the module's build files and the shared build cache (read-only) mounted\n", r.image, formatBytes(l.Disk))
 		return sb.String()
 	}
 	if r.sandbox == "bwrap" {
-		sb.WriteString("isolation: bubblewrap sandbox per notebook: read-only file system except its own folder and the shared Go build cache, no network, its own processes only; the instructor's notebooks, the submissions and the output folder hidden\n")
+		sb.WriteString("isolation: bubblewrap sandbox per notebook, no capability (checked inside the sandbox): it sees only /usr, a few files of /etc, the Go toolchain, the module cache, the module's build files and the shared build cache, all read-only, and its own folder (at a random path) and /tmp; no network, its own processes only; what it compiles goes to its own layer of the build cache\n")
 		return sb.String()
 	}
 	if noSandbox == "" {
@@ -117,16 +186,56 @@ func podmanProblem(ctx context.Context, image string) error {
 	return nil
 }
 
-// podmanArgs is the command line that runs args (nbconvert) in a container of its own: the
-// run's folder at sandboxRoot, the grader's Go build cache at the same path, everything else
-// the image's, read-only; no network, no capability but DAC_OVERRIDE (the container's root reads
-// the image user's files and writes the host-owned run folder); the limits as the container's.
-func (r *runner) podmanArgs(name, dir string, env, args []string) []string {
+// bwrapArgs is the bwrap command line (without the program) of a run whose host folder is dir:
+// an allow list. The sandbox's file system is a fresh one holding the host's system
+// (bwrapSystem), the toolchain and the module cache read-only, the session's module copy, cache
+// program, kernel spec and shared build cache read-only, the run's own folder writable, and a
+// /tmp of -disk bytes; all at the run's random paths (v). No other run's folder, no submission,
+// no instructor notebook, no grader output and nothing else of the host is there to hide.
+func (r *runner) bwrapArgs(dir, nbDir string, v view, env []string) []string {
+	b := append([]string{"bwrap"}, bwrapSystem()...)
+	b = append(b, "--size", strconv.FormatInt(r.limits.Disk, 10), "--tmpfs", "/tmp",
+		"--bind", dir, v.root,
+		"--ro-bind", r.sh.mod(), v.mod,
+		"--bind", nbDir, filepath.Join(v.mod, "notebooks"),
+		"--ro-bind", r.sh.bin(), v.bin,
+		"--ro-bind", r.sh.jupyter(), v.jupyter,
+		"--ro-bind", r.sh.cache, v.cache,
+		"--ro-bind", r.sh.gomodcache, v.gomodcache)
+	for _, p := range append([]string{r.sh.goroot}, r.sh.tools...) {
+		if !strings.HasPrefix(p, "/usr/") {
+			b = append(b, "--ro-bind", p, p)
+		}
+	}
+	b = append(b, bwrapSecurity...)
+	b = append(b, "--chdir", filepath.Join(v.mod, "notebooks"))
+	for _, kv := range env {
+		k, val, _ := strings.Cut(kv, "=")
+		b = append(b, "--setenv", k, val)
+	}
+	return append(b, "--")
+}
+
+// imageUser is the workbench image's user (Dockerfile: NB_UID, NB_GID), as whom -sandbox podman
+// runs a notebook.
+const imageUser = "1000:100"
+
+// podmanArgs is the command line that runs args (nbconvert) in a container of its own, as the
+// image's user with no capability at all: the run's folder writable at v.root, the module copy,
+// the cache program and the shared build cache read-only at their paths in v, everything else
+// the image's, read-only; no network; the limits as the container's.
+func (r *runner) podmanArgs(name, dir, nbDir string, v view, env, args []string) []string {
 	l := r.limits
-	b := []string{"podman", "run", "--rm", "--name", name, "--network", "none", "--read-only",
-		"--user", "0:0", "--cap-drop", "all", "--cap-add", "DAC_OVERRIDE", "--security-opt", "no-new-privileges",
-		"--tmpfs", "/tmp:rw,mode=1777,size=" + strconv.FormatInt(l.Disk, 10),
-		"-v", dir + ":" + sandboxRoot + ":rw", "-v", r.goCache + ":" + r.goCache + ":rw",
+	user := []string{"--user", imageUser}
+	if os.Getuid() != 0 {
+		user = []string{"--userns", "keep-id", "--user", fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())}
+	}
+	b := []string{"podman", "run", "--rm", "--name", name, "--network", "none", "--read-only"}
+	b = append(b, user...)
+	b = append(b, "--cap-drop", "all", "--security-opt", "no-new-privileges",
+		"--tmpfs", "/tmp:rw,mode=1777,size="+strconv.FormatInt(l.Disk, 10),
+		"-v", dir+":"+v.root+":rw", "-v", r.sh.mod()+":"+v.mod+":ro", "-v", nbDir+":"+filepath.Join(v.mod, "notebooks")+":rw",
+		"-v", r.sh.bin()+":"+v.bin+":ro", "-v", r.sh.cache+":"+v.cache+":ro",
 		"--memory", strconv.FormatInt(l.Memory, 10), "--memory-swap", strconv.FormatInt(l.Memory, 10),
 		"--pids-limit", strconv.Itoa(l.Procs),
 		"--ulimit", fmt.Sprintf("fsize=%d:%d", l.FileSize, l.FileSize),
@@ -135,15 +244,23 @@ func (r *runner) podmanArgs(name, dir string, env, args []string) []string {
 		"--ulimit", fmt.Sprintf("nofile=%[1]d:%[1]d", hostLimit(syscall.RLIMIT_NOFILE, maxContainerNofile)),
 		"--ulimit", fmt.Sprintf("nproc=%[1]d:%[1]d", hostLimit(rlimitNproc, maxContainerNproc)),
 		"--no-healthcheck",
-		"-w", filepath.Join(sandboxRoot, "mod", "notebooks"),
-		"-e", "JUPYTER_PATH=" + imageModule + "/.local/share/jupyter"}
+		"-w", filepath.Join(v.mod, "notebooks"))
 	for _, kv := range env {
-		switch k, _, _ := strings.Cut(kv, "="); k {
-		case "HOME", "TMPDIR", "GOCACHE", "GOFLAGS", "GOPROXY", "GOSUMDB", "GOTOOLCHAIN", "PYDEVD_DISABLE_FILE_VALIDATION", "GRADE_TEST_VICTIM":
-			b = append(b, "-e", kv)
-		}
+		b = append(b, "-e", kv)
 	}
 	return append(append(b, r.image), args...)
+}
+
+// chownRun gives the run's folder to the image's user, for a root grader's podman runs (the
+// container has no capability to write a folder it does not own).
+func chownRun(dir string) error {
+	uid, gid := 1000, 100
+	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, uid, gid)
+	})
 }
 
 // maxContainerNofile and maxContainerNproc cap a graded notebook's container's open files and

@@ -14,17 +14,28 @@ import (
 )
 
 // TestBwrapProblem checks the sandbox probe against stand-ins for bwrap: none on PATH, one that
-// cannot create namespaces (as in a container), and one that works.
+// cannot create namespaces (as in a container), one whose sandbox keeps capabilities (bwrap
+// run by root without --cap-drop ALL) or lets a setuid program gain some, one that prints
+// nothing, and one that works.
 func TestBwrapProblem(t *testing.T) {
+	status := func(eff, nnp string) string {
+		return "printf 'Name:\\tcat\\nCapInh:\\t0000000000000000\\nCapPrm:\\t" + eff + "\\nCapEff:\\t" + eff +
+			"\\nCapBnd:\\t" + eff + "\\nCapAmb:\\t0000000000000000\\nNoNewPrivs:\\t" + nnp + "\\n'"
+	}
+	const none, all = "0000000000000000", "000001fffeffffff"
 	for _, tc := range []struct {
 		name   string
 		script string // the stand-in bwrap; "" for none
 		want   string // in the reason; "" for a usable sandbox
+		unsafe bool
 	}{
-		{"missing", "", "bwrap not found"},
-		{"no namespaces", "echo 'bwrap: No permissions to create new namespace' >&2; exit 1", "No permissions to create new namespace"},
-		{"silent failure", "exit 1", "exit status 1"},
-		{"works", "exit 0", ""},
+		{"missing", "", "bwrap not found", false},
+		{"no namespaces", "echo 'bwrap: No permissions to create new namespace' >&2; exit 1", "No permissions to create new namespace", false},
+		{"silent failure", "exit 1", "exit status 1", false},
+		{"keeps capabilities", status(all, "1"), "CapPrm 000001fffeffffff, CapEff 000001fffeffffff, CapBnd 000001fffeffffff", true},
+		{"new privileges", status(none, "0"), "NoNewPrivs 0", true},
+		{"prints nothing", "exit 0", "did not print its capabilities", true},
+		{"works", status(none, "1"), "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -34,9 +45,9 @@ func TestBwrapProblem(t *testing.T) {
 				}
 			}
 			t.Setenv("PATH", dir)
-			got := bwrapProblem(context.Background())
-			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
-				t.Errorf("bwrapProblem() = %q, want %q", got, tc.want)
+			got, unsafe := bwrapProblem(context.Background())
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) || unsafe != tc.unsafe {
+				t.Errorf("bwrapProblem() = %q, %v; want %q, %v", got, unsafe, tc.want, tc.unsafe)
 			}
 		})
 	}
@@ -74,27 +85,84 @@ func TestSandboxBwrapRefused(t *testing.T) {
 	}
 }
 
-// TestPodmanArgs: a container run has no network, a read-only root, the run's folder as its
-// only host folder besides the build cache, and the limits.
+// TestSandboxAutoRootRefused: a root grader in auto mode where no sandbox can be made (a
+// stand-in bwrap that cannot create namespaces) stops before grading, naming the ways out;
+// and a stand-in whose sandbox keeps capabilities is refused in auto mode too.
+func TestSandboxAutoRootRefused(t *testing.T) {
+	nb, err := os.ReadFile(filepath.Join("testdata", "submissions", "good", "99-fixture.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, script, want string
+		rootOnly           bool
+	}{
+		{"no namespaces", "echo 'bwrap: No permissions to create new namespace' >&2; exit 1", "give -sandbox none to grade as root", true},
+		{"keeps capabilities", "printf 'CapInh:\\t0\\nCapPrm:\\t1\\nCapEff:\\t1\\nCapBnd:\\t1\\nCapAmb:\\t0\\nNoNewPrivs:\\t1\\n'", "the sandbox keeps privileges", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.rootOnly && os.Getuid() != 0 {
+				t.Skip("only a root grader refuses to run without a sandbox")
+			}
+			dir := t.TempDir()
+			bin, subs := filepath.Join(dir, "bin"), filepath.Join(dir, "subs", "alice")
+			for _, d := range []string{bin, subs} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(bin, "bwrap"), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(subs, "99-fixture.ipynb"), nb, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			var out strings.Builder
+			err := run(context.Background(), []string{"-source", "testdata/instructor", "-o", filepath.Join(dir, "out"), filepath.Join(dir, "subs")}, &out, &out)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("grade (auto) with a stand-in bwrap: error %v, want one containing %q", err, tc.want)
+			}
+			if strings.Contains(out.String(), "grading") {
+				t.Errorf("it started grading: %s", out.String())
+			}
+		})
+	}
+}
+
+// TestPodmanArgs: a container run has no network, a read-only root, no capability at all (as
+// the image's user, or the grader's own with a rootless podman), the run's folder as its only
+// writable host folder, the module copy, cache program and shared build cache read-only, only
+// the run's environment, and the limits.
 func TestPodmanArgs(t *testing.T) {
-	r := &runner{limits: defaultLimits, image: "sod-workbench", goCache: "/cache"}
-	args := strings.Join(r.podmanArgs("c1", "/tmp/run", []string{"HOME=/tmp/sodgrade/home", "GOMODCACHE=/root/go/pkg/mod", "SECRET=x"}, []string{"jupyter", "nbconvert"}), " ")
-	for _, want := range []string{"--network none", "--read-only", "--cap-drop all --cap-add DAC_OVERRIDE", "-v /tmp/run:/tmp/sodgrade:rw",
-		"--memory 2147483648", "--pids-limit 256", "--ulimit fsize=268435456:268435456", "--ulimit nofile=", "-e HOME=/tmp/sodgrade/home",
+	r := &runner{limits: defaultLimits, image: "sod-workbench", sh: &shared{dir: "/s", cache: "/cache"}}
+	v := view{root: "/sodgrade-ab", mod: "/sodgrade-ab/mod", bin: "/sodgrade-ab/bin", cache: "/sodgrade-ab/shared-cache"}
+	args := strings.Join(r.podmanArgs("c1", "/s/run-1", "/s/run-1/notebooks", v, []string{"HOME=/sodgrade-ab/home"}, []string{"jupyter", "nbconvert"}), " ")
+	user := "--user " + imageUser
+	if os.Getuid() != 0 {
+		user = "--userns keep-id --user "
+	}
+	for _, want := range []string{"--network none", "--read-only", user, "--cap-drop all --security-opt no-new-privileges",
+		"-v /s/run-1:/sodgrade-ab:rw", "-v /s/mod:/sodgrade-ab/mod:ro", "-v /s/run-1/notebooks:/sodgrade-ab/mod/notebooks:rw",
+		"-v /s/bin:/sodgrade-ab/bin:ro", "-v /cache:/sodgrade-ab/shared-cache:ro",
+		"--memory 2147483648", "--pids-limit 256", "--ulimit fsize=268435456:268435456", "--ulimit nofile=", "-e HOME=/sodgrade-ab/home",
 		"sod-workbench jupyter nbconvert"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("podman command lacks %q:\n%s", want, args)
 		}
 	}
-	for _, not := range []string{"GOMODCACHE", "SECRET"} {
+	for _, not := range []string{"--cap-add", "/cache:/sodgrade-ab/shared-cache:rw", "/s/mod:/sodgrade-ab/mod:rw"} {
 		if strings.Contains(args, not) {
-			t.Errorf("podman command passes the host's %s:\n%s", not, args)
+			t.Errorf("podman command has %q:\n%s", not, args)
 		}
 	}
 }
 
-// TestGradeInPodman grades good, mallory and hog with -sandbox podman, where podman and the
-// workbench image (docker/test-image.sh builds it) are present; it is skipped otherwise.
+// TestGradeInPodman grades good, mallory and hog, and the attackers a-escaper and a-poisoner
+// beside the colluder, with -sandbox podman, where podman and the workbench image
+// (docker/test-image.sh builds it) are present; it is skipped otherwise. (a-reader and a-linker
+// are not graded here: the image's own notebooks, which hold the workbench's solution cells, are
+// public and visible in its containers.)
 func TestGradeInPodman(t *testing.T) {
 	image := os.Getenv("SOD_IMAGE")
 	if image == "" {
@@ -104,25 +172,30 @@ func TestGradeInPodman(t *testing.T) {
 		t.Skipf("-sandbox podman cannot run here: %v", err)
 	}
 	subs := filepath.Join(t.TempDir(), "subs")
-	for _, s := range []string{"good", "mallory", "hog"} {
-		if err := os.CopyFS(filepath.Join(subs, s), os.DirFS(filepath.Join("testdata", "submissions", s))); err != nil {
+	for _, s := range []string{"submissions/good", "submissions/mallory", "submissions/hog", "attacks/a-escaper", "attacks/a-poisoner", "attacks/z-colluder"} {
+		if err := os.CopyFS(filepath.Join(subs, filepath.Base(s)), os.DirFS(filepath.Join("testdata", s))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out := filepath.Join(t.TempDir(), "out")
-	var log strings.Builder
-	err := run(context.Background(), []string{"-sandbox", "podman", "-image", image, "-source", "testdata/instructor",
-		"-o", out, "-cell-timeout", "5m", "-timeout", "10m", subs}, &log, &log) // the first run compiles the workbench into the build cache
-	t.Logf("grade output:\n%s", log.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(filepath.Join(out, "grades.csv"))
-	for _, want := range []string{"good,99-fixture.ipynb,99.1,true,correct", "good,99-fixture.ipynb,99.2,true,correct",
-		"mallory,99-fixture.ipynb,99.1,false,no answer exported", "hog,99-fixture.ipynb,99.1,true,correct", "hog,99-fixture.ipynb,99.2,false"} {
-		if !strings.Contains(string(b), want) {
-			t.Errorf("grades.csv lacks %q:\n%s", want, b)
+	// The first run compiles the workbench into its own layer if the image's Go is not the host's.
+	g := gradeAttacks(t, subs, "-sandbox", "podman", "-image", image)
+	for key, want := range map[string]string{
+		"good 99.1": "true correct", "good 99.2": "true correct", "mallory 99.1": "false no answer exported",
+		"hog 99.1": "true correct", "hog 99.2": "false", "a-escaper 99.1": "false 41 is not 6·7", "a-poisoner 99.1": "false 41 is not 6·7",
+		"z-colluder 99.1": "false 41 is not 6·7", "z-colluder 99.2": "false answer992(",
+	} {
+		if got := g.grades[key][0] + " " + g.grades[key][1]; !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want %q…", key, got, want)
 		}
+	}
+	escape := g.printed["a-escaper escape"]
+	for _, w := range []string{"CapEff:\t0000000000000000", "CapBnd:\t0000000000000000", "NoNewPrivs:\t1", "escape attempts done"} {
+		if !strings.Contains(escape, w) || strings.Contains(escape, "ESCAPED") {
+			t.Errorf("a-escaper's cell printed, in its container:\n%s\nwant %q and no ESCAPED", escape, w)
+		}
+	}
+	if p := g.printed["a-poisoner poison"]; !strings.Contains(p, "poisoned 0 of ") || strings.Contains(p, "poisoned 0 of 0 ") {
+		t.Errorf("a-poisoner's cell printed %q, want 0 of the shared cache's outputs poisoned", p)
 	}
 }
 

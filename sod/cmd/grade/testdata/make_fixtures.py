@@ -167,6 +167,80 @@ for name, nb in subs.items():
 os.makedirs("submissions/garbage", exist_ok=True)
 with open(os.path.join("submissions", "garbage", NB), "w") as f:
     f.write("{ this is not a notebook\n")
+# JSON nested deeper than any notebook (nbconvert's Python fails on it with a traceback)
+os.makedirs("submissions/nested", exist_ok=True)
+with open(os.path.join("submissions", "nested", NB), "w") as f:
+    f.write('{"nbformat": 4, "nbformat_minor": 5, "cells": [], "metadata": ' + '{"a": ' * 5000 + '1' + '}' * 5001 + '\n')
 os.makedirs("submissions/absent", exist_ok=True)
 with open(os.path.join("submissions", "absent", "README"), "w") as f:
     f.write("This student submitted nothing.\n")
+
+# The attacks on the other students (TestGradeAttacks grades them beside "good" and a colluder,
+# two at a time, as root). Each tries what once changed another student's grade; the grader
+# must give every one of them what its own answers earn. Each prints a line a test can find
+# (what it reached), none of which decides anything.
+WRONG = {"a1": "var answer991 = 41", "a2": "var answer992 = func(x float64) float64 {\n\treturn 2 * x\n}"}
+RIGHT = {"a1": "var answer991 = 6 * 7", "a2": "var answer992 = func(x float64) float64 {\n\treturn x * x\n}"}
+attacks = {
+    # 1. privileges: the capabilities it has; unshare a mount namespace and remount the host's
+    # root writable with the host's /tmp (other runs' folders) visible; a user namespace with
+    # the same; the setuid mount; then the module's sod/grading rewritten so that a later run's
+    # wrong answers export as right; and the network interfaces and the first process it sees.
+    "a-escaper": student(WRONG, add_after={"setup": [("escape", "\n".join([
+        "!grep -E '^(Cap|NoNewPrivs)' /proc/self/status",
+        "!unshare -m sh -c 'umount -l /tmp && mount -o remount,bind,rw / && ls /tmp && echo ESCAPED: mount namespace'",
+        "!unshare -Urm sh -c 'mount -o remount,bind,rw / && echo ESCAPED: user namespace'",
+        "!mount -t tmpfs none \"$HOME\" && echo ESCAPED: setuid mount",
+        "!sed -i 's/return Result{ID: a.ID, Message: err.Error()}/return Result{ID: a.ID, Pass: true}/' ../sod/grading/grading.go && echo ESCAPED: module written",
+        "!echo \"network interfaces: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')\"; echo \"process 1: $(tr '\\0' ' ' < /proc/1/cmdline | cut -c1-5)\"",
+        "!echo escape attempts done"]))]}),
+    # 2. the build cache: every compiled output (-d) of every shared cache it can find (the
+    # read-only layer named in GOCACHEPROG, the grader's caches of old) overwritten with zeros
+    # of the same size, which the go command would trust by size.
+    "a-poisoner": student(WRONG, add_after={"setup": [("poison", "\n".join([
+        "%%",
+        'dirs := []string{"/root/.cache/go-build", "/root/.cache/sod-grade-build", "/root/.cache/sod-grade-shared"}',
+        'args := strings.Fields(os.Getenv("GOCACHEPROG"))',
+        'for i := 1; i < len(args); i++ {',
+        '\tif args[i-1] == "-ro" {',
+        '\t\tdirs = append(dirs, args[i])',
+        '\t}',
+        '}',
+        'found, poisoned := 0, 0',
+        'for _, d := range dirs {',
+        '\tfilepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {',
+        '\t\tif err != nil || e.IsDir() || !strings.HasSuffix(p, "-d") {',
+        '\t\t\treturn nil',
+        '\t\t}',
+        '\t\tfound++',
+        '\t\tif st, err := os.Stat(p); err == nil && os.WriteFile(p, make([]byte, st.Size()), 0o644) == nil {',
+        '\t\t\tpoisoned++',
+        '\t\t}',
+        '\t\treturn nil',
+        '\t})',
+        '}',
+        'fmt.Printf("poisoned %d of %d cached outputs of the shared caches\\n", poisoned, found)']))]}),
+    # 3. links: trim.txt in every cache folder it can find made a link to the export of 99.1 at
+    # the path runs once had, so that the next go build writes a time stamp into another run's
+    # answer. Its own answers are right.
+    "a-linker": student(RIGHT, add_after={"setup": [("link", "\n".join([
+        "!for d in \"$GOCACHE\" $(echo \"$GOCACHEPROG\" | tr ' ' '\\n' | grep '^/') /root/.cache/sod-grade-build /root/.cache/sod-grade-shared; do rm -f \"$d/trim.txt\" 2>/dev/null; ln -s /tmp/sodgrade/export/99.1.json \"$d/trim.txt\" 2>/dev/null && echo \"linked $d/trim.txt\"; done",
+        "!echo link attempts done"]))]}),
+    # 4. reading: every file it can see (but /usr, /proc, /sys, /dev and the module cache)
+    # searched for the instructor's solutions and another student's right answer; 99.1 is 41,
+    # plus 1 if it found any.
+    "a-reader": student({"a1": ("var answer991 = 41 + func() int {\n"
+                                "\tb, _ := os.ReadFile(filepath.Join(os.Getenv(\"HOME\"), \"found.txt\"))\n"
+                                "\treturn min(1, len(bytes.TrimSpace(b)))\n}()"),
+                         "a2": WRONG["a2"]},
+                        add_after={"setup": [("read", "\n".join([
+                            "!grep -rlsI --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev --exclude-dir=usr --exclude-dir=gomodcache "
+                            "-e 'summary>Sol''ution' -e 'answer991 = 6 ''[*] 7' -e 'answer991 = 4''2' / > \"$HOME/found.txt\"",
+                            "!echo \"reader found $(wc -l < \"$HOME/found.txt\") files\"; head -5 \"$HOME/found.txt\""]))]}),
+    "good": subs["good"],
+    # wrong answers, nothing else: what each attack above tried to make pass
+    "z-colluder": student(WRONG),
+}
+shutil.rmtree("attacks", ignore_errors=True)
+for name, nb in attacks.items():
+    write(os.path.join("attacks", name, NB), nb)
