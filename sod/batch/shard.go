@@ -2,6 +2,8 @@ package batch
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"sodworkbench.org/workbench/sod"
 )
@@ -43,6 +45,26 @@ func (s Shard) Holds(j int) bool {
 
 // String returns "k/N", the form of the commands' -shard flag.
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
+
+// ParseShard reads a shard in the form of String, "k/N" with decimal
+// integers 0 ≤ k < N ≤ MaxShards (spaces around the parts allowed). Bad
+// text is an error wrapping sod.ErrBadParameter that names the part and
+// its range.
+func ParseShard(s string) (Shard, error) {
+	ks, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok {
+		return Shard{}, fmt.Errorf("%w: shard %q: want k/N with 0 ≤ k < N ≤ %d (e.g. 0/4)", sod.ErrBadParameter, s, MaxShards)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(ns))
+	if err != nil || n < 1 || n > MaxShards {
+		return Shard{}, fmt.Errorf("%w: shard %q: want a shard count N in [1, %d]", sod.ErrBadParameter, s, MaxShards)
+	}
+	k, err := strconv.Atoi(strings.TrimSpace(ks))
+	if err != nil || k < 0 || k >= n {
+		return Shard{}, fmt.Errorf("%w: shard %q: want a shard number k in [0, %d]", sod.ErrBadParameter, s, n-1)
+	}
+	return Shard{K: k, N: n}, nil
+}
 
 // InShard reports whether the job with global index j belongs to shard k
 // of n: j mod n = k. It is false for n < 1.

@@ -123,18 +123,10 @@ func (f *shardFlag) String() string {
 }
 
 func (f *shardFlag) Set(s string) error {
-	ks, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
-	if !ok {
-		return fmt.Errorf("want k/N with 0 ≤ k < N ≤ %d (e.g. 0/4)", batch.MaxShards)
-	}
-	n, err := parseIntIn(ns, 1, batch.MaxShards, "a shard count N")
+	sh, err := batch.ParseShard(s)
 	if err != nil {
 		return err
 	}
-	k, err := parseIntIn(ks, 0, n-1, "a shard number k")
-	if err != nil {
-		return err
-	}
-	f.k, f.n, f.set = int(k), int(n), true
+	f.k, f.n, f.set = sh.K, sh.N, true
 	return nil
 }
