@@ -12,14 +12,32 @@ import (
 	"sodworkbench.org/workbench/sod/quote"
 )
 
-// shellWord quotes s for a POSIX shell if it needs it.
+// shellWord quotes s for a POSIX shell if it needs it. The page shows the
+// command inside an HTML comment on one line, so a word with a control
+// character, '<' or '>' (a line break, or "-->" that would end the
+// comment) is written in $'…' quoting with those bytes as \xHH, which
+// reads back as the same word.
 func shellWord(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,=+@%", r))
 	}) < 0 {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '<' || r == '>' }) < 0 {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '\'' || c == '\\':
+			fmt.Fprintf(&b, "\\x%02x", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString("'")
+	return b.String()
 }
 
 // PageInfo is what WriteSummaryPage says of the command that produced
