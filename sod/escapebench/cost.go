@@ -32,7 +32,9 @@ type TracePoint struct {
 // ∇h together costs 1): Units = Grad + H·h evaluations + HessVec·Hessian–
 // vector products + Eigen·eigen-solves.
 type CostWeights struct {
-	H, HessVec, Eigen float64
+	H       float64 `json:"h"`
+	HessVec float64 `json:"hess_vec"`
+	Eigen   float64 `json:"eigen"`
 }
 
 // DefaultCostWeights are the weights of the reports, the medians of the

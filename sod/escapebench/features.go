@@ -113,3 +113,7 @@ func lineMin(p *sod.Problem, D *mat.Dense) float64 {
 	}
 	return best
 }
+
+// FeaturesNote says in one paragraph what the Features are, for the
+// reports.
+const FeaturesNote = "min h on β / γ line / h(X̂): the exact minimum of h over the whole line every SOD candidate of that kind lies on, relative to h(X̂) (≥ 1: no SOD candidate lowers h, whatever t, l, ρ, η); EFS(0): single-step SOD's escape feasibility score at δ = 0, its largest value (≤ 1: no certified escape for any δ); δ lower bound: 1 − 2h(X̂)/‖X̂X̂ᵀ − M*‖²_F, a lower bound on the RIP constant δ_2r of the instance; λ_min(∇²h) and ‖X̂X̂ᵀ − M*‖_F from the certificate."

@@ -87,6 +87,7 @@ func wilson(k, n int) (lo, hi float64) {
 type Summary struct {
 	Family    string  `json:"family"`
 	Method    string  `json:"method"`
+	Judge     Judge   `json:"judge"` // the method's rule (TrialResult.Judge)
 	Trials    int     `json:"trials"`
 	Successes int     `json:"successes"`
 	Rate      float64 `json:"rate"`
@@ -155,6 +156,9 @@ func Summarize(rs []*TrialResult) []Summary {
 
 func summarizeCell(family, method string, rs []*TrialResult) Summary {
 	s := Summary{Family: family, Method: method, Trials: len(rs)}
+	if len(rs) > 0 {
+		s.Judge = rs[0].Judge
+	}
 	var grads, cpus []float64
 	for _, r := range rs {
 		s.Rounds += r.Rounds

@@ -1,6 +1,7 @@
 package escapebench
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -23,12 +24,19 @@ func checkWriter(fn string, w io.Writer) error {
 	return nil
 }
 
+// ResultsFile is the JSON of WriteResultsJSON (bench-results.json): the
+// environment that wrote it and the runs.
+type ResultsFile struct {
+	Env  Env            `json:"env"`
+	Runs []*TrialResult `json:"runs"`
+}
+
 // WriteResultsJSON writes runs (in canonical order, as SuiteRun.Runs,
 // MergeJournals and Canonical give them; other orders are refused, see
-// checkCanonical) as an indented JSON array. It holds no timing, so the
-// same suite and seed give the same bytes whatever the workers, sharding
-// or interruptions.
-func WriteResultsJSON(w io.Writer, rs []*TrialResult) error {
+// checkCanonical) as indented JSON, a ResultsFile. It holds no timing, so
+// the same suite and seed give the same bytes whatever the workers,
+// sharding or interruptions (with the same Env: one build, one day).
+func WriteResultsJSON(w io.Writer, env Env, rs []*TrialResult) error {
 	if err := checkWriter("WriteResultsJSON", w); err != nil {
 		return err
 	}
@@ -38,7 +46,7 @@ func WriteResultsJSON(w io.Writer, rs []*TrialResult) error {
 	if rs == nil {
 		rs = []*TrialResult{}
 	}
-	b, err := json.MarshalIndent(rs, "", " ")
+	b, err := json.MarshalIndent(ResultsFile{env, rs}, "", " ")
 	if err != nil {
 		return err
 	}
@@ -47,16 +55,43 @@ func WriteResultsJSON(w io.Writer, rs []*TrialResult) error {
 }
 
 // resultsHeader is the CSV header of WriteResultsCSV.
-var resultsHeader = []string{"family", "instance", "method", "params", "trial", "seed", "outcome", "success", "h", "dist", "rounds", "lowered", "h_evals", "grad_evals", "hess_vecs", "eigen_solves"}
+var resultsHeader = []string{"family", "instance", "method", "judge", "params", "trial", "seed", "outcome", "success", "h", "dist", "rounds", "lowered", "h_evals", "grad_evals", "hess_vecs", "eigen_solves", "first_hits"}
 
-// WriteResultsCSV writes one CSV row per run (in canonical order, as
-// WriteResultsJSON; no timing). params is "k=v;k=v" sorted by key. Text
-// fields (names, params) are written through quote.CSV.
-func WriteResultsCSV(w io.Writer, rs []*TrialResult) error {
+// writeEnvComments writes env as "# key: value" lines (read the CSV files
+// with comment character '#').
+func writeEnvComments(w io.Writer, env Env) error {
+	for _, kv := range env.Pairs() {
+		if _, err := fmt.Fprintf(w, "# %s: %s\n", kv[0], strings.ReplaceAll(kv[1], "\n", " ")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hitsText writes a run's first hits as "target:h,grad,hess_vec,eigen"
+// joined by ";" (the oracle counts at the hit, Hit).
+func hitsText(hs []Hit) string {
+	var parts []string
+	for _, h := range hs {
+		parts = append(parts, fmt.Sprintf("%d:%d,%d,%d,%d", h.Target, h.H, h.Grad, h.HessVec, h.Eigen))
+	}
+	return strings.Join(parts, ";")
+}
+
+// WriteResultsCSV writes env (writeEnvComments) and one CSV row per run
+// (in canonical order, as WriteResultsJSON; no timing). params is
+// "k=v;k=v" sorted by key; first_hits is
+// "target:h,grad,hess_vec,eigen;…", the oracle counts at the run's first
+// hit of each target it reached. Text fields (names, params) are written
+// through quote.CSV.
+func WriteResultsCSV(w io.Writer, env Env, rs []*TrialResult) error {
 	if err := checkWriter("WriteResultsCSV", w); err != nil {
 		return err
 	}
 	if err := checkCanonical("WriteResultsCSV", rs); err != nil {
+		return err
+	}
+	if err := writeEnvComments(w, env); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
@@ -73,9 +108,9 @@ func WriteResultsCSV(w io.Writer, rs []*TrialResult) error {
 		for i, k := range keys {
 			ps[i] = k + "=" + r.Params[k]
 		}
-		row := []string{quote.CSV(r.Family), quote.CSV(r.Instance), quote.CSV(r.Method), quote.CSV(strings.Join(ps, ";")), strconv.Itoa(r.Trial), strconv.FormatUint(r.Seed, 10),
+		row := []string{quote.CSV(r.Family), quote.CSV(r.Instance), quote.CSV(r.Method), r.Judge.String(), quote.CSV(strings.Join(ps, ";")), strconv.Itoa(r.Trial), strconv.FormatUint(r.Seed, 10),
 			r.Outcome.String(), strconv.FormatBool(r.Success), fmtFloat(float64(r.H)), fmtFloat(float64(r.Dist)), strconv.Itoa(r.Rounds), strconv.Itoa(r.Lowered),
-			strconv.FormatInt(r.Cost.H, 10), strconv.FormatInt(r.Cost.Grad, 10), strconv.FormatInt(r.Cost.HessVec, 10), strconv.FormatInt(r.Cost.Eigen, 10)}
+			strconv.FormatInt(r.Cost.H, 10), strconv.FormatInt(r.Cost.Grad, 10), strconv.FormatInt(r.Cost.HessVec, 10), strconv.FormatInt(r.Cost.Eigen, 10), hitsText(r.Hits)}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -84,20 +119,28 @@ func WriteResultsCSV(w io.Writer, rs []*TrialResult) error {
 	return cw.Error()
 }
 
-// WriteTimingsCSV writes the CPU and wall time of each run (in canonical
-// order, as WriteResultsJSON), the one output that differs between runs.
+// WriteTimingsCSV writes env (writeEnvComments) and the CPU and wall time
+// of each run (in canonical order, as WriteResultsJSON), the one output
+// that differs between runs; a CPU time that was not measured is empty.
 // Names are written through quote.CSV.
-func WriteTimingsCSV(w io.Writer, rs []*TrialResult) error {
+func WriteTimingsCSV(w io.Writer, env Env, rs []*TrialResult) error {
 	if err := checkWriter("WriteTimingsCSV", w); err != nil {
 		return err
 	}
 	if err := checkCanonical("WriteTimingsCSV", rs); err != nil {
 		return err
 	}
+	if err := writeEnvComments(w, env); err != nil {
+		return err
+	}
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"family", "instance", "method", "trial", "cpu_s", "wall_s"})
 	for _, r := range rs {
-		cw.Write([]string{quote.CSV(r.Family), quote.CSV(r.Instance), quote.CSV(r.Method), strconv.Itoa(r.Trial), fmtFloat(r.Cost.CPU.Seconds()), fmtFloat(r.Cost.Wall.Seconds())})
+		cpu := ""
+		if r.Cost.CPU >= 0 {
+			cpu = fmtFloat(r.Cost.CPU.Seconds())
+		}
+		cw.Write([]string{quote.CSV(r.Family), quote.CSV(r.Instance), quote.CSV(r.Method), strconv.Itoa(r.Trial), cpu, fmtFloat(r.Cost.Wall.Seconds())})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -120,26 +163,53 @@ func checkCanonical(writer string, rs []*TrialResult) error {
 }
 
 // InstancesFile is the JSON of WriteInstancesJSON: a suite's certified
-// instances and dropped points (bench-instances.json).
+// instances (InstanceInfo says how to re-certify them) and dropped points
+// with the reason (bench-instances.json).
 type InstancesFile struct {
+	Env       Env            `json:"env"`
 	Instances []InstanceInfo `json:"instances"`
 	Dropped   []Dropped      `json:"dropped"`
 }
 
-// WriteInstancesJSON writes sr's certified instances and dropped points
-// as indented JSON (an InstancesFile), the same for every shard of a suite.
-func WriteInstancesJSON(w io.Writer, sr *SuiteRun) error {
+// WriteInstancesJSON writes env and sr's certified instances and dropped
+// points as JSON (an InstancesFile) with one instance or dropped point per
+// line, the same for every shard of a suite.
+func WriteInstancesJSON(w io.Writer, env Env, sr *SuiteRun) error {
 	if err := checkWriter("WriteInstancesJSON", w); err != nil {
 		return err
 	}
 	if sr == nil {
 		return fmt.Errorf("%w: WriteInstancesJSON: nil *SuiteRun", sod.ErrBadParameter)
 	}
-	b, err := json.MarshalIndent(InstancesFile{sr.Instances, sr.Dropped}, "", " ")
+	var b bytes.Buffer
+	e, err := json.Marshal(env)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	fmt.Fprintf(&b, "{\"env\": %s,\n\"instances\": [", e)
+	list := func(n int, item func(i int) any) error {
+		for i := range n {
+			x, err := json.Marshal(item(i))
+			if err != nil {
+				return err
+			}
+			sep := ","
+			if i == n-1 {
+				sep = ""
+			}
+			fmt.Fprintf(&b, "\n%s%s", x, sep)
+		}
+		return nil
+	}
+	if err := list(len(sr.Instances), func(i int) any { return sr.Instances[i] }); err != nil {
+		return err
+	}
+	b.WriteString("],\n\"dropped\": [")
+	if err := list(len(sr.Dropped), func(i int) any { return sr.Dropped[i] }); err != nil {
+		return err
+	}
+	b.WriteString("]}\n")
+	_, err = w.Write(b.Bytes())
 	return err
 }
 
@@ -185,13 +255,23 @@ func WriteSummaryTable(w io.Writer, ss []Summary) error {
 	return tw.Flush()
 }
 
-// WriteSummaryJSON writes the summaries (with curves) as indented JSON.
-// It contains CPU times, so unlike the results it differs between runs.
-func WriteSummaryJSON(w io.Writer, ss []Summary) error {
+// SummaryFile is the JSON of WriteSummaryJSON (bench-summary.json).
+type SummaryFile struct {
+	Env       Env              `json:"env"`
+	Weights   CostWeights      `json:"cost_weights"`
+	Summaries []Summary        `json:"summaries"`
+	Families  []FamilyAnalysis `json:"families"`
+}
+
+// WriteSummaryJSON writes env, the summaries (with curves) and the
+// families' analyses (Analyze, with the cost weights it used) as indented
+// JSON, a SummaryFile. It contains CPU times, so unlike the results it
+// differs between runs.
+func WriteSummaryJSON(w io.Writer, env Env, ss []Summary, as []FamilyAnalysis, weights CostWeights) error {
 	if err := checkWriter("WriteSummaryJSON", w); err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(ss, "", " ")
+	b, err := json.MarshalIndent(SummaryFile{env, weights, ss, as}, "", " ")
 	if err != nil {
 		return err
 	}
@@ -236,4 +316,83 @@ func WriteSummaryMarkdown(w io.Writer, ss []Summary) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Report is a complete suite's results as every output shows them, each
+// computed once: the summaries (Summarize), the families' analyses
+// (Analyze with DefaultCostWeights) and the environment.
+type Report struct {
+	Spec      Spec
+	Run       *SuiteRun
+	Summaries []Summary
+	Analyses  []FamilyAnalysis
+	Info      PageInfo // Info.Env is the environment of every file
+}
+
+// NewReport summarises and analyses sr, a complete run of spec; info.Env
+// is filled with CurrentEnv if empty.
+func NewReport(spec Spec, sr *SuiteRun, info PageInfo) (*Report, error) {
+	if sr == nil {
+		return nil, fmt.Errorf("%w: NewReport: nil *SuiteRun", sod.ErrBadParameter)
+	}
+	as, err := Analyze(sr.Runs, sr.Instances, AnalysisOptions{MaxIter: spec.MaxIter})
+	if err != nil {
+		return nil, err
+	}
+	if info.Env == (Env{}) {
+		info.Env = CurrentEnv()
+	}
+	return &Report{Spec: spec, Run: sr, Summaries: Summarize(sr.Runs), Analyses: as, Info: info}, nil
+}
+
+// OutputFile is one file of a Report: its name and its writer.
+type OutputFile struct {
+	Name  string
+	Write func(io.Writer) error
+}
+
+// SummaryPageFile is the name of the markdown page (WriteSummaryPage).
+const SummaryPageFile = "bench-summary.md"
+
+// Files lists r's files: bench-results.json and .csv (deterministic),
+// bench-timings.csv, bench-summary.json (summaries and analyses) and
+// SummaryPageFile.
+func (r *Report) Files() []OutputFile {
+	rs, env := r.Run.Runs, r.Info.Env
+	return []OutputFile{
+		{"bench-results.json", func(w io.Writer) error { return WriteResultsJSON(w, env, rs) }},
+		{"bench-results.csv", func(w io.Writer) error { return WriteResultsCSV(w, env, rs) }},
+		{"bench-timings.csv", func(w io.Writer) error { return WriteTimingsCSV(w, env, rs) }},
+		{"bench-summary.json", func(w io.Writer) error {
+			return WriteSummaryJSON(w, env, r.Summaries, r.Analyses, DefaultCostWeights)
+		}},
+		{SummaryPageFile, func(w io.Writer) error {
+			return WriteSummaryPage(w, r.Spec, r.Run, r.Summaries, r.Analyses, r.Info)
+		}},
+	}
+}
+
+// MethodNames lists the names of BuiltinMethods.
+func MethodNames() []string {
+	var out []string
+	for _, m := range BuiltinMethods() {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// Counts returns the numbers of certified instances and of dropped
+// points of family f.
+func (sr *SuiteRun) Counts(f string) (certified, dropped int) {
+	for _, in := range sr.Instances {
+		if in.Family == f {
+			certified++
+		}
+	}
+	for _, d := range sr.Dropped {
+		if d.Family == f {
+			dropped++
+		}
+	}
+	return certified, dropped
 }

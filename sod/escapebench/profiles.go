@@ -118,12 +118,15 @@ func McNemar(b, c int) (float64, error) {
 	return math.Min(1, 2*s), nil
 }
 
-// Analyze computes the FamilyAnalysis of every family of the runs (in
-// canonical order) over the instances (for the phase lengths; an instance
+// Analyze computes the FamilyAnalysis of every family of the runs
+// (families, methods and instances in order of first appearance) over the
+// instances (for the phase lengths; an instance
 // without runs is left out).
 func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]FamilyAnalysis, error) {
-	if err := checkCanonical("Analyze", rs); err != nil {
-		return nil, err
+	for i, r := range rs {
+		if r == nil {
+			return nil, fmt.Errorf("%w: Analyze: run %d is nil", sod.ErrBadParameter, i)
+		}
 	}
 	ts := opt.Targets
 	if ts == nil {

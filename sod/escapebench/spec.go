@@ -42,11 +42,18 @@ func FamilyNames() []string { return []string{"paper", "pmc", "gaussian"} }
 // 0.001–0.002), 2 points per cell at n = 10⁴ (4 elsewhere), where a run of
 // random-restart takes 15 to 30 s; Gaussian sensing at n = 20 (r = 1, 2)
 // and n = 40 with m from nr to near 2.5nr, where the spurious points
-// disappear (GaussianFamily); every built-in method; 20 trials.
+// disappear (GaussianFamily); every built-in method, and the SOD methods
+// judged after a GD probe too (WithJudge); 20 trials.
 func DefaultSpec() Spec {
 	ms := []string{}
 	for _, m := range BuiltinMethods() {
 		ms = append(ms, m.Name)
+	}
+	// SOD judged both ways (WithJudge): by raw h, the paper's rule, and
+	// after a gradient descent probe of its best candidate, random
+	// restart's rule.
+	for _, m := range []string{"single-step-sod", "multi-step-sod", "sod-line-search", "exact-subspace-sod"} {
+		ms = append(ms, m+ProbeSuffix)
 	}
 	to := DefaultTrialOptions()
 	return Spec{Families: FamilyNames(), Methods: ms, Trials: 20, PerCell: 4, Seed: 1,
@@ -69,9 +76,10 @@ func QuickSpec() Spec {
 }
 
 // Suite returns the suite s names, with DefaultTrialOptions but for
-// MaxIter and MaxEscapes. A method name is looked up in extra (your own
-// methods, named in s.Methods so that the journal's header records them)
-// before BuiltinMethods. An unknown family, method or PMC start is an
+// MaxIter and MaxEscapes. A method name (with a judge suffix and
+// settings, ResolveMethod) is looked up in extra (your own methods, named
+// in s.Methods so that the journal's header records them) before
+// BuiltinMethods. An unknown family, method or PMC start is an
 // error wrapping sod.ErrBadParameter naming it and the known ones, as is
 // anything Suite.Validate refuses.
 func (s Spec) Suite(extra ...Method) (Suite, error) {
@@ -89,14 +97,6 @@ func (s Spec) Suite(extra ...Method) (Suite, error) {
 	fams := map[string]Family{"paper": PaperFamily{},
 		"pmc":      PMCFamily{Cells: s.PMCCells, MaxIter: s.PMCIter, Start: start},
 		"gaussian": GaussianFamily{Cells: s.GaussCells, Tries: s.GaussTries}}
-	byName := map[string]Method{}
-	var names []string
-	for _, m := range slices.Concat(BuiltinMethods(), extra) {
-		if _, ok := byName[m.Name]; !ok {
-			names = append(names, m.Name)
-		}
-		byName[m.Name] = m
-	}
 	su := Suite{PerCell: s.PerCell, Trials: s.Trials, Seed: s.Seed, TrialOptions: DefaultTrialOptions()}
 	su.TrialOptions.MaxIter, su.TrialOptions.MaxEscapes = s.MaxIter, s.MaxEscapes
 	for _, f := range s.Families {
@@ -105,11 +105,12 @@ func (s Spec) Suite(extra ...Method) (Suite, error) {
 		}
 		su.Families = append(su.Families, fams[f])
 	}
-	for _, m := range s.Methods {
-		if _, ok := byName[m]; !ok {
-			return Suite{}, fmt.Errorf("%w: unknown method %q, want some of %s", sod.ErrBadParameter, m, strings.Join(names, ", "))
+	for _, name := range s.Methods {
+		m, err := ResolveMethod(name, extra...)
+		if err != nil {
+			return Suite{}, err
 		}
-		su.Methods = append(su.Methods, byName[m])
+		su.Methods = append(su.Methods, m)
 	}
 	return su, su.Validate()
 }

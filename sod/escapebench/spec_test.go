@@ -14,8 +14,19 @@ import (
 // suite is a subset of sizes; both build valid suites.
 func TestDefaultSpec(t *testing.T) {
 	s := DefaultSpec()
-	if !slices.Equal(s.Families, FamilyNames()) || len(s.Methods) != len(BuiltinMethods()) || s.Trials != 20 {
+	if !slices.Equal(s.Families, FamilyNames()) || len(s.Methods) != len(BuiltinMethods())+4 || s.Trials != 20 {
 		t.Errorf("default suite: families %v, %d methods, %d trials", s.Families, len(s.Methods), s.Trials)
+	}
+	for _, m := range BuiltinMethods() {
+		if !slices.Contains(s.Methods, m.Name) {
+			t.Errorf("default suite lacks %s", m.Name)
+		}
+	}
+	// SOD judged both ways.
+	for _, m := range []string{"single-step-sod", "multi-step-sod", "sod-line-search", "exact-subspace-sod"} {
+		if !slices.Contains(s.Methods, m+ProbeSuffix) {
+			t.Errorf("default suite lacks %s", m+ProbeSuffix)
+		}
 	}
 	maxN := 0
 	for _, c := range s.PMCCells {

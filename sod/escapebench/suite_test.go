@@ -36,13 +36,16 @@ func journal(t *testing.T, dir string, sh batch.Shard) *Journal {
 	return j
 }
 
+// testEnv is the Env of the tests' files.
+var testEnv = Env{Version: "test", Go: "go", OS: "os", Arch: "arch", CPU: "cpu", NumCPU: 1, GOMAXPROCS: 1, Date: "2026-01-01"}
+
 func resultBytes(t *testing.T, rs []*TrialResult) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteResultsJSON(&b, rs); err != nil {
+	if err := WriteResultsJSON(&b, testEnv, rs); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteResultsCSV(&b, rs); err != nil {
+	if err := WriteResultsCSV(&b, testEnv, rs); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -151,12 +154,12 @@ func TestSuiteResumeAndShards(t *testing.T) {
 func TestWritersNeedCanonicalOrder(t *testing.T) {
 	a := &TrialResult{Family: "f", Instance: "i", Method: "a"}
 	b := &TrialResult{Family: "f", Instance: "i", Method: "b"}
-	for name, w := range map[string]func(io.Writer, []*TrialResult) error{"json": WriteResultsJSON, "csv": WriteResultsCSV, "timings": WriteTimingsCSV} {
-		if err := w(io.Discard, []*TrialResult{a, b}); err != nil {
+	for name, w := range map[string]func(io.Writer, Env, []*TrialResult) error{"json": WriteResultsJSON, "csv": WriteResultsCSV, "timings": WriteTimingsCSV} {
+		if err := w(io.Discard, testEnv, []*TrialResult{a, b}); err != nil {
 			t.Errorf("%s: canonical order refused: %v", name, err)
 		}
 		for _, rs := range [][]*TrialResult{{b, a}, {a, a}, {a, nil}} {
-			if err := w(io.Discard, rs); !errors.Is(err, sod.ErrBadParameter) {
+			if err := w(io.Discard, testEnv, rs); !errors.Is(err, sod.ErrBadParameter) {
 				t.Errorf("%s: %d runs out of order: %v, want ErrBadParameter", name, len(rs), err)
 			}
 		}

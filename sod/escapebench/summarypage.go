@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,16 +49,20 @@ type PageInfo struct {
 	Command []string
 	Wall    time.Duration // wall time of the command; 0 if unknown (merge, resumed)
 	Workers int
+	Env     Env // the environment of the command (CurrentEnv)
 }
 
 // WriteSummaryPage writes the markdown results page of a complete suite
 // (bench-summary.md; the committed sod/escapebench/RESULTS.md that the
 // README shows): the command, the suite's Settings, the instances per
 // family with the dropped points' reasons (if sr.Instances is not nil),
-// the at-a-glance table (one row per method, one column per family), the
-// time, and the table of WriteSummaryMarkdown. ss are the summaries of
-// sr.Runs (Summarize), computed once by the caller for every output.
-func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, info PageInfo) error {
+// the instances' Features with what they explain, the at-a-glance table
+// (one row per method, one column per family: success and aRT), the
+// measured time, the aRT to every target and the paired comparisons per
+// family, the table of WriteSummaryMarkdown and the environment. ss are
+// the summaries of sr.Runs (Summarize) and as their analyses (Analyze),
+// computed once by the caller for every output.
+func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, as []FamilyAnalysis, info PageInfo) error {
 	if err := checkWriter("WriteSummaryPage", w); err != nil {
 		return err
 	}
@@ -77,7 +82,12 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, info P
 	fmt.Fprintf(&b, "%d trials per instance, deterministic ones once. The success rate over runs has a 95 %% Wilson\n", spec.Trials)
 	b.WriteString("interval that treats runs as independent; runs on one instance are not, so the table also\n")
 	b.WriteString("counts instances: escaped by at least one run / by every run / all, with the 95 % Wilson\n")
-	b.WriteString("interval over instances. Medians of gradient evaluations and CPU time are over successful runs.\n\n")
+	b.WriteString("interval over instances. Costs are in ∇h-equivalents (one evaluation of h and ∇h; an h evaluation,\n")
+	fmt.Fprintf(&b, "a Hessian–vector product and an eigen-solve count %g, %g and %g, CostWeights), with CPU time beside.\n", DefaultCostWeights.H, DefaultCostWeights.HessVec, DefaultCostWeights.Eigen)
+	b.WriteString("Each run records its cost at its first hit of every target of a ladder (distance to M* and h);\n")
+	b.WriteString("aRT, the average runtime of COCO, is the cost of all runs (failed ones in full) divided by the\n")
+	b.WriteString("runs that reached the target. A method's judge says how it accepts a candidate: raw-h (h of the\n")
+	b.WriteString("candidate, the paper's rule) or gd-probe (h after a gradient descent phase from it).\n\n")
 	b.WriteString("## Suite\n\n| parameter | value |\n|---|---|\n")
 	for _, s := range spec.Settings() {
 		fmt.Fprintf(&b, "| %s | %s |\n", quote.Markdown(s.Name), quote.Markdown(s.Value))
@@ -112,17 +122,30 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, info P
 			b.WriteString("\n")
 		}
 	}
+	if in.Instances != nil {
+		writeFeatures(&b, spec, in.Instances)
+	}
+	// Only measured CPU times are summed (−1: not measurable here).
 	var cpu time.Duration
+	measured := 0
 	for _, r := range rs {
-		cpu += r.Cost.CPU
+		if r.Cost.CPU >= 0 {
+			cpu += r.Cost.CPU
+			measured++
+		}
 	}
 	b.WriteString("\n## At a glance\n\n")
-	writeGlance(&b, spec, ss)
-	fmt.Fprintf(&b, "\n%d runs; CPU time of the runs %s", len(rs), roundDur(cpu))
+	writeGlance(&b, spec, ss, as)
+	fmt.Fprintf(&b, "\n%d runs; CPU time of the runs %s", len(rs), fmtDur(cpu))
+	if measured < len(rs) {
+		fmt.Fprintf(&b, " (measured on %d of them)", measured)
+	}
 	if info.Wall > 0 {
-		fmt.Fprintf(&b, "; wall time of the command %s with -workers %d", roundDur(info.Wall), info.Workers)
+		fmt.Fprintf(&b, "; wall time of the command %s with -workers %d", fmtDur(info.Wall), info.Workers)
 	}
 	b.WriteString(".\n")
+	writeTargets(&b, as)
+	writePaired(&b, as)
 	b.WriteString("\n## Results\n\n")
 	if err := WriteSummaryMarkdown(&b, ss); err != nil {
 		return err
@@ -130,53 +153,206 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, info P
 	if note := sizeLimitNote(spec.Methods); note != "" {
 		b.WriteString("\n" + note + "\n")
 	}
+	b.WriteString("\n## Environment\n\n| | |\n|---|---|\n")
+	for _, kv := range info.Env.Pairs() {
+		fmt.Fprintf(&b, "| %s | %s |\n", quote.Markdown(kv[0]), quote.Markdown(kv[1]))
+	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// successIndex is the index of the success target in ts (the absolute
+// distance target), −1 if none.
+func successIndex(ts []Target) int {
+	for k, t := range ts {
+		if t.Of == TargetDist && !t.Relative {
+			return k
+		}
+	}
+	return -1
+}
+
+// fmtCost prints a cost in ∇h-equivalents with 3 digits, ∞ for no hit.
+func fmtCost(v OptFloat) string {
+	switch x := float64(v); {
+	case math.IsInf(x, 1):
+		return "∞"
+	case math.IsNaN(x):
+		return "–"
+	case x < 1e5:
+		return fmt.Sprintf("%.0f", x)
+	default:
+		return fmt.Sprintf("%.3g", x)
+	}
+}
+
+// writeTargets writes per family the aRT of every method to every target.
+func writeTargets(b *bytes.Buffer, as []FamilyAnalysis) {
+	if len(as) == 0 {
+		return
+	}
+	b.WriteString("\n## Runtime to targets\n\naRT in ∇h-equivalents to each target of the ladder (∞: no run reached it).\n")
+	for _, a := range as {
+		fmt.Fprintf(b, "\n%s:\n\n| method |", quote.Markdown(a.Family))
+		for _, t := range a.Targets {
+			fmt.Fprintf(b, " %s |", quote.Markdown(t.String()))
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---:|", len(a.Targets)) + "\n")
+		for mi, m := range a.Methods {
+			fmt.Fprintf(b, "| %s |", quote.Markdown(m))
+			for k := range a.Targets {
+				fmt.Fprintf(b, " %s |", fmtCost(a.ART[mi][k]))
+			}
+			b.WriteString("\n")
+		}
+	}
+}
+
+// writePaired writes per family McNemar's test of every method against
+// the one that solves most instances.
+func writePaired(b *bytes.Buffer, as []FamilyAnalysis) {
+	if len(as) == 0 {
+		return
+	}
+	b.WriteString("\n## Paired comparison\n\nPer family, each method against the one that solves most instances (solved: at least half of\nits runs succeed), on the instances both ran: instances solved by the best only / by the method only,\nand the two-sided exact McNemar p-value.\n\n")
+	b.WriteString("| family | method | best | instances | best only | method only | p |\n|---|---|---|---:|---:|---:|---:|\n")
+	for _, a := range as {
+		for _, p := range a.Paired {
+			fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %d | %.2g |\n", quote.Markdown(a.Family), quote.Markdown(p.Method), quote.Markdown(p.Best), p.Instances, p.OnlyBest, p.OnlyMethod, p.P)
+		}
+	}
+}
+
+// writeFeatures writes per family the range of each instance feature
+// and what the features say of the SOD methods.
+func writeFeatures(b *bytes.Buffer, spec Spec, insts []InstanceInfo) {
+	b.WriteString("\n## Instance features\n\nPer family, the range (min / median / max) over the instances of the Features stored with each\ninstance in bench-instances.json:\n\n")
+	b.WriteString("| family | " + strings.Join(FeatureNames, " | ") + " |\n|---|" + strings.Repeat("---|", len(FeatureNames)) + "\n")
+	var notes []string
+	for _, f := range spec.Families {
+		var vals [][]float64
+		for _, in := range insts {
+			if in.Family == f {
+				vals = append(vals, in.Features.Values())
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "| %s |", quote.Markdown(f))
+		for j := range FeatureNames {
+			var col []float64
+			for _, v := range vals {
+				if !math.IsNaN(v[j]) {
+					col = append(col, v[j])
+				}
+			}
+			if len(col) == 0 {
+				b.WriteString(" – |")
+				continue
+			}
+			slices.Sort(col)
+			med, _ := Quantile(col, 0.5)
+			fmt.Fprintf(b, " %.3g / %.3g / %.3g |", col[0], med, col[len(col)-1])
+		}
+		b.WriteString("\n")
+		notes = append(notes, featureSentences(f, vals)...)
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n" + strings.Join(notes, "\n") + "\n")
+	}
+}
+
+// featureSentences says in words what the features of one family's
+// instances imply for the SOD methods.
+func featureSentences(f string, vals [][]float64) []string {
+	n := len(vals)
+	var lineUp, efsLow int
+	minDelta := math.Inf(1)
+	minLine := math.Inf(1)
+	for _, v := range vals {
+		if v[0] >= 1 && v[1] >= 1 {
+			lineUp++
+			minLine = math.Min(minLine, math.Min(v[0], v[1]))
+		}
+		if v[2] <= 1 {
+			efsLow++
+		}
+		if !math.IsNaN(v[4]) {
+			minDelta = math.Min(minDelta, v[4])
+		}
+	}
+	var out []string
+	fam := quote.Markdown(f)
+	switch {
+	case lineUp == n:
+		out = append(out, fmt.Sprintf("- %s: on all %d instances the minimum of h over the whole β and γ lines is at least %.3g·h(X̂): no SOD candidate (any t, l, ρ, η) lowers h, so SOD judged by raw h (the paper's rule) cannot escape; judged after a GD probe it can.", fam, n, minLine))
+	case lineUp > 0:
+		out = append(out, fmt.Sprintf("- %s: on %d of %d instances no point of the β or γ line lowers h (SOD judged by raw h cannot escape them); on the others some line point does.", fam, lineUp, n))
+	default:
+		out = append(out, fmt.Sprintf("- %s: on every instance some point of the β or γ line lowers h, so SOD's lines can escape by raw h.", fam))
+	}
+	if efsLow == n {
+		out = append(out, fmt.Sprintf("- %s: EFS(0) ≤ 1 on all %d instances, so single-step SOD certifies no escape for any δ.", fam, n))
+	}
+	if !math.IsInf(minDelta, 1) {
+		out = append(out, fmt.Sprintf("- %s: the certificates give δ_2r ≥ 1 − 2h/d² ≥ %.2f on every instance: a guarantee that assumes a smaller RIP constant says nothing about them.", fam, minDelta))
+	}
+	return out
 }
 
 // glanceHead opens the "At a glance" block of the summary page, which
 // ends with the line of glanceTail (runs and time); the README carries
 // the block of the committed RESULTS.md verbatim (TestReadmeBenchGlance).
 const (
-	glanceHead = "Success rate over runs [95 % Wilson interval] · median ∇h evaluations of the successful runs."
+	glanceHead = "Success rate over runs [95 % Wilson interval] · aRT to success in ∇h-equivalents (failed runs charged; ∞: no success)."
 	glanceTail = " runs; CPU time of the runs "
 )
 
 // writeGlance writes one row per method and one column per family: the
 // success rate over runs with its 95 % Wilson interval, and the median
 // number of gradient evaluations of the successful runs.
-func writeGlance(b *bytes.Buffer, spec Spec, ss []Summary) {
+func writeGlance(b *bytes.Buffer, spec Spec, ss []Summary, as []FamilyAnalysis) {
 	cell := map[[2]string]Summary{}
+	judge := map[string]Judge{}
 	for _, s := range ss {
 		cell[[2]string{s.Method, s.Family}] = s
+		judge[s.Method] = s.Judge
 	}
-	b.WriteString(glanceHead + "\n\n| method |")
+	art := map[[2]string]OptFloat{}
+	for _, a := range as {
+		if k := successIndex(a.Targets); k >= 0 {
+			for mi, m := range a.Methods {
+				art[[2]string{m, a.Family}] = a.ART[mi][k]
+			}
+		}
+	}
+	b.WriteString(glanceHead + "\n\n| method | judge |")
 	for _, f := range spec.Families {
 		fmt.Fprintf(b, " %s |", quote.Markdown(f))
 	}
-	b.WriteString("\n|---|")
+	b.WriteString("\n|---|---|")
 	for range spec.Families {
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")
 	na := false
 	for _, m := range spec.Methods {
-		fmt.Fprintf(b, "| %s |", quote.Markdown(m))
+		fmt.Fprintf(b, "| %s | %v |", quote.Markdown(m), judge[m])
 		for _, f := range spec.Families {
 			s, ok := cell[[2]string{m, f}]
+			a, hasART := art[[2]string{m, f}]
+			g := "–"
+			if hasART {
+				g = fmtCost(a)
+			}
 			switch {
 			case !ok || s.Trials == 0:
 				// No run: the method does not apply to any instance of
 				// the family (Method.MaxN), or this is a shard.
 				b.WriteString(" n/a |")
 				na = true
-			case s.Successes == 0:
-				fmt.Fprintf(b, " 0 %% [0, %.0f] |", 100*s.RateHi)
 			default:
-				g := "–"
-				if v := float64(s.GradMedian); !math.IsNaN(v) && !math.IsInf(v, 0) {
-					g = fmt.Sprintf("%.0f", v)
-				}
 				fmt.Fprintf(b, " %.0f %% [%.0f, %.0f] · %s |", 100*s.Rate, 100*s.RateLo, 100*s.RateHi, g)
 			}
 		}
@@ -217,5 +393,18 @@ func sizeLimitNote(methods []string) string {
 	return strings.Join(parts, "; ") + "; the runs and instances counted for these methods are those at or below it."
 }
 
-// roundDur prints d to the second (1m05s).
+// fmtDur prints d to 3 digits below a minute ("412 ms", "3.21 s"), to
+// the second above ("17m16s").
+func fmtDur(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
+	case d < time.Minute:
+		return fmt.Sprintf("%.3g s", d.Seconds())
+	default:
+		return d.Round(time.Second).String()
+	}
+}
+
+// roundDur prints d to the second (1m05s), for the progress line.
 func roundDur(d time.Duration) string { return d.Round(time.Second).String() }

@@ -2,6 +2,7 @@ package escapebench
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 )
@@ -11,10 +12,11 @@ import (
 func TestWriteGlanceNotApplicable(t *testing.T) {
 	spec := Spec{Families: []string{"pmc"}, Methods: []string{"single-step-sod", "gd-alone"}}
 	ss := []Summary{{Family: "pmc", Method: "gd-alone", Trials: 2, Instances: 2, Rate: 0, RateHi: 0.66}}
+	as := []FamilyAnalysis{{Family: "pmc", Targets: DefaultTargets(0.02), Methods: []string{"gd-alone"}, ART: [][]OptFloat{{1, 2, OptFloat(math.Inf(1)), 3, 4, 5, 6}}}}
 	var b bytes.Buffer
-	writeGlance(&b, spec, ss)
+	writeGlance(&b, spec, ss, as)
 	got := b.String()
-	for _, want := range []string{"| single-step-sod | n/a |", "| gd-alone | 0 % [0, 66] |", "n/a: no run. single-step-sod: not run above n = 2048 (dense n×n arrays)"} {
+	for _, want := range []string{"| single-step-sod | raw-h | n/a |", "| gd-alone | raw-h | 0 % [0, 66] · ∞ |", "n/a: no run. single-step-sod: not run above n = 2048 (dense n×n arrays)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("glance lacks %q:\n%s", want, got)
 		}
@@ -26,12 +28,12 @@ func TestWriteGlanceNotApplicable(t *testing.T) {
 func TestWriteSummaryPage(t *testing.T) {
 	spec := QuickSpec()
 	var b bytes.Buffer
-	info := PageInfo{Command: []string{"reproduce", "bench", "-out", "it's here"}}
-	if err := WriteSummaryPage(&b, spec, &SuiteRun{}, nil, info); err != nil {
+	info := PageInfo{Command: []string{"reproduce", "bench", "-out", "it's here"}, Env: testEnv}
+	if err := WriteSummaryPage(&b, spec, &SuiteRun{}, nil, nil, info); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
-	if !strings.Contains(page, "`reproduce bench -out 'it'\\''s here'`") || strings.Contains(page, "## Instances") || !strings.Contains(page, "| seed | 1 |") {
+	if !strings.Contains(page, "`reproduce bench -out 'it'\\''s here'`") || strings.Contains(page, "## Instances") || !strings.Contains(page, "| seed | 1 |") || !strings.Contains(page, "| date | 2026-01-01 |") {
 		t.Errorf("page:\n%s", page)
 	}
 }

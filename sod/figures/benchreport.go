@@ -27,6 +27,12 @@ type BenchReport struct {
 	Summaries []escapebench.Summary
 	Instances []escapebench.InstanceInfo
 	Dropped   []escapebench.Dropped
+	// Analyses are escapebench.Analyze(Runs, Instances, …), computed once
+	// by the caller (escapebench.NewReport); nil: computed here with the
+	// defaults.
+	Analyses []escapebench.FamilyAnalysis
+	// Env is the environment of the run (shown in a table if not zero).
+	Env escapebench.Env
 }
 
 // benchCurveSize is the size of one convergence chart (three per row on a
@@ -58,15 +64,31 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 	if ss == nil {
 		ss = escapebench.Summarize(rep.Runs)
 	}
+	as := rep.Analyses
+	if as == nil {
+		var err error
+		if as, err = escapebench.Analyze(rep.Runs, rep.Instances, escapebench.AnalysisOptions{}); err != nil {
+			return err
+		}
+	}
 	p := &widgets.Page{Title: title, Head: benchReportStyle}
 	p.AddHTML("<h1>" + quote.HTML(title) + "</h1>")
-	p.AddHTML(`<p class="bench-note">Every method is run from certified spurious second-order points of each family; a run succeeds when it ends with ‖XXᵀ − M*‖<sub>F</sub> &lt; 0.02. Rates carry a 95 % Wilson interval over runs; since runs on one instance are not independent, the last column counts instances (escaped by at least one run / by every run / all) with the 95 % Wilson interval over instances. Gradient evaluations and CPU time to success are over successful runs.</p>`)
+	p.AddHTML(`<p class="bench-note">Every method is run from certified spurious second-order points of each family; a run succeeds when it ends with ‖XXᵀ − M*‖<sub>F</sub> &lt; 0.02. Rates carry a 95 % Wilson interval over runs; since runs on one instance are not independent, the last column counts instances (escaped by at least one run / by every run / all) with the 95 % Wilson interval over instances. Gradient evaluations and CPU time to success are over successful runs. Every run records its cost in ∇h-equivalents (escapebench.CostWeights) at its first hit of each target of a ladder (distance to M* and h): aRT, COCO's average runtime, charges failed runs in full; the ECDF, performance and data profiles are drawn from these first hits, against the virtual best method. Each method is named with its judge: raw-h (the paper's rule: h of the candidate) or gd-probe (h after a gradient descent phase from it).</p>`)
 	if len(rep.Settings) > 0 {
 		st := widgets.Table{Caption: "Suite", Header: []string{"parameter", "value"}}
 		for _, s := range rep.Settings {
 			st.Rows = append(st.Rows, []widgets.Cell{{Text: s.Name}, {Text: s.Value}})
 		}
 		if err := addTable(p, st); err != nil {
+			return err
+		}
+	}
+	if rep.Env != (escapebench.Env{}) {
+		et := widgets.Table{Caption: "Environment", Header: []string{"", ""}}
+		for _, kv := range rep.Env.Pairs() {
+			et.Rows = append(et.Rows, []widgets.Cell{{Text: kv[0]}, {Text: kv[1]}})
+		}
+		if err := addTable(p, et); err != nil {
 			return err
 		}
 	}
@@ -106,6 +128,13 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 		if err := addTable(p, tab); err != nil {
 			return err
 		}
+		for _, a := range as {
+			if a.Family == fam {
+				if err := addAnalysis(p, a, rep.Instances); err != nil {
+					return err
+				}
+			}
+		}
 		cs, err := BenchCurvesCharts(ss, fam)
 		if err != nil {
 			return err
@@ -126,6 +155,49 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 		p.AddHTML(`</div>`)
 	}
 	return p.Write(w)
+}
+
+// addAnalysis adds one family's aRT table, runtime profiles, paired
+// comparison, instance × method matrix and success against the β-line
+// feature.
+func addAnalysis(p *widgets.Page, a escapebench.FamilyAnalysis, insts []escapebench.InstanceInfo) error {
+	at, err := BenchARTTable(a)
+	if err != nil {
+		return err
+	}
+	if err := addTable(p, at); err != nil {
+		return err
+	}
+	pc, err := BenchProfileCharts(a)
+	if err != nil {
+		return err
+	}
+	p.AddHTML(`<div class="bench-grid">`)
+	for _, c := range pc {
+		p.Add(c)
+	}
+	p.AddHTML(`</div>`)
+	if err := addTable(p, BenchPairedTable(a)); err != nil {
+		return err
+	}
+	if len(insts) == 0 {
+		return nil
+	}
+	mt, err := BenchMatrixTable(a, insts)
+	if err != nil {
+		return err
+	}
+	if err := addTable(p, mt); err != nil {
+		return err
+	}
+	fc, ok, err := BenchFeatureChart(a, insts, 0)
+	if err != nil {
+		return err
+	}
+	if ok {
+		p.Add(fc)
+	}
+	return nil
 }
 
 const benchReportStyle = `<style>

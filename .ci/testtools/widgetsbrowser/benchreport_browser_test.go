@@ -10,10 +10,11 @@ import (
 )
 
 // TestBrowserBenchReport builds the reproduce command, runs the escape
-// benchmark on a quick suite (the paper's instances and a PMC cell, every
-// method, 2 trials), opens the bench-report.html it wrote from file:// in
-// Chromium without network and checks that every chart drew and no script
-// failed or asked for the network. The page's screenshot is kept as
+// benchmark's quick profile (every family and method), opens the
+// bench-report.html it wrote from file:// in Chromium without network and
+// checks that every chart drew — the runtime profiles (ECDF, performance
+// and data profiles) and success against an instance feature among them —
+// and no script failed or asked for the network. The page's screenshot is kept as
 // widgets/testdata/out/bench-report.png.
 func TestBrowserBenchReport(t *testing.T) {
 	assetsOrSkip(t)
@@ -26,8 +27,7 @@ func TestBrowserBenchReport(t *testing.T) {
 		t.Fatalf("go build ./sod/cmd/reproduce: %v\n%s", err, out)
 	}
 	out := filepath.Join(dir, "bench")
-	cmd := exec.Command(bin, "bench", "-out", out, "-quiet", "-families", "paper,pmc", "-pmc-sizes", "12", "-pmc-eps", "0.15",
-		"-per-cell", "2", "-trials", "2")
+	cmd := exec.Command(bin, "bench", "-out", out, "-quiet", "-profile", "quick")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("reproduce bench: %v\n%s", err, b)
 	}
@@ -39,6 +39,11 @@ func TestBrowserBenchReport(t *testing.T) {
 	charts := strings.Count(string(page), `<div class="sodw"`)
 	if charts < 2 {
 		t.Fatalf("%s holds %d charts", path, charts)
+	}
+	for _, title := range []string{"runtime to target (ECDF)", "performance profile (Dolan–Moré)", "data profile (Moré–Wild)", "success rate per instance against"} {
+		if !strings.Contains(string(page), title) {
+			t.Errorf("%s has no chart %q", path, title)
+		}
 	}
 	rep := loadPage(t, bctx, "file://"+path, 60*time.Second)
 	for _, p := range append(rep.ChartProblems(charts), rep.Errors(nil)...) {

@@ -65,6 +65,27 @@ func nameList(p *[]string, allowed []string) listFlag[string] {
 	}}
 }
 
+// checkMethod accepts a method name escapebench.ResolveMethod knows.
+func checkMethod(s string) (string, error) { _, err := escapebench.ResolveMethod(s); return s, err }
+
+// methodGrid is -method: it appends the methods of a grid
+// (escapebench.ExpandMethodGrid), each checked.
+type methodGrid struct{ p *[]string }
+
+func (g methodGrid) String() string { return "" }
+func (g methodGrid) Set(s string) error {
+	names, err := escapebench.ExpandMethodGrid(s)
+	for _, n := range names {
+		if _, err = checkMethod(n); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		*g.p = append(*g.p, names...)
+	}
+	return err
+}
+
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return runBenchMerge(args[1:], stdout, stderr)
@@ -85,15 +106,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	c := &common{stdout: stdout, stderr: stderr}
 	var workers int
 	var sh shardFlag
-	var methodNames []string
-	for _, m := range escapebench.BuiltinMethods() {
-		methodNames = append(methodNames, m.Name)
-	}
+	methodNames := escapebench.MethodNames()
 	fs.StringVar(&c.out, "out", "bench-out", "output `dir`ectory")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	families := escapebench.FamilyNames()
 	fs.Var(nameList(&spec.Families, families), "families", "`list` of families: "+strings.Join(families, ","))
-	fs.Var(nameList(&spec.Methods, methodNames), "methods", "`list` of methods: "+strings.Join(methodNames, ","))
+	fs.Var(listFlag[string]{p: &spec.Methods, parse: checkMethod}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings")
+	fs.Var(methodGrid{&spec.Methods}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7 (repeatable)")
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: escapebench.MaxCellPoints}, "per-cell", fmt.Sprintf("`k` generated points per family cell, in [1, %d]", escapebench.MaxCellPoints))
 	fs.Var(uint64Flag{p: &spec.Seed}, "seed", "master `seed` in [0, 2⁶⁴−1]")
@@ -116,14 +135,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, benchUsage)
-		fmt.Fprintln(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;")
-		fmt.Fprintln(stdout, "results are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.")
-		fmt.Fprintln(stdout, "A complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv")
-		fmt.Fprintln(stdout, "bench-report.html, an offline page of the tables, certificates and convergence curves, and")
-		fmt.Fprintln(stdout, "bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default")
-		fmt.Fprintln(stdout, "suite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of")
-		fmt.Fprintln(stdout, "its last full run is on the last line of sod/escapebench/RESULTS.md.")
-		fmt.Fprintln(stdout, "\nFlags:")
+		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, and\nbench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md.\n\nFlags:\n")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return err
@@ -202,32 +214,19 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // The files of reproduce bench besides the journals and the JSON and CSV
 // of escapebench's writers.
 const (
-	instancesFile    = "bench-instances.json" // escapebench.WriteInstancesJSON: the same for every shard
-	benchReportFile  = "bench-report.html"    // figures.WriteBenchReport: holds CPU times and fresh chart ids
-	benchSummaryFile = "bench-summary.md"     // escapebench.WriteSummaryPage; -results-md writes a copy
+	instancesFile    = "bench-instances.json"      // escapebench.WriteInstancesJSON: the same for every shard
+	benchReportFile  = "bench-report.html"         // figures.WriteBenchReport: holds CPU times and fresh chart ids
+	benchSummaryFile = escapebench.SummaryPageFile // -results-md writes a copy
 )
 
 // writeInstances writes <out>/bench-instances.json and prints the counts
 // per family.
 func writeInstances(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, stdout io.Writer) error {
 	for _, f := range spec.Families {
-		var certified, dropped int
-		for _, in := range sr.Instances {
-			certified += btoi(in.Family == f)
-		}
-		for _, d := range sr.Dropped {
-			dropped += btoi(d.Family == f)
-		}
+		certified, dropped := sr.Counts(f)
 		fmt.Fprintf(stdout, "bench: family %s: %d certified instances, %d points dropped\n", f, certified, dropped)
 	}
-	return writeFile(filepath.Join(out, instancesFile), func(w io.Writer) error { return escapebench.WriteInstancesJSON(w, sr) })
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return writeFile(filepath.Join(out, instancesFile), func(w io.Writer) error { return escapebench.WriteInstancesJSON(w, escapebench.CurrentEnv(), sr) })
 }
 
 // writeFile writes what write writes to path, nothing if it fails.
@@ -246,37 +245,30 @@ func writeFile(path string, write func(io.Writer) error) error {
 // with a note on stderr saying why and how to install them, and any other
 // failure is returned after every other file is written.
 func writeBench(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, stdout, stderr io.Writer, info escapebench.PageInfo, resultsMD string) error {
-	rs, ss := sr.Runs, escapebench.Summarize(sr.Runs)
-	rep := figures.BenchReport{Title: "Escape benchmark", Settings: spec.Settings(), Runs: rs, Summaries: ss, Instances: sr.Instances, Dropped: sr.Dropped}
-	page := func(w io.Writer) error { return escapebench.WriteSummaryPage(w, spec, sr, ss, info) }
+	r, err := escapebench.NewReport(spec, sr, info)
+	if err != nil {
+		return err
+	}
+	rep := figures.BenchReport{Title: "Escape benchmark", Settings: spec.Settings(), Runs: sr.Runs, Summaries: r.Summaries, Analyses: r.Analyses, Instances: sr.Instances, Dropped: sr.Dropped, Env: r.Info.Env}
+	files := append(r.Files(), escapebench.OutputFile{Name: benchReportFile, Write: func(w io.Writer) error { return figures.WriteBenchReport(w, rep) }})
 	var skipped []string
 	var failed []error
-	for _, f := range []struct {
-		name  string
-		write func(io.Writer) error
-	}{
-		{"bench-results.json", func(w io.Writer) error { return escapebench.WriteResultsJSON(w, rs) }},
-		{"bench-results.csv", func(w io.Writer) error { return escapebench.WriteResultsCSV(w, rs) }},
-		{"bench-timings.csv", func(w io.Writer) error { return escapebench.WriteTimingsCSV(w, rs) }},
-		{"bench-summary.json", func(w io.Writer) error { return escapebench.WriteSummaryJSON(w, ss) }},
-		{benchReportFile, func(w io.Writer) error { return figures.WriteBenchReport(w, rep) }},
-		{benchSummaryFile, page},
-	} {
-		err := writeFile(filepath.Join(out, f.name), f.write)
+	for _, f := range files {
+		err := writeFile(filepath.Join(out, f.Name), f.Write)
 		switch {
-		case f.name == benchReportFile && errors.Is(err, widgets.ErrAssetsMissing):
-			fmt.Fprintf(stderr, "bench: skipped %s, the other files are written: %v\n", f.name, err)
-			skipped = append(skipped, f.name)
+		case f.Name == benchReportFile && errors.Is(err, widgets.ErrAssetsMissing):
+			fmt.Fprintf(stderr, "bench: skipped %s, the other files are written: %v\n", f.Name, err)
+			skipped = append(skipped, f.Name)
 		case err != nil:
-			failed = append(failed, fmt.Errorf("%s: %w", f.name, err))
+			failed = append(failed, fmt.Errorf("%s: %w", f.Name, err))
+		}
+		if f.Name == escapebench.SummaryPageFile && resultsMD != "" {
+			if err := writeFile(resultsMD, f.Write); err != nil {
+				failed = append(failed, fmt.Errorf("%s: %w", resultsMD, err))
+			}
 		}
 	}
-	if resultsMD != "" {
-		if err := writeFile(resultsMD, page); err != nil {
-			failed = append(failed, fmt.Errorf("%s: %w", resultsMD, err))
-		}
-	}
-	if err := escapebench.WriteSummaryTable(stdout, ss); err != nil {
+	if err := escapebench.WriteSummaryTable(stdout, r.Summaries); err != nil {
 		failed = append(failed, err)
 	}
 	note := ""
