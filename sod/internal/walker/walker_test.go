@@ -192,6 +192,8 @@ var (
 	// todo: open findings, allowed for now so the suite stays green; each
 	// must be fixed and removed (the test logs them).
 	todo = map[string]string{
+		"escapebench.DefaultTargets":                  "issue 36 (new API, being written): NaN level accepted",
+		"escapebench.McNemar":                         "issue 36 (new API, being written): counts beyond float64 precision give NaN",
 		"(*escapebench.Journal).Close":                "issue 35: nil receiver",
 		"(*escapebench.Journal).Complete":             "issue 35: nil receiver",
 		"(*escapebench.Journal).Path":                 "issue 35: nil receiver",
@@ -261,21 +263,8 @@ var (
 		"(*widgets.Page).Write":                       "issue 35: nil receiver",
 		"(*widgets.ProgressBar).Done":                 "issue 35: nil receiver",
 		"(*widgets.ProgressBar).Update":               "issue 35: nil receiver",
-		"escapebench.Certify":                         "issue 35: panic on a bad argument",
-		"escapebench.MergeJournals":                   "issue 35: panic on a bad argument",
 		"escapebench.PMCGrid":                         "issue 35: NaN or nil result",
-		"escapebench.Quantile":                        "issue 35: NaN or nil result, panic on a bad argument",
-		"escapebench.ReadInstancesJSON":               "issue 35: panic on a bad argument",
 		"escapebench.Summarize":                       "issue 35: NaN or nil result, panic on a bad argument",
-		"escapebench.Wilson":                          "issue 35: NaN or nil result",
-		"escapebench.WriteInstancesJSON":              "issue 35: panic on a bad argument",
-		"escapebench.WriteResultsCSV":                 "issue 35: panic on a bad argument",
-		"escapebench.WriteResultsJSON":                "issue 35: panic on a bad argument",
-		"escapebench.WriteSummaryJSON":                "issue 35: panic on a bad argument",
-		"escapebench.WriteSummaryMarkdown":            "issue 35: panic on a bad argument",
-		"escapebench.WriteSummaryPage":                "issue 35: panic on a bad argument",
-		"escapebench.WriteSummaryTable":               "issue 35: panic on a bad argument",
-		"escapebench.WriteTimingsCSV":                 "issue 35: panic on a bad argument",
 		"experiments.DefaultVariants":                 "issue 35: NaN or nil result",
 		"experiments.RunBasicExample":                 "issue 35: NaN or nil result",
 		"experiments.RunCaseStudy":                    "issue 35: NaN or nil result",
@@ -788,8 +777,22 @@ func TestWalkBadInputs(t *testing.T) {
 	// The summary line (go test -v -run TestWalkBadInputs ./sod/internal/walker).
 	t.Logf("walker: %d packages, %d entry points, %d parameters with bad values (%d of them receivers), %d distinct bad values, %d calls with one bad argument, %d findings, %d open findings allowed for now (todo), in %v",
 		len(walked), len(table), params, receivers, len(labels), calls, len(failures), len(allowed), time.Since(start).Round(time.Millisecond))
+	stillOpen := map[string]bool{}
 	for _, a := range allowed {
 		t.Log("allowed for now: " + a)
+		if _, rest, ok := strings.Cut(a, ": "); ok {
+			name, _, _ := strings.Cut(rest, " arg ")
+			stillOpen[name] = true
+		}
+	}
+	// A todo entry that no longer fails is stale: the fix must take it off
+	// the list (so the list is always what is left).
+	if crashedCount == 0 {
+		for name := range todo {
+			if !stillOpen[name] {
+				t.Errorf("todo entry %q no longer fails: remove it from the todo list", name)
+			}
+		}
 	}
 	for _, f := range failures {
 		t.Error(f)
