@@ -302,6 +302,9 @@ func largestSign(q *mat.VecDense) float64 {
 // function f on PSD matrices). It does not test HessMin: a strict saddle
 // (HessMin < 0) passes, and the basic example's minimum has HessMin = 0.
 func (cp *CriticalPoint) CheckSpurious(gradTol float64) error {
+	if cp == nil || cp.X == nil {
+		return errUnbuilt("CriticalPoint", "CheckSpurious", "AnalyzeCritical")
+	}
 	if !(gradTol >= 0) {
 		return fmt.Errorf("%w: gradTol %v", ErrBadParameter, gradTol)
 	}
@@ -318,6 +321,9 @@ func (cp *CriticalPoint) CheckSpurious(gradTol float64) error {
 // below −tol (second-order necessary condition). It is false if the
 // Hessian was skipped.
 func (cp *CriticalPoint) IsLocalMinimum(tol float64) bool {
+	if cp == nil || cp.X == nil {
+		return false
+	}
 	return cp.HessEig != nil && cp.HessMin >= -tol
 }
 

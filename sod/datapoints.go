@@ -43,7 +43,12 @@ func NewDataPointsOperator(xs mat.Matrix) (*DataPointsOperator, error) {
 }
 
 // Dims returns n (the data dimension) and m (the number of data points).
-func (d *DataPointsOperator) Dims() (n, m int) { return d.n, d.m }
+func (d *DataPointsOperator) Dims() (n, m int) {
+	if d == nil {
+		return 0, 0
+	}
+	return d.n, d.m
+}
 
 // Apply stores 𝒜(M)_i = x_iᵀ M x_i in dst.
 func (d *DataPointsOperator) Apply(dst []float64, M mat.Matrix) {
@@ -95,6 +100,9 @@ func (d *DataPointsOperator) SensingMatrix(dst *mat.SymDense, i int) {
 
 // XiSquared returns max_i ‖x_i x_iᵀ‖₂² = max_i ‖x_i‖⁴.
 func (d *DataPointsOperator) XiSquared() float64 {
+	if d == nil || d.x == nil {
+		panic(errUnbuilt("DataPointsOperator", "XiSquared", "NewDataPointsOperator"))
+	}
 	best := 0.0
 	for i := 0; i < d.m; i++ {
 		x := d.x.RawRowView(i)

@@ -73,7 +73,12 @@ func NewDenseOperator(as []*mat.Dense) (*DenseOperator, error) {
 }
 
 // Dims returns n and m.
-func (o *DenseOperator) Dims() (n, m int) { return o.n, o.m }
+func (o *DenseOperator) Dims() (n, m int) {
+	if o == nil {
+		return 0, 0
+	}
+	return o.n, o.m
+}
 
 // Apply stores 𝒜(M) in dst.
 func (o *DenseOperator) Apply(dst []float64, M mat.Matrix) {
@@ -126,6 +131,9 @@ func (o *DenseOperator) SensingMatrix(dst *mat.SymDense, i int) {
 // It returns 0 only if every A_i is zero; if an eigen-decomposition fails
 // (which does not happen for finite symmetric matrices) it returns +Inf.
 func (o *DenseOperator) XiSquared() float64 {
+	if o == nil || o.phi == nil {
+		panic(errUnbuilt("DenseOperator", "XiSquared", "NewDenseOperator or NewGaussianOperator"))
+	}
 	o.xiOnce.Do(func() {
 		var eig mat.EigenSym
 		a := mat.NewSymDense(o.n, nil)

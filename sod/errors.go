@@ -8,7 +8,15 @@ import (
 
 // Sentinel errors returned (possibly wrapped, test with errors.Is) by the
 // functions of this package. The package never panics on bad input and
-// never returns a silent NaN.
+// never returns a silent NaN, with two documented exceptions that panic
+// with an error wrapping a sentinel instead of returning it, because the
+// method has no error result: Problem's hot methods on a wrong shape
+// (ErrShape), and a method called on a nil receiver, or on the zero value
+// of a type its constructor makes (ErrBadParameter, naming the type, the
+// method and the constructor; methods with an error result return that
+// error, size accessors give 0 and predicates false). The walker test of
+// sod/internal/walker calls every exported function and method with bad
+// arguments and nil and zero receivers to check this.
 var (
 	// ErrShape reports a matrix or vector of the wrong size.
 	ErrShape = errors.New("sod: wrong shape")

@@ -145,7 +145,12 @@ type EscapeRun struct {
 }
 
 // Solved reports whether the run ended with Outcome Solved.
-func (r *EscapeRun) Solved() bool { return r.Outcome == Solved }
+func (r *EscapeRun) Solved() bool {
+	if r == nil {
+		return false
+	}
+	return r.Outcome == Solved
+}
 
 // RunEscape runs GD → (stall) → escape → GD … from x0 with the escape
 // variant esc. After each GD phase it stops if h ≤ TargetH, if GD diverged

@@ -39,6 +39,9 @@ type EscapeState struct {
 // Critical returns AnalyzeCritical at X̂ (computed once per round, with
 // the driver's CriticalOptions).
 func (st *EscapeState) Critical() (*CriticalPoint, error) {
+	if st == nil {
+		return nil, fmt.Errorf("%w: EscapeState.Critical on a nil state (RunEscape gives escapers theirs)", ErrBadParameter)
+	}
 	if !st.critOK {
 		st.crit, st.critErr = AnalyzeCritical(st.P, st.X, st.critOpt)
 		st.critOK = true

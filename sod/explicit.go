@@ -134,10 +134,18 @@ func kronPower(v []float64, l int) []float64 {
 }
 
 // Size returns the length (nr)^l of a lifted tensor.
-func (e *ExplicitLifting) Size() int { return e.nl * e.rl }
+func (e *ExplicitLifting) Size() int {
+	if e == nil {
+		return 0
+	}
+	return e.nl * e.rl
+}
 
 // Lift returns w = Σ_j c_j vec(Y_j)^{⊗l} as a dense vector of length (nr)^l.
 func (e *ExplicitLifting) Lift(coef []float64, dirs ...mat.Matrix) ([]float64, error) {
+	if e == nil || e.amat == nil {
+		return nil, errUnbuilt("ExplicitLifting", "Lift", "NewExplicitLifting")
+	}
 	if len(coef) != len(dirs) {
 		return nil, fmt.Errorf("%w: %d coefficients for %d directions", ErrShape, len(coef), len(dirs))
 	}
@@ -268,6 +276,9 @@ func (e *ExplicitLifting) residual(w []float64) ([]float64, error) {
 
 // Objective returns h^l(w) computed with dense tensors.
 func (e *ExplicitLifting) Objective(w []float64) (float64, error) {
+	if e == nil || e.amat == nil {
+		return 0, errUnbuilt("ExplicitLifting", "Objective", "NewExplicitLifting")
+	}
 	y, err := e.residual(w)
 	if err != nil {
 		return 0, err
@@ -278,6 +289,9 @@ func (e *ExplicitLifting) Objective(w []float64) (float64, error) {
 // Gradient stores ∇h^l(w) = 4 G W with G = (𝒜*)^{⊗l}(R) (REPRODUCTION.md
 // C7) in dst, in w's layout, and returns h^l(w).
 func (e *ExplicitLifting) Gradient(dst, w []float64) (float64, error) {
+	if e == nil || e.amat == nil {
+		return 0, errUnbuilt("ExplicitLifting", "Gradient", "NewExplicitLifting")
+	}
 	if len(dst) != e.Size() {
 		return 0, fmt.Errorf("%w: len(dst) = %d, want %d", ErrShape, len(dst), e.Size())
 	}
@@ -310,6 +324,9 @@ type ExplicitPGDResult struct {
 // It returns the coefficients of w in the given directions after each step.
 // ctx is checked before every step (each costs O((nr)^l)).
 func (e *ExplicitLifting) PGD(ctx context.Context, coef0 []float64, dirs []mat.Matrix, eta float64, steps int) (*ExplicitPGDResult, error) {
+	if e == nil || e.amat == nil {
+		return nil, errUnbuilt("ExplicitLifting", "PGD", "NewExplicitLifting")
+	}
 	if err := checkContext(ctx); err != nil {
 		return nil, err
 	}

@@ -189,12 +189,20 @@ func powSign(p, x float64) int8 {
 }
 
 // Dims returns n, r, m and the number K of directions.
-func (s *LiftedSubspace) Dims() (n, r, m, k int) { return s.n, s.r, s.m, s.k }
+func (s *LiftedSubspace) Dims() (n, r, m, k int) {
+	if s == nil {
+		return 0, 0, 0, 0
+	}
+	return s.n, s.r, s.m, s.k
+}
 
 // Gram returns the Gram matrix ⟨vec(Y_j)^{⊗l}, vec(Y_k)^{⊗l}⟩ = ⟨Y_j, Y_k⟩_F^l
 // of the (unnormalised) directions. It may overflow for huge directions;
 // GramNormalized is always O(1).
 func (s *LiftedSubspace) Gram() *mat.SymDense {
+	if s == nil || s.k == 0 {
+		panic(errUnbuilt("LiftedSubspace", "Gram", "NewLiftedSubspace or NewPaperSubspace"))
+	}
 	g := mat.NewSymDense(s.k, nil)
 	fl := float64(s.L)
 	for j := 0; j < s.k; j++ {
@@ -207,6 +215,9 @@ func (s *LiftedSubspace) Gram() *mat.SymDense {
 
 // GramNormalized returns ⟨Ŷ_j, Ŷ_k⟩_F^l for the unit-norm directions.
 func (s *LiftedSubspace) GramNormalized() *mat.SymDense {
+	if s == nil || s.k == 0 {
+		panic(errUnbuilt("LiftedSubspace", "GramNormalized", "NewLiftedSubspace or NewPaperSubspace"))
+	}
 	g := mat.NewSymDense(s.k, nil)
 	g.CopySym(s.gram)
 	return g
@@ -268,6 +279,9 @@ func (s *LiftedSubspace) hatObjective(hat []float64) float64 {
 // itself does not fit in a float64 it returns ErrScaleOverflow (use
 // LogObjective).
 func (s *LiftedSubspace) Objective(coef []float64) (float64, error) {
+	if s == nil || s.k == 0 {
+		return 0, errUnbuilt("LiftedSubspace", "Objective", "NewLiftedSubspace or NewPaperSubspace")
+	}
 	if err := s.checkCoef(coef); err != nil {
 		return 0, err
 	}
@@ -306,6 +320,9 @@ func toLogScalar(c float64) LogScalar {
 // that of the largest term, like a float64 evaluation. The exact value is
 // ≥ 0; cancellation can make a tiny true value come out with Sign −1 or 0.
 func (s *LiftedSubspace) LogObjective(coef []LogScalar) (LogScalar, error) {
+	if s == nil || s.k == 0 {
+		return LogScalar{}, errUnbuilt("LiftedSubspace", "LogObjective", "NewLiftedSubspace or NewPaperSubspace")
+	}
 	if len(coef) != s.k {
 		return LogScalar{}, fmt.Errorf("%w: %d coefficients for %d directions", ErrShape, len(coef), s.k)
 	}
@@ -375,6 +392,9 @@ func logSumExp(t []float64, sg []int8) LogScalar {
 // w = Σ_j c_j vec(Y_j)^{⊗l} with the (unnormalised) directions, and
 // returns h^l(w). dst must have length K.
 func (s *LiftedSubspace) ProjectedGradient(dst, coef []float64) (float64, error) {
+	if s == nil || s.k == 0 {
+		return 0, errUnbuilt("LiftedSubspace", "ProjectedGradient", "NewLiftedSubspace or NewPaperSubspace")
+	}
 	if err := s.checkCoef(coef); err != nil {
 		return 0, err
 	}
@@ -414,6 +434,9 @@ func (s *LiftedSubspace) hatGrad(dst, hat []float64) float64 {
 // curves of the paper's panels (e)). coef and dst must both have one entry
 // per direction (K), else the error wraps ErrShape and dst is untouched.
 func (s *LiftedSubspace) TermNorms(dst, coef []float64) error {
+	if s == nil || s.k == 0 {
+		return errUnbuilt("LiftedSubspace", "TermNorms", "NewLiftedSubspace or NewPaperSubspace")
+	}
 	if len(coef) != s.k || len(dst) != s.k {
 		return fmt.Errorf("%w: TermNorms: len(dst) = %d, len(coef) = %d, want both K = %d", ErrShape, len(dst), len(coef), s.k)
 	}

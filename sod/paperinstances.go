@@ -35,10 +35,18 @@ type Instance struct {
 }
 
 // Delta returns the instance's first RIP constant (δ₁, or the only one).
-func (in *Instance) Delta() float64 { return in.Deltas[0].Delta }
+func (in *Instance) Delta() float64 {
+	if in == nil || len(in.Deltas) == 0 {
+		panic(fmt.Errorf("%w: Instance.Delta on a nil instance or one without RIP constants (Deltas)", ErrBadParameter))
+	}
+	return in.Deltas[0].Delta
+}
 
 // Critical analyses X̂ with AnalyzeCritical.
 func (in *Instance) Critical(opt CriticalOptions) (*CriticalPoint, error) {
+	if in == nil {
+		return nil, fmt.Errorf("%w: Instance.Critical on a nil instance", ErrBadParameter)
+	}
 	return AnalyzeCritical(in.P, in.XHat, opt)
 }
 
@@ -146,6 +154,9 @@ func GaussianSpuriousInstance() (*Instance, error) {
 // point X̌ = X̂ + ρ u_n q_rᵀ (eq. single-step-sod), for s = −1 the paper's
 // "Case 1" point −X̂ + ρ u_n q_rᵀ.
 func (cp *CriticalPoint) LinePoint(s, rho float64) *mat.Dense {
+	if cp == nil || cp.X == nil {
+		panic(errUnbuilt("CriticalPoint", "LinePoint", "AnalyzeCritical"))
+	}
 	n, r := cp.X.Dims()
 	x := mat.NewDense(n, r, nil)
 	x.Outer(rho, cp.Un, cp.Qr)

@@ -67,7 +67,12 @@ func pmcObserved(i, j int) bool { return i == j || i%2 == 1 || j%2 == 1 }
 func (p *PMCOperator) Observed(i, j int) bool { return pmcObserved(i, j) }
 
 // Epsilon returns ε.
-func (p *PMCOperator) Epsilon() float64 { return p.eps }
+func (p *PMCOperator) Epsilon() float64 {
+	if p == nil || p.n == 0 {
+		panic(errUnbuilt("PMCOperator", "Epsilon", "NewPMCOperator"))
+	}
+	return p.eps
+}
 
 // Weight returns W_ij (1 on Ω, ε elsewhere), 0-based.
 func (p *PMCOperator) Weight(i, j int) float64 {
@@ -93,10 +98,18 @@ func (p *PMCOperator) maskedWeights() (unobserved func(i int) bool, eps2 float64
 }
 
 // Dims returns n and m = n(n+1)/2.
-func (p *PMCOperator) Dims() (n, m int) { return p.n, p.n * (p.n + 1) / 2 }
+func (p *PMCOperator) Dims() (n, m int) {
+	if p == nil {
+		return 0, 0
+	}
+	return p.n, p.n * (p.n + 1) / 2
+}
 
 // Index returns the measurement index of the 0-based entry i ≤ j.
 func (p *PMCOperator) Index(i, j int) int {
+	if p == nil || p.n == 0 {
+		panic(errUnbuilt("PMCOperator", "Index", "NewPMCOperator"))
+	}
 	if i > j {
 		i, j = j, i
 	}
@@ -206,6 +219,9 @@ func (p *PMCOperator) SensingMatrix(dst *mat.SymDense, k int) {
 // e_i e_iᵀ, unless an off-diagonal A_(ij) with ‖A_(ij)‖₂² = W_ij²/2 is
 // larger (ε > √2).
 func (p *PMCOperator) XiSquared() float64 {
+	if p == nil || p.n == 0 {
+		panic(errUnbuilt("PMCOperator", "XiSquared", "NewPMCOperator"))
+	}
 	if p.n > 2 && p.eps*p.eps/2 > 1 {
 		return p.eps * p.eps / 2 // (0, 2) is unobserved once n ≥ 3
 	}

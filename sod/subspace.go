@@ -55,12 +55,20 @@ func NewSubspacePGD(s *LiftedSubspace, eta float64) (*SubspacePGD, error) {
 }
 
 // Rank returns the numerical rank of the Gram matrix (the dimension of S).
-func (p *SubspacePGD) Rank() int { return p.rank }
+func (p *SubspacePGD) Rank() int {
+	if p == nil {
+		return 0
+	}
+	return p.rank
+}
 
 // Step performs one exact PGD step on coef in place (coefficients of the
 // unnormalised directions) and returns h^l before the step. It does not
 // allocate. It returns ErrScaleOverflow if the iterate leaves float64.
 func (p *SubspacePGD) Step(coef []float64) (float64, error) {
+	if p == nil || p.S == nil || p.pinv == nil {
+		return 0, errUnbuilt("SubspacePGD", "Step", "NewSubspacePGD")
+	}
 	s := p.S
 	if err := s.checkCoef(coef); err != nil {
 		return 0, err
@@ -119,6 +127,9 @@ const subspaceCheckEvery = 1 << 12
 // ErrBadParameter, naming the value. Run stops early, with ctx's error,
 // when ctx is done (checked every 4096 steps).
 func (p *SubspacePGD) Run(ctx context.Context, coef0 []float64, steps, every int) (*SubspaceTrace, error) {
+	if p == nil || p.S == nil || p.pinv == nil {
+		return nil, errUnbuilt("SubspacePGD", "Run", "NewSubspacePGD")
+	}
 	if err := checkContext(ctx); err != nil {
 		return nil, err
 	}

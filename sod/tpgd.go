@@ -132,6 +132,8 @@ type TPGDClosedForm struct {
 	L        int
 	Rho, Eta float64
 
+	built bool // made by a constructor (a zero value is not usable)
+
 	x      float64 // log(Q − 1) = log η + l log(−λ_n)
 	logQ   float64 // log Q = log1p(e^x) > 0 (0 when Q − 1 underflows)
 	lLogQ  float64 // log log Q = x + d2, exact even when logQ underflows
@@ -164,7 +166,7 @@ func NewTPGDClosedForm(in TPGDInputs, l int, rho, eta float64) (*TPGDClosedForm,
 	case !(in.NormEX >= 0) || math.IsInf(in.NormEX, 0):
 		return nil, fmt.Errorf("%w: TPGD needs a finite ‖E X̂‖_F ≥ 0, got %v", ErrBadParameter, in.NormEX)
 	}
-	c := &TPGDClosedForm{In: in, L: l, Rho: rho, Eta: eta}
+	c := &TPGDClosedForm{In: in, L: l, Rho: rho, Eta: eta, built: true}
 	fl := float64(l)
 	// x = log(η (−λ_n)^l) = log(Q − 1).
 	c.x = math.Log(eta) + fl*math.Log(-in.LambdaN)
@@ -281,18 +283,38 @@ func divByExp(num, lden float64) float64 {
 
 // LogQ returns log Q = log(1 − η λ_n^l), evaluated with log1p. It is 0
 // when Q − 1 = η(−λ_n)^l underflows float64; LogLogQ is then still exact.
-func (c *TPGDClosedForm) LogQ() float64 { return c.logQ }
+func (c *TPGDClosedForm) LogQ() float64 {
+	if c == nil || !c.built {
+		panic(errUnbuilt("TPGDClosedForm", "LogQ", "NewTPGDClosedForm or NewTPGDFromCritical"))
+	}
+	return c.logQ
+}
 
 // LogLogQ returns log log Q, finite for every valid l (the natural log of
 // LogQ, computed without underflow).
-func (c *TPGDClosedForm) LogLogQ() float64 { return c.lLogQ }
+func (c *TPGDClosedForm) LogLogQ() float64 {
+	if c == nil || !c.built {
+		panic(errUnbuilt("TPGDClosedForm", "LogLogQ", "NewTPGDClosedForm or NewTPGDFromCritical"))
+	}
+	return c.lLogQ
+}
 
 // K returns K_l = 2^{l−1}(−λ_n)^l / (σ_r^l ‖E X̂‖_F^l). It may be +Inf
 // (when ‖E X̂‖ = 0 or when it overflows); use LogK for the exact value.
-func (c *TPGDClosedForm) K() float64 { return math.Exp(c.logK) }
+func (c *TPGDClosedForm) K() float64 {
+	if c == nil || !c.built {
+		panic(errUnbuilt("TPGDClosedForm", "K", "NewTPGDClosedForm or NewTPGDFromCritical"))
+	}
+	return math.Exp(c.logK)
+}
 
 // LogK returns log K_l.
-func (c *TPGDClosedForm) LogK() float64 { return c.logK }
+func (c *TPGDClosedForm) LogK() float64 {
+	if c == nil || !c.built {
+		panic(errUnbuilt("TPGDClosedForm", "LogK", "NewTPGDClosedForm or NewTPGDFromCritical"))
+	}
+	return c.logK
+}
 
 // RhoMin returns ρ_min = ‖X̂‖_F^l (1 − K_l) of eq. u_beta_validity:
 // U_β ≠ ∅ exactly when ρ > ρ_min. It is negative when K_l > 1 (then U_β
@@ -302,6 +324,9 @@ func (c *TPGDClosedForm) LogK() float64 { return c.logK }
 // It is evaluated as ±exp(log N_l + log|1 − K_l|), so that an underflowing
 // ‖X̂‖^l times an overflowing K_l gives the right limit, never NaN.
 func (c *TPGDClosedForm) RhoMin() float64 {
+	if c == nil || !c.built {
+		panic(errUnbuilt("TPGDClosedForm", "RhoMin", "NewTPGDClosedForm or NewTPGDFromCritical"))
+	}
 	switch {
 	case c.logK == 0:
 		return 0
@@ -315,6 +340,9 @@ func (c *TPGDClosedForm) RhoMin() float64 {
 // b ≻ a ⇔ t > tBA; b ≻ c ⇔ t < tBC (tBC = +Inf when K_l ≥ 1, b then
 // dominates c for every t); c ≻ a ⇔ t > tCA. tBA may be negative.
 func (c *TPGDClosedForm) Thresholds() (tBA, tBC, tCA float64) {
+	if c == nil || !c.built {
+		panic(errUnbuilt("TPGDClosedForm", "Thresholds", "NewTPGDClosedForm or NewTPGDFromCritical"))
+	}
 	return c.tBA, c.tBC, c.tCA
 }
 
@@ -323,6 +351,9 @@ func (c *TPGDClosedForm) Thresholds() (tBA, tBC, tCA float64) {
 // paper's right end −log(1−K_l) is NaN) b dominates c for all t and the
 // right end is +Inf.
 func (c *TPGDClosedForm) UBeta() StepInterval {
+	if c == nil || !c.built {
+		panic(errUnbuilt("TPGDClosedForm", "UBeta", "NewTPGDClosedForm or NewTPGDFromCritical"))
+	}
 	if !(c.tBA < c.tBC) {
 		return StepInterval{}
 	}
@@ -332,6 +363,9 @@ func (c *TPGDClosedForm) UBeta() StepInterval {
 // UGamma returns U_γ of eq. u_gamma: (max(tCA, tBC), +∞), or ∅ when
 // K_l ≥ 1 (c never dominates b).
 func (c *TPGDClosedForm) UGamma() StepInterval {
+	if c == nil || !c.built {
+		panic(errUnbuilt("TPGDClosedForm", "UGamma", "NewTPGDClosedForm or NewTPGDFromCritical"))
+	}
 	if math.IsInf(c.tBC, 1) {
 		return StepInterval{}
 	}
@@ -342,6 +376,9 @@ func (c *TPGDClosedForm) UGamma() StepInterval {
 // table: the β-type point if t ∈ U_β, else the γ-type point if t ∈ U_γ,
 // else none.
 func (c *TPGDClosedForm) Select(t int64) EscapeKind {
+	if c == nil || !c.built {
+		panic(errUnbuilt("TPGDClosedForm", "Select", "NewTPGDClosedForm or NewTPGDFromCritical"))
+	}
 	ft := float64(t)
 	switch {
 	case c.UBeta().Contains(ft):
@@ -376,6 +413,9 @@ func (c *TPGDClosedForm) logS(t int64) float64 {
 // Coefficients returns α̃(t) = 1, β̃(t) = ρ Q^t and
 // γ̃(t) = −(ρη/2^{l−1}) S_t σ_r^l in the log domain.
 func (c *TPGDClosedForm) Coefficients(t int64) (alpha, beta, gamma LogScalar, err error) {
+	if c == nil || !c.built {
+		return alpha, beta, gamma, errUnbuilt("TPGDClosedForm", "Coefficients", "NewTPGDClosedForm or NewTPGDFromCritical")
+	}
 	if t < 0 {
 		return alpha, beta, gamma, errNegativeT(t)
 	}
@@ -395,6 +435,9 @@ func (c *TPGDClosedForm) Coefficients(t int64) (alpha, beta, gamma LogScalar, er
 // ‖γ̃ c‖ = |γ̃| ‖E X̂‖^l. These are the curves of the paper's panels (e)
 // as the closed form predicts them.
 func (c *TPGDClosedForm) TermNorms(t int64) (a, b, cc float64, err error) {
+	if c == nil || !c.built {
+		return 0, 0, 0, errUnbuilt("TPGDClosedForm", "TermNorms", "NewTPGDClosedForm or NewTPGDFromCritical")
+	}
 	_, beta, gamma, err := c.Coefficients(t)
 	if err != nil {
 		return 0, 0, 0, err
@@ -406,6 +449,9 @@ func (c *TPGDClosedForm) TermNorms(t int64) (a, b, cc float64, err error) {
 // factor of the β-type point X̌ = c_β u_n q_rᵀ (eq. x_check_beta). It
 // returns an error, not Inf, when c_β does not fit in a float64.
 func (c *TPGDClosedForm) BetaScale(t int64) (float64, error) {
+	if c == nil || !c.built {
+		return 0, errUnbuilt("TPGDClosedForm", "BetaScale", "NewTPGDClosedForm or NewTPGDFromCritical")
+	}
 	if t < 0 {
 		return 0, errNegativeT(t)
 	}
@@ -421,6 +467,9 @@ func (c *TPGDClosedForm) BetaScale(t int64) (float64, error) {
 // −½ σ_r exp((log(2ηρ) + log S_t)/l). It is 0 at t = 0 and an error, not
 // Inf, when it does not fit in a float64.
 func (c *TPGDClosedForm) GammaScale(t int64) (float64, error) {
+	if c == nil || !c.built {
+		return 0, errUnbuilt("TPGDClosedForm", "GammaScale", "NewTPGDClosedForm or NewTPGDFromCritical")
+	}
 	if t < 0 {
 		return 0, errNegativeT(t)
 	}
@@ -448,6 +497,9 @@ func (c *TPGDClosedForm) GammaScale(t int64) (float64, error) {
 // s = sign(u_n)·sign(q_r) (REPRODUCTION.md C3): flipping s negates a β-type
 // point. A γ-type point does not depend on s beyond E's own dependence on it.
 func (c *TPGDClosedForm) EscapePoint(t int64, un, qr mat.Vector, ex mat.Matrix) (*mat.Dense, EscapeKind, error) {
+	if c == nil || !c.built {
+		return nil, KindNone, errUnbuilt("TPGDClosedForm", "EscapePoint", "NewTPGDClosedForm or NewTPGDFromCritical")
+	}
 	if t < 0 {
 		return nil, KindNone, errNegativeT(t)
 	}

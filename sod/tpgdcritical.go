@@ -40,6 +40,9 @@ func NewTPGDFromCritical(cp *CriticalPoint, l int, rho, eta float64) (*TPGDClose
 // EscapePointAt returns the escape point of the closed form at t for the
 // analysed point cp (see TPGDClosedForm.EscapePoint).
 func (c *TPGDClosedForm) EscapePointAt(cp *CriticalPoint, t int64) (*mat.Dense, EscapeKind, error) {
+	if c == nil || !c.built {
+		return nil, KindNone, errUnbuilt("TPGDClosedForm", "EscapePointAt", "NewTPGDClosedForm or NewTPGDFromCritical")
+	}
 	if err := checkCritical("EscapePointAt", cp); err != nil {
 		return nil, KindNone, err
 	}
