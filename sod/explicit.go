@@ -149,6 +149,9 @@ func (e *ExplicitLifting) Lift(coef []float64, dirs ...mat.Matrix) ([]float64, e
 	if len(coef) != len(dirs) {
 		return nil, fmt.Errorf("%w: %d coefficients for %d directions", ErrShape, len(coef), len(dirs))
 	}
+	if err := checkFiniteSlice("coefficients", coef); err != nil {
+		return nil, err
+	}
 	w := make([]float64, e.Size())
 	for j, d := range dirs {
 		if d == nil {
@@ -157,6 +160,9 @@ func (e *ExplicitLifting) Lift(coef []float64, dirs ...mat.Matrix) ([]float64, e
 		dn, dr := d.Dims()
 		if dn != e.n || dr != e.r {
 			return nil, fmt.Errorf("%w: direction %d is %d×%d, want %d×%d", ErrShape, j, dn, dr, e.n, e.r)
+		}
+		if err := checkFinite(fmt.Sprintf("direction %d", j), d); err != nil {
+			return nil, err
 		}
 		v := make([]float64, e.n*e.r)
 		for i := 0; i < e.n; i++ {
@@ -347,6 +353,9 @@ func (e *ExplicitLifting) PGD(ctx context.Context, coef0 []float64, dirs []mat.M
 	if len(coef0) != k {
 		return nil, fmt.Errorf("%w: %d coefficients for %d directions", ErrShape, len(coef0), k)
 	}
+	if err := checkFiniteSlice("coef0", coef0); err != nil {
+		return nil, err
+	}
 	gram := mat.NewSymDense(k, nil)
 	for i := 0; i < k; i++ {
 		for j := i; j < k; j++ {
@@ -388,6 +397,9 @@ func (e *ExplicitLifting) PGD(ctx context.Context, coef0 []float64, dirs []mat.M
 		upd.MulVec(pinv, ctg)
 		for j := range coef {
 			coef[j] -= eta * upd.AtVec(j)
+		}
+		if err := checkFiniteSlice("coefficients", coef); err != nil {
+			return nil, fmt.Errorf("sod: explicit PGD diverged at step %d of %d (η = %g): %w", s+1, steps, eta, err)
 		}
 	}
 	return res, nil

@@ -125,13 +125,26 @@ type pageItem struct {
 }
 
 // Add appends a chart to the page.
-func (p *Page) Add(c Chart) { p.items = append(p.items, pageItem{chart: c}) }
+func (p *Page) Add(c Chart) {
+	if p == nil {
+		panic(fmt.Errorf("%w: Page.Add on a nil *Page (use &widgets.Page{})", ErrBadInput))
+	}
+	p.items = append(p.items, pageItem{chart: c})
+}
 
 // AddHTML appends an HTML block (e.g. Table.HTML) to the page.
-func (p *Page) AddHTML(html string) { p.items = append(p.items, pageItem{html: html}) }
+func (p *Page) AddHTML(html string) {
+	if p == nil {
+		panic(fmt.Errorf("%w: Page.AddHTML on a nil *Page (use &widgets.Page{})", ErrBadInput))
+	}
+	p.items = append(p.items, pageItem{html: html})
+}
 
 // Write writes the page, with the libraries the charts need inlined once.
 func (p *Page) Write(w io.Writer) error {
+	if p == nil {
+		return fmt.Errorf("%w: Page.Write on a nil *Page (use &widgets.Page{})", ErrBadInput)
+	}
 	if w == nil {
 		return fmt.Errorf("%w: Page.Write: nil io.Writer", ErrBadInput)
 	}

@@ -37,6 +37,9 @@ func NewProgressBar(title string, total int) (*ProgressBar, error) {
 // Update reports that done of the total steps are finished, with an
 // optional note (e.g. "l = 5, t = 1e5").
 func (p *ProgressBar) Update(done int, note string) {
+	if p == nil {
+		panic(fmt.Errorf("%w: ProgressBar.Update on a nil *ProgressBar (use NewProgressBar)", ErrBadInput))
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {
@@ -48,6 +51,9 @@ func (p *ProgressBar) Update(done int, note string) {
 // Done marks the work as finished and leaves the final state (with the
 // elapsed time) in the output.
 func (p *ProgressBar) Done(note string) {
+	if p == nil {
+		panic(fmt.Errorf("%w: ProgressBar.Done on a nil *ProgressBar (use NewProgressBar)", ErrBadInput))
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {

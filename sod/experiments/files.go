@@ -146,6 +146,9 @@ func joinFloats(v []float64) string {
 // CSVTables returns the tables of the basic example: "paths" (every
 // iterate of every run) and "landscape" (h on the grid).
 func (r *BasicExampleResult) CSVTables() []CSVTable {
+	if r == nil {
+		panic(fmt.Errorf("%w: BasicExampleResult.CSVTables on a nil result", sod.ErrBadParameter))
+	}
 	rows := [][]string{{"method", "start", "k", "x", "y", "h", "dist"}}
 	for _, p := range r.Paths {
 		for k := range p.X {
@@ -165,6 +168,9 @@ func (r *BasicExampleResult) CSVTables() []CSVTable {
 // distance to M* and X per iteration) and "lifted" (the lifted panels,
 // closed form and exact, over t).
 func (r *CaseStudyResult) CSVTables() []CSVTable {
+	if r == nil {
+		panic(fmt.Errorf("%w: CaseStudyResult.CSVTables on a nil result", sod.ErrBadParameter))
+	}
 	curves := [][]string{{"iter", "h", "grad_norm", "dist", "x"}}
 	for k := range r.Iter {
 		curves = append(curves, []string{itoa(r.Iter[k]), ftoa(r.H[k]), ftoa(r.GradNorm[k]), ftoa(r.Dist[k]), joinFloats(r.Path[k])})
@@ -181,6 +187,9 @@ func (r *CaseStudyResult) CSVTables() []CSVTable {
 // CSVTables returns the table of the quadratic network: "curves" (the
 // training loss per iteration of each run of panels (a) and (b)).
 func (r *QNNResult) CSVTables() []CSVTable {
+	if r == nil {
+		panic(fmt.Errorf("%w: QNNResult.CSVTables on a nil result", sod.ErrBadParameter))
+	}
 	rows := [][]string{{"panel", "name", "iter", "h"}}
 	for _, set := range []struct {
 		panel  string
@@ -199,6 +208,9 @@ func (r *QNNResult) CSVTables() []CSVTable {
 // row per cell), "trials" (one per trial) and "trajectories" (the distance
 // to M* along GD and GD+SOD of every trial).
 func (r *StudyResult) CSVTables() []CSVTable {
+	if r == nil {
+		panic(fmt.Errorf("%w: StudyResult.CSVTables on a nil result", sod.ErrBadParameter))
+	}
 	summary := [][]string{{"n", "eps", "trials", "gd_successes", "sod_successes", "escapes", "escape_descent", "escape_errors"}}
 	trials := [][]string{{"n", "eps", "trial", "gd_dist", "gd_success", "gd_iter", "sod_dist", "sod_success", "sod_iter", "outcome", "escapes"}}
 	traj := [][]string{{"n", "eps", "trial", "method", "iter", "dist"}}
@@ -253,6 +265,9 @@ func RunAblationWithScans(ctx context.Context, cfg AblationConfig, prog batch.Pr
 // CSVTables returns the tables of the ablation: "table" (one row per (l, t)
 // cell) and "descent_scan" (h at the β- and γ-type points over t, per l).
 func (a *AblationWithScans) CSVTables() []CSVTable {
+	if a == nil {
+		panic(fmt.Errorf("%w: AblationWithScans.CSVTables on a nil result", sod.ErrBadParameter))
+	}
 	rows := [][]string{{"l", "rho_min", "u_beta", "u_gamma", "t", "kind", "defined", "d_hat", "d_star", "ratio", "h_hat", "h_check", "descent", "final"}}
 	if a.AblationResult != nil {
 		for _, row := range a.Rows {

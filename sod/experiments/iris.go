@@ -75,6 +75,9 @@ func parseIris(data []byte, wantHash string) (*Iris, error) {
 // species of the data (setosa, versicolor, virginica); a misspelt or
 // repeated name is an error wrapping sod.ErrBadParameter that lists them.
 func (ir *Iris) BinaryTask(pos, neg string) (x [][4]float64, y []float64, err error) {
+	if ir == nil {
+		return nil, nil, fmt.Errorf("%w: Iris.BinaryTask on a nil *Iris (use LoadIris)", sod.ErrBadParameter)
+	}
 	var known []string
 	for _, s := range ir.Species {
 		if !slices.Contains(known, s) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+
+	"sodworkbench.org/workbench/sod"
 )
 
 // SaveStudy writes the cells of res to path with encoding/gob (which keeps
@@ -43,6 +45,9 @@ func LoadStudy(path string) (*StudyResult, error) {
 // not in which some escape point raised h (rescues that were restarts, not
 // descent steps).
 func (r *StudyResult) EscapeTally() (kinds map[string]int, ascentRescues int) {
+	if r == nil {
+		panic(fmt.Errorf("%w: StudyResult.EscapeTally on a nil result", sod.ErrBadParameter))
+	}
 	kinds = map[string]int{}
 	for _, c := range r.Cells {
 		for _, t := range c.Trials {
@@ -62,6 +67,9 @@ func (r *StudyResult) EscapeTally() (kinds map[string]int, ascentRescues int) {
 // Cell returns the cell of size n and perturbation ε (nil if the study has
 // none).
 func (r *StudyResult) Cell(n int, eps float64) *StudyCell {
+	if r == nil {
+		panic(fmt.Errorf("%w: StudyResult.Cell on a nil result", sod.ErrBadParameter))
+	}
 	for i := range r.Cells {
 		if c := &r.Cells[i]; c.N == n && math.Abs(c.Eps-eps) < 1e-12 {
 			return c

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"sodworkbench.org/workbench/sod"
 )
 
 // Summary describes the configuration in three lines: features and start,
@@ -28,6 +30,9 @@ func (cfg QNNConfig) Summary() string {
 // level h^l(ŵ) (the criterion h^l(w̃(t)) < h^l(ŵ) of section 5, after at
 // least one step); NaN when never.
 func (lp *LiftedPanels) BelowReference() (closedFirst, closedLast, exactFirst, exactLast float64) {
+	if lp == nil {
+		panic(fmt.Errorf("%w: LiftedPanels.BelowReference on nil panels", sod.ErrBadParameter))
+	}
 	span := func(y Floats) (first, last float64) {
 		first, last = math.NaN(), math.NaN()
 		for k, v := range y {

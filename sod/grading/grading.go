@@ -105,7 +105,12 @@ func OpenExports(dir string) (*Exports, error) {
 }
 
 // Close closes the folder.
-func (e *Exports) Close() error { return e.f.Close() }
+func (e *Exports) Close() error {
+	if e == nil || e.f == nil {
+		return fmt.Errorf("%w: Close on a nil Exports (use OpenExports)", sod.ErrBadParameter)
+	}
+	return e.f.Close()
+}
 
 // ErrNotExported reports that the folder holds no answer for an exercise.
 var ErrNotExported = errors.New("no answer exported")

@@ -183,6 +183,9 @@ func (r *Report) Summary() ([]SectionCount, error) { return r.render(io.Discard)
 // render writes the report of r to w and returns the counts of its value
 // tables.
 func (r *Report) render(w io.Writer) ([]SectionCount, error) {
+	if r == nil {
+		return nil, errors.New("reproduction: nil *Report (use Compute)")
+	}
 	if w == nil {
 		return nil, errors.New("reproduction: nil writer")
 	}

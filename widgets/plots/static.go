@@ -37,9 +37,10 @@ type Figure struct {
 	Panels [][]*plot.Plot // rows of panels; nil panels are left empty
 }
 
-// Draw draws the panels aligned on c.
+// Draw draws the panels aligned on c (nothing for a nil Figure or one
+// without panels).
 func (f *Figure) Draw(c draw.Canvas) {
-	if len(f.Panels) == 0 {
+	if f == nil || len(f.Panels) == 0 { // nothing to draw
 		return
 	}
 	cols := 0
