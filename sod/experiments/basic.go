@@ -77,6 +77,9 @@ const (
 	MaxBasicStarts = 100
 	MaxBasicIters  = 1_000_000
 	MaxBasicGrid   = 2001
+	// MaxBasicGridExtent bounds |GridMin| and |GridMax|: h grows as the
+	// fourth power of the coordinates and overflows float64 far beyond.
+	MaxBasicGridExtent = 1e6
 )
 
 // Validate checks cfg against the limits MaxBasicStarts, MaxBasicIters and
@@ -94,8 +97,8 @@ func (cfg BasicExampleConfig) Validate() error {
 		return fmt.Errorf("%w: basic example SGDBatch = %d, want ≥ 0 (0: 1; above m = 2: full batch)", sod.ErrBadParameter, cfg.SGDBatch)
 	case cfg.GridSize < 2 || cfg.GridSize > MaxBasicGrid:
 		return fmt.Errorf("%w: basic example GridSize = %d, want [2, %d]", sod.ErrBadParameter, cfg.GridSize, MaxBasicGrid)
-	case math.IsNaN(cfg.GridMin) || math.IsInf(cfg.GridMin, 0) || math.IsNaN(cfg.GridMax) || math.IsInf(cfg.GridMax, 0) || !(cfg.GridMax > cfg.GridMin):
-		return fmt.Errorf("%w: basic example grid [%v, %v], want finite GridMin < GridMax", sod.ErrBadParameter, cfg.GridMin, cfg.GridMax)
+	case !(math.Abs(cfg.GridMin) <= MaxBasicGridExtent) || !(math.Abs(cfg.GridMax) <= MaxBasicGridExtent) || !(cfg.GridMax > cfg.GridMin):
+		return fmt.Errorf("%w: basic example grid [%v, %v], want GridMin < GridMax in [−%g, %g]", sod.ErrBadParameter, cfg.GridMin, cfg.GridMax, MaxBasicGridExtent, MaxBasicGridExtent)
 	}
 	if cfg.Escaper != nil { // nil: the default
 		if err := sod.ValidateEscaper(cfg.Escaper); err != nil {

@@ -46,7 +46,8 @@ func HGrid(p *sod.Problem, lo, hi float64, points int, floor float64) (widgets.G
 
 // PathFromIterates turns iterates of a two-dimensional rank-1 problem (2×1
 // matrices) into a path in the plane; nil, empty or smaller iterates are
-// skipped.
+// skipped. An iterate with a NaN or infinite entry gives its point as it
+// is: the charts leave non-finite points out and say how many.
 func PathFromIterates(name string, its []*mat.Dense) widgets.Path {
 	p := widgets.Path{Name: name}
 	for _, x := range its {
