@@ -141,6 +141,8 @@ func (s Spec) Settings() []Setting {
 		Setting{Name: "seed", Value: strconv.FormatUint(s.Seed, 10)},
 		Setting{Name: "GD steps per phase", Value: strconv.Itoa(s.MaxIter)},
 		Setting{Name: "escape rounds per run", Value: strconv.Itoa(s.MaxEscapes)},
+		Setting{Name: "targets (first hits recorded)", Value: targetList(DefaultTargets(DefaultMinDist))},
+		Setting{Name: "cost unit", Value: fmt.Sprintf("∇h-equivalents: ∇h evaluation 1, h evaluation %g, Hessian–vector product %g, eigen-solve %g", DefaultCostWeights.H, DefaultCostWeights.HessVec, DefaultCostWeights.Eigen)},
 	)
 }
 
@@ -152,4 +154,13 @@ func CellList[T fmt.Stringer](cs []T) string {
 		out = append(out, c.String())
 	}
 	return strings.Join(out, ",")
+}
+
+// targetList joins targets' names with "; ".
+func targetList(ts []Target) string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.String())
+	}
+	return strings.Join(out, "; ")
 }
