@@ -83,15 +83,17 @@ func TestWritersEscapeEveryTextField(t *testing.T) {
 		fill(reflect.ValueOf(&sums[i]).Elem(), 0)
 	}
 	csvWriters := map[string]func(io.Writer) error{
-		"WriteResultsCSV": func(w io.Writer) error { return escapebench.WriteResultsCSV(w, runs) },
-		"WriteTimingsCSV": func(w io.Writer) error { return escapebench.WriteTimingsCSV(w, runs) },
+		"WriteResultsCSV": func(w io.Writer) error { return escapebench.WriteResultsCSV(w, filled[escapebench.Env](), runs) },
+		"WriteTimingsCSV": func(w io.Writer) error { return escapebench.WriteTimingsCSV(w, filled[escapebench.Env](), runs) },
 	}
 	for name, write := range csvWriters {
 		var b bytes.Buffer
 		if err := write(&b); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		recs, err := csv.NewReader(&b).ReadAll()
+		cr := csv.NewReader(&b)
+		cr.Comment = '#' // the Env lines
+		recs, err := cr.ReadAll()
 		if err != nil {
 			t.Fatalf("%s: output is no CSV: %v", name, err)
 		}
@@ -115,7 +117,8 @@ func TestWritersEscapeEveryTextField(t *testing.T) {
 			spec := filled[escapebench.Spec]()
 			sr := filled[*escapebench.SuiteRun]()
 			sr.Runs = runs
-			return escapebench.WriteSummaryPage(w, spec, sr, sums, filled[escapebench.PageInfo]())
+			as := []escapebench.FamilyAnalysis{filled[escapebench.FamilyAnalysis]()}
+			return escapebench.WriteSummaryPage(w, spec, sr, sums, as, filled[escapebench.PageInfo]())
 		},
 	}
 	for name, write := range mdWriters {
