@@ -145,22 +145,39 @@ func ReadJournal(path string) (*Journal, error) {
 	return j, sc.Err()
 }
 
-// Path returns the journal's file name.
-func (j *Journal) Path() string { return j.path }
+// Path returns the journal's file name. On a nil journal it panics with
+// an error wrapping sod.ErrBadParameter (it has no error result).
+func (j *Journal) Path() string {
+	if j == nil {
+		panic(fmt.Errorf("%w: Journal.Path on a nil *Journal (use CreateJournal, ResumeJournal or ReadJournal)", sod.ErrBadParameter))
+	}
+	return j.path
+}
 
 // Runs returns the finished runs the journal held when it was read or
-// resumed, in the order they finished.
-func (j *Journal) Runs() []*TrialResult { return j.runs }
+// resumed, in the order they finished (none for a nil journal).
+func (j *Journal) Runs() []*TrialResult {
+	if j == nil {
+		return nil
+	}
+	return j.runs
+}
 
 // Complete reports whether the journal's shard finished: its last line
-// counts the runs, and they are all there.
+// counts the runs, and they are all there (false for a nil journal).
 func (j *Journal) Complete() bool {
+	if j == nil {
+		return false
+	}
 	rs, err := Canonical(j.runs)
 	return err == nil && j.complete == len(rs)
 }
 
 // Close closes a journal open for writing; it does nothing on a read one.
 func (j *Journal) Close() error {
+	if j == nil {
+		return fmt.Errorf("%w: Close on a nil *Journal", sod.ErrBadParameter)
+	}
 	if j.f == nil {
 		return nil
 	}

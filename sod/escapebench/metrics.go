@@ -261,6 +261,9 @@ func (v OptFloat) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads null as NaN.
 func (v *OptFloat) UnmarshalJSON(b []byte) error {
+	if v == nil {
+		return fmt.Errorf("%w: OptFloat.UnmarshalJSON into nil", sod.ErrBadParameter)
+	}
 	if string(b) == "null" {
 		*v = OptFloat(math.NaN())
 		return nil

@@ -24,7 +24,8 @@ type TrialOptions struct {
 	// TracePoints is the number of trace points per GD phase (default 20).
 	TracePoints int
 	// Targets is the ladder each run records its first hits of
-	// (TrialResult.Hits; nil: DefaultTargets(SuccessDist)).
+	// (TrialResult.Hits; nil: DefaultTargets with the success target at
+	// SuccessDist).
 	Targets []Target
 }
 
@@ -34,7 +35,7 @@ const HitChecks = 10
 
 // DefaultTrialOptions returns the defaults above.
 func DefaultTrialOptions() TrialOptions {
-	return TrialOptions{MaxIter: 3000, MaxEscapes: 3, SuccessDist: DefaultMinDist, TracePoints: 20, Targets: DefaultTargets(DefaultMinDist)}
+	return TrialOptions{MaxIter: 3000, MaxEscapes: 3, SuccessDist: DefaultMinDist, TracePoints: 20, Targets: DefaultTargets()}
 }
 
 // Validate checks the options (all > 0, MaxIter ≤ 10⁷, MaxEscapes ≤ 1000).
@@ -82,6 +83,9 @@ type TrialResult struct {
 
 // Key identifies a run: family, instance, method and trial.
 func (t *TrialResult) Key() string {
+	if t == nil {
+		panic(fmt.Errorf("%w: TrialResult.Key on a nil run", sod.ErrBadParameter))
+	}
 	return fmt.Sprintf("%s\x00%s\x00%s\x00%d", t.Family, t.Instance, t.Method, t.Trial)
 }
 
@@ -125,7 +129,8 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 	check := max(1, every/HitChecks)
 	targets := opt.Targets
 	if targets == nil {
-		targets = DefaultTargets(opt.SuccessDist)
+		targets = DefaultTargets()
+		targets[SuccessTarget].Level = opt.SuccessDist
 	}
 	hits := newHitRecorder(targets, in.P.H(in.X), in.P.DistStar(in.X)) // on the uncounted problem
 	const gradTol = 1e-10
