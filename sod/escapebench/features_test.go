@@ -94,7 +94,7 @@ func TestFeaturesBasicExample(t *testing.T) {
 // TestHitRecorder: the first check below each threshold is recorded
 // once, with its cost, in ladder order.
 func TestHitRecorder(t *testing.T) {
-	ts := DefaultTargets(0.02)
+	ts := DefaultTargets()
 	r := newHitRecorder(ts, 1, 2)                   // h(X̂) = 1, dist(X̂) = 2
 	r.check(0.4, 0.9, sod.EvalCounts{Grad: 5})      // h < 0.5, dist < 1
 	r.check(0.3, 0.15, sod.EvalCounts{Grad: 7})     // dist < 0.2

@@ -357,18 +357,27 @@ const SummaryPageFile = "bench-summary.md"
 // Files lists r's files: bench-results.json and .csv (deterministic),
 // bench-timings.csv, bench-summary.json (summaries and analyses) and
 // SummaryPageFile.
+// Each writer refuses a nil or empty Report (not made by NewReport) with
+// an error.
 func (r *Report) Files() []OutputFile {
-	rs, env := r.Run.Runs, r.Info.Env
+	with := func(write func(w io.Writer) error) func(io.Writer) error {
+		return func(w io.Writer) error {
+			if r == nil || r.Run == nil {
+				return fmt.Errorf("%w: a Report without a run (use NewReport)", sod.ErrBadParameter)
+			}
+			return write(w)
+		}
+	}
 	return []OutputFile{
-		{"bench-results.json", func(w io.Writer) error { return WriteResultsJSON(w, env, rs) }},
-		{"bench-results.csv", func(w io.Writer) error { return WriteResultsCSV(w, env, rs) }},
-		{"bench-timings.csv", func(w io.Writer) error { return WriteTimingsCSV(w, env, rs) }},
-		{"bench-summary.json", func(w io.Writer) error {
-			return WriteSummaryJSON(w, env, r.Summaries, r.Analyses, DefaultCostWeights)
-		}},
-		{SummaryPageFile, func(w io.Writer) error {
+		{"bench-results.json", with(func(w io.Writer) error { return WriteResultsJSON(w, r.Info.Env, r.Run.Runs) })},
+		{"bench-results.csv", with(func(w io.Writer) error { return WriteResultsCSV(w, r.Info.Env, r.Run.Runs) })},
+		{"bench-timings.csv", with(func(w io.Writer) error { return WriteTimingsCSV(w, r.Info.Env, r.Run.Runs) })},
+		{"bench-summary.json", with(func(w io.Writer) error {
+			return WriteSummaryJSON(w, r.Info.Env, r.Summaries, r.Analyses, DefaultCostWeights)
+		})},
+		{SummaryPageFile, with(func(w io.Writer) error {
 			return WriteSummaryPage(w, r.Spec, r.Run, r.Summaries, r.Analyses, r.Info)
-		}},
+		})},
 	}
 }
 
@@ -382,8 +391,11 @@ func MethodNames() []string {
 }
 
 // Counts returns the numbers of certified instances and of dropped
-// points of family f.
+// points of family f (0 and 0 for a nil SuiteRun, which holds none).
 func (sr *SuiteRun) Counts(f string) (certified, dropped int) {
+	if sr == nil {
+		return 0, 0
+	}
 	for _, in := range sr.Instances {
 		if in.Family == f {
 			certified++

@@ -12,7 +12,7 @@ import (
 // AnalysisOptions configure Analyze.
 type AnalysisOptions struct {
 	// Targets is the ladder the runs recorded (TrialOptions.Targets; nil:
-	// DefaultTargets(DefaultMinDist)).
+	// DefaultTargets()).
 	Targets []Target
 	// Weights convert oracle counts to ∇h-equivalents (zero value:
 	// DefaultCostWeights).
@@ -102,7 +102,7 @@ type PairedTest struct {
 // with probability ½, p = min(1, 2·P[Bin(b+c, ½) ≤ min(b, c)]); 1 when
 // b + c = 0.
 func McNemar(b, c int) (float64, error) {
-	if b < 0 || c < 0 || b+c > 1_000_000 {
+	if b < 0 || c < 0 || b > 1_000_000 || c > 1_000_000 || b+c > 1_000_000 {
 		return 0, fmt.Errorf("%w: McNemar b = %d, c = %d, want 0 ≤ b, c and b + c ≤ 10⁶", sod.ErrBadParameter, b, c)
 	}
 	n, k := b+c, min(b, c)
@@ -130,7 +130,7 @@ func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]Fa
 	}
 	ts := opt.Targets
 	if ts == nil {
-		ts = DefaultTargets(DefaultMinDist)
+		ts = DefaultTargets()
 	}
 	if err := validateTargets(ts); err != nil {
 		return nil, err

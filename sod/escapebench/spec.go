@@ -141,7 +141,7 @@ func (s Spec) Settings() []Setting {
 		Setting{Name: "seed", Value: strconv.FormatUint(s.Seed, 10)},
 		Setting{Name: "GD steps per phase", Value: strconv.Itoa(s.MaxIter)},
 		Setting{Name: "escape rounds per run", Value: strconv.Itoa(s.MaxEscapes)},
-		Setting{Name: "targets (first hits recorded)", Value: targetList(DefaultTargets(DefaultMinDist))},
+		Setting{Name: "targets (first hits recorded)", Value: targetList(DefaultTargets())},
 		Setting{Name: "cost unit", Value: fmt.Sprintf("∇h-equivalents: ∇h evaluation 1, h evaluation %g, Hessian–vector product %g, eigen-solve %g", DefaultCostWeights.H, DefaultCostWeights.HessVec, DefaultCostWeights.Eigen)},
 	)
 }

@@ -12,7 +12,7 @@ import (
 func TestWriteGlanceNotApplicable(t *testing.T) {
 	spec := Spec{Families: []string{"pmc"}, Methods: []string{"single-step-sod", "gd-alone"}}
 	ss := []Summary{{Family: "pmc", Method: "gd-alone", Trials: 2, Instances: 2, Rate: 0, RateHi: 0.66}}
-	as := []FamilyAnalysis{{Family: "pmc", Targets: DefaultTargets(0.02), Methods: []string{"gd-alone"}, ART: [][]OptFloat{{1, 2, OptFloat(math.Inf(1)), 3, 4, 5, 6}}}}
+	as := []FamilyAnalysis{{Family: "pmc", Targets: DefaultTargets(), Methods: []string{"gd-alone"}, ART: [][]OptFloat{{1, 2, OptFloat(math.Inf(1)), 3, 4, 5, 6}}}}
 	var b bytes.Buffer
 	writeGlance(&b, spec, ss, as)
 	got := b.String()

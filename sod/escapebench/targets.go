@@ -79,14 +79,14 @@ func (t Target) threshold(atXHat float64) float64 {
 }
 
 // DefaultTargets is the ladder of every run: the distance to M* halved
-// and divided by ten, the success criterion dist < successDist (the last
-// dist target: Summary.Successes counts the runs that end below it), and
-// h divided by 2, 10², 10⁴ and 10⁸ (from h(X̂)).
-func DefaultTargets(successDist float64) []Target {
+// and divided by ten, the success criterion dist < DefaultMinDist (index
+// SuccessTarget; RunTrial sets its level to TrialOptions.SuccessDist),
+// and h divided by 2, 10², 10⁴ and 10⁸ (from h(X̂)).
+func DefaultTargets() []Target {
 	return []Target{
 		{Of: TargetDist, Level: 0.5, Relative: true},
 		{Of: TargetDist, Level: 0.1, Relative: true},
-		{Of: TargetDist, Level: successDist},
+		{Of: TargetDist, Level: DefaultMinDist},
 		{Of: TargetH, Level: 0.5, Relative: true},
 		{Of: TargetH, Level: 1e-2, Relative: true},
 		{Of: TargetH, Level: 1e-4, Relative: true},

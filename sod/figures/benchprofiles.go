@@ -172,8 +172,18 @@ func BenchMatrixTable(a escapebench.FamilyAnalysis, insts []escapebench.Instance
 // instance of one family against an instance feature (index k of
 // escapebench.FeatureNames), the instances in increasing order of the
 // feature (those where it is not positive or not known left out: the x
-// axis is logarithmic). ok is false when no instance is left.
-func BenchFeatureChart(a escapebench.FamilyAnalysis, insts []escapebench.InstanceInfo, k int) (widgets.Chart, bool, error) {
+// axis is logarithmic). No instance left is an error wrapping
+// sod.ErrBadParameter.
+func BenchFeatureChart(a escapebench.FamilyAnalysis, insts []escapebench.InstanceInfo, k int) (widgets.Chart, error) {
+	c, ok, err := featureChart(a, insts, k)
+	if err == nil && !ok {
+		err = fmt.Errorf("%w: BenchFeatureChart: no instance of family %q with a positive %s and a row of success rates", sod.ErrBadParameter, a.Family, escapebench.FeatureNames[k])
+	}
+	return c, err
+}
+
+// featureChart is BenchFeatureChart, ok false when no instance is left.
+func featureChart(a escapebench.FamilyAnalysis, insts []escapebench.InstanceInfo, k int) (widgets.Chart, bool, error) {
 	if k < 0 || k >= len(escapebench.FeatureNames) {
 		return nil, false, fmt.Errorf("%w: BenchFeatureChart: feature %d, want 0…%d", sod.ErrBadParameter, k, len(escapebench.FeatureNames)-1)
 	}

@@ -12,7 +12,7 @@ import (
 // run reached and the measured CPU beside; the profiles' step curves are
 // sampled as steps (0 before the first point, the last value after).
 func TestBenchARTTableAndSampling(t *testing.T) {
-	a := escapebench.FamilyAnalysis{Family: "f", Targets: escapebench.DefaultTargets(0.02)[:2], Methods: []string{"m"},
+	a := escapebench.FamilyAnalysis{Family: "f", Targets: escapebench.DefaultTargets()[:2], Methods: []string{"m"},
 		ART: [][]escapebench.OptFloat{{12.5, escapebench.OptFloat(math.Inf(1))}},
 		CPU: []escapebench.CPUTotal{{Method: "m", Seconds: 0.002, Runs: 1, All: 2}}}
 	tab, err := BenchARTTable(a)

@@ -190,7 +190,7 @@ func addAnalysis(p *widgets.Page, a escapebench.FamilyAnalysis, insts []escapebe
 	if err := addTable(p, mt); err != nil {
 		return err
 	}
-	fc, ok, err := BenchFeatureChart(a, insts, 0)
+	fc, ok, err := featureChart(a, insts, 0)
 	if err != nil {
 		return err
 	}
