@@ -241,21 +241,23 @@ func benchFamilies(ss []escapebench.Summary) []string {
 	return fams
 }
 
-// BenchMethodsTable lists the methods of the runs with their parameters
-// (as recorded with every run, "k=v" sorted by key) and how many runs each
-// has.
+// BenchMethodsTable lists the methods of the runs with their judge
+// (escapebench.Judge), their parameters (as recorded with every run, "k=v"
+// sorted by key) and how many runs each has.
 func BenchMethodsTable(rs []*escapebench.TrialResult) (widgets.Table, error) {
 	if err := checkBenchRuns("BenchMethodsTable", rs); err != nil {
 		return widgets.Table{}, err
 	}
-	tab := widgets.Table{Caption: "Methods", Header: []string{"method", "parameters", "runs"}}
+	tab := widgets.Table{Caption: "Methods", Header: []string{"method", "judge", "parameters", "runs"}}
 	var order []string
 	params := map[string]map[string]string{}
+	judge := map[string]escapebench.Judge{}
 	runs := map[string]int{}
 	for _, r := range rs {
 		if _, ok := params[r.Method]; !ok {
 			order = append(order, r.Method)
 			params[r.Method] = r.Params
+			judge[r.Method] = r.Judge
 		}
 		runs[r.Method]++
 	}
@@ -269,7 +271,7 @@ func BenchMethodsTable(rs []*escapebench.TrialResult) (widgets.Table, error) {
 		if ps == "" {
 			ps = "—"
 		}
-		tab.Rows = append(tab.Rows, []widgets.Cell{{Text: m}, {Text: ps}, {Text: fmt.Sprint(runs[m])}})
+		tab.Rows = append(tab.Rows, []widgets.Cell{{Text: m}, {Text: judge[m].String()}, {Text: ps}, {Text: fmt.Sprint(runs[m])}})
 	}
 	return tab, nil
 }
