@@ -14,6 +14,7 @@ import (
 
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/quote"
 )
 
 // The files of a result, as the command reproduce writes them: the result
@@ -95,33 +96,47 @@ func WriteResultFiles(dir, name string, format FileFormat, result any, tables []
 			return err
 		}
 	}
+	// A file that cannot be written does not stop the others; the error
+	// names every file that failed.
+	var failed []error
 	if format != FormatCSV {
 		b, err := json.Marshal(result)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name+".json"), b, 0o644)
+		}
 		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, name+".json"), b, 0o644); err != nil {
-			return err
+			failed = append(failed, fmt.Errorf("experiments: %s.json: %w", name, err))
 		}
 	}
-	if format == FormatJSON {
-		return nil
-	}
-	for _, t := range tables {
-		if err := writeCSV(filepath.Join(dir, name+"_"+t.Name+".csv"), t.Rows); err != nil {
-			return err
+	if format != FormatJSON {
+		for _, t := range tables {
+			if err := writeCSV(filepath.Join(dir, name+"_"+t.Name+".csv"), t.Rows); err != nil {
+				failed = append(failed, fmt.Errorf("experiments: %s_%s.csv: %w", name, t.Name, err))
+			}
 		}
 	}
-	return nil
+	return errors.Join(failed...)
 }
 
+// writeCSV writes rows as a CSV file; a cell that is not a number is
+// caller text (a label, a variant name) and goes through quote.CSV.
 func writeCSV(path string, rows [][]string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := csv.NewWriter(f)
-	w.WriteAll(rows)
+	for _, row := range rows {
+		out := make([]string, len(row))
+		for i, c := range row {
+			out[i] = c
+			if _, err := strconv.ParseFloat(c, 64); err != nil {
+				out[i] = quote.CSV(c)
+			}
+		}
+		w.Write(out)
+	}
+	w.Flush()
 	if err := w.Error(); err != nil {
 		f.Close()
 		return err

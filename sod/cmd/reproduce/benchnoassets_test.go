@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,8 +16,19 @@ import (
 // pointed at an empty directory, as widgets.AssetsDir allows) a run and a
 // merge still write every other output, bench-summary.md included, skip
 // only the HTML report and say so and why, and succeed.
+// The widgets keep the ECharts sources once read, for the whole process,
+// so the test runs in a fresh child process (this test binary) where no
+// other test has read them.
 func TestBenchWithoutAssets(t *testing.T) {
-	t.Setenv(widgets.AssetsEnv, t.TempDir())
+	const childEnv = "REPRODUCE_NO_ASSETS_CHILD"
+	if os.Getenv(childEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestBenchWithoutAssets$", "-test.count=1")
+		cmd.Env = append(os.Environ(), childEnv+"=1", widgets.AssetsEnv+"="+t.TempDir())
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return
+	}
 	if _, err := widgets.AssetsDir(); err == nil {
 		t.Fatal("widgets.AssetsDir found assets in an empty directory")
 	}
