@@ -3,6 +3,7 @@ package escapebench
 import (
 	"context"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -72,5 +73,41 @@ func TestCounterLanczos(t *testing.T) {
 	}
 	if got := c.Counts(); got.Eigen != 1 || got.HessVec < 30 || got.Grad != 0 {
 		t.Fatalf("HessianMinEig counts %+v, want 1 eigen-solve and ≥ 30 products (30 power iterations)", got)
+	}
+}
+
+// BenchmarkOracleCosts measures the relative costs behind
+// DefaultCostWeights on benchmark instances: the time of an h evaluation,
+// a Hessian–vector product and an eigen-solve (sod.AnalyzeCritical's
+// spectrum of ∇f(X̂X̂ᵀ)) over the time of a ∇h evaluation, reported as
+// h/grad, hv/grad and eigen/grad (go test -bench OracleCosts
+// ./sod/escapebench).
+func BenchmarkOracleCosts(b *testing.B) {
+	ctx := context.Background()
+	for _, f := range []Family{
+		GaussianFamily{Cells: []GaussianCell{{20, 30, 1}}, Tries: 40},
+		PMCFamily{Cells: []PMCCell{{N: 100, Eps: 0.05}}, Start: StartRandomSigns},
+	} {
+		fi, err := Instances(ctx, f, 1, 1, CertifyOptions{})
+		if err != nil || len(fi.Instances) == 0 {
+			b.Fatal(err, fi)
+		}
+		in := fi.Instances[0]
+		b.Run(f.Name(), func(b *testing.B) {
+			p, x := in.P, in.X
+			n, r := p.Dims()
+			g := mat.NewDense(n, r, nil)
+			per := func(f func()) float64 {
+				t0 := time.Now()
+				for range b.N {
+					f()
+				}
+				return time.Since(t0).Seconds()
+			}
+			tg := per(func() { p.Grad(g, x) })
+			b.ReportMetric(per(func() { p.H(x) })/tg, "h/grad")
+			b.ReportMetric(per(func() { p.HessVec(g, x, x) })/tg, "hv/grad")
+			b.ReportMetric(per(func() { sod.AnalyzeCritical(p, x, sod.CriticalOptions{SkipHessian: true, SkipXi: true}) })/tg, "eigen/grad")
+		})
 	}
 }

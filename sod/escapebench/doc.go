@@ -9,8 +9,10 @@
 //   - certificate.go — a certified spurious second-order point (section 3):
 //     Certify checks ‖∇h(X̂)‖_F ≤ Tol, λ_min(∇²h(X̂)) ≥ −Tol,
 //     ‖X̂X̂ᵀ − M*‖_F ≥ MinDist (0.02, the paper's success threshold of
-//     section 6.2) and h(X̂) > Tol² (not a zero of h away from M*) and
-//     returns a Certificate (gradient norm, smallest
+//     section 6.2) and that X̂ is not a zero of h away from M*, nor on
+//     the way to one: h(X̂) > RelH·h(0) (10⁻⁶) and 2000 more gradient
+//     steps from X̂ lower h by less than 10 % (a point that keeps
+//     descending is dropped with the reason), and returns a Certificate (gradient norm, smallest
 //     Hessian eigenvalue, h, distance, Kind). λ_min comes from the dense
 //     Hessian (sod.Problem.Hessian) at small nr and from Lanczos on
 //     Hessian–vector products (sod.HessianMinEig) above
@@ -47,13 +49,46 @@
 //     sod.AutoT(1) per point; the SOD line search scans
 //     t = 10^0 … 10^12.
 //   - cost.go, trial.go — RunTrial runs one method once (TrialOptions: GD
-//     budget, escape rounds, success distance) with sod.RunEscape
+//     budget, escape rounds, success distance, the ladder of targets) with
+//     sod.RunEscape
 //     on a counted copy of the problem (sod.Problem.WithCounter): the Cost
 //     (evaluations of h, of ∇h, Hessian–vector products, eigen-solves, and
 //     the run's CPU time) has no global state, so parallel workers count
 //     apart, and the trace holds h and ‖XXᵀ − M*‖_F against gradient
 //     evaluations (TracePoint). Counting costs under 1 % of a gradient
 //     descent step at n = 80 and n = 10⁴ (BenchmarkGDCountingRatio).
+//   - The cost unit. Every cost of a report is in ∇h-equivalents: one
+//     evaluation of h and ∇h together is 1, and an evaluation of h alone,
+//     a Hessian–vector product and an eigen-solve count at their relative
+//     costs measured on the benchmark's instances (CostWeights,
+//     DefaultCostWeights: 0.75, 8 and 300; BenchmarkOracleCosts in
+//     cost_test.go measures them), with the measured CPU time of the runs
+//     beside it. The runs store raw counts, so other weights redo a report.
+//   - targets.go — the ladder of targets (Target, DefaultTargets: the
+//     distance to M* halved, divided by ten and below the success
+//     threshold 0.02; h divided by 2, 10², 10⁴, 10⁸): each run records
+//     the oracle counts at its first hit of each (TrialResult.Hits).
+//   - profiles.go — Analyze: per family and method, COCO's average
+//     runtime aRT to each target (failed runs charged in full, divided by
+//     the runs that reached it), the ECDF of the runtime to target over
+//     (instance, trial, target) triples, the Dolan–Moré performance profile
+//     and the Moré–Wild data profile against the virtual best method, the
+//     instance × method matrix and McNemar's paired test against the
+//     method that solves most instances (FamilyAnalysis).
+//   - features.go — Features of each instance, stored with it: the exact
+//     minimum of h on the β and γ lines relative to h(X̂), EFS(0),
+//     λ_min(∇²h), the δ lower bound 1 − 2h/d² and the distance to M*:
+//     what explains why a method fails (the β and γ lines of every SOD
+//     candidate do not go below h(X̂) on Gaussian sensing).
+//   - judge.go — the two rules by which a run accepts a candidate (Judge:
+//     raw-h, the paper's; gd-probe, after a gradient descent phase), named
+//     in every result; WithJudge sets a method beside the same method
+//     judged the other way ("sod-line-search+probe").
+//   - grid.go — a method's settings in its name ("sod-line-search+l-3")
+//     and grids of them (ExpandMethodGrid "sod-line-search:l=3,5,7",
+//     ResolveMethod), each setting a method of its own.
+//   - env.go — Env, the environment (version, Go, CPU, GOMAXPROCS, date)
+//     that every result file carries.
 //   - metrics.go — Summarize gives per (family, method) the success rate
 //     with its 95 % Wilson interval (Wilson) over runs and, since runs on
 //     one instance are not independent, the per-instance view (instances
@@ -78,12 +113,17 @@
 //     with your own methods by name, and Spec.Settings lists it in words.
 //   - output.go — JSON and CSV of the runs (WriteResultsJSON,
 //     WriteResultsCSV: no timing in them, hence deterministic), the timings
-//     (WriteTimingsCSV), the instances (WriteInstancesJSON) and the
-//     summaries (WriteSummaryTable, WriteSummaryJSON, WriteSummaryMarkdown).
+//     (WriteTimingsCSV), the instances with X̂ and their seeds, so that an
+//     outside tool can re-certify them (WriteInstancesJSON; InstanceInfo
+//     documents the format), and the summaries (WriteSummaryTable,
+//     WriteSummaryJSON, WriteSummaryMarkdown); Report computes summaries
+//     and analyses once and lists the files (Report.Files).
 //     The writers take runs in canonical order and do not sort them again;
 //     Summarize runs once and its result goes to every writer.
 //   - summarypage.go — WriteSummaryPage, the markdown results page (the
-//     suite, the instances, an at-a-glance table, the time; RESULTS.md).
+//     suite, the instances and their features, an at-a-glance table of
+//     success and aRT, the measured time, aRT to every target, the paired
+//     comparisons, the environment; RESULTS.md).
 //   - progressline.go — ProgressLine, RunSuite's progress on a terminal.
 //
 // # Benchmark or variant comparison

@@ -56,7 +56,12 @@ func ExampleRunSuite() {
 		fmt.Println(err)
 		return
 	}
-	for _, m := range escapebench.Summarize(sr.Runs) {
+	ss, err := escapebench.Summarize(sr.Runs)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, m := range ss {
 		fmt.Printf("%-16s %d/%d escaped, 95%% interval [%.2f, %.2f]\n", m.Method, m.Successes, m.Trials, m.RateLo, m.RateHi)
 	}
 	// Output:

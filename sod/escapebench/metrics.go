@@ -135,8 +135,14 @@ type Curve struct {
 const CurvePoints = 40
 
 // Summarize computes the Summary of each (family, method) cell of rs, in
-// the order cells first appear.
-func Summarize(rs []*TrialResult) []Summary {
+// the order cells first appear. A nil run is an error wrapping
+// sod.ErrBadParameter.
+func Summarize(rs []*TrialResult) ([]Summary, error) {
+	for i, r := range rs {
+		if r == nil {
+			return nil, fmt.Errorf("%w: Summarize: run %d is nil", sod.ErrBadParameter, i)
+		}
+	}
 	type cell struct{ f, m string }
 	var order []cell
 	group := map[cell][]*TrialResult{}
@@ -151,7 +157,7 @@ func Summarize(rs []*TrialResult) []Summary {
 	for _, c := range order {
 		out = append(out, summarizeCell(c.f, c.m, group[c]))
 	}
-	return out
+	return out, nil
 }
 
 func summarizeCell(family, method string, rs []*TrialResult) Summary {

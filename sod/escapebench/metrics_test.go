@@ -59,7 +59,7 @@ func TestSummarize(t *testing.T) {
 		mk(true, 30, 2, 1, TracePoint{0, 1, 4}, TracePoint{30, 0, 0}),
 		mk(false, 50, 1, 0, TracePoint{0, 1, 6}, TracePoint{50, 1, 6}),
 	}
-	ss := Summarize(rs)
+	ss, _ := Summarize(rs)
 	if len(ss) != 1 {
 		t.Fatal(ss)
 	}
@@ -72,7 +72,7 @@ func TestSummarize(t *testing.T) {
 	if c.P50[0] != 4 || c.P50[len(c.P50)-1] != 0 || math.Abs(c.P10[0]-2.4) > 1e-12 || math.Abs(c.P90[len(c.P90)-1]-4.8) > 1e-12 {
 		t.Fatalf("curve %+v", c)
 	}
-	if _, err := json.Marshal(Summarize([]*TrialResult{mk(false, 1, 0, 0)})); err != nil {
+	if _, err := json.Marshal(must(Summarize([]*TrialResult{mk(false, 1, 0, 0)}))); err != nil {
 		t.Fatalf("a cell without successes does not encode: %v", err)
 	}
 }
@@ -86,7 +86,7 @@ func TestSummarizePerInstance(t *testing.T) {
 	for i, ok := range []bool{true, true, true, false, true, false, false, false, false} {
 		rs = append(rs, &TrialResult{Family: "f", Instance: string(rune('a' + i/3)), Method: "m", Trial: i % 3, Success: ok})
 	}
-	ss := Summarize(rs)
+	ss, _ := Summarize(rs)
 	if len(ss) != 1 {
 		t.Fatalf("%d summaries", len(ss))
 	}
@@ -103,7 +103,7 @@ func TestWriteSummaryMarkdown(t *testing.T) {
 		{Family: "a|b\r| c", Instance: "b", Method: "m_1", Success: false},
 	}
 	var b strings.Builder
-	if err := WriteSummaryMarkdown(&b, Summarize(rs)); err != nil {
+	if err := WriteSummaryMarkdown(&b, must(Summarize(rs))); err != nil {
 		t.Fatal(err)
 	}
 	// quote.Markdown: the bare CR becomes a space, "|" is escaped; "m_1"
@@ -112,4 +112,12 @@ func TestWriteSummaryMarkdown(t *testing.T) {
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("markdown:\n%s\nwant the row %s", b.String(), want)
 	}
+}
+
+// must returns v, panicking on err (tests only).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -342,7 +342,11 @@ func NewReport(spec Spec, sr *SuiteRun, info PageInfo) (*Report, error) {
 	if info.Env == (Env{}) {
 		info.Env = CurrentEnv()
 	}
-	return &Report{Spec: spec, Run: sr, Summaries: Summarize(sr.Runs), Analyses: as, Info: info}, nil
+	ss, err := Summarize(sr.Runs)
+	if err != nil {
+		return nil, err
+	}
+	return &Report{Spec: spec, Run: sr, Summaries: ss, Analyses: as, Info: info}, nil
 }
 
 // OutputFile is one file of a Report: its name and its writer.

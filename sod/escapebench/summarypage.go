@@ -286,7 +286,7 @@ func featureSentences(f string, vals [][]float64) []string {
 	fam := quote.Markdown(f)
 	switch {
 	case lineUp == n:
-		out = append(out, fmt.Sprintf("- %s: on all %d instances the minimum of h over the whole β and γ lines is at least %.3g·h(X̂): no SOD candidate (any t, l, ρ, η) lowers h, so SOD judged by raw h (the paper's rule) cannot escape; judged after a GD probe it can.", fam, n, minLine))
+		out = append(out, fmt.Sprintf("- %s: on all %d instances the minimum of h over the whole β and γ lines is at least %.3g·h(X̂): no SOD candidate (any t, l, ρ, η) lowers h, so SOD judged by raw h (the paper's rule) cannot escape them (compare the same methods judged after a GD probe, +probe).", fam, n, minLine))
 	case lineUp > 0:
 		out = append(out, fmt.Sprintf("- %s: on %d of %d instances no point of the β or γ line lowers h (SOD judged by raw h cannot escape them); on the others some line point does.", fam, lineUp, n))
 	default:

@@ -62,7 +62,10 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 	}
 	ss := rep.Summaries
 	if ss == nil {
-		ss = escapebench.Summarize(rep.Runs)
+		var err error
+		if ss, err = escapebench.Summarize(rep.Runs); err != nil {
+			return err
+		}
 	}
 	as := rep.Analyses
 	if as == nil {

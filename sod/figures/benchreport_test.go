@@ -47,7 +47,10 @@ func benchRuns() []*escapebench.TrialResult {
 }
 
 func TestBenchMetricsTable(t *testing.T) {
-	ss := escapebench.Summarize(benchRuns())
+	ss, err := escapebench.Summarize(benchRuns())
+	if err != nil {
+		t.Fatal(err)
+	}
 	tab, err := BenchMetricsTable(ss, "user "+hostile)
 	if err != nil {
 		t.Fatal(err)

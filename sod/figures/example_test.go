@@ -669,7 +669,12 @@ func ExampleBenchMetricsTable() {
 		run("sod-line-search", 1, false, 300, 0.5),
 		run("gd-alone", 0, false, 50, 1),
 	}
-	tab, err := figures.BenchMetricsTable(escapebench.Summarize(runs), "paper")
+	ss, err := escapebench.Summarize(runs)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tab, err := figures.BenchMetricsTable(ss, "paper")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -78,7 +78,10 @@ func filled[T any]() T {
 // from the text.
 func TestWritersEscapeEveryTextField(t *testing.T) {
 	runs := []*escapebench.TrialResult{filled[*escapebench.TrialResult]()}
-	sums := escapebench.Summarize(runs)
+	sums, err := escapebench.Summarize(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range sums {
 		fill(reflect.ValueOf(&sums[i]).Elem(), 0)
 	}
