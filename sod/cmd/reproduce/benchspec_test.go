@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"sodworkbench.org/workbench/sod/escapebench"
+	"sodworkbench.org/workbench/widgets"
 )
 
 func TestProfileArg(t *testing.T) {
@@ -138,5 +139,30 @@ func TestBenchQuickProfile(t *testing.T) {
 	want.Trials = 2
 	if !reflect.DeepEqual(j.Header.Bench, want) {
 		t.Errorf("journal suite %+v, want the quick profile with -trials 2: %+v", j.Header.Bench, want)
+	}
+	// The quick profile writes everything the default suite does: the
+	// environment, X̂ and features per instance, first hits, judges, aRT,
+	// profiles and paired tests.
+	for file, wants := range map[string][]string{
+		"bench-results.json":   {`"env"`, `"gomaxprocs"`, `"judge": "gd-probe"`, `"hits"`},
+		"bench-results.csv":    {"# go: ", "judge", "first_hits"},
+		"bench-timings.csv":    {"# date: "},
+		"bench-instances.json": {`"x":[`, `"stream":`, `"features":{"beta_min":`, `"descent_steps":2000`},
+		"bench-summary.json":   {`"art"`, `"ecdf"`, `"perf_profile"`, `"data_profile"`, `"paired"`, `"cost_weights"`},
+		benchSummaryFile:       {"## Instance features", "| method | judge |", "sod-line-search+probe", "## Runtime to targets", "## Paired comparison", "## Environment"},
+		benchReportFile:        {"runtime to target (ECDF)", "performance profile (Dolan–Moré)", "data profile (Moré–Wild)", "instances × methods"},
+	} {
+		b, err := os.ReadFile(filepath.Join(out, file))
+		if _, noAssets := widgets.AssetsDir(); file == benchReportFile && noAssets != nil {
+			continue // not written without the ECharts assets (TestBenchWithoutAssets)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range wants {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s lacks %q", file, w)
+			}
+		}
 	}
 }
