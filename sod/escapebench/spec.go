@@ -36,7 +36,7 @@ type Spec struct {
 func FamilyNames() []string { return []string{"paper", "pmc", "gaussian"} }
 
 // DefaultSpec is the default suite, the benchmark of RESULTS.md (its time
-// is on that file's last line): the paper's three instances; PMC
+// is under its at-a-glance table): the paper's three instances; PMC
 // (random-signs starts) from n = 20 to n = 10⁴ with ε small enough that
 // the starts stall at spurious points (n = 10³: ε ≤ 0.02; n = 10⁴: ε ≈
 // 0.001–0.002), 2 points per cell at n = 10⁴ (4 elsewhere), where a run of
