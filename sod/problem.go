@@ -211,6 +211,9 @@ func (p *Problem) Validate() error {
 	if p.R < 1 {
 		return fmt.Errorf("%w: search rank R = %d, want R ≥ 1", ErrBadParameter, p.R)
 	}
+	if p.MStar != nil && p.MStar.IsEmpty() {
+		return fmt.Errorf("%w: MStar is empty (a zero mat.SymDense), want %d×%d or nil", ErrShape, n, n)
+	}
 	if p.MStar != nil && p.MStar.SymmetricDim() != n {
 		return fmt.Errorf("%w: MStar is %d×%d, want %d×%d", ErrShape, p.MStar.SymmetricDim(), p.MStar.SymmetricDim(), n, n)
 	}

@@ -719,6 +719,9 @@ func TPGDConditionsAt(p *Problem, cp *CriticalPoint, l int, delta float64) ([]Co
 	if p == nil || cp == nil {
 		return nil, fmt.Errorf("%w: nil Problem or CriticalPoint", ErrBadParameter)
 	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	if !p.HasTruth() {
 		return nil, ErrNoGroundTruth
 	}

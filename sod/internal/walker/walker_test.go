@@ -204,12 +204,8 @@ var (
 	// todo: open findings, allowed for now so the suite stays green; each
 	// must be fixed and removed (the test logs them).
 	todo = map[string]string{
-		"(*escapebench.Report).Files":              "issue 36 (new API): nil and zero receiver panic",
-		"(*escapebench.SuiteRun).Counts":           "issue 36 (new API): nil receiver panics",
+		"escapebench.CostWeights.Units":            "issue 36 (new API): weights that CostWeights.Validate refuses (NaN, ±Inf) give a NaN cost with no error",
 		"(*experiments.StudyResult).GDTransitions": "nil receiver: the guard is in the working tree's scaling.go (moved there), not yet committed by its owner",
-		"escapebench.DefaultTargets":               "issue 36 (new API, being written): NaN level accepted",
-		"escapebench.McNemar":                      "issue 36 (new API, being written): counts beyond float64 precision give NaN",
-		"escapebench.Summarize":                    "issue 35: a nil run panics; Summarize has no error result (the fix, ([]Summary, error), touches issue 36's code and notebook 11)",
 	}
 )
 
@@ -237,6 +233,8 @@ var (
 	typStringr = reflect.TypeFor[fmt.Stringer]()
 	typWriter  = reflect.TypeFor[io.Writer]()
 	typEscaper = reflect.TypeFor[sod.Escaper]()
+	// typValidator: the method of a type that checks itself.
+	typValidator = reflect.TypeFor[interface{ Validate() error }]()
 )
 
 func filled(r, c int, v float64) *mat.Dense {
@@ -545,6 +543,11 @@ func (w *walk) bad(t reflect.Type, deep bool) []value {
 // an input anyone is expected to build.
 func settings(t reflect.Type) bool {
 	if t.Implements(typEscaper) || reflect.PointerTo(t).Implements(typEscaper) {
+		return true
+	}
+	// A type with a Validate() error method is an input by its own
+	// account (batch.Shard, escapebench.Suite, the cells, the escapers).
+	if t.Implements(typValidator) || (t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(typValidator)) {
 		return true
 	}
 	if t.Kind() == reflect.Pointer {
