@@ -51,8 +51,8 @@ const VirtualBest = "virtual best"
 //     t_{p,m} ≤ κ phases, a phase being the instance's GD budget per phase
 //     in ∇h-equivalents; Data also holds VirtualBest (min over methods).
 //   - Paired: per method, McNemar's exact test against the method that
-//     solves most instances (an instance is solved by a method when at
-//     least half of its runs succeed).
+//     solves most instances (the first in Methods on a tie; an instance is
+//     solved by a method when at least half of its runs succeed).
 //   - Matrix[i][m]: the success rate of method m on instance Instances[i]
 //     (NaN, null, where m did not run).
 type FamilyAnalysis struct {
