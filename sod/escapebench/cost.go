@@ -59,7 +59,16 @@ func (w CostWeights) Validate() error {
 	return nil
 }
 
-// Units returns the cost of c in ∇h-equivalents.
-func (w CostWeights) Units(c sod.EvalCounts) float64 {
+// Units returns the cost of c in ∇h-equivalents; weights that Validate
+// refuses are an error.
+func (w CostWeights) Units(c sod.EvalCounts) (float64, error) {
+	if err := w.Validate(); err != nil {
+		return 0, err
+	}
+	return w.units(c), nil
+}
+
+// units is Units for weights already validated.
+func (w CostWeights) units(c sod.EvalCounts) float64 {
 	return float64(c.Grad) + w.H*float64(c.H) + w.HessVec*float64(c.HessVec) + w.Eigen*float64(c.Eigen)
 }

@@ -183,10 +183,10 @@ func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]Fa
 func runCost(r *TrialResult, k int, w CostWeights) (float64, bool) {
 	for _, h := range r.Hits {
 		if h.Target == k {
-			return w.Units(h.EvalCounts), true
+			return w.units(h.EvalCounts), true
 		}
 	}
-	return w.Units(r.Cost.EvalCounts), false
+	return w.units(r.Cost.EvalCounts), false
 }
 
 func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, phaseOf func(string) float64) FamilyAnalysis {

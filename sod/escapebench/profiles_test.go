@@ -109,10 +109,12 @@ func TestMcNemar(t *testing.T) {
 // TestCostUnits: one ∇h-equivalent per gradient, the weights for the rest.
 func TestCostUnits(t *testing.T) {
 	w := CostWeights{H: 0.5, HessVec: 2, Eigen: 100}
-	if got := w.Units(sod.EvalCounts{H: 4, Grad: 10, HessVec: 3, Eigen: 1}); got != 10+2+6+100 {
-		t.Errorf("Units = %v, want 118", got)
+	if got, err := w.Units(sod.EvalCounts{H: 4, Grad: 10, HessVec: 3, Eigen: 1}); got != 10+2+6+100 || err != nil {
+		t.Errorf("Units = %v, %v; want 118", got, err)
 	}
-	if err := (CostWeights{H: -1}).Validate(); err == nil {
-		t.Error("negative weight accepted")
+	for _, bad := range []CostWeights{{H: -1}, {Eigen: math.NaN()}, {HessVec: math.Inf(1)}} {
+		if _, err := bad.Units(sod.EvalCounts{Grad: 1}); err == nil {
+			t.Errorf("weights %+v accepted", bad)
+		}
 	}
 }
