@@ -71,6 +71,9 @@ type Transition struct {
 // GDTransitions returns the Transition of every ε of the study, in the
 // order the ε first appear.
 func (r *StudyResult) GDTransitions() []Transition {
+	if r == nil {
+		panic(fmt.Errorf("%w: StudyResult.GDTransitions on a nil result", sod.ErrBadParameter))
+	}
 	var out []Transition
 	seen := map[float64]bool{}
 	for _, c := range r.Cells {
