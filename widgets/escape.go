@@ -19,7 +19,7 @@ import (
 // has one escaper here, used by every widget:
 //
 //   - HTML element content and quoted attribute values: escapeHTML
-//     (quote.HTML).
+//     (quote.HTMLText).
 //   - JavaScript inside a <script> element: jsString for one string (an
 //     Explore label), scriptJSON for a chart's ECharts option. Both encode
 //     as JSON with <, > and & written as \u003c, \u003e, \u0026 (so no
@@ -35,8 +35,8 @@ import (
 // replaces the option go-echarts wrote by scriptJSON's.
 
 // escapeHTML escapes s for HTML element content or a quoted attribute value
-// (&, <, >, " and '): quote.HTML, the workbench's one HTML escaper.
-func escapeHTML(s string) string { return quote.HTML(s) }
+// (&, <, >, " and '): quote.HTMLText, the workbench's one HTML escaper.
+func escapeHTML(s string) string { return quote.HTMLText(s) }
 
 // jsString returns s as a JavaScript string literal that is safe inside a
 // <script> element: JSON-quoted, with <, >, &, U+2028 and U+2029 escaped.

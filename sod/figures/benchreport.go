@@ -75,7 +75,7 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 		}
 	}
 	p := &widgets.Page{Title: title, Head: benchReportStyle}
-	p.AddHTML("<h1>" + quote.HTML(title) + "</h1>")
+	p.AddHTML("<h1>" + quote.HTMLText(title) + "</h1>")
 	p.AddHTML(`<p class="bench-note">Every method is run from certified spurious second-order points of each family; a run succeeds when it ends with ‖XXᵀ − M*‖<sub>F</sub> &lt; 0.02. Rates carry a 95 % Wilson interval over runs; since runs on one instance are not independent, the last column counts instances (escaped by at least one run / by every run / all) with the 95 % Wilson interval over instances. Gradient evaluations and CPU time to success are over successful runs. Every run records its cost in ∇h-equivalents (escapebench.CostWeights) at its first hit of each target of a ladder (distance to M* and h): aRT, COCO's average runtime, charges failed runs in full; the ECDF, performance and data profiles are drawn from these first hits, against the virtual best method. Each method is named with its judge: raw-h (the paper's rule: h of the candidate) or gd-probe (h after a gradient descent phase from it).</p>`)
 	if len(rep.Settings) > 0 {
 		st := widgets.Table{Caption: "Suite", Header: []string{"parameter", "value"}}
@@ -103,7 +103,7 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 		return err
 	}
 	for _, fam := range benchFamilies(ss) {
-		p.AddHTML("<h2>Family " + quote.HTML(fam) + "</h2>")
+		p.AddHTML("<h2>Family " + quote.HTMLText(fam) + "</h2>")
 		if len(rep.Instances) > 0 || len(rep.Dropped) > 0 {
 			ni, nd := 0, 0
 			for _, in := range rep.Instances {
@@ -118,7 +118,7 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 			}
 			p.AddHTML(fmt.Sprintf(`<p class="bench-note">%d certified instances, %d generated points dropped (failed the certificate).</p>`, ni, nd))
 			if note := benchPartialNote(ss, fam, ni); note != "" {
-				p.AddHTML(`<p class="bench-note">` + quote.HTML(note) + `</p>`)
+				p.AddHTML(`<p class="bench-note">` + quote.HTMLText(note) + `</p>`)
 			}
 			if err := addTable(p, benchInstancesTable(rep.Instances, rep.Dropped, fam)); err != nil {
 				return err

@@ -1,7 +1,7 @@
 // Package quote holds the workbench's one escaping function per output
 // format for text that comes from callers (family, method and instance
 // names, titles, labels, exercise messages): Markdown for inline Markdown
-// such as a table cell, HTML for HTML element content and quoted attribute
+// such as a table cell, HTMLText for HTML element content and quoted attribute
 // values, and CSV for a text field of a CSV file. Every writer of the
 // workbench that puts caller text into one of these formats calls the
 // function of that format (sod/escapebench's CSV, Markdown and summary
@@ -49,9 +49,9 @@ func Markdown(s string) string {
 
 func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// HTML escapes s for HTML element content or a quoted attribute value
+// HTMLText escapes s for HTML element content or a quoted attribute value
 // (&, <, >, " and ').
-func HTML(s string) string { return html.EscapeString(s) }
+func HTMLText(s string) string { return html.EscapeString(s) }
 
 // CSV makes s safe as a text field of a CSV file opened in a spreadsheet:
 // a field starting with '=', '+', '-', '@', a tab or a carriage return is

@@ -24,7 +24,7 @@ func TestMarkdown(t *testing.T) {
 }
 
 func TestHTML(t *testing.T) {
-	if got, want := quote.HTML(`<a href="x">'&'</a>`), "&lt;a href=&#34;x&#34;&gt;&#39;&amp;&#39;&lt;/a&gt;"; got != want {
+	if got, want := quote.HTMLText(`<a href="x">'&'</a>`), "&lt;a href=&#34;x&#34;&gt;&#39;&amp;&#39;&lt;/a&gt;"; got != want {
 		t.Errorf("HTML = %q, want %q", got, want)
 	}
 }

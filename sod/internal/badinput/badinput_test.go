@@ -304,7 +304,7 @@ func cases(t *testing.T) []badCase {
 		{"RunStudy workers 10⁹", study(func(c *experiments.StudyConfig) { c.Workers = 1_000_000_000 }), bad, []string{"1000000000 workers, want at most 4096"}, true},
 		{"RunStudy rank > n", study(func(c *experiments.StudyConfig) { c.Rank = 5 }), bad, []string{"search rank 5 exceeds the size n = 4"}, true},
 		{"RunStudy step NaN", study(func(c *experiments.StudyConfig) { c.Step = math.NaN() }), bad, []string{"Step = NaN"}, true},
-		{"BasicExample GridMax +Inf", basic(func(c *experiments.BasicExampleConfig) { c.GridMax = math.Inf(1) }), bad, []string{"grid [-1.5, +Inf]", "finite GridMin < GridMax"}, true},
+		{"BasicExample GridMax +Inf", basic(func(c *experiments.BasicExampleConfig) { c.GridMax = math.Inf(1) }), bad, []string{"grid [-1.5, +Inf]", "want GridMin < GridMax in [−1e+06, 1e+06]"}, true},
 		{"BasicExample GridMin −Inf", basic(func(c *experiments.BasicExampleConfig) { c.GridMin = math.Inf(-1) }), bad, []string{"grid [-Inf, 1.5]"}, true},
 		{"BasicExample GridSize 10⁹", basic(func(c *experiments.BasicExampleConfig) { c.GridSize = 1_000_000_000 }), bad, []string{"GridSize = 1000000000, want [2, 2001]"}, true},
 		{"BasicExample Starts 0", basic(func(c *experiments.BasicExampleConfig) { c.Starts = 0 }), bad, []string{"Starts = 0, want [1, 100]"}, true},

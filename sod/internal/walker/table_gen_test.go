@@ -438,7 +438,7 @@ var table = []entry{
 	{"plots.TermNormsFigure", plots.TermNormsFigure},
 	{"plots.Trajectory3DPlot", plots.Trajectory3DPlot},
 	{"quote.CSV", quote.CSV},
-	{"quote.HTML", quote.HTML},
+	{"quote.HTMLText", quote.HTMLText},
 	{"quote.Markdown", quote.Markdown},
 	{"reproduction.AblationDiffKind.String", reproduction.AblationDiffKind.String},
 	{"reproduction.AblationValues.CellAt", reproduction.AblationValues.CellAt},
