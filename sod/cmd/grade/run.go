@@ -397,6 +397,11 @@ func (r *runner) execute(ctx context.Context, dir, hostNbDir string, v view, nam
 			why = fmt.Sprintf("output or memory limit reached (the notebook printed more than nbconvert can hold in %s): %s", formatBytes(r.limits.Memory), why)
 		case strings.Contains(why, "File too large"):
 			why = fmt.Sprintf("output limit reached (the executed notebook would be larger than the file size limit %s)", formatBytes(r.limits.FileSize))
+		case strings.Contains(all, "Kernel died"):
+			// No memory kill was counted, yet the kernel is gone: under load the kernel can
+			// be stopped by a limit (file size, output, CPU time) before the cgroup counts a
+			// kill, so the message names the causes rather than guessing one of them.
+			why = fmt.Sprintf("the kernel died while a cell ran: a cell's output without bound, or a limit of the notebook (output, file size %s, memory %s, processes), stops it: %s", formatBytes(r.limits.FileSize), formatBytes(r.limits.Memory), why)
 		}
 		rep.msg = fmt.Sprintf("the notebook did not run to the end (%v): %s", err, why)
 		return nil, rep
