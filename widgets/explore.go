@@ -6,9 +6,10 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/gonb/gonbui/dom"
 	gw "github.com/janpfeifer/gonb/gonbui/widgets"
+
+	"sodworkbench.org/workbench/widgets/internal/frontend"
 )
 
 // LiveOnlyTag is the notebook cell tag for cells that need a live browser
@@ -159,7 +160,7 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 	if err != nil {
 		return err
 	}
-	if !gonbui.IsNotebook {
+	if !frontend.IsNotebook() {
 		_, _, err := fragment(first)
 		return err
 	}
@@ -172,7 +173,7 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 	if err := emitLibraries(needGL); err != nil {
 		return err
 	}
-	gonbui.DisplayHTML(websocketBaseURLJS)
+	frontend.DisplayHTML(websocketBaseURLJS)
 	root := dom.CreateTransientDiv()
 	type change struct{ i, k int }
 	changes := make(chan change, 64)
@@ -203,8 +204,8 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 		}(i, ch)
 	}
 	displayID := "sodw_explore_" + freshID()
-	gonbui.UpdateHTML(displayID, frag)
-	gonbui.Sync()
+	frontend.UpdateHTML(displayID, frag)
+	frontend.Sync()
 	for {
 		select {
 		case <-ctx.Done():
@@ -229,7 +230,7 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 			}
 			c, err := draw(vals)
 			if err != nil {
-				gonbui.UpdateHTML(displayID, fmt.Sprintf(`<pre style="color:#c92a2a">%s</pre>`, escapeHTML(err.Error())))
+				frontend.UpdateHTML(displayID, fmt.Sprintf(`<pre style="color:#c92a2a">%s</pre>`, escapeHTML(err.Error())))
 				continue
 			}
 			frag, gl, err := fragment(c)
@@ -242,8 +243,8 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 				}
 				needGL = true
 			}
-			gonbui.UpdateHTML(displayID, frag)
-			gonbui.Sync()
+			frontend.UpdateHTML(displayID, frag)
+			frontend.Sync()
 		}
 	}
 }
@@ -258,7 +259,7 @@ func emitLibraries(needGL bool) error {
 		return err
 	}
 	if libs != "" {
-		gonbui.DisplayHTML(libs)
+		frontend.DisplayHTML(libs)
 	}
 	emitted.lib[libECharts] = true
 	if needGL {

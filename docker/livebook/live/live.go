@@ -15,7 +15,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"reflect"
 	"strings"
 	"testing/fstest"
 
@@ -73,6 +72,9 @@ type Result struct {
 	Shell []string
 	// Magic are GoNB "%" commands other than "%%", which the page ignores.
 	Magic []string
+	// Compiled reports that the program compiled, so the cell's
+	// declarations are kept (even if it then failed).
+	Compiled bool
 }
 
 // ErrPanic marks a run that panicked (the program's panic, as GoNB
@@ -118,6 +120,7 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		return res, errors.New(prog.Explain(err.Error()))
 	}
 	k.session.Commit(name, c)
+	res.Compiled = true
 	if err := execute(ctx, i, compiled); err != nil {
 		var p interp.Panic
 		if errors.As(err, &p) {
@@ -165,5 +168,3 @@ func Symbols(path string) bool {
 }
 
 func pathName(p string) string { return p[strings.LastIndex(p, "/")+1:] }
-
-var _ = reflect.Value{}

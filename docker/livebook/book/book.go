@@ -1,0 +1,182 @@
+// Package book turns the exported notebooks of docker/book.sh into the
+// live book: it writes the browser files into <book>/live/ and makes every
+// notebook page load them, with the sources of its code cells.
+package book
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sodworkbench.org/workbench/docker/livebook/internal/symgen/gen"
+	"sodworkbench.org/workbench/docker/livebook/web"
+)
+
+// Dir is the folder of the live book's files inside the book.
+const Dir = "live"
+
+// Assets are the files WriteAssets copies besides the embedded web files.
+type Assets struct {
+	Wasm     string            // sodlive.wasm (cmd/sodlive built for js/wasm)
+	WasmExec string            // $(go env GOROOT)/lib/wasm/wasm_exec.js
+	ECharts  string            // node_modules with echarts/ and echarts-gl/ (widgets.AssetsDir)
+	Sources  map[string]string // source packages: import path -> folder
+}
+
+// Manifest is live/manifest.json: what the page fetches.
+type Manifest struct {
+	Wasm    string   `json:"wasm"`
+	Sources []string `json:"sources"` // "<import path>/<file>.go" under live/src/
+}
+
+// WriteAssets writes <book>/live/: the web files, the interpreter, Go's
+// wasm_exec.js, ECharts and ECharts-GL, the source packages and
+// manifest.json.
+func WriteAssets(bookDir string, a Assets) error {
+	dir := filepath.Join(bookDir, Dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := fs.WalkDir(web.Files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := web.Files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, p), b, 0o644)
+	}); err != nil {
+		return err
+	}
+	copies := map[string]string{
+		"sodlive.wasm":      a.Wasm,
+		"wasm_exec.js":      a.WasmExec,
+		"echarts.min.js":    filepath.Join(a.ECharts, "echarts", "dist", "echarts.min.js"),
+		"echarts-gl.min.js": filepath.Join(a.ECharts, "echarts-gl", "dist", "echarts-gl.min.js"),
+	}
+	for name, from := range copies {
+		if err := copyFile(from, filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	man := Manifest{Wasm: "sodlive.wasm"}
+	for path, folder := range a.Sources {
+		files, err := filepath.Glob(filepath.Join(folder, "*.go"))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			rel := path + "/" + filepath.Base(f)
+			if err := os.MkdirAll(filepath.Join(dir, "src", filepath.FromSlash(path)), 0o755); err != nil {
+				return err
+			}
+			if err := copyFile(f, filepath.Join(dir, "src", filepath.FromSlash(rel))); err != nil {
+				return err
+			}
+			man.Sources = append(man.Sources, rel)
+		}
+	}
+	b, err := json.MarshalIndent(man, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644)
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
+}
+
+// CellData is what a page carries for each code cell.
+type CellData struct {
+	Src   string `json:"src"`
+	Known string `json:"known,omitempty"` // why it cannot run in the browser
+}
+
+// Inject returns the page with the live book's stylesheet, the cells'
+// sources and the runtime script added. known maps a cell's number
+// (1-based, among the code cells) to why it cannot run in the browser.
+func Inject(page []byte, srcs []string, known map[int]string) ([]byte, error) {
+	if bytes.Contains(page, []byte(`id="sodlive-cells"`)) {
+		return nil, fmt.Errorf("the page is already live")
+	}
+	cells := make([]CellData, len(srcs))
+	for i, s := range srcs {
+		cells[i] = CellData{Src: s, Known: known[i+1]}
+	}
+	data, err := json.Marshal(cells)
+	if err != nil {
+		return nil, err
+	}
+	// json.Marshal escapes <, > and & so "</script>" cannot end the element.
+	head := fmt.Sprintf(`<link rel="stylesheet" href="%s/live.css">`+"\n", html.EscapeString(Dir))
+	body := fmt.Sprintf(`<script type="application/json" id="sodlive-cells">%s</script>`+"\n"+
+		`<script src="%s/live.js"></script>`+"\n", data, html.EscapeString(Dir))
+	out, ok := insertBefore(page, "</head>", head)
+	if !ok {
+		return nil, fmt.Errorf("the page has no </head>")
+	}
+	if out, ok = insertBefore(out, "</body>", body); !ok {
+		return nil, fmt.Errorf("the page has no </body>")
+	}
+	return out, nil
+}
+
+func insertBefore(page []byte, tag, text string) ([]byte, bool) {
+	i := bytes.LastIndex(page, []byte(tag))
+	if i < 0 {
+		return nil, false
+	}
+	out := make([]byte, 0, len(page)+len(text))
+	out = append(out, page[:i]...)
+	out = append(out, text...)
+	return append(out, page[i:]...), true
+}
+
+// Pages makes every exported notebook page of the book live: for each
+// <book>/ipynb/NAME.ipynb with a page <book>/NAME.html. known maps a
+// notebook's file name to its cells that cannot run (see Inject).
+func Pages(bookDir string, known map[string]map[int]string) ([]string, error) {
+	nbs, err := filepath.Glob(filepath.Join(bookDir, "ipynb", "*.ipynb"))
+	if err != nil {
+		return nil, err
+	}
+	var done []string
+	for _, nb := range nbs {
+		name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
+		page := filepath.Join(bookDir, name+".html")
+		b, err := os.ReadFile(page)
+		if err != nil {
+			continue // REPRODUCTION.ipynb has no code; a failed export has no page
+		}
+		srcs, err := gen.CodeCells(nb)
+		if err != nil {
+			return nil, err
+		}
+		if len(srcs) == 0 || bytes.Contains(b, []byte(`id="sodlive-cells"`)) {
+			continue
+		}
+		out, err := Inject(b, srcs, known[name+".ipynb"])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", page, err)
+		}
+		if err := os.WriteFile(page, out, 0o644); err != nil {
+			return nil, err
+		}
+		done = append(done, name)
+	}
+	return done, nil
+}
