@@ -28,7 +28,16 @@ type Rewriter struct {
 	// its generic functions and, for each type parameter, the index of the
 	// first parameter whose type is that parameter (-1 if none).
 	Generic map[string]map[string][]int
-	paths   map[string]string // import path -> Symbols key
+	// Ranges, when not empty, is the import path of a package whose
+	// function Indices(x any) []struct{} has len(x) elements for a slice,
+	// an array or a pointer to one, and x for an integer: every range
+	// statement with at most one iteration variable over something other
+	// than a composite literal is rewritten to range over Indices(x), as
+	// yaegi v0.16.1 cannot range over an integer (Go 1.22), and only the
+	// types of the program tell an integer from a slice. Use it for a
+	// second attempt, after the program failed to compile.
+	Ranges string
+	paths  map[string]string // import path -> Symbols key
 }
 
 // GenericSignatures reads the generic functions of a package's Go source
@@ -118,7 +127,7 @@ type insertion struct {
 }
 
 func (rw *Rewriter) rewriteFile(src string, names map[string]string) (string, []Import, error) {
-	if rw == nil || len(rw.Generic) == 0 {
+	if rw == nil || (len(rw.Generic) == 0 && rw.Ranges == "") {
 		return src, nil, nil
 	}
 	fset := token.NewFileSet()
@@ -140,6 +149,15 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string) (string, []
 		return n
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
+		if r, ok := n.(*ast.RangeStmt); ok && rw.Ranges != "" && r.Value == nil {
+			lit, isLit := r.X.(*ast.BasicLit)
+			if _, composite := r.X.(*ast.CompositeLit); !composite && (!isLit || lit.Kind == token.INT) {
+				pkg := local(rw.Ranges)
+				ins = append(ins, insertion{at: fset.Position(r.X.Pos()).Offset, text: pkg + ".Indices("},
+					insertion{at: fset.Position(r.X.End()).Offset, text: ")"})
+			}
+			return true
+		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok || len(call.Args) != 1 {
 			return true
@@ -178,7 +196,7 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string) (string, []
 		ins = append(ins, insertion{at: fset.Position(sel.End()).Offset, text: "[" + strings.Join(args, ", ") + "]"})
 		return true
 	})
-	sort.Slice(ins, func(i, j int) bool { return ins[i].at > ins[j].at })
+	sort.SliceStable(ins, func(i, j int) bool { return ins[i].at > ins[j].at })
 	for _, in := range ins {
 		src = src[:in.at] + in.text + src[in.at:]
 	}

@@ -68,8 +68,9 @@ func merge(decls []Decl, imports []Import, name string, c *Cell) ([]Decl, []Impo
 // Program is the Go source of one run, with a map from its lines back to
 // the cells.
 type Program struct {
-	Src    string
-	chunks []chunk
+	Src     string
+	Imports []string // the import paths
+	chunks  []chunk
 }
 
 type chunk struct {
@@ -120,6 +121,7 @@ func (s *Session) Program(name string, c *Cell, rw *Rewriter) (*Program, error) 
 		body = src
 	}
 	for _, im := range append(imports, extra...) {
+		p.Imports = append(p.Imports, im.Path)
 		if im.Name != "" {
 			add(fmt.Sprintf("import %s %s", im.Name, strconv.Quote(im.Path)), "", 0)
 		} else {

@@ -14,9 +14,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log"
+	"os"
 	"path"
+	"reflect"
+	"slices"
 	"strings"
 	"testing/fstest"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -75,6 +80,9 @@ type Result struct {
 	// Compiled reports that the program compiled, so the cell's
 	// declarations are kept (even if it then failed).
 	Compiled bool
+	// Setup, Compile and Exec are the times spent giving a fresh
+	// interpreter the symbols, compiling the program and running it.
+	Setup, Compile, Exec time.Duration
 }
 
 // ErrPanic marks a run that panicked (the program's panic, as GoNB
@@ -105,23 +113,37 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	if err != nil {
 		return res, err
 	}
-	i := interp.New(interp.Options{
-		GoPath:               ".",
-		SourcecodeFilesystem: k.src,
-		Stdout:               stdout,
-		Stderr:               stderr,
-		Args:                 []string{"cell"},
-	})
-	if err := i.Use(symbols.Symbols); err != nil {
+	t0 := time.Now()
+	i := k.interpreter(stdout, stderr)
+	if err := use(i, prog.Imports, stdout); err != nil {
 		return res, fmt.Errorf("live: loading the symbols: %v", err)
 	}
+	t1 := time.Now()
+	res.Setup = t1.Sub(t0)
 	compiled, err := compile(i, prog.Src)
+	if err != nil && strings.Contains(prog.Src, "range") {
+		// A second attempt without range over integers (see cells.Rewriter.Ranges).
+		rw := *k.rw
+		rw.Ranges = rangesPath
+		if p2, err2 := k.session.Program(name, c, &rw); err2 == nil {
+			i2 := k.interpreter(stdout, stderr)
+			if err2 = use(i2, p2.Imports, stdout); err2 == nil {
+				if c2, err2 := compile(i2, p2.Src); err2 == nil {
+					i, prog, compiled, err = i2, p2, c2, nil
+				}
+			}
+		}
+	}
+	t2 := time.Now()
+	res.Compile = t2.Sub(t1)
 	if err != nil {
 		return res, errors.New(prog.Explain(err.Error()))
 	}
 	k.session.Commit(name, c)
 	res.Compiled = true
-	if err := execute(ctx, i, compiled); err != nil {
+	err = execute(ctx, i, compiled)
+	res.Exec = time.Since(t2)
+	if err != nil {
 		var p interp.Panic
 		if errors.As(err, &p) {
 			return res, fmt.Errorf("%w: %v", ErrPanic, p.Value)
@@ -131,10 +153,85 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	return res, nil
 }
 
+func (k *Kernel) interpreter(stdout, stderr io.Writer) *interp.Interpreter {
+	return interp.New(interp.Options{
+		GoPath:               ".",
+		SourcecodeFilesystem: k.src,
+		Stdout:               stdout,
+		Stderr:               stderr,
+		Args:                 []string{"cell"},
+	})
+}
+
+// rangesPath is the package of Indices, for cells.Rewriter.Ranges.
+const rangesPath = "sodworkbench.org/workbench/docker/livebook/live/ranges"
+
+// indices is ranges.Indices (see cells.Rewriter.Ranges).
+func indices(x any) []struct{} {
+	v := reflect.ValueOf(x)
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return make([]struct{}, max(v.Int(), 0))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return make([]struct{}, v.Uint())
+	case reflect.Slice, reflect.Array:
+		return make([]struct{}, v.Len())
+	case reflect.Pointer:
+		if v.Elem().Kind() == reflect.Array {
+			return make([]struct{}, v.Elem().Len())
+		}
+	}
+	panic(fmt.Sprintf("the page's interpreter cannot range over a %T with one variable in a program that also ranges over an integer "+
+		"(yaegi v0.16.1 has no range over integers, so such loops are rewritten); write for i := 0; i < n; i++ instead", x))
+}
+
+// stdlibGeneric are the standard packages whose generic functions yaegi
+// compiles from its own copy of their source whenever it is given the
+// symbols of fmt under the key "fmt/fmt" (with its fmt redirection).
+var stdlibGeneric = []string{"cmp", "maps", "slices"}
+
+// plain are the symbols with fmt under an equivalent key that does not
+// trigger that compilation, which would add about a second to every run in
+// the browser: programs that import none of stdlibGeneric get these.
+var plain = func() map[string]map[string]reflect.Value {
+	m := make(map[string]map[string]reflect.Value, len(symbols.Symbols))
+	for k, v := range symbols.Symbols {
+		if k == "fmt/fmt" {
+			k = "fmt/./fmt" // the same import path and package name for interp.Use
+		}
+		m[k] = v
+	}
+	return m
+}()
+
+// use gives the interpreter the symbols, with fmt's printing functions
+// writing to stdout.
+func use(i *interp.Interpreter, imports []string, stdout io.Writer) error {
+	if err := i.Use(map[string]map[string]reflect.Value{rangesPath + "/ranges": {"Indices": reflect.ValueOf(indices)}}); err != nil {
+		return err
+	}
+	for _, p := range imports {
+		if slices.Contains(stdlibGeneric, p) {
+			return i.Use(symbols.Symbols) // yaegi redirects fmt itself
+		}
+	}
+	if err := i.Use(plain); err != nil {
+		return err
+	}
+	return i.Use(map[string]map[string]reflect.Value{"fmt/./fmt": {
+		"Print":   reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprint(stdout, a...) }),
+		"Printf":  reflect.ValueOf(func(f string, a ...any) (int, error) { return fmt.Fprintf(stdout, f, a...) }),
+		"Println": reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprintln(stdout, a...) }),
+	}})
+}
+
 // compile compiles the program, turning the interpreter's own panics
 // (its bugs) into errors.
 func compile(i *interp.Interpreter, src string) (p *interp.Program, err error) {
+	// yaegi logs its own failures ("nil type") before panicking.
+	log.SetOutput(io.Discard)
 	defer func() {
+		log.SetOutput(os.Stderr)
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the interpreter failed on this program (yaegi: %v)", r)
 		}

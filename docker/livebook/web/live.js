@@ -41,7 +41,7 @@
         return WebAssembly.compileStreaming ? WebAssembly.compileStreaming(resp).catch(function () {
           return fetch(base + man.wasm).then(function (r) { return r.arrayBuffer(); }).then(WebAssembly.compile);
         }) : resp.then(function (r) { return r.arrayBuffer(); }).then(WebAssembly.compile);
-      }).then(function (m) { module = m; });
+      }).then(function (m) { module = m; stats.compiled = performance.now() - stats.start; });
     });
   }
 
@@ -281,7 +281,7 @@
         if (r.magic && r.magic.length) { self.note("GoNB commands not used in the browser: " + r.magic.join(" ")); }
         if (r.error) { self.error(r.error); }
         if (r.compiled) { committed[self.i] = self.src; }
-        var st = { cell: self.i + 1, ms: secs * 1000, interp: r.ms, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known };
+        var st = { cell: self.i + 1, ms: secs * 1000, interp: r.ms, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known };
         stats.cells[self.i] = st;
         setStatus("ready");
         return st;
@@ -355,10 +355,11 @@
       },
       runAll: runAll, stop: stop, reset: reset,
     };
-    setStatus("the Go interpreter starts when a cell runs");
+    // The interpreter loads at once, so that the first run does not wait.
+    startWorker();
     if (/(^|[?&])run=all(&|$)/.test(location.search)) {
       document.body.setAttribute("data-run-state", "running");
-      startWorker().then(runAll, function (err) { return "failed: interpreter " + err; }).then(function (state) {
+      ready.then(runAll, function (err) { return "failed: interpreter " + err; }).then(function (state) {
         document.body.setAttribute("data-run-state", state);
       });
     }

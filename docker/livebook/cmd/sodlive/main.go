@@ -47,7 +47,8 @@ func main() {
 		return promise(func() map[string]any {
 			start := time.Now()
 			res, err := k.Run(context.Background(), name, src, os.Stdout, os.Stderr)
-			out := map[string]any{"ms": float64(time.Since(start).Microseconds()) / 1000, "shell": strings(res.Shell), "magic": strings(res.Magic), "compiled": res.Compiled}
+			out := map[string]any{"ms": ms(time.Since(start)), "shell": strings(res.Shell), "magic": strings(res.Magic), "compiled": res.Compiled,
+				"setup": ms(res.Setup), "compile": ms(res.Compile), "exec": ms(res.Exec)}
 			if err != nil {
 				out["error"] = err.Error()
 				out["panic"] = errors.Is(err, live.ErrPanic)
@@ -74,6 +75,8 @@ func main() {
 	}
 	select {}
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func strings(s []string) []any {
 	out := make([]any, len(s))
