@@ -28,15 +28,19 @@ type Rewriter struct {
 	// its generic functions and, for each type parameter, the index of the
 	// first parameter whose type is that parameter (-1 if none).
 	Generic map[string]map[string][]int
-	// Ranges, when not empty, is the import path of a package whose
-	// function Indices(x any) []struct{} has len(x) elements for a slice,
-	// an array or a pointer to one, and x for an integer: every range
-	// statement with at most one iteration variable over something other
-	// than a composite literal is rewritten to range over Indices(x), as
-	// yaegi v0.16.1 cannot range over an integer (Go 1.22), and only the
-	// types of the program tell an integer from a slice. Use it for a
-	// second attempt, after the program failed to compile.
-	Ranges string
+	// Support is the import path of a compiled package with the
+	// functions the rewrites call: Clear(x any), for the builtin clear (Go
+	// 1.21) that yaegi v0.16.1 lacks, and Indices(x any) []struct{}, with
+	// len(x) elements for a slice, an array or a pointer to one and x for
+	// an integer.
+	Support string
+	// Ranges rewrites every range statement with at most one iteration
+	// variable over something other than a composite literal to range
+	// over Support's Indices(x), as yaegi v0.16.1 cannot range over an
+	// integer (Go 1.22) and only the program's types tell an integer from
+	// a slice. Use it for a second attempt, after the program failed to
+	// compile.
+	Ranges bool
 	paths  map[string]string // import path -> Symbols key
 }
 
@@ -102,9 +106,9 @@ func (rw *Rewriter) symbols(path string) (map[string]reflect.Value, bool) {
 }
 
 // rewriteBody rewrites the statements of a main body.
-func (rw *Rewriter) rewriteBody(body string, names map[string]string) (string, []Import, error) {
+func (rw *Rewriter) rewriteBody(body string, names map[string]string, ty *typer) (string, []Import, error) {
 	const pre = "package main;func main() {"
-	out, more, err := rw.rewriteFile(pre+body+"\n}", names)
+	out, more, err := rw.rewriteFile(pre+body+"\n}", names, ty)
 	if err != nil {
 		return "", nil, err
 	}
@@ -112,9 +116,9 @@ func (rw *Rewriter) rewriteBody(body string, names map[string]string) (string, [
 }
 
 // rewrite rewrites one top-level declaration.
-func (rw *Rewriter) rewrite(decl string, names map[string]string) (string, []Import, error) {
+func (rw *Rewriter) rewrite(decl string, names map[string]string, ty *typer) (string, []Import, error) {
 	const pre = "package main;"
-	out, more, err := rw.rewriteFile(pre+decl, names)
+	out, more, err := rw.rewriteFile(pre+decl, names, ty)
 	if err != nil {
 		return "", nil, err
 	}
@@ -124,10 +128,11 @@ func (rw *Rewriter) rewrite(decl string, names map[string]string) (string, []Imp
 type insertion struct {
 	at   int
 	text string
+	del  int // bytes replaced
 }
 
-func (rw *Rewriter) rewriteFile(src string, names map[string]string) (string, []Import, error) {
-	if rw == nil || (len(rw.Generic) == 0 && rw.Ranges == "") {
+func (rw *Rewriter) rewriteFile(src string, names map[string]string, ty *typer) (string, []Import, error) {
+	if rw == nil || (len(rw.Generic) == 0 && rw.Support == "") {
 		return src, nil, nil
 	}
 	fset := token.NewFileSet()
@@ -143,16 +148,24 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string) (string, []
 				return n
 			}
 		}
+		if _, ok := rw.symbols(path); !ok && path != rw.Support {
+			return "" // the interpreter could not import it
+		}
 		n := "livebook_" + strings.NewReplacer("/", "_", ".", "_", "-", "_").Replace(path)
 		names[n] = path
 		more = append(more, Import{Name: n, Path: path})
 		return n
 	}
+	ty.vars = nil
 	ast.Inspect(f, func(n ast.Node) bool {
-		if r, ok := n.(*ast.RangeStmt); ok && rw.Ranges != "" && r.Value == nil {
+		if n == nil {
+			return true
+		}
+		ty.statement(n)
+		if r, ok := n.(*ast.RangeStmt); ok && rw.Ranges && rw.Support != "" && r.Value == nil {
 			lit, isLit := r.X.(*ast.BasicLit)
 			if _, composite := r.X.(*ast.CompositeLit); !composite && (!isLit || lit.Kind == token.INT) {
-				pkg := local(rw.Ranges)
+				pkg := local(rw.Support)
 				ins = append(ins, insertion{at: fset.Position(r.X.Pos()).Offset, text: pkg + ".Indices("},
 					insertion{at: fset.Position(r.X.End()).Offset, text: ")"})
 			}
@@ -160,6 +173,12 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string) (string, []
 		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok || len(call.Args) != 1 {
+			return true
+		}
+		if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "clear" && rw.Support != "" {
+			if _, shadowed := ty.funcs["clear"]; !shadowed {
+				ins = append(ins, insertion{at: fset.Position(id.Pos()).Offset, text: local(rw.Support) + ".Clear", del: len("clear")})
+			}
 			return true
 		}
 		sel, ok := call.Fun.(*ast.SelectorExpr)
@@ -178,16 +197,14 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string) (string, []
 		if !ok {
 			return true
 		}
-		results := rw.resultTypes(inner, names)
-		if results == nil {
-			return true
-		}
+		results := ty.types(inner)
 		var args []string
 		for _, j := range idx {
-			if j < 0 || j >= results.NumOut() {
+			r := at(results, j)
+			if r == nil {
 				return true
 			}
-			s, ok := typeString(results.Out(j), local)
+			s, ok := typeString(r, local)
 			if !ok {
 				return true
 			}
@@ -198,31 +215,9 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string) (string, []
 	})
 	sort.SliceStable(ins, func(i, j int) bool { return ins[i].at > ins[j].at })
 	for _, in := range ins {
-		src = src[:in.at] + in.text + src[in.at:]
+		src = src[:in.at] + in.text + src[in.at+in.del:]
 	}
 	return src, more, nil
-}
-
-// resultTypes returns the function type of a call's function when it is
-// a function of a compiled package (pkg.F(…)).
-func (rw *Rewriter) resultTypes(call *ast.CallExpr, names map[string]string) reflect.Type {
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	pkg, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	syms, ok := rw.symbols(names[pkg.Name])
-	if !ok {
-		return nil
-	}
-	v, ok := syms[sel.Sel.Name]
-	if !ok || v.Kind() != reflect.Func {
-		return nil
-	}
-	return v.Type()
 }
 
 // typeString writes t as Go source, naming packages through local. It
@@ -236,7 +231,8 @@ func typeString(t reflect.Type, local func(path string) string) (string, bool) {
 		if strings.ContainsAny(t.Name(), "[]") || !ast.IsExported(t.Name()) {
 			return "", false
 		}
-		return local(t.PkgPath()) + "." + t.Name(), true
+		pkg := local(t.PkgPath())
+		return pkg + "." + t.Name(), pkg != ""
 	}
 	elem := func(prefix string, e reflect.Type) (string, bool) {
 		s, ok := typeString(e, local)

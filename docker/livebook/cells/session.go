@@ -102,9 +102,13 @@ func (s *Session) Program(name string, c *Cell, rw *Rewriter) (*Program, error) 
 	for _, im := range imports {
 		names[im.local()] = im.Path
 	}
-	var rewritten []string
+	var rewritten, srcs []string
 	for _, d := range decls {
-		src, more, err := rw.rewrite(d.Src, names)
+		srcs = append(srcs, d.Src)
+	}
+	ty := newTyper(rw, names, srcs)
+	for _, d := range decls {
+		src, more, err := rw.rewrite(d.Src, names, ty)
 		if err != nil {
 			return nil, &Error{Cell: d.Cell, Line: d.Line, Msg: err.Error()}
 		}
@@ -113,7 +117,7 @@ func (s *Session) Program(name string, c *Cell, rw *Rewriter) (*Program, error) 
 	}
 	body := ""
 	if c.HasMain {
-		src, more, err := rw.rewriteBody(c.Body, names)
+		src, more, err := rw.rewriteBody(c.Body, names, ty)
 		if err != nil {
 			return nil, &Error{Cell: name, Line: c.BodyLine, Msg: err.Error()}
 		}
@@ -150,8 +154,9 @@ func (p *Program) Where(line int) (cell string, cellLine int) {
 	return "", 0
 }
 
-// positionRE finds the interpreter's positions ("12:5: ..." or "_.go:12:5").
-var positionRE = regexp.MustCompile(`(^|[\s(])(?:[\w./-]*\.go:)?(\d+):(\d+)(:?)`)
+// positionRE finds the interpreter's positions in the program ("12:5: ...");
+// positions in a source package carry its file name and are left alone.
+var positionRE = regexp.MustCompile(`(^|[\s(])(\d+):(\d+)(:?)`)
 
 // Explain rewrites the positions in a message of the interpreter about
 // the program into cell positions ("cell 3, line 4").

@@ -39,7 +39,7 @@ type Kernel struct {
 // New returns a kernel whose source packages (cells.SourcePackages) are
 // read from sources, a file system holding "<import path>/<file>.go".
 func New(sources fs.FS) (*Kernel, error) {
-	k := &Kernel{src: fstest.MapFS{}, rw: &cells.Rewriter{Symbols: symbols.Symbols, Generic: map[string]map[string][]int{}}}
+	k := &Kernel{src: fstest.MapFS{}, rw: &cells.Rewriter{Symbols: symbols.Symbols, Generic: map[string]map[string][]int{}, Support: supportPath}}
 	for _, p := range cells.SourcePackages {
 		ents, err := fs.ReadDir(sources, p)
 		if err != nil {
@@ -124,7 +124,7 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	if err != nil && strings.Contains(prog.Src, "range") {
 		// A second attempt without range over integers (see cells.Rewriter.Ranges).
 		rw := *k.rw
-		rw.Ranges = rangesPath
+		rw.Ranges = true
 		if p2, err2 := k.session.Program(name, c, &rw); err2 == nil {
 			i2 := k.interpreter(stdout, stderr)
 			if err2 = use(i2, p2.Imports, stdout); err2 == nil {
@@ -163,10 +163,24 @@ func (k *Kernel) interpreter(stdout, stderr io.Writer) *interp.Interpreter {
 	})
 }
 
-// rangesPath is the package of Indices, for cells.Rewriter.Ranges.
-const rangesPath = "sodworkbench.org/workbench/docker/livebook/live/ranges"
+// supportPath is the package of Indices and Clear (cells.Rewriter.Support).
+const supportPath = "sodworkbench.org/workbench/docker/livebook/live/support"
 
-// indices is ranges.Indices (see cells.Rewriter.Ranges).
+// clear is support.Clear: the builtin clear (Go 1.21), which yaegi v0.16.1
+// lacks.
+func clear(x any) {
+	v := reflect.ValueOf(x)
+	switch v.Kind() {
+	case reflect.Map:
+		v.Clear()
+	case reflect.Slice:
+		v.Clear()
+	default:
+		panic(fmt.Sprintf("clear(%T): want a map or a slice", x))
+	}
+}
+
+// indices is support.Indices (see cells.Rewriter.Ranges).
 func indices(x any) []struct{} {
 	v := reflect.ValueOf(x)
 	switch v.Kind() {
@@ -207,7 +221,7 @@ var plain = func() map[string]map[string]reflect.Value {
 // use gives the interpreter the symbols, with fmt's printing functions
 // writing to stdout.
 func use(i *interp.Interpreter, imports []string, stdout io.Writer) error {
-	if err := i.Use(map[string]map[string]reflect.Value{rangesPath + "/ranges": {"Indices": reflect.ValueOf(indices)}}); err != nil {
+	if err := i.Use(map[string]map[string]reflect.Value{supportPath + "/support": {"Indices": reflect.ValueOf(indices), "Clear": reflect.ValueOf(clear)}}); err != nil {
 		return err
 	}
 	for _, p := range imports {
