@@ -195,10 +195,14 @@ fi
 # 6. the live book: the interpreter (docker/livebook/cmd/sodlive) built for WebAssembly, the page
 #    runtime, ECharts, and every exported notebook page made editable and runnable
 if [ "$live" = yes ]; then
-  if (cd "$repo/docker/livebook" && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/ipynb/sodlive.wasm" ./cmd/sodlive &&
-    go run ./cmd/livebook -book "$out" -wasm "$out/ipynb/sodlive.wasm" -known known.json) >"$out/ipynb/live.log" 2>&1; then
+  #    (two interpreters: the one with gonum/plot's static figures only for the pages that use them)
+  if (cd "$repo/docker/livebook" && export GOOS=js GOARCH=wasm &&
+    go build -trimpath -ldflags="-s -w" -o "$out/ipynb/sodlive.wasm" ./cmd/sodlive &&
+    go build -trimpath -ldflags="-s -w" -tags sodlive_plots -o "$out/ipynb/sodlive-plots.wasm" ./cmd/sodlive &&
+    unset GOOS GOARCH && go run ./cmd/livebook -book "$out" -wasm "$out/ipynb/sodlive.wasm" \
+      -wasm-plots "$out/ipynb/sodlive-plots.wasm" -known known.json) >"$out/ipynb/live.log" 2>&1; then
     echo "ok     live book: $(tail -1 "$out/ipynb/live.log")"
-    rm -f "$out/ipynb/sodlive.wasm"
+    rm -f "$out/ipynb/sodlive.wasm" "$out/ipynb/sodlive-plots.wasm"
   else
     echo "FAILED live book (see $out/ipynb/live.log)" >&2
     tail -5 "$out/ipynb/live.log" >&2

@@ -11,8 +11,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"sodworkbench.org/workbench/docker/livebook/cells"
 	"sodworkbench.org/workbench/docker/livebook/internal/symgen/gen"
 	"sodworkbench.org/workbench/docker/livebook/web"
 )
@@ -22,17 +24,24 @@ const Dir = "live"
 
 // Assets are the files WriteAssets copies besides the embedded web files.
 type Assets struct {
-	Wasm     string            // sodlive.wasm (cmd/sodlive built for js/wasm)
-	WasmExec string            // $(go env GOROOT)/lib/wasm/wasm_exec.js
-	ECharts  string            // node_modules with echarts/ and echarts-gl/ (widgets.AssetsDir)
-	Sources  map[string]string // source packages: import path -> folder
+	Wasm      string            // sodlive.wasm (cmd/sodlive built for js/wasm)
+	WasmPlots string            // sodlive-plots.wasm (the same with -tags sodlive_plots)
+	WasmExec  string            // $(go env GOROOT)/lib/wasm/wasm_exec.js
+	ECharts   string            // node_modules with echarts/ and echarts-gl/ (widgets.AssetsDir)
+	Sources   map[string]string // source packages: import path -> folder
 }
 
-// Manifest is live/manifest.json: what the page fetches.
+// Manifest is live/manifest.json: what the page fetches besides its
+// interpreter.
 type Manifest struct {
-	Wasm    string   `json:"wasm"`
 	Sources []string `json:"sources"` // "<import path>/<file>.go" under live/src/
 }
+
+// The two interpreters (see gen.PlotsTag).
+const (
+	WasmFile      = "sodlive.wasm"
+	WasmPlotsFile = "sodlive-plots.wasm"
+)
 
 // WriteAssets writes <book>/live/: the web files, the interpreter, Go's
 // wasm_exec.js, ECharts and ECharts-GL, the source packages and
@@ -55,7 +64,8 @@ func WriteAssets(bookDir string, a Assets) error {
 		return err
 	}
 	copies := map[string]string{
-		"sodlive.wasm":      a.Wasm,
+		WasmFile:            a.Wasm,
+		WasmPlotsFile:       a.WasmPlots,
 		"wasm_exec.js":      a.WasmExec,
 		"echarts.min.js":    filepath.Join(a.ECharts, "echarts", "dist", "echarts.min.js"),
 		"echarts-gl.min.js": filepath.Join(a.ECharts, "echarts-gl", "dist", "echarts-gl.min.js"),
@@ -65,7 +75,7 @@ func WriteAssets(bookDir string, a Assets) error {
 			return err
 		}
 	}
-	man := Manifest{Wasm: "sodlive.wasm"}
+	var man Manifest
 	for path, folder := range a.Sources {
 		files, err := filepath.Glob(filepath.Join(folder, "*.go"))
 		if err != nil {
@@ -100,6 +110,12 @@ func copyFile(from, to string) error {
 	return os.WriteFile(to, b, 0o644)
 }
 
+// PageData is what a page carries: its interpreter and its code cells.
+type PageData struct {
+	Wasm  string     `json:"wasm"`
+	Cells []CellData `json:"cells"`
+}
+
 // CellData is what a page carries for each code cell.
 type CellData struct {
 	Src   string `json:"src"`
@@ -107,9 +123,10 @@ type CellData struct {
 }
 
 // Inject returns the page with the live book's stylesheet, the cells'
-// sources and the runtime script added. known maps a cell's number
-// (1-based, among the code cells) to why it cannot run in the browser.
-func Inject(page []byte, srcs []string, known map[int]string) ([]byte, error) {
+// sources and the runtime script added; wasm is its interpreter's file.
+// known maps a cell's number (1-based, among the code cells) to why it
+// cannot run in the browser.
+func Inject(page []byte, wasm string, srcs []string, known map[int]string) ([]byte, error) {
 	if bytes.Contains(page, []byte(`id="sodlive-cells"`)) {
 		return nil, fmt.Errorf("the page is already live")
 	}
@@ -117,7 +134,7 @@ func Inject(page []byte, srcs []string, known map[int]string) ([]byte, error) {
 	for i, s := range srcs {
 		cells[i] = CellData{Src: s, Known: known[i+1]}
 	}
-	data, err := json.Marshal(cells)
+	data, err := json.Marshal(PageData{Wasm: wasm, Cells: cells})
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +165,9 @@ func insertBefore(page []byte, tag, text string) ([]byte, bool) {
 
 // Pages makes every exported notebook page of the book live: for each
 // <book>/ipynb/NAME.ipynb with a page <book>/NAME.html. known maps a
-// notebook's file name to its cells that cannot run (see Inject).
-func Pages(bookDir string, known map[string]map[int]string) ([]string, error) {
+// notebook's file name to its cells that cannot run (see Inject); the
+// pages of notebooks importing one of plots get WasmPlotsFile.
+func Pages(bookDir string, known map[string]map[int]string, plots []string) ([]string, error) {
 	nbs, err := filepath.Glob(filepath.Join(bookDir, "ipynb", "*.ipynb"))
 	if err != nil {
 		return nil, err
@@ -169,7 +187,19 @@ func Pages(bookDir string, known map[string]map[int]string) ([]string, error) {
 		if len(srcs) == 0 || bytes.Contains(b, []byte(`id="sodlive-cells"`)) {
 			continue
 		}
-		out, err := Inject(b, srcs, known[name+".ipynb"])
+		wasm := WasmFile
+		for i, src := range srcs {
+			c, err := cells.Parse(fmt.Sprintf("cell %d", i+1), src)
+			if err != nil {
+				continue
+			}
+			for _, im := range c.Imports {
+				if slices.Contains(plots, im.Path) {
+					wasm = WasmPlotsFile
+				}
+			}
+		}
+		out, err := Inject(b, wasm, srcs, known[name+".ipynb"])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", page, err)
 		}

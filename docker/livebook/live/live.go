@@ -113,6 +113,12 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	if err != nil {
 		return res, err
 	}
+	for _, im := range c.Imports {
+		if !Symbols(im.Path) && !slices.Contains(cells.SourcePackages, im.Path) && !slices.Contains(stdlibGeneric, im.Path) {
+			return res, &cells.Error{Cell: name, Msg: fmt.Sprintf("package %s is not built into this page's interpreter, which has the packages the notebooks import "+
+				"(with widgets/plots and the static figures only on the pages that use them)", im.Path)}
+		}
+	}
 	t0 := time.Now()
 	i := k.interpreter(stdout, stderr)
 	if err := use(i, prog.Imports, stdout); err != nil {

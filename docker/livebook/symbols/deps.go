@@ -5,7 +5,6 @@ package symbols
 import (
 	_ "github.com/janpfeifer/must"
 	_ "gonum.org/v1/gonum/mat"
-	_ "gonum.org/v1/plot"
 	_ "sodworkbench.org/workbench/sod"
 	_ "sodworkbench.org/workbench/widgets"
 )

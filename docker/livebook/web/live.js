@@ -3,9 +3,9 @@
 // keeping GoNB's semantics (declarations accumulate from cell to cell,
 // "%%" starts the program's body, every run is a whole program).
 //
-// The page carries the cells' sources in <script type="application/json"
-// id="sodlive-cells"> ([{src, tags, known}], known being why a cell cannot
-// run in the browser, from the fidelity report). With ?run=all it runs
+// The page carries its interpreter's file and its cells' sources in
+// <script type="application/json" id="sodlive-cells"> ({wasm, cells: [{src,
+// known}]}, known being why a cell cannot run in the browser). With ?run=all it runs
 // every cell on load and then sets data-run-state on <body> to "done" or
 // "failed: cell N <reason>". window.sodLiveStats holds the timings and the
 // text outputs (for the browser tests).
@@ -13,7 +13,8 @@
   "use strict";
   var base = document.currentScript.src.replace(/[^/]*$/, "");
   var stats = (window.sodLiveStats = { start: performance.now(), firstOutput: null, ready: null, cells: [] });
-  var cellsData = JSON.parse(document.getElementById("sodlive-cells").textContent);
+  var pageData = JSON.parse(document.getElementById("sodlive-cells").textContent);
+  var cellsData = pageData.cells;
   var SETUP_NOTE =
     "The “!” lines are shell commands for the Jupyter kernel (they point GoNB at this module). " +
     "They are not needed here: the page's Go interpreter has the workbench's packages built in.";
@@ -37,9 +38,9 @@
         }).then(function (t) { files[p] = t; });
       })).then(function () {
         sources = files;
-        var resp = fetch(base + man.wasm);
+        var resp = fetch(base + pageData.wasm);
         return WebAssembly.compileStreaming ? WebAssembly.compileStreaming(resp).catch(function () {
-          return fetch(base + man.wasm).then(function (r) { return r.arrayBuffer(); }).then(WebAssembly.compile);
+          return fetch(base + pageData.wasm).then(function (r) { return r.arrayBuffer(); }).then(WebAssembly.compile);
         }) : resp.then(function (r) { return r.arrayBuffer(); }).then(WebAssembly.compile);
       }).then(function (m) { module = m; stats.compiled = performance.now() - stats.start; });
     });

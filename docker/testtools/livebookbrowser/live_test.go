@@ -115,6 +115,7 @@ var volatile = []*regexp.Regexp{
 	regexp.MustCompile(`(?m)^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d `), // log timestamps
 	regexp.MustCompile(`\d+(\.\d+)?\s?(ns|µs|ms|s)\b`),         // durations
 	regexp.MustCompile(`(?m)^workbench module: .*$`),           // the set-up cell
+	regexp.MustCompile(`(?m)^offline ECharts assets: .*$`),     // a folder on the kernel's machine
 	regexp.MustCompile(`\(build: [^)]*\)`),                     // version stamp
 	regexp.MustCompile(`(?m)^(exit status \d+|panic: .*|goroutine .*|\s+/.*\.go:\d+.*)$`),
 }

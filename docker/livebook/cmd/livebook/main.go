@@ -2,7 +2,7 @@
 // every code cell of every notebook page editable and runnable in the
 // browser, with the Go interpreter built from cmd/sodlive.
 //
-//	livebook -book DIR -wasm FILE [-known FILE]
+//	livebook -book DIR -wasm FILE -wasm-plots FILE [-known FILE] [-packages FILE]
 //
 // It writes DIR/live/ (the runtime, the interpreter, ECharts, the source
 // packages) and adds the runtime to every page DIR/NAME.html that has an
@@ -29,24 +29,26 @@ import (
 func main() {
 	dir := flag.String("book", "", "the book's folder (docker/book.sh -o)")
 	wasm := flag.String("wasm", "", "the interpreter, cmd/sodlive built with GOOS=js GOARCH=wasm")
+	wasmPlots := flag.String("wasm-plots", "", "the same built with -tags sodlive_plots")
+	packages := flag.String("packages", "symbols/packages.txt", "the symbols' package list (which need the plots build)")
 	knownFile := flag.String("known", "", "JSON of the cells that cannot run in the browser (optional)")
 	flag.Parse()
-	if *dir == "" || *wasm == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: livebook -book DIR -wasm FILE [-known FILE]")
+	if *dir == "" || *wasm == "" || *wasmPlots == "" || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: livebook -book DIR -wasm FILE -wasm-plots FILE [-known FILE] [-packages FILE]")
 		os.Exit(2)
 	}
-	if err := run(*dir, *wasm, *knownFile); err != nil {
+	if err := run(*dir, *wasm, *wasmPlots, *knownFile, *packages); err != nil {
 		fmt.Fprintln(os.Stderr, "livebook:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, wasm, knownFile string) error {
+func run(dir, wasm, wasmPlots, knownFile, packages string) error {
 	echarts, err := widgets.AssetsDir()
 	if err != nil {
 		return err
 	}
-	a := book.Assets{Wasm: wasm, WasmExec: filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), ECharts: echarts, Sources: map[string]string{}}
+	a := book.Assets{Wasm: wasm, WasmPlots: wasmPlots, WasmExec: filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), ECharts: echarts, Sources: map[string]string{}}
 	if _, err := os.Stat(a.WasmExec); err != nil {
 		out, gerr := exec.Command("go", "env", "GOROOT").Output()
 		if gerr != nil {
@@ -74,7 +76,17 @@ func run(dir, wasm, knownFile string) error {
 			return fmt.Errorf("%s: %v", knownFile, err)
 		}
 	}
-	pages, err := book.Pages(dir, known)
+	list, err := os.ReadFile(packages)
+	if err != nil {
+		return err
+	}
+	var plots []string
+	for _, l := range strings.Split(string(list), "\n") {
+		if f := strings.Fields(l); len(f) == 2 && f[1] == "plots" {
+			plots = append(plots, f[0])
+		}
+	}
+	pages, err := book.Pages(dir, known, plots)
 	if err != nil {
 		return err
 	}
