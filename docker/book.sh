@@ -200,7 +200,7 @@ if [ "$live" = yes ]; then
     go build -trimpath -ldflags="-s -w" -o "$out/ipynb/sodlive.wasm" ./cmd/sodlive &&
     go build -trimpath -ldflags="-s -w" -tags sodlive_plots -o "$out/ipynb/sodlive-plots.wasm" ./cmd/sodlive &&
     unset GOOS GOARCH && go run ./cmd/livebook -book "$out" -wasm "$out/ipynb/sodlive.wasm" \
-      -wasm-plots "$out/ipynb/sodlive-plots.wasm" -known known.json) >"$out/ipynb/live.log" 2>&1; then
+      -wasm-plots "$out/ipynb/sodlive-plots.wasm" -known known.json -notebooks "$nbdir") >"$out/ipynb/live.log" 2>&1; then
     echo "ok     live book: $(tail -1 "$out/ipynb/live.log")"
     rm -f "$out/ipynb/sodlive.wasm" "$out/ipynb/sodlive-plots.wasm"
   else

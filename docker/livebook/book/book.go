@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -120,28 +121,26 @@ type PageData struct {
 type CellData struct {
 	Src   string `json:"src"`
 	Known string `json:"known,omitempty"` // why it cannot run in the browser
+	// LiveOnly marks a cell the exported page lacks (tagged live-only: it
+	// waits for the reader, e.g. widgets.Explore); the page shows it
+	// before its Before-th cell (counting every exported cell; -1: at the
+	// end), and runs it only when asked, never in "run all".
+	LiveOnly bool `json:"liveOnly,omitempty"`
+	Before   int  `json:"before,omitempty"`
 }
 
-// Inject returns the page with the live book's stylesheet, the cells'
-// sources and the runtime script added; wasm is its interpreter's file.
-// known maps a cell's number (1-based, among the code cells) to why it
-// cannot run in the browser.
-func Inject(page []byte, wasm string, srcs []string, known map[int]string) ([]byte, error) {
-	if bytes.Contains(page, []byte(`id="sodlive-cells"`)) {
-		return nil, fmt.Errorf("the page is already live")
-	}
-	cells := make([]CellData, len(srcs))
-	for i, s := range srcs {
-		cells[i] = CellData{Src: s, Known: known[i+1]}
-	}
-	data, err := json.Marshal(PageData{Wasm: wasm, Cells: cells})
+// Inject returns the page with the live book's stylesheet, the page's data
+// and the runtime script added.
+func Inject(page []byte, data PageData) ([]byte, error) {
+	page = strip(page)
+	b, err := json.Marshal(data)
 	if err != nil {
 		return nil, err
 	}
 	// json.Marshal escapes <, > and & so "</script>" cannot end the element.
 	head := fmt.Sprintf(`<link rel="stylesheet" href="%s/live.css">`+"\n", html.EscapeString(Dir))
 	body := fmt.Sprintf(`<script type="application/json" id="sodlive-cells">%s</script>`+"\n"+
-		`<script src="%s/live.js"></script>`+"\n", data, html.EscapeString(Dir))
+		`<script src="%s/live.js"></script>`+"\n", b, html.EscapeString(Dir))
 	out, ok := insertBefore(page, "</head>", head)
 	if !ok {
 		return nil, fmt.Errorf("the page has no </head>")
@@ -151,6 +150,52 @@ func Inject(page []byte, wasm string, srcs []string, known map[int]string) ([]by
 	}
 	return out, nil
 }
+
+// LiveOnlyTag is the tag of the cells the exported book leaves out
+// (widgets.LiveOnlyTag).
+const LiveOnlyTag = "live-only"
+
+// Data returns a page's data from its notebook's cells: every code cell,
+// those the export left out (LiveOnlyTag) placed among the exported ones;
+// known maps a code cell's number (1-based) to why it cannot run in the
+// browser.
+func Data(cells []gen.Cell, wasm string, known map[int]string) PageData {
+	d := PageData{Wasm: wasm}
+	kept := 0 // exported cells so far
+	var pending []int
+	for _, c := range cells {
+		live := slices.Contains(c.Tags, LiveOnlyTag)
+		if live {
+			if c.Type == "code" {
+				pending = append(pending, len(d.Cells))
+				d.Cells = append(d.Cells, CellData{Src: c.Src, LiveOnly: true})
+			}
+			continue
+		}
+		for _, p := range pending {
+			d.Cells[p].Before = kept
+		}
+		pending = nil
+		kept++
+		if c.Type == "code" {
+			d.Cells = append(d.Cells, CellData{Src: c.Src})
+		}
+	}
+	for _, p := range pending {
+		d.Cells[p].Before = -1
+	}
+	for i := range d.Cells {
+		d.Cells[i].Known = known[i+1]
+	}
+	return d
+}
+
+// injected finds what Inject adds, so that a page is made live again
+// (with the current cells and interpreter) rather than twice.
+var injected = regexp.MustCompile(`<link rel="stylesheet" href="` + Dir + `/live.css">\n|` +
+	`<script type="application/json" id="sodlive-cells">[^<]*</script>\n<script src="` + Dir + `/live.js"></script>\n`)
+
+func strip(page []byte) []byte { return injected.ReplaceAll(page, nil) }
 
 func insertBefore(page []byte, tag, text string) ([]byte, bool) {
 	i := bytes.LastIndex(page, []byte(tag))
@@ -164,11 +209,11 @@ func insertBefore(page []byte, tag, text string) ([]byte, bool) {
 }
 
 // Pages makes every exported notebook page of the book live: for each
-// <book>/ipynb/NAME.ipynb with a page <book>/NAME.html. known maps a
-// notebook's file name to its cells that cannot run (see Inject); the
-// pages of notebooks importing one of plots get WasmPlotsFile.
-func Pages(bookDir string, known map[string]map[int]string, plots []string) ([]string, error) {
-	nbs, err := filepath.Glob(filepath.Join(bookDir, "ipynb", "*.ipynb"))
+// notebook nbDir/NAME.ipynb with a page <book>/NAME.html. known maps a
+// notebook's file name to its cells that cannot run (see Data); the pages
+// of notebooks importing one of plots get WasmPlotsFile.
+func Pages(bookDir, nbDir string, known map[string]map[int]string, plots []string) ([]string, error) {
+	nbs, err := filepath.Glob(filepath.Join(nbDir, "*.ipynb"))
 	if err != nil {
 		return nil, err
 	}
@@ -178,28 +223,32 @@ func Pages(bookDir string, known map[string]map[int]string, plots []string) ([]s
 		page := filepath.Join(bookDir, name+".html")
 		b, err := os.ReadFile(page)
 		if err != nil {
-			continue // REPRODUCTION.ipynb has no code; a failed export has no page
+			continue // a notebook the book left out, or whose export failed
 		}
-		srcs, err := gen.CodeCells(nb)
+		all, err := gen.Cells(nb)
 		if err != nil {
 			return nil, err
 		}
-		if len(srcs) == 0 || bytes.Contains(b, []byte(`id="sodlive-cells"`)) {
-			continue
-		}
 		wasm := WasmFile
-		for i, src := range srcs {
-			c, err := cells.Parse(fmt.Sprintf("cell %d", i+1), src)
+		for i, c := range all {
+			if c.Type != "code" {
+				continue
+			}
+			pc, err := cells.Parse(fmt.Sprintf("cell %d", i+1), c.Src)
 			if err != nil {
 				continue
 			}
-			for _, im := range c.Imports {
+			for _, im := range pc.Imports {
 				if slices.Contains(plots, im.Path) {
 					wasm = WasmPlotsFile
 				}
 			}
 		}
-		out, err := Inject(b, wasm, srcs, known[name+".ipynb"])
+		data := Data(all, wasm, known[name+".ipynb"])
+		if len(data.Cells) == 0 {
+			continue
+		}
+		out, err := Inject(b, data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", page, err)
 		}

@@ -140,6 +140,7 @@
     this.el = el;
     this.src = data.src;
     this.known = data.known || "";
+    this.liveOnly = !!data.liveOnly;
     var input = el.querySelector(".jp-InputArea-editor") || el.querySelector(".jp-InputArea");
     this.input = input;
     var out = el.querySelector(".jp-Cell-outputWrapper .jp-OutputArea");
@@ -163,6 +164,12 @@
     this.timer = document.createElement("span");
     this.timer.className = "sodlive-timer";
     tools.append(label, run, edit, this.timer);
+    if (this.liveOnly) {
+      var lo = document.createElement("span");
+      lo.className = "sodlive-note";
+      lo.textContent = "interactive: it runs until you press ■ Stop, and “Run all” skips it";
+      tools.appendChild(lo);
+    }
     if (this.known) {
       var k = document.createElement("span");
       k.className = "sodlive-known";
@@ -229,6 +236,22 @@
       if (id) { div.setAttribute("data-sodlive-id", id); }
       this.out.appendChild(div);
     }
+    if (kind === "script") {
+      var s = document.createElement("script");
+      s.text = content;
+      div.appendChild(s);
+      return;
+    }
+    if (kind === "controls") {
+      div.innerHTML = content;
+      div.querySelectorAll("[data-sodlive-control]").forEach(function (el) {
+        var i = +el.getAttribute("data-sodlive-control");
+        el.addEventListener(el.tagName === "SELECT" ? "change" : "input", function () {
+          if (worker) { worker.postMessage({ type: "control", id: id, i: i, k: +el.value }); }
+        });
+      });
+      return;
+    }
     var needGL = content.indexOf("needGL = true") >= 0;
     var show = function () { div.innerHTML = content; runScripts(div); };
     if (content.indexOf('class="sodw"') >= 0) {
@@ -282,7 +305,7 @@
         if (r.magic && r.magic.length) { self.note("GoNB commands not used in the browser: " + r.magic.join(" ")); }
         if (r.error) { self.error(r.error); }
         if (r.compiled) { committed[self.i] = self.src; }
-        var st = { cell: self.i + 1, ms: secs * 1000, interp: r.ms, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known };
+        var st = { liveOnly: self.liveOnly, cell: self.i + 1, ms: secs * 1000, interp: r.ms, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known };
         stats.cells[self.i] = st;
         setStatus("ready");
         return st;
@@ -304,6 +327,7 @@
   function runAll() {
     var failed = null;
     cells.forEach(function (c) {
+      if (c.liveOnly) { return; }
       queue = queue.then(function () { return c.run(); }).then(function (st) {
         if (!st.ok && !c.known && failed === null) {
           failed = "failed: cell " + st.cell + " " + st.error.split("\n")[0];
@@ -340,12 +364,30 @@
       button("↺ Reset", "forget every declaration, as a kernel restart", reset),
       status);
     document.body.appendChild(bar);
-    if (els.length !== cellsData.length) {
-      setStatus("this page's cells do not match its sources (" + els.length + " vs " + cellsData.length + "): live mode is off");
-      document.body.setAttribute("data-run-state", "failed: page " + els.length + " code cells, " + cellsData.length + " sources");
+    var exported = cellsData.filter(function (d) { return !d.liveOnly; }).length;
+    if (els.length !== exported) {
+      setStatus("this page's cells do not match its sources (" + els.length + " vs " + exported + "): live mode is off");
+      document.body.setAttribute("data-run-state", "failed: page " + els.length + " code cells, " + exported + " sources");
       return;
     }
-    els.forEach(function (el, i) { cells.push(new Cell(i, el, cellsData[i])); });
+    // The cells the export left out (live-only) go back where they were.
+    var all = Array.prototype.slice.call(document.querySelectorAll(".jp-Cell"));
+    var k = 0;
+    cellsData.forEach(function (d, i) {
+      var el;
+      if (!d.liveOnly) {
+        el = els[k++];
+      } else {
+        el = document.createElement("div");
+        el.className = "jp-Cell jp-CodeCell jp-Notebook-cell sodlive-liveonly";
+        el.innerHTML = '<div class="jp-Cell-inputWrapper"><div class="jp-InputArea jp-Cell-inputArea">' +
+          '<div class="jp-InputArea-editor"><div class="highlight"><pre></pre></div></div></div></div>';
+        el.querySelector("pre").textContent = d.src;
+        var at = d.before >= 0 && d.before < all.length ? all[d.before] : null;
+        if (at) { at.parentNode.insertBefore(el, at); } else if (all.length) { all[all.length - 1].parentNode.appendChild(el); }
+      }
+      cells.push(new Cell(i, el, d));
+    });
     // For tests and the console: run cell i (0-based), with a new source if given.
     window.sodLiveBook = {
       count: cells.length,

@@ -3,26 +3,24 @@
 //
 // Messages from the page: {type: "init", module, sources} (a compiled
 // WebAssembly.Module and the source packages), {type: "run", id, name, src},
-// {type: "declare", id, name, src}, {type: "reset"}.
+// {type: "declare", id, name, src}, {type: "reset"}, {type: "control", id, i, k}
+// (a reader moved control i of the controls output id to position k).
 // Messages to the page: {type: "ready"} or {type: "fatal", error},
 // {type: "out", stream, text}, {type: "display", kind, id, content},
 // {type: "done", id, result}.
 "use strict";
-importScripts("wasm_exec.js");
-
 // Standard output and error of the whole program (fmt in cells, and the
-// compiled packages) arrive here through wasm_exec.js's file system shim.
+// compiled packages) arrive through the file system, which holds the
+// files the cells write, in memory (memfs.js).
+importScripts("memfs.js");
 const decoders = { 1: new TextDecoder("utf-8"), 2: new TextDecoder("utf-8") };
-globalThis.fs.writeSync = function (fd, buf) {
-  const d = decoders[fd];
-  if (d) {
-    const text = d.decode(buf, { stream: true });
-    if (text) {
-      postMessage({ type: "out", stream: fd === 2 ? "stderr" : "stdout", text: text });
-    }
+globalThis.fs = sodLiveMemFS(function (fd, buf) {
+  const text = decoders[fd].decode(buf, { stream: true });
+  if (text) {
+    postMessage({ type: "out", stream: fd === 2 ? "stderr" : "stdout", text: text });
   }
-  return buf.length;
-};
+});
+importScripts("wasm_exec.js");
 
 // The widgets' display back end (widgets/internal/frontend, js build).
 globalThis.sodLivePage = {
@@ -61,6 +59,9 @@ onmessage = function (e) {
       ready.then(function () { return globalThis.sodLive[m.type](m.name, m.src); }).then(
         function (result) { postMessage({ type: "done", id: m.id, result: result }); },
         function (err) { postMessage({ type: "done", id: m.id, result: { error: String(err), panic: true } }); });
+      break;
+    case "control":
+      if (globalThis.sodLiveControl) { globalThis.sodLiveControl(m.id, m.i, m.k); }
       break;
     case "reset":
       ready.then(function () { globalThis.sodLive.reset(); });

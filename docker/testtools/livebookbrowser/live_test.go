@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,7 @@ type cellStat struct {
 	Text    string  `json:"text"`
 	Outputs int     `json:"outputs"`
 	Known   string  `json:"known"`
+	Live    bool    `json:"liveOnly"`
 }
 
 type pageStats struct {
@@ -210,6 +212,8 @@ func TestLiveBook(t *testing.T) {
 			t.Errorf("%s: reading the stats: %v", name, err)
 		}
 		texts, charts := kernelOutputs(t, filepath.Join(dir, "ipynb", name+".ipynb"))
+		// The kernel's notebook has no live-only cells; "run all" skips them.
+		st.Cells = slices.DeleteFunc(st.Cells, func(c *cellStat) bool { return c == nil || c.Live })
 		if len(st.Cells) != len(texts) {
 			t.Errorf("%s: %d cells ran, the notebook has %d", name, len(st.Cells), len(texts))
 		}
@@ -270,6 +274,9 @@ func TestLiveBook(t *testing.T) {
 				t.Errorf("%s: an edited cell printed %q (%v), want \"edited 42\"", name, out, err)
 			}
 		}
+		if p := explore(tb); p != "" {
+			t.Errorf("%s: %s", name, p)
+		}
 		tb.Close()
 		slices.Sort(ms)
 		fmt.Fprintf(&report, "| %s | %d | %d | %.1f s | %.2f s | %.1f s | %d/%d |\n", name, len(st.Cells), ran,
@@ -327,5 +334,49 @@ func diff(want, got string) string {
 			return fmt.Sprintf("line %d\n- %s\n+ %s", i+1, a, b)
 		}
 	}
+	return ""
+}
+
+// explore runs the page's first live-only cell with controls (Explore), if
+// any, moves its first slider and checks that the chart is redrawn; it
+// returns a problem or "".
+func explore(tb *browsercheck.Tab) string {
+	const start = `(function () {
+	  var cells = document.querySelectorAll(".sodlive-liveonly");
+	  if (!cells.length) { return -1; }
+	  var all = Array.prototype.slice.call(document.querySelectorAll(".jp-Cell.jp-CodeCell"));
+	  var i = all.indexOf(cells[0]);
+	  window.sodLiveBook.run(i);
+	  window.sodLiveExplore = cells[0];
+	  return i; })()`
+	i, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[int](start))
+	if err != nil {
+		return "starting the live-only cell: " + err.Error()
+	}
+	if i < 0 {
+		return ""
+	}
+	const chart = `(function () {
+	  var c = window.sodLiveExplore, el = c && c.querySelector(".sodw div.item");
+	  var w = window.sodWidgets;
+	  return el && w && w.charts[el.id] && c.querySelector("[data-sodlive-control]") ? el.id : null; })()`
+	first, err := chromedp.Run(tb.Ctx, chromedp.Poll[string](chart, chromedp.WithPollingTimeout(2*time.Minute), chromedp.WithPollingInterval(250*time.Millisecond)))
+	if err != nil {
+		return "the explorer drew no chart with controls: " + err.Error()
+	}
+	const move = `(function () {
+	  var s = window.sodLiveExplore.querySelector('input[type=range][data-sodlive-control]');
+	  if (!s) { return false; }
+	  s.value = String(Math.min(+s.max, +s.value + 1) === +s.value ? +s.value - 1 : +s.value + 1);
+	  s.dispatchEvent(new Event("input"));
+	  return true; })()`
+	if ok, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[bool](move)); err != nil || !ok {
+		return fmt.Sprintf("moving a slider: %v %v", ok, err)
+	}
+	redrawn := strings.Replace(chart, "? el.id : null", "&& el.id !== "+strconv.Quote(first)+" ? el.id : null", 1)
+	if _, err := chromedp.Run(tb.Ctx, chromedp.Poll[string](redrawn, chromedp.WithPollingTimeout(2*time.Minute), chromedp.WithPollingInterval(250*time.Millisecond))); err != nil {
+		return "moving a slider did not redraw the explorer's chart: " + err.Error()
+	}
+	_, _ = chromedp.Run(tb.Ctx, chromedp.Evaluate[any](`window.sodLiveBook.stop()`))
 	return ""
 }

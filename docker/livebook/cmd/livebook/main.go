@@ -2,11 +2,11 @@
 // every code cell of every notebook page editable and runnable in the
 // browser, with the Go interpreter built from cmd/sodlive.
 //
-//	livebook -book DIR -wasm FILE -wasm-plots FILE [-known FILE] [-packages FILE]
+//	livebook -book DIR -wasm FILE -wasm-plots FILE [-known FILE] [-packages FILE] [-notebooks DIR]
 //
-// It writes DIR/live/ (the runtime, the interpreter, ECharts, the source
-// packages) and adds the runtime to every page DIR/NAME.html that has an
-// executed notebook DIR/ipynb/NAME.ipynb. -known names the fidelity
+// It writes DIR/live/ (the runtime, the interpreters, ECharts, the source
+// packages) and adds the runtime to every page DIR/NAME.html of a notebook
+// -notebooks/NAME.ipynb. -known names the fidelity
 // report's JSON (notebook -> cell -> reason) whose cells are marked as not
 // runnable in the browser.
 package main
@@ -31,19 +31,20 @@ func main() {
 	wasm := flag.String("wasm", "", "the interpreter, cmd/sodlive built with GOOS=js GOARCH=wasm")
 	wasmPlots := flag.String("wasm-plots", "", "the same built with -tags sodlive_plots")
 	packages := flag.String("packages", "symbols/packages.txt", "the symbols' package list (which need the plots build)")
+	notebooks := flag.String("notebooks", "../../notebooks", "the notebooks (their cells, with those the export leaves out)")
 	knownFile := flag.String("known", "", "JSON of the cells that cannot run in the browser (optional)")
 	flag.Parse()
 	if *dir == "" || *wasm == "" || *wasmPlots == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: livebook -book DIR -wasm FILE -wasm-plots FILE [-known FILE] [-packages FILE]")
+		fmt.Fprintln(os.Stderr, "usage: livebook -book DIR -wasm FILE -wasm-plots FILE [-known FILE] [-packages FILE] [-notebooks DIR]")
 		os.Exit(2)
 	}
-	if err := run(*dir, *wasm, *wasmPlots, *knownFile, *packages); err != nil {
+	if err := run(*dir, *wasm, *wasmPlots, *knownFile, *packages, *notebooks); err != nil {
 		fmt.Fprintln(os.Stderr, "livebook:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, wasm, wasmPlots, knownFile, packages string) error {
+func run(dir, wasm, wasmPlots, knownFile, packages, notebooks string) error {
 	echarts, err := widgets.AssetsDir()
 	if err != nil {
 		return err
@@ -86,7 +87,7 @@ func run(dir, wasm, wasmPlots, knownFile, packages string) error {
 			plots = append(plots, f[0])
 		}
 	}
-	pages, err := book.Pages(dir, known, plots)
+	pages, err := book.Pages(dir, notebooks, known, plots)
 	if err != nil {
 		return err
 	}
