@@ -20,8 +20,9 @@ import (
 
 // Always are packages given symbols whatever the notebooks import: fmt
 // (the interpreter redirects its output), log (the source of must uses
-// it) and a few a reader is likely to add to a cell.
-var Always = []string{"errors", "fmt", "log", "math", "sort", "strconv", "strings", "time"}
+// it), io/fs (os.Stat's result type, for the type arguments the page
+// writes) and a few a reader is likely to add to a cell.
+var Always = []string{"errors", "fmt", "io/fs", "log", "math", "sort", "strconv", "strings", "time"}
 
 // Packages returns the sorted import paths used by the code cells of the
 // notebooks in dir, with Always, without cells.SourcePackages.
@@ -65,6 +66,28 @@ func Packages(dir string) ([]string, error) {
 
 // CodeCells returns the sources of the code cells of a notebook.
 func CodeCells(file string) ([]string, error) {
+	all, err := Cells(file)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range all {
+		if c.Type == "code" {
+			out = append(out, c.Src)
+		}
+	}
+	return out, nil
+}
+
+// Cell is one cell of a notebook file.
+type Cell struct {
+	Type string // "code", "markdown" or "raw"
+	Src  string
+	Tags []string
+}
+
+// Cells returns the cells of a notebook.
+func Cells(file string) ([]Cell, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
@@ -73,16 +96,16 @@ func CodeCells(file string) ([]string, error) {
 		Cells []struct {
 			CellType string          `json:"cell_type"`
 			Source   json.RawMessage `json:"source"`
+			Metadata struct {
+				Tags []string `json:"tags"`
+			} `json:"metadata"`
 		} `json:"cells"`
 	}
 	if err := json.Unmarshal(b, &nb); err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
-	var out []string
+	var out []Cell
 	for _, c := range nb.Cells {
-		if c.CellType != "code" {
-			continue
-		}
 		var lines []string
 		if err := json.Unmarshal(c.Source, &lines); err != nil {
 			var s string
@@ -91,7 +114,7 @@ func CodeCells(file string) ([]string, error) {
 			}
 			lines = []string{s}
 		}
-		out = append(out, strings.Join(lines, ""))
+		out = append(out, Cell{Type: c.CellType, Src: strings.Join(lines, ""), Tags: c.Metadata.Tags})
 	}
 	return out, nil
 }
