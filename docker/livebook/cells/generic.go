@@ -171,6 +171,23 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string, ty *typer) 
 			}
 			return true
 		}
+		if a, ok := n.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN && len(a.Lhs) > 1 && len(a.Lhs) == len(a.Rhs) && fieldTarget(a.Lhs) {
+			// yaegi v0.16.1 drops parallel assignments to the fields of
+			// a compiled struct (cfg.QNN, cfg.Starts = q, 5 left Starts
+			// alone): assign through temporaries, on the same line.
+			var tmp, set []string
+			for i, l := range a.Lhs {
+				name := fmt.Sprintf("livebook_t%d_%d", fset.Position(a.Pos()).Offset, i)
+				tmp = append(tmp, name)
+				set = append(set, src[fset.Position(l.Pos()).Offset:fset.Position(l.End()).Offset]+" = "+name)
+			}
+			rhs := src[fset.Position(a.Rhs[0].Pos()).Offset:fset.Position(a.Rhs[len(a.Rhs)-1].End()).Offset]
+			start, end := fset.Position(a.Pos()).Offset, fset.Position(a.End()).Offset
+			if !strings.Contains(src[start:end], "\n") {
+				ins = append(ins, insertion{at: start, del: end - start,
+					text: "{ " + strings.Join(tmp, ", ") + " := " + rhs + "; " + strings.Join(set, "; ") + " }"})
+			}
+		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok || len(call.Args) != 1 {
 			return true
@@ -218,6 +235,17 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string, ty *typer) 
 		src = src[:in.at] + in.text + src[in.at+in.del:]
 	}
 	return src, more, nil
+}
+
+// fieldTarget reports whether an assignment sets a field or an element.
+func fieldTarget(lhs []ast.Expr) bool {
+	for _, l := range lhs {
+		switch l.(type) {
+		case *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+			return true
+		}
+	}
+	return false
 }
 
 // typeString writes t as Go source, naming packages through local. It

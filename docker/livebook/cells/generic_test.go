@@ -39,6 +39,7 @@ func TestRewriter(t *testing.T) {
 		{"a, b := must.M2(pkg.Two(3))", "must.M2[[]float64, map[string]pkg.Point](pkg.Two(3))"},
 		{"p := must.M1[*pkg.Point](pkg.One())", "must.M1[*pkg.Point](pkg.One())"},
 		{"p := must.M1(local())", "must.M1(local())"},
+		{"var q struct{ A, B int }\nq.A, q.B = 1, 2", "{ livebook_t"},
 	}
 	for _, tt := range tests {
 		var s cells.Session

@@ -59,3 +59,32 @@ func TestNotebook(t *testing.T) {
 		t.Logf("---- cell %d (%v) shell=%d err=%v\n%s", i, time.Since(start).Round(time.Millisecond), len(res.Shell), err, out.String())
 	}
 }
+
+// TestWorkarounds runs, in the interpreter, the programs yaegi v0.16.1
+// gets wrong as written and the page rewrites (see cells.Rewriter), and
+// GoNB's accumulation of declarations.
+func TestWorkarounds(t *testing.T) {
+	k, err := live.New(sources(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const imports = "import (\n\t\"fmt\"\n\t\"github.com/janpfeifer/must\"\n\t\"sodworkbench.org/workbench/sod\"\n\t\"sodworkbench.org/workbench/sod/experiments\"\n)\n"
+	tests := []struct{ name, src, want string }{
+		{"generic of a multi-value call", "%%\ncp := must.M1(sod.AnalyzeCritical(sod.BasicExampleProblem(), sod.BasicExampleXHat(), sod.CriticalOptions{}))\nfmt.Println(cp.IsLocalMinimum(1e-9))", "true\n"},
+		{"generic of a method's results", "%%\nin := sod.PaperInstances()[0]\ncp := must.M1(in.Critical(sod.CriticalOptions{}))\nfmt.Println(cp.GradNorm < 1e-6)", "true\n"},
+		{"range over an integer", "%%\nn := 3\nfor i := range n {\n\tfmt.Print(i)\n}\nfor range 2 {\n\tfmt.Print(\"x\")\n}\nfor i := range []int{7, 8} {\n\tfmt.Print(i)\n}\nfmt.Println()", "012xx01\n"},
+		{"parallel assignment to fields", "%%\ncfg := experiments.DefaultQNNScanConfig()\ncfg.QNN, cfg.Starts = experiments.PlateauQNNConfig(), 5\nfmt.Println(cfg.Starts)", "5\n"},
+		{"clear", "%%\nm := map[int]int{1: 1}\nclear(m)\nfmt.Println(len(m))", "0\n"},
+		{"declarations accumulate", "var x = 41", ""},
+		{"and are used later", "%%\nfmt.Println(x + 1)", "42\n"},
+		{"and replaced", "var x = 1", ""},
+		{"by the later one", "%%\nfmt.Println(x + 1)", "2\n"},
+	}
+	for i, tt := range tests {
+		var out bytes.Buffer
+		_, err := k.Run(context.Background(), fmt.Sprintf("cell %d", i+1), imports+tt.src, &out, &out)
+		if err != nil || out.String() != tt.want {
+			t.Errorf("%s: printed %q (%v), want %q", tt.name, out.String(), err, tt.want)
+		}
+	}
+}
