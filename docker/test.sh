@@ -10,6 +10,8 @@
 #    the Dockerfile lint): go vet, staticcheck and go test, as for the library
 # 4. the notebook harness              (executes every notebooks/*.ipynb with nbconvert + gonb,
 #                                        printing each notebook and its time)
+#    then the live book of notebooks 00 and 01 (docker/book.sh) and its browser test (every cell run in
+#    the page's Go interpreter, outputs compared with the kernel's: docker/testtools/livebookbrowser)
 #    then docker/cellcost.sh --quick     (what each cell of notebook 00 costs: build, tools, GoNB, run;
 #                                        reported, not asserted; a failing cell or no build fails)
 # 5. the image: SOD_IMAGE_TEST=1 runs docker/test-image.sh in full; SOD_IMAGE_TEST=ci (.ci/run) runs
@@ -88,6 +90,10 @@ echo "== slurm (docker/test-slurm.sh)"
 if [ "$install" = 1 ]; then docker/test-slurm.sh; else docker/test-slurm.sh --no-install; fi
 echo "== notebooks"
 go test -count=1 -timeout 80m -v ./notebooks 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
+echo "== live book (docker/book.sh for notebooks 00 and 01, then their cells in headless Chromium)"
+docker/book.sh -o "$repo/out/livebook-ci" --no-check '^0[01]-'
+(cd docker/testtools && SOD_LIVEBOOK="$repo/out/livebook-ci" go test -count=1 -timeout 30m -v -run TestLiveBook ./livebookbrowser 2>&1 |
+  grep -v '^=== RUN')
 echo "== cell cost (docker/cellcost.sh --quick)"
 docker/cellcost.sh --quick
 

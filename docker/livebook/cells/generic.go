@@ -174,18 +174,21 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string, ty *typer) 
 		if a, ok := n.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN && len(a.Lhs) > 1 && len(a.Lhs) == len(a.Rhs) && fieldTarget(a.Lhs) {
 			// yaegi v0.16.1 drops parallel assignments to the fields of
 			// a compiled struct (cfg.QNN, cfg.Starts = q, 5 left Starts
-			// alone): assign through temporaries, on the same line.
-			var tmp, set []string
-			for i, l := range a.Lhs {
-				name := fmt.Sprintf("livebook_t%d_%d", fset.Position(a.Pos()).Offset, i)
-				tmp = append(tmp, name)
-				set = append(set, src[fset.Position(l.Pos()).Offset:fset.Position(l.End()).Offset]+" = "+name)
+			// alone): assign one by one through temporaries, on the
+			// same line.
+			// Its parallel definitions are wrong too (a, b := p.X, p.Y
+			// gave a != p.X), so each temporary is defined alone.
+			text := func(e ast.Expr) string { return src[fset.Position(e.Pos()).Offset:fset.Position(e.End()).Offset] }
+			var stmts []string
+			for i, r := range a.Rhs {
+				stmts = append(stmts, fmt.Sprintf("livebook_t%d_%d := %s", fset.Position(a.Pos()).Offset, i, text(r)))
 			}
-			rhs := src[fset.Position(a.Rhs[0].Pos()).Offset:fset.Position(a.Rhs[len(a.Rhs)-1].End()).Offset]
+			for i, l := range a.Lhs {
+				stmts = append(stmts, fmt.Sprintf("%s = livebook_t%d_%d", text(l), fset.Position(a.Pos()).Offset, i))
+			}
 			start, end := fset.Position(a.Pos()).Offset, fset.Position(a.End()).Offset
 			if !strings.Contains(src[start:end], "\n") {
-				ins = append(ins, insertion{at: start, del: end - start,
-					text: "{ " + strings.Join(tmp, ", ") + " := " + rhs + "; " + strings.Join(set, "; ") + " }"})
+				ins = append(ins, insertion{at: start, del: end - start, text: "{ " + strings.Join(stmts, "; ") + " }"})
 			}
 		}
 		call, ok := n.(*ast.CallExpr)

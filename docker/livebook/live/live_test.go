@@ -74,6 +74,8 @@ func TestWorkarounds(t *testing.T) {
 		{"generic of a method's results", "%%\nin := sod.PaperInstances()[0]\ncp := must.M1(in.Critical(sod.CriticalOptions{}))\nfmt.Println(cp.GradNorm < 1e-6)", "true\n"},
 		{"range over an integer", "%%\nn := 3\nfor i := range n {\n\tfmt.Print(i)\n}\nfor range 2 {\n\tfmt.Print(\"x\")\n}\nfor i := range []int{7, 8} {\n\tfmt.Print(i)\n}\nfmt.Println()", "012xx01\n"},
 		{"parallel assignment to fields", "%%\ncfg := experiments.DefaultQNNScanConfig()\ncfg.QNN, cfg.Starts = experiments.PlateauQNNConfig(), 5\nfmt.Println(cfg.Starts)", "5\n"},
+		{"parallel assignment of selectors", "%%\npmc := sod.PaperInstances()[1]\ncfg := experiments.DefaultAblationConfig()\ncfg.Problem, cfg.XHat, cfg.Ls = pmc.P, pmc.XHat, []int{3, 5}\nfmt.Println(cfg.Ls, cfg.Problem == pmc.P, cfg.XHat == pmc.XHat)", "[3 5] true true\n"},
+		{"swap", "%%\nx := []int{1, 2}\nx[0], x[1] = x[1], x[0]\nfmt.Println(x)", "[2 1]\n"},
 		{"clear", "%%\nm := map[int]int{1: 1}\nclear(m)\nfmt.Println(len(m))", "0\n"},
 		{"declarations accumulate", "var x = 41", ""},
 		{"and are used later", "%%\nfmt.Println(x + 1)", "42\n"},
