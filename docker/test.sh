@@ -90,7 +90,8 @@ echo "== slurm (docker/test-slurm.sh)"
 if [ "$install" = 1 ]; then docker/test-slurm.sh; else docker/test-slurm.sh --no-install; fi
 echo "== notebooks"
 go test -count=1 -timeout 80m -v ./notebooks 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
-echo "== live book (docker/book.sh for notebooks 00 and 01, then their cells in headless Chromium)"
+echo "== live book (docker/livebook: go vet, go test; docker/book.sh for notebooks 00 and 01, then their cells in headless Chromium)"
+(cd docker/livebook && go vet ./... && GOOS=js GOARCH=wasm go vet ./cmd/sodlive && go test -short ./...)
 docker/book.sh -o "$repo/out/livebook-ci" --no-check '^0[01]-'
 (cd docker/testtools && SOD_LIVEBOOK="$repo/out/livebook-ci" go test -count=1 -timeout 30m -v -run TestLiveBook ./livebookbrowser 2>&1 |
   grep -v '^=== RUN')
