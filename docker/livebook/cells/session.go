@@ -88,9 +88,7 @@ func (s *Session) Program(name string, c *Cell, rw *Rewriter) (*Program, error) 
 	p := &Program{}
 	line := 1
 	add := func(text, cell string, cellLine int) {
-		if cell != "" {
-			p.chunks = append(p.chunks, chunk{line: line, cell: cell, cellLine: cellLine})
-		}
+		p.chunks = append(p.chunks, chunk{line: line, cell: cell, cellLine: cellLine})
 		b.WriteString(text)
 		b.WriteString("\n")
 		line += strings.Count(text, "\n") + 1
@@ -135,7 +133,7 @@ func (s *Session) Program(name string, c *Cell, rw *Rewriter) (*Program, error) 
 	for i, d := range decls {
 		add(rewritten[i], d.Cell, d.Line)
 	}
-	add("func main() {", "", 0)
+	add("func main() {", name, 0) // the main function: the cell, no line
 	if c.HasMain {
 		add(body, name, c.BodyLine)
 	}
@@ -144,10 +142,14 @@ func (s *Session) Program(name string, c *Cell, rw *Rewriter) (*Program, error) 
 	return p, nil
 }
 
-// Where maps a line of the program to a cell and its line.
+// Where maps a line of the program to a cell and its line (0 for the
+// line of the main function, and "" for lines of no cell).
 func (p *Program) Where(line int) (cell string, cellLine int) {
 	for i := len(p.chunks) - 1; i >= 0; i-- {
 		if ch := p.chunks[i]; line >= ch.line {
+			if ch.cellLine == 0 {
+				return ch.cell, 0
+			}
 			return ch.cell, ch.cellLine + line - ch.line
 		}
 	}
@@ -165,8 +167,11 @@ func (p *Program) Explain(msg string) string {
 		sub := positionRE.FindStringSubmatch(m)
 		n, _ := strconv.Atoi(sub[2])
 		cell, line := p.Where(n)
-		if cell == "" {
+		switch {
+		case cell == "":
 			return m
+		case line == 0:
+			return sub[1] + cell + sub[4]
 		}
 		return fmt.Sprintf("%s%s, line %d%s", sub[1], cell, line, sub[4])
 	})

@@ -120,7 +120,8 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		}
 	}
 	t0 := time.Now()
-	i := k.interpreter(stdout, stderr)
+	// The interpreter's own reports (a panic's positions) name cell lines.
+	i := k.interpreter(stdout, explainer{stderr, prog})
 	if err := use(i, prog.Imports, stdout); err != nil {
 		return res, fmt.Errorf("live: loading the symbols: %v", err)
 	}
@@ -132,7 +133,7 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		rw := *k.rw
 		rw.Ranges = true
 		if p2, err2 := k.session.Program(name, c, &rw); err2 == nil {
-			i2 := k.interpreter(stdout, stderr)
+			i2 := k.interpreter(stdout, explainer{stderr, p2})
 			if err2 = use(i2, p2.Imports, stdout); err2 == nil {
 				if c2, err2 := compile(i2, p2.Src); err2 == nil {
 					i, prog, compiled, err = i2, p2, c2, nil
@@ -157,6 +158,20 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		return res, errors.New(prog.Explain(err.Error()))
 	}
 	return res, nil
+}
+
+// explainer writes the interpreter's reports with program positions
+// turned into cell lines (cells.Program.Explain).
+type explainer struct {
+	w    io.Writer
+	prog *cells.Program
+}
+
+func (e explainer) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(e.w, e.prog.Explain(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 func (k *Kernel) interpreter(stdout, stderr io.Writer) *interp.Interpreter {
