@@ -20,7 +20,7 @@
     "They are not needed here: the page's Go interpreter has the workbench's packages built in.";
 
   var worker = null, module = null, sources = null, ready = null;
-  var pending = {}, nextID = 1, current = null, queue = Promise.resolve();
+  var pending = {}, nextID = 1, current = null, queue = Promise.resolve(), epoch = 0;
   var committed = []; // sources of the cells whose declarations the interpreter holds, by index
   var bar, status;
 
@@ -279,8 +279,8 @@
 
   // schedule queues a run of the cell after the runs already queued.
   Cell.prototype.schedule = function () {
-    var self = this;
-    queue = queue.then(function () { return self.run(); });
+    var self = this, e = epoch;
+    queue = queue.then(function () { return e === epoch ? self.run() : { ok: false, error: "stopped" }; });
     return queue;
   };
 
@@ -326,9 +326,10 @@
   var cells = [];
   function runAll() {
     var failed = null;
+    var e = epoch;
     cells.forEach(function (c) {
       if (c.liveOnly) { return; }
-      queue = queue.then(function () { return c.run(); }).then(function (st) {
+      queue = queue.then(function () { return e === epoch ? c.run() : { ok: false, error: "stopped", cell: c.i + 1 }; }).then(function (st) {
         if (!st.ok && !c.known && failed === null) {
           failed = "failed: cell " + st.cell + " " + st.error.split("\n")[0];
         }
@@ -338,6 +339,7 @@
   }
 
   function stop() {
+    epoch++; // the queued runs are dropped
     if (worker) { worker.terminate(); }
     worker = null;
     fail("stopped");
