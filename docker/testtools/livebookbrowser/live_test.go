@@ -18,7 +18,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -412,6 +414,9 @@ func download(tb *browsercheck.Tab, base, dir, name string) (int, error) {
 	total := 0
 	for f := range files {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a request the server answered 404 (the browser's favicon.ico)
+		}
 		if err != nil {
 			return 0, err
 		}
