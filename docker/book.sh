@@ -13,6 +13,9 @@
 #   ipynb/NN-name.ipynb the executed notebook
 #   REPRODUCTION.html   the reproduction report, notebooks/REPRODUCTION.md (`reproduce report`)
 #   mathjax/            a copy of Debian's MathJax 2 (libjs-mathjax), so equations render offline
+#   live/               the live book (docker/livebook): a Go interpreter compiled to WebAssembly that
+#                       runs every code cell in the page, editable, from any static server, offline
+#                       (open a page with ?run=all to run every cell on load); --no-live skips it
 #
 # Charts work offline: the widgets inline ECharts into every notebook's output (no CDN). With
 # Chromium installed (--check, the default when it is found) every exported page is loaded in
@@ -27,11 +30,13 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$repo/out/book
 match=.
 check=auto
+live=yes
 nbdir=$repo/notebooks
 while [ $# -gt 0 ]; do
   case "$1" in
   --no-check) check=no; shift ;;
   --check) check=yes; shift ;;
+  --no-live) live=no; shift ;;
   -o) out=$2; shift 2 ;;
   --notebooks) nbdir=$2; shift 2 ;;
   -o*) out=${1#-o}; shift ;;
@@ -187,9 +192,26 @@ else
   echo "FAILED REPRODUCTION.md (see $out/ipynb/REPRODUCTION.log)" >&2
   failed=$((failed + 1))
 fi
+# 6. the live book: the interpreter (docker/livebook/cmd/sodlive) built for WebAssembly, the page
+#    runtime, ECharts, and every exported notebook page made editable and runnable
+if [ "$live" = yes ]; then
+  #    (two interpreters: the one with gonum/plot's static figures only for the pages that use them)
+  if (cd "$repo/docker/livebook" && export GOOS=js GOARCH=wasm &&
+    go build -trimpath -ldflags="-s -w" -o "$out/ipynb/sodlive.wasm" ./cmd/sodlive &&
+    go build -trimpath -ldflags="-s -w" -tags sodlive_plots -o "$out/ipynb/sodlive-plots.wasm" ./cmd/sodlive &&
+    unset GOOS GOARCH && go run ./cmd/livebook -book "$out" -wasm "$out/ipynb/sodlive.wasm" \
+      -wasm-plots "$out/ipynb/sodlive-plots.wasm" -known known.json -notebooks "$nbdir") >"$out/ipynb/live.log" 2>&1; then
+    echo "ok     live book: $(tail -1 "$out/ipynb/live.log")"
+    rm -f "$out/ipynb/sodlive.wasm" "$out/ipynb/sodlive-plots.wasm"
+  else
+    echo "FAILED live book (see $out/ipynb/live.log)" >&2
+    tail -5 "$out/ipynb/live.log" >&2
+    failed=$((failed + 1))
+  fi
+fi
 total=$(($(date +%s) - t0))
 
-# 6. the index: one line per notebook, titled by its first Markdown heading, with the paper's
+# 7. the index: one line per notebook, titled by its first Markdown heading, with the paper's
 #    figures and tables its opening cell names (e.g. Fig. `exp2`), and a figure-to-notebook map
 "$py" - "$nbdir" "$status" "$total" >"$out/index.html" <<'EOF'
 import html, json, os, re, sys, datetime
@@ -234,7 +256,9 @@ td,th{padding:.2em 1em .2em 0;vertical-align:top;text-align:left}.ok{color:#2a7}
 as computed by the <code>sod</code> library, with the findings of the project's independent check shown where they arise.
 <a href="REPRODUCTION.html">The reproduction report</a> sets every value the paper prints beside the workbench's, with the
 conventions assumed and where the paper does not hold.
-Charts and equations work offline.</p>
+Charts and equations work offline. Every code cell can be edited and run in the page: a Go interpreter
+compiled to WebAssembly runs it in the browser, with the workbench's packages built in (nothing is installed
+and nothing leaves the page; open a notebook with <code>?run=all</code> to run all its cells).</p>
 <h2>Notebooks</h2>
 <table><tr><th>notebook</th><th>paper figures and tables</th><th>status</th><th>time</th><th>charts drawn (Chromium, offline)</th><th></th></tr>
 %s</table>

@@ -11,6 +11,8 @@
 #    chartcheck, the Dockerfile and hub lint): go vet, staticcheck and go test, as for the library
 # 4. the notebook harness              (.ci/testtools/notebookcheck: executes every notebooks/*.ipynb
 #                                        with nbconvert + gonb, printing each notebook and its time)
+#    then the live book of notebooks 00 and 01 (docker/book.sh) and its browser test (every cell run in
+#    the page's Go interpreter, outputs compared with the kernel's: .ci/testtools/livebookbrowser)
 #    then docker/cellcost.sh --quick     (what each cell of notebook 00 costs: build, tools, GoNB, run;
 #                                        reported, not asserted; a failing cell or no build fails)
 # 5. the image: SOD_IMAGE_TEST=1 runs docker/test-image.sh in full; SOD_IMAGE_TEST=ci (.ci/run) runs
@@ -90,6 +92,11 @@ echo "== slurm (docker/test-slurm.sh)"
 if [ "$install" = 1 ]; then docker/test-slurm.sh; else docker/test-slurm.sh --no-install; fi
 echo "== notebooks"
 (cd .ci/testtools && go test -count=1 -timeout 80m -v ./notebookcheck) 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
+echo "== live book (docker/livebook: go vet, go test; docker/book.sh for notebooks 00 and 01, then their cells in headless Chromium)"
+(cd docker/livebook && go vet ./... && GOOS=js GOARCH=wasm go vet ./cmd/sodlive && go test -short ./...)
+docker/book.sh -o "$repo/out/livebook-ci" --no-check '^0[01]-'
+(cd .ci/testtools && SOD_LIVEBOOK="$repo/out/livebook-ci" go test -count=1 -timeout 30m -v -run TestLiveBook ./livebookbrowser 2>&1 |
+  grep -v '^=== RUN')
 echo "== cell cost (docker/cellcost.sh --quick)"
 docker/cellcost.sh --quick
 

@@ -46,8 +46,13 @@ var ErrAssetsMissing = errors.New("widgets: ECharts assets not found")
 //  3. widgets/assets/node_modules or assets/node_modules in the working
 //     directory or any of its parents.
 //
-// The error wraps ErrAssetsMissing and says how to install the assets.
+// The error wraps ErrAssetsMissing and says how to install the assets. In
+// the live book (GOOS=js GOARCH=wasm) the page has the libraries and
+// AssetsDir names its copy.
 func AssetsDir() (string, error) {
+	if d, ok := pageAssets(); ok {
+		return d, nil
+	}
 	if env := os.Getenv(AssetsEnv); env != "" {
 		for _, d := range []string{filepath.Join(env, "node_modules"), env} {
 			if hasEcharts(d) {

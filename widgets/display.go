@@ -10,7 +10,8 @@ import (
 	"sync"
 
 	"github.com/go-echarts/go-echarts/v2/render"
-	"github.com/janpfeifer/gonb/gonbui"
+
+	"sodworkbench.org/workbench/widgets/internal/frontend"
 )
 
 // Chart is any go-echarts chart (*charts.Line, *charts.HeatMap,
@@ -36,7 +37,7 @@ type Chart interface {
 // global window.echarts.
 //
 // Each call gives the chart a fresh DOM id, so re-running a cell works.
-// Outside a notebook (gonbui.IsNotebook is false) Display renders the chart,
+// Outside a notebook (frontend.IsNotebook() is false) Display renders the chart,
 // reporting any error, and shows nothing.
 func Display(c Chart) error {
 	return displayTo(notebookSink{}, c)
@@ -51,9 +52,9 @@ type sink interface {
 
 type notebookSink struct{}
 
-func (notebookSink) active() bool            { return gonbui.IsNotebook }
-func (notebookSink) displayHTML(html string) { gonbui.DisplayHTML(html) }
-func (notebookSink) sync()                   { gonbui.Sync() }
+func (notebookSink) active() bool            { return frontend.IsNotebook() }
+func (notebookSink) displayHTML(html string) { frontend.DisplayHTML(html) }
+func (notebookSink) sync()                   { frontend.Sync() }
 
 // emitted records which libraries this process has already put into an
 // output (a process is one cell execution under GoNB).

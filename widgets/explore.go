@@ -6,9 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/janpfeifer/gonb/gonbui"
-	"github.com/janpfeifer/gonb/gonbui/dom"
-	gw "github.com/janpfeifer/gonb/gonbui/widgets"
+	"sodworkbench.org/workbench/widgets/internal/frontend"
 )
 
 // LiveOnlyTag is the notebook cell tag for cells that need a live browser
@@ -159,7 +157,7 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 	if err != nil {
 		return err
 	}
-	if !gonbui.IsNotebook {
+	if !frontend.IsNotebook() {
 		_, _, err := fragment(first)
 		return err
 	}
@@ -172,26 +170,13 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 	if err := emitLibraries(needGL); err != nil {
 		return err
 	}
-	gonbui.DisplayHTML(websocketBaseURLJS)
-	root := dom.CreateTransientDiv()
 	type change struct{ i, k int }
 	changes := make(chan change, 64)
 	labelIDs := make([]string, len(controls))
-	for i, c := range controls {
+	for i := range controls {
 		labelIDs[i] = "sodw_label_" + freshID()
-		dom.Append(root, controlLabelHTML(c.Name, labelIDs[i], c.format(pos[i])))
-		var ch <-chan int
-		if len(c.Options) > 0 {
-			escaped := make([]string, len(c.Options)) // gonb inserts the options as HTML
-			for j, o := range c.Options {
-				escaped[j] = escapeHTML(o)
-			}
-			sel := gw.Select(escaped).SetDefault(pos[i]).AppendTo(root).Done()
-			ch = sel.Listen().LatestOnly().C
-		} else {
-			sl := gw.Slider(0, c.positions()-1, pos[i]).AppendTo(root).Done()
-			ch = sl.Listen().LatestOnly().C
-		}
+	}
+	for i, ch := range showControls(controls, pos, labelIDs) {
 		go func(i int, ch <-chan int) {
 			for k := range ch {
 				select {
@@ -203,8 +188,8 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 		}(i, ch)
 	}
 	displayID := "sodw_explore_" + freshID()
-	gonbui.UpdateHTML(displayID, frag)
-	gonbui.Sync()
+	frontend.UpdateHTML(displayID, frag)
+	frontend.Sync()
 	for {
 		select {
 		case <-ctx.Done():
@@ -215,7 +200,7 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 				c := controls[ch.i]
 				k := min(max(ch.k, 0), c.positions()-1)
 				vals[c.Name] = c.value(k)
-				dom.TransientJavascript(setTextJS(labelIDs[ch.i], c.format(k))) // not dom.SetInnerText: it lets "</script>" through
+				setLabel(labelIDs[ch.i], c.format(k))
 			}
 			apply(ch)
 		drain:
@@ -229,7 +214,7 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 			}
 			c, err := draw(vals)
 			if err != nil {
-				gonbui.UpdateHTML(displayID, fmt.Sprintf(`<pre style="color:#c92a2a">%s</pre>`, escapeHTML(err.Error())))
+				frontend.UpdateHTML(displayID, fmt.Sprintf(`<pre style="color:#c92a2a">%s</pre>`, escapeHTML(err.Error())))
 				continue
 			}
 			frag, gl, err := fragment(c)
@@ -242,8 +227,8 @@ func Explore(ctx context.Context, controls []Control, draw func(Values) (Chart, 
 				}
 				needGL = true
 			}
-			gonbui.UpdateHTML(displayID, frag)
-			gonbui.Sync()
+			frontend.UpdateHTML(displayID, frag)
+			frontend.Sync()
 		}
 	}
 }
@@ -258,7 +243,7 @@ func emitLibraries(needGL bool) error {
 		return err
 	}
 	if libs != "" {
-		gonbui.DisplayHTML(libs)
+		frontend.DisplayHTML(libs)
 	}
 	emitted.lib[libECharts] = true
 	if needGL {
@@ -280,37 +265,3 @@ func setTextJS(id, text string) string {
 	return fmt.Sprintf(`(function () { var el = document.getElementById(%s); if (el) { el.textContent = %s; } })();`,
 		jsString(id), jsString(text))
 }
-
-// websocketBaseURLJS lets GoNB's widgets reach their kernel when Jupyter is
-// served under a base URL (JupyterHub's /user/NAME/) or over HTTPS: GoNB's
-// front-end script opens ws://HOST/api/kernels/ID/channels, without the base
-// URL and always unencrypted. Once per page, it makes the browser's WebSocket
-// open such URLs under the page's base URL (JupyterLab's page config or
-// Notebook 6's data-base-url) with wss: on HTTPS pages. Other URLs, and pages
-// served at / over HTTP, are left alone.
-const websocketBaseURLJS = `<script type="text/javascript">
-(function () {
-  if (window.sodWidgetsWebSocket) { return; }
-  window.sodWidgetsWebSocket = true;
-  var base = "/";
-  try {
-    var cfg = document.getElementById("jupyter-config-data");
-    if (cfg) { base = JSON.parse(cfg.textContent).baseUrl || base; }
-    else if (document.body && document.body.getAttribute("data-base-url")) { base = document.body.getAttribute("data-base-url"); }
-  } catch (e) { return; }
-  if (base.charAt(base.length - 1) !== "/") { base += "/"; }
-  var secure = location.protocol === "https:";
-  if (base === "/" && !secure) { return; }
-  var gonb = "ws://" + location.host + "/api/kernels/", WS = window.WebSocket;
-  var Patched = function (url, protocols) {
-    if (typeof url === "string" && url.indexOf(gonb) === 0) {
-      url = (secure ? "wss://" : "ws://") + location.host + base + url.slice(gonb.length - "api/kernels/".length);
-    }
-    return protocols === undefined ? new WS(url) : new WS(url, protocols);
-  };
-  Patched.prototype = WS.prototype;
-  ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (k) { Patched[k] = WS[k]; });
-  window.WebSocket = Patched;
-})();
-</script>
-`

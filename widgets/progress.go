@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/janpfeifer/gonb/gonbui"
+	"sodworkbench.org/workbench/widgets/internal/frontend"
 )
 
 // ProgressBar shows the progress of a long cell (Monte Carlo trials, a sweep
@@ -61,7 +61,7 @@ func (p *ProgressBar) Done(note string) {
 	}
 	p.show(p.total, note, true)
 	p.done = true
-	gonbui.Sync()
+	frontend.Sync()
 }
 
 // show renders the bar; the caller holds p.mu (or owns p).
@@ -71,8 +71,8 @@ func (p *ProgressBar) show(done int, note string, force bool) {
 		return
 	}
 	p.last = now
-	if gonbui.IsNotebook {
-		gonbui.UpdateHTML(p.id, p.html(done, note, now.Sub(p.start)))
+	if frontend.IsNotebook() {
+		frontend.UpdateHTML(p.id, p.html(done, note, now.Sub(p.start)))
 	}
 }
 

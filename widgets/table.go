@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/janpfeifer/gonb/gonbui"
+	"sodworkbench.org/workbench/widgets/internal/frontend"
 )
 
 // Cell is one cell of a Table. Paper, if not empty, is the value printed in
@@ -78,9 +78,9 @@ func DisplayTable(t Table) error {
 	if err != nil {
 		return err
 	}
-	if gonbui.IsNotebook {
-		gonbui.DisplayHTML(h)
-		gonbui.Sync()
+	if frontend.IsNotebook() {
+		frontend.DisplayHTML(h)
+		frontend.Sync()
 	}
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/janpfeifer/gonb/gonbui"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -20,6 +19,8 @@ import (
 	_ "gonum.org/v1/plot/vg/vgsvg" // SVG
 	"sodworkbench.org/workbench/widgets"
 	"sodworkbench.org/workbench/widgets/internal/chartkit"
+
+	"sodworkbench.org/workbench/widgets/internal/frontend"
 )
 
 // Static is a figure drawn with gonum/plot for slides and papers: a
@@ -143,9 +144,9 @@ func DisplayStatic(s Static, width, height Length) error {
 	if err != nil {
 		return err
 	}
-	if gonbui.IsNotebook {
-		gonbui.DisplaySVG(string(b))
-		gonbui.Sync()
+	if frontend.IsNotebook() {
+		frontend.DisplaySVG(string(b))
+		frontend.Sync()
 	}
 	return nil
 }

@@ -1,0 +1,70 @@
+// The live book's Web Worker: it runs the Go interpreter (sodlive.wasm,
+// built from cmd/sodlive) and posts the cells' outputs to the page.
+//
+// Messages from the page: {type: "init", module, sources} (a compiled
+// WebAssembly.Module and the source packages), {type: "run", id, name, src},
+// {type: "declare", id, name, src}, {type: "reset"}, {type: "control", id, i, k}
+// (a reader moved control i of the controls output id to position k).
+// Messages to the page: {type: "ready"} or {type: "fatal", error},
+// {type: "out", stream, text}, {type: "display", kind, id, content},
+// {type: "done", id, result}.
+"use strict";
+// Standard output and error of the whole program (fmt in cells, and the
+// compiled packages) arrive through the file system, which holds the
+// files the cells write, in memory (memfs.js).
+importScripts("memfs.js");
+const decoders = { 1: new TextDecoder("utf-8"), 2: new TextDecoder("utf-8") };
+globalThis.fs = sodLiveMemFS(function (fd, buf) {
+  const text = decoders[fd].decode(buf, { stream: true });
+  if (text) {
+    postMessage({ type: "out", stream: fd === 2 ? "stderr" : "stdout", text: text });
+  }
+});
+importScripts("wasm_exec.js");
+
+// The widgets' display back end (widgets/internal/frontend, js build).
+globalThis.sodLivePage = {
+  display: function (kind, id, content) {
+    postMessage({ type: "display", kind: kind, id: id, content: content });
+  },
+};
+
+let ready = null;
+
+function start(module, sources) {
+  ready = new Promise(function (resolve, reject) {
+    globalThis.sodLiveReady = resolve;
+    const go = new Go();
+    go.argv = ["sodlive"];
+    WebAssembly.instantiate(module, go.importObject).then(function (instance) {
+      go.run(instance).then(function () { reject(new Error("the interpreter exited")); });
+    }, reject);
+  }).then(function () {
+    const err = globalThis.sodLive.init(sources);
+    if (err) { throw new Error(err); }
+  });
+  return ready;
+}
+
+onmessage = function (e) {
+  const m = e.data;
+  switch (m.type) {
+    case "init":
+      start(m.module, m.sources).then(
+        function () { postMessage({ type: "ready" }); },
+        function (err) { postMessage({ type: "fatal", error: String(err) }); });
+      break;
+    case "run":
+    case "declare":
+      ready.then(function () { return globalThis.sodLive[m.type](m.name, m.src); }).then(
+        function (result) { postMessage({ type: "done", id: m.id, result: result }); },
+        function (err) { postMessage({ type: "done", id: m.id, result: { error: String(err), panic: true } }); });
+      break;
+    case "control":
+      if (globalThis.sodLiveControl) { globalThis.sodLiveControl(m.id, m.i, m.k); }
+      break;
+    case "reset":
+      ready.then(function () { globalThis.sodLive.reset(); });
+      break;
+  }
+};
