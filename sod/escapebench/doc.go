@@ -116,8 +116,8 @@
 //     (WriteTimingsCSV), the instances with X̂ and their seeds, so that an
 //     outside tool can re-certify them (WriteInstancesJSON; InstanceInfo
 //     documents the format), and the summaries (WriteSummaryTable,
-//     WriteSummaryJSON, WriteSummaryMarkdown); Report computes summaries
-//     and analyses once and lists the files (Report.Files).
+//     WriteSummaryJSON, WriteSummaryMarkdown); Outputs computes summaries
+//     and analyses once and lists the files (Outputs.Files).
 //     The writers take runs in canonical order and do not sort them again;
 //     Summarize runs once and its result goes to every writer.
 //   - summarypage.go — WriteSummaryPage, the markdown results page (the

@@ -74,7 +74,7 @@ func ExpandMethodGrid(spec string) ([]string, error) {
 func ResolveMethod(name string, extra ...Method) (Method, error) {
 	segs := strings.Split(name, "+")
 	base := segs[0]
-	judge := Judge(-1)
+	judge := JudgingRule(-1)
 	var keys []string
 	set := map[string]string{}
 	for _, seg := range segs[1:] {

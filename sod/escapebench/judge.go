@@ -8,17 +8,17 @@ import (
 	"sodworkbench.org/workbench/sod"
 )
 
-// Judge is the rule by which a run accepts an escape candidate: every
+// JudgingRule is the rule by which a run accepts an escape candidate: every
 // method is named in the results with its rule (TrialResult.Judge), so
 // that a method judged one way is not set beside one judged the other as
 // if they were alike.
-type Judge int
+type JudgingRule int
 
 const (
 	// JudgeRawH (the zero value): a candidate X̌ is accepted when
 	// h(X̌) < h(X̂) — the paper's rule for SOD (section 6), and that of the
 	// line searches.
-	JudgeRawH Judge = iota
+	JudgeRawH JudgingRule = iota
 	// JudgeProbe: the escaper's best candidate by raw h is accepted when
 	// h after a gradient descent probe from it (a full phase,
 	// sod.Candidate.Probe) is < h(X̂) — random restart's rule (a random
@@ -27,26 +27,26 @@ const (
 )
 
 // String returns "raw-h" or "gd-probe".
-func (j Judge) String() string {
+func (j JudgingRule) String() string {
 	switch j {
 	case JudgeRawH:
 		return "raw-h"
 	case JudgeProbe:
 		return "gd-probe"
 	}
-	return fmt.Sprintf("Judge(%d)", int(j))
+	return fmt.Sprintf("JudgingRule(%d)", int(j))
 }
 
 // MarshalText implements encoding.TextMarshaler.
-func (j Judge) MarshalText() ([]byte, error) {
+func (j JudgingRule) MarshalText() ([]byte, error) {
 	if j != JudgeRawH && j != JudgeProbe {
-		return nil, fmt.Errorf("escapebench: invalid Judge %d", int(j))
+		return nil, fmt.Errorf("escapebench: invalid JudgingRule %d", int(j))
 	}
 	return []byte(j.String()), nil
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (j *Judge) UnmarshalText(b []byte) error {
+func (j *JudgingRule) UnmarshalText(b []byte) error {
 	switch string(b) {
 	case "raw-h":
 		*j = JudgeRawH
@@ -71,7 +71,7 @@ const (
 // candidate of least h (each candidate's h evaluated, and counted), to be
 // judged after a gradient descent phase; for JudgeRawH it proposes m's
 // candidates without their probes.
-func WithJudge(m Method, j Judge) (Method, error) {
+func WithJudge(m Method, j JudgingRule) (Method, error) {
 	if j != JudgeRawH && j != JudgeProbe {
 		return Method{}, fmt.Errorf("%w: judge %v, want raw-h or gd-probe", sod.ErrBadParameter, j)
 	}
@@ -112,7 +112,7 @@ func WithJudge(m Method, j Judge) (Method, error) {
 }
 
 // judge returns m's rule.
-func (m Method) judge() Judge { return m.Judge }
+func (m Method) judge() JudgingRule { return m.Judge }
 
 // prober is an escaper whose candidates RunTrial gives a probe of one GD
 // phase.

@@ -29,7 +29,7 @@ type Method struct {
 	// Judge is the rule by which the method's runs accept a candidate
 	// (the zero value is JudgeRawH); WithJudge makes the method judged
 	// the other way.
-	Judge Judge
+	Judge JudgingRule
 	// MaxN is the largest n the method applies to (0: any n). The suite
 	// does not run it on larger instances: single-step and exact subspace
 	// SOD need n×n arrays (sod.MaxDenseSize).

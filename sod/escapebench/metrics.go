@@ -85,14 +85,14 @@ func wilson(k, n int) (lo, hi float64) {
 // treats runs as independent) and over instances (Escaped/Instances, a
 // Wilson interval over the independent instances).
 type Summary struct {
-	Family    string  `json:"family"`
-	Method    string  `json:"method"`
-	Judge     Judge   `json:"judge"` // the method's rule (TrialResult.Judge)
-	Trials    int     `json:"trials"`
-	Successes int     `json:"successes"`
-	Rate      float64 `json:"rate"`
-	RateLo    float64 `json:"rate_lo"` // 95 % Wilson interval over runs
-	RateHi    float64 `json:"rate_hi"`
+	Family    string      `json:"family"`
+	Method    string      `json:"method"`
+	Judge     JudgingRule `json:"judge"` // the method's rule (TrialResult.Judge)
+	Trials    int         `json:"trials"`
+	Successes int         `json:"successes"`
+	Rate      float64     `json:"rate"`
+	RateLo    float64     `json:"rate_lo"` // 95 % Wilson interval over runs
+	RateHi    float64     `json:"rate_hi"`
 	// The per-instance view. Runs on one instance are not independent
 	// (a point the method cannot leave fails every trial), so the
 	// interval over runs is too narrow when instances differ; instances

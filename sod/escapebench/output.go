@@ -318,10 +318,10 @@ func WriteSummaryMarkdown(w io.Writer, ss []Summary) error {
 	return err
 }
 
-// Report is a complete suite's results as every output shows them, each
+// Outputs is a complete suite's results as every output shows them, each
 // computed once: the summaries (Summarize), the families' analyses
 // (Analyze with DefaultCostWeights) and the environment.
-type Report struct {
+type Outputs struct {
 	Spec      Spec
 	Run       *SuiteRun
 	Summaries []Summary
@@ -329,11 +329,11 @@ type Report struct {
 	Info      PageInfo // Info.Env is the environment of every file
 }
 
-// NewReport summarises and analyses sr, a complete run of spec; info.Env
+// NewOutputs summarises and analyses sr, a complete run of spec; info.Env
 // is filled with CurrentEnv if empty.
-func NewReport(spec Spec, sr *SuiteRun, info PageInfo) (*Report, error) {
+func NewOutputs(spec Spec, sr *SuiteRun, info PageInfo) (*Outputs, error) {
 	if sr == nil {
-		return nil, fmt.Errorf("%w: NewReport: nil *SuiteRun", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: NewOutputs: nil *SuiteRun", sod.ErrBadParameter)
 	}
 	as, err := Analyze(sr.Runs, sr.Instances, AnalysisOptions{MaxIter: spec.MaxIter})
 	if err != nil {
@@ -346,10 +346,10 @@ func NewReport(spec Spec, sr *SuiteRun, info PageInfo) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Report{Spec: spec, Run: sr, Summaries: ss, Analyses: as, Info: info}, nil
+	return &Outputs{Spec: spec, Run: sr, Summaries: ss, Analyses: as, Info: info}, nil
 }
 
-// OutputFile is one file of a Report: its name and its writer.
+// OutputFile is one file of an Outputs: its name and its writer.
 type OutputFile struct {
 	Name  string
 	Write func(io.Writer) error
@@ -361,13 +361,13 @@ const SummaryPageFile = "bench-summary.md"
 // Files lists r's files: bench-results.json and .csv (deterministic),
 // bench-timings.csv, bench-summary.json (summaries and analyses) and
 // SummaryPageFile.
-// Each writer refuses a nil or empty Report (not made by NewReport) with
+// Each writer refuses a nil or empty Outputs (not made by NewOutputs) with
 // an error.
-func (r *Report) Files() []OutputFile {
+func (r *Outputs) Files() []OutputFile {
 	with := func(write func(w io.Writer) error) func(io.Writer) error {
 		return func(w io.Writer) error {
 			if r == nil || r.Run == nil {
-				return fmt.Errorf("%w: a Report without a run (use NewReport)", sod.ErrBadParameter)
+				return fmt.Errorf("%w: an Outputs without a run (use NewOutputs)", sod.ErrBadParameter)
 			}
 			return write(w)
 		}

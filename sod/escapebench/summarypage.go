@@ -314,7 +314,7 @@ const (
 // number of gradient evaluations of the successful runs.
 func writeGlance(b *bytes.Buffer, spec Spec, ss []Summary, as []FamilyAnalysis) {
 	cell := map[[2]string]Summary{}
-	judge := map[string]Judge{}
+	judge := map[string]JudgingRule{}
 	for _, s := range ss {
 		cell[[2]string{s.Method, s.Family}] = s
 		judge[s.Method] = s.Judge

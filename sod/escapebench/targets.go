@@ -121,11 +121,10 @@ type Hit struct {
 
 // hitRecorder records the first hits of a run's checks.
 type hitRecorder struct {
-	targets       []Target
-	thr           []float64
-	reached       []bool
-	hits          []Hit
-	distHat, hHat float64
+	targets []Target
+	thr     []float64
+	reached []bool
+	hits    []Hit
 }
 
 func newHitRecorder(ts []Target, hHat, distHat float64) *hitRecorder {

@@ -68,7 +68,7 @@ type TrialResult struct {
 	Rounds   int               `json:"rounds"`
 	// Judge is the rule by which the run accepted candidates
 	// (Method.Judge).
-	Judge Judge `json:"judge"`
+	Judge JudgingRule `json:"judge"`
 	// Lowered counts the rounds whose accepted point X̌ lowered h by the
 	// value it was judged on: h(X̌), or h after its probe
 	// (sod.CandidateResult.HProbe).

@@ -28,7 +28,7 @@ type BenchReport struct {
 	Instances []escapebench.InstanceInfo
 	Dropped   []escapebench.Dropped
 	// Analyses are escapebench.Analyze(Runs, Instances, …), computed once
-	// by the caller (escapebench.NewReport); nil: computed here with the
+	// by the caller (escapebench.NewOutputs); nil: computed here with the
 	// defaults.
 	Analyses []escapebench.FamilyAnalysis
 	// Env is the environment of the run (shown in a table if not zero).
@@ -245,7 +245,7 @@ func benchFamilies(ss []escapebench.Summary) []string {
 }
 
 // BenchMethodsTable lists the methods of the runs with their judge
-// (escapebench.Judge), their parameters (as recorded with every run, "k=v"
+// (escapebench.JudgingRule), their parameters (as recorded with every run, "k=v"
 // sorted by key) and how many runs each has.
 func BenchMethodsTable(rs []*escapebench.TrialResult) (widgets.Table, error) {
 	if err := checkBenchRuns("BenchMethodsTable", rs); err != nil {
@@ -254,7 +254,7 @@ func BenchMethodsTable(rs []*escapebench.TrialResult) (widgets.Table, error) {
 	tab := widgets.Table{Caption: "Methods", Header: []string{"method", "judge", "parameters", "runs"}}
 	var order []string
 	params := map[string]map[string]string{}
-	judge := map[string]escapebench.Judge{}
+	judge := map[string]escapebench.JudgingRule{}
 	runs := map[string]int{}
 	for _, r := range rs {
 		if _, ok := params[r.Method]; !ok {

@@ -245,7 +245,7 @@ func writeFile(path string, write func(io.Writer) error) error {
 // with a note on stderr saying why and how to install them, and any other
 // failure is returned after every other file is written.
 func writeBench(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, stdout, stderr io.Writer, info escapebench.PageInfo, resultsMD string) error {
-	r, err := escapebench.NewReport(spec, sr, info)
+	r, err := escapebench.NewOutputs(spec, sr, info)
 	if err != nil {
 		return err
 	}
