@@ -525,6 +525,19 @@ func (st *masked) hessSums(h []float64, xr, dr blas64.General, rows []int, off i
 	}
 	A, B, C := h[:r*r], h[r*r:2*r*r], h[2*r*r:]
 	cnt := len(z) / k
+	if r == 1 && k == 1 {
+		var a, b, c float64
+		xd, xs, dd, ds := xr.Data, xr.Stride, dr.Data, dr.Stride
+		for t, zv := range z {
+			i := blockRow(rows, st.parity, off, t)
+			xv, dv := xd[i*xs], dd[i*ds]
+			a += xv * xv
+			b += xv * dv
+			c += zv * dv
+		}
+		A[0], B[0], C[0] = a, b, c
+		return
+	}
 	for t := 0; t < cnt; t++ {
 		i := blockRow(rows, st.parity, off, t)
 		xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
@@ -560,6 +573,20 @@ func (st *masked) hessRows(row []float64, or, xr, dr blas64.General, rows []int,
 	r, k := st.r, st.k
 	A, S, C := h[:r*r], h[r*r:2*r*r], h[2*r*r:]
 	cnt := len(z) / k
+	if r == 1 && k == 1 {
+		a, sv, cv := A[0], S[0], C[0]
+		xd, xs, dd, ds, od, os := xr.Data, xr.Stride, dr.Data, dr.Stride, or.Data, or.Stride
+		c := st.c
+		if !diag {
+			c = 0
+		}
+		for t, zv := range z {
+			i := blockRow(rows, st.parity, off, t)
+			xv, dv := xd[i*xs], dd[i*ds]
+			od[i*os] = 2 * (dv*a + xv*sv - zv*cv + c*(2*xv*dv*xv+(xv*xv-zv*zv)*dv))
+		}
+		return
+	}
 	for t := 0; t < cnt; t++ {
 		i := blockRow(rows, st.parity, off, t)
 		xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
