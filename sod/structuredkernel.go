@@ -102,6 +102,9 @@ func (st *masked) blockQR(R, chunk []float64, xr blas64.General, rows []int, off
 		if r == 3 && k == 1 {
 			w0 = &wfirst
 			sum += gather31(chunk, w0, xd, xs, rows, st.parity, off, z[t0:t0+b], t0, diag)
+		} else if r == 2 && k == 1 {
+			w0 = &wfirst
+			sum += gather21(chunk, w0, xd, xs, rows, st.parity, off, z[t0:t0+b], t0, diag)
 		} else {
 			for tt := 0; tt < b; tt++ {
 				t := t0 + tt
@@ -158,6 +161,31 @@ func gather31(chunk []float64, w0 *[qrMaxS]float64, xd []float64, xs int, rows [
 	return sum
 }
 
+// gather21 is gather31 for r = 2, k = 1.
+func gather21(chunk []float64, w0 *[qrMaxS]float64, xd []float64, xs int, rows []int, parity bool, off int, z []float64, t0 int, diag bool) float64 {
+	b := len(z)
+	c0, c1, c2 := chunk[:b], chunk[qrChunk:qrChunk+b], chunk[2*qrChunk:2*qrChunk+b]
+	var s00, s01, s02, sum float64
+	for tt, zt := range z {
+		i := 2*(t0+tt) + off
+		if !parity {
+			i = rows[t0+tt]
+		}
+		x := xd[i*xs : i*xs+2 : i*xs+2]
+		a, bb := x[0], x[1]
+		c0[tt], c1[tt], c2[tt] = a, bb, zt
+		s00 += a * a
+		s01 += a * bb
+		s02 += a * zt
+		if diag {
+			dd := a*a + bb*bb - zt*zt
+			sum += dd * dd
+		}
+	}
+	w0[0], w0[1], w0[2] = s00, s01, s02
+	return sum
+}
+
 // qrFold replaces the upper triangular s×s R with the R factor of the
 // stacked matrix [R; C], C the b×s chunk stored column-major with leading
 // dimension qrChunk (overwritten). It reports false when a column's sum of
@@ -171,6 +199,9 @@ func gather31(chunk []float64, w0 *[qrMaxS]float64, xd []float64, xs int, rows [
 func qrFold(R, C []float64, b, s int, w0 *[qrMaxS]float64) bool {
 	if s == 4 && w0 != nil {
 		return qrFold4(R, C, b, w0)
+	}
+	if s == 3 && w0 != nil {
+		return qrFold3(R, C, b, w0)
 	}
 	var wbuf [qrMaxS]float64
 	for j := 0; j < s; j++ {
@@ -276,6 +307,44 @@ func qrFold4(R, C []float64, b int, w0 *[qrMaxS]float64) bool {
 	}
 	w = [4]float64{s33 + t33}
 	return reflectRow(R, 4, 3, w[:1], c3)
+}
+
+// qrFold3 is qrFold4 for s = 3.
+func qrFold3(R, C []float64, b int, w0 *[qrMaxS]float64) bool {
+	R = R[:9]
+	c0, c1, c2 := C[:b], C[qrChunk:qrChunk+b], C[2*qrChunk:2*qrChunk+b]
+	w := [3]float64{w0[0], w0[1], w0[2]}
+	if !reflectRow(R, 3, 0, w[:], c0) {
+		return false
+	}
+	f1, f2 := w[1], w[2]
+	var s11, s12 float64
+	for i, a := range c0 {
+		u1, u2 := c1[i]+f1*a, c2[i]+f2*a
+		c1[i], c2[i] = u1, u2
+		s11 += u1 * u1
+		s12 += u1 * u2
+	}
+	w = [3]float64{s11, s12}
+	if !reflectRow(R, 3, 1, w[:2], c1) {
+		return false
+	}
+	f2 = w[1]
+	var s22, t22 float64
+	i := 0
+	for ; i+2 <= b; i += 2 {
+		u, v := c2[i]+f2*c1[i], c2[i+1]+f2*c1[i+1]
+		c2[i], c2[i+1] = u, v
+		s22 += u * u
+		t22 += v * v
+	}
+	for ; i < b; i++ {
+		u := c2[i] + f2*c1[i]
+		c2[i] = u
+		s22 += u * u
+	}
+	w = [3]float64{s22 + t22}
+	return reflectRow(R, 3, 2, w[:1], c2)
 }
 
 // qrMaxS is the largest s = r + k of the streaming kernel (evalStream
@@ -404,6 +473,10 @@ func (st *masked) gradRows(gr, xr blas64.General, rows []int, off int, z, m []fl
 	r, k := st.r, st.k
 	if r == 3 && k == 1 {
 		st.gradRows31(gr, xr, rows, off, z, m, diag)
+		return
+	}
+	if r == 2 && k == 1 {
+		st.gradRows21(gr, xr, rows, off, z, m, diag)
 		return
 	}
 	cnt := len(z) / k
@@ -626,5 +699,34 @@ func (st *masked) hessRows(row []float64, or, xr, dr blas64.General, rows []int,
 		for c, v := range row {
 			out[c] = 2 * v
 		}
+	}
+}
+
+// gradRows21 is gradRows for r = 2, k = 1, unrolled.
+func (st *masked) gradRows21(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
+	xd, xs := xr.Data, xr.Stride
+	gd, gs := gr.Data, gr.Stride
+	m = m[:6]
+	m00, m01 := 2*m[0], 2*m[1]
+	m10, m11 := 2*m[2], 2*m[3]
+	z0, z1 := 2*m[4], 2*m[5]
+	c2 := 2 * st.c
+	parity := st.parity
+	for t, zi := range z {
+		i := 2*t + off
+		if !parity {
+			i = rows[t]
+		}
+		x := xd[i*xs : i*xs+2 : i*xs+2]
+		g := gd[i*gs : i*gs+2 : i*gs+2]
+		a, b := x[0], x[1]
+		g0 := a*m00 + b*m10 - zi*z0
+		g1 := a*m01 + b*m11 - zi*z1
+		if diag {
+			cd := c2 * (a*a + b*b - zi*zi)
+			g0 += cd * a
+			g1 += cd * b
+		}
+		g[0], g[1] = g0, g1
 	}
 }
