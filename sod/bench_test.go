@@ -69,7 +69,7 @@ func BenchmarkGradPMC(b *testing.B) {
 func BenchmarkHessVecPMC(b *testing.B) {
 	for _, r := range []int{1, 3} {
 		for _, n := range benchSizes {
-			b.Run(fmt.Sprintf("r=%d/n=%d", r, n), func(b *testing.B) {
+			b.Run(fmt.Sprintf("r=%d/n=%d/path=structured", r, n), func(b *testing.B) {
 				p, x := benchPMC(b, n, r, true)
 				d := randDense(n, r, 3)
 				out := mat.NewDense(n, r, nil)
@@ -233,4 +233,31 @@ func BenchmarkEscapeRound(b *testing.B) {
 			})
 		}
 	}
+}
+
+// streamLen is the length of the arrays of BenchmarkStream: 3 × 32 MB,
+// well beyond the caches.
+const streamLen = 4 << 20
+
+// BenchmarkStream measures the machine's memory bandwidth on one core
+// with the STREAM triad a = b + s·c over arrays of streamLen float64s:
+// 24 bytes moved per element (two reads and a write; the write's cache
+// line fill is not counted, as in STREAM), reported as bytes-moved/op.
+// The performance report divides each kernel's memory traffic by the
+// bandwidth it implies: the time the traffic alone needs.
+func BenchmarkStream(b *testing.B) {
+	a, x, y := make([]float64, streamLen), make([]float64, streamLen), make([]float64, streamLen)
+	for i := range x {
+		x[i], y[i] = float64(i), 1
+	}
+	b.ReportMetric(24*streamLen, "bytes-moved/op")
+	b.ResetTimer()
+	done := cpuMetric(b)
+	for i := 0; i < b.N; i++ {
+		s := float64(i%3 + 1)
+		for j, v := range x {
+			a[j] = v + s*y[j]
+		}
+	}
+	done()
 }
