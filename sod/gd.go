@@ -200,7 +200,6 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 			tr.Iterates = append(tr.Iterates, mat.DenseCopyOf(x))
 		}
 		if opt.Callback != nil {
-			ws.forgetStep() // the callback may change x
 			return opt.Callback(k, x, h, gn)
 		}
 		return true

@@ -333,57 +333,21 @@ func (p *Problem) gradFast(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 
 }
 
 // stepGrad stores x + alpha·g in next (stepInto) and returns h(next)
-// with ∇h(next) in g, as stepInto followed by gradFast would, bit for bit.
-// For the r = k = 1 PMC layout it is pipelined: the second pass at next
-// also takes the following step, next + alpha·∇h(next), into a buffer of
-// the workspace with its first-pass sums, so that when GD calls again
-// with x = that next, g and alpha unchanged (it swaps x and next), the
-// step is a copy and the evaluation a single pass. next must not alias x
-// or g, and x must not change between the calls (forgetStep after a
-// callback that may change it).
+// with ∇h(next) in g, as stepInto followed by gradFast would, bit for bit;
+// for the r = k = 1 PMC layout the step is taken inside the evaluation's
+// first pass (step11). next must not alias x or g.
 func (p *Problem) stepGrad(ws *workspace, next, x, g *mat.Dense, alpha float64) float64 {
-	st := p.st
-	if st == nil || st.r != 1 || st.k != 1 || !st.parity {
-		stepInto(next, x, g, alpha)
-		return p.gradFast(ws, g, next)
-	}
-	p.count.addEval(true)
-	w := ws.sw
-	n := st.n
-	nd, gd := next.RawMatrix(), g.RawMatrix()
-	pipe := nd.Stride == 1 && gd.Stride == 1
-	var s sums11
-	if w.specOK && w.specFrom == x && w.specG == g && w.specAlpha == alpha {
-		copy(nd.Data[:n], w.spec)
-		s = w.specSums
-	} else {
-		s = st.sums11(next, x, g, alpha)
-	}
-	w.specOK = false
-	var spec []float64
-	if pipe {
-		if len(w.spec) != n {
-			w.spec = make([]float64, n)
+	if st := p.st; st != nil && st.r == 1 && st.k == 1 && st.parity {
+		p.count.addEval(true)
+		ws.sw.gradSSok = false
+		if q, ok := st.step11(ws.sw, g, next, x, g, alpha); ok {
+			return finiteOrInf(q.h(st))
 		}
-		spec = w.spec
+		// next is complete; g was read: evaluate next the general way.
+		return finiteOrInf(st.eval(ws.sw, g, next).h(st))
 	}
-	q, ok := st.finish11(w, g, next, s, spec, alpha)
-	if !ok {
-		// next is complete and g was read: evaluate next the general way.
-		return finiteOrInf(st.eval(w, g, next).h(st))
-	}
-	if pipe {
-		w.specOK, w.specFrom, w.specG, w.specAlpha = true, next, g, alpha
-	}
-	return finiteOrInf(q.h(st))
-}
-
-// forgetStep drops the step stepGrad took ahead (the point it started
-// from may have changed).
-func (ws *workspace) forgetStep() {
-	if ws.sw != nil {
-		ws.sw.specOK = false
-	}
+	stepInto(next, x, g, alpha)
+	return p.gradFast(ws, g, next)
 }
 
 // gradNorm returns frobNorm(g) for the ∇h the last gradFast or stepGrad

@@ -117,18 +117,9 @@ type maskedWork struct {
 	// second QR).
 	dist float64
 	// gradSS is Σ(∇h)_ij² of the last evaluation, summed in frobNorm's
-	// order, when gradSSok (finish11 with a contiguous ∇h).
+	// order, when gradSSok (step11 with a contiguous ∇h).
 	gradSS   float64
 	gradSSok bool
-	// The gradient step Problem.stepGrad took speculatively: spec =
-	// specFrom + specAlpha·specG and its first-pass sums, valid while
-	// specOK (every other evaluation with this work clears it).
-	spec      []float64
-	specSums  sums11
-	specOK    bool
-	specFrom  *mat.Dense
-	specG     *mat.Dense
-	specAlpha float64
 }
 
 // houseWork holds evalHouse's copies of the blocks: O(n·s).
@@ -179,7 +170,7 @@ func (q maskedNorms) gradFNorm(st *masked) float64 {
 // eval computes the block norms of D = XXᵀ − ZZᵀ and, if dst is not nil,
 // ∇h(X) into dst (n×r, not aliasing X). It does not allocate.
 func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
-	w.gradSSok, w.specOK = false, false
+	w.gradSSok = false
 	if st.r == 1 && st.k == 1 && st.parity {
 		if q, ok := st.eval11(w, dst, X); ok {
 			return q
@@ -296,21 +287,22 @@ func (st *masked) evalHouse(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 // [1e-250, 1e250] in a block (tiny x on the observed rows at a spurious
 // point, or overflow).
 func (st *masked) eval11(w *maskedWork, dst, X *mat.Dense) (maskedNorms, bool) {
-	return st.finish11(w, dst, X, st.sums11(X, nil, nil, 0), nil, 0)
+	return st.step11(w, dst, X, nil, nil, 0)
 }
 
-// sums11 are the sums of eval11's first pass at one point: the Gram sums
-// of each block and Σ_U D_ii².
-type sums11 struct {
-	sxxO, sxzO, szzO, sxxU, sxzU, szzU, diag float64
-}
-
-// sums11 is eval11's first pass. When G is not nil it first stores
-// X = Xold + alpha·G (as stepInto does) while it reads it.
-func (st *masked) sums11(X, Xold, G *mat.Dense, alpha float64) sums11 {
+// step11 is eval11 that can also take the gradient step first: when G is
+// not nil it stores X = Xold + alpha·G (as stepInto does) while it reads
+// it, and G may be dst. The second pass visits the rows in storage order
+// (each block's rows still in their own order) and leaves Σ_i (∇h)_i² in
+// w.gradSS, summed in the order of frobNorm, so GD needs no third pass
+// (gradNorm).
+func (st *masked) step11(w *maskedWork, dst, X, Xold, G *mat.Dense, alpha float64) (maskedNorms, bool) {
+	w.gradSSok = false
 	xr := X.RawMatrix()
 	xd, xs := xr.Data, xr.Stride
-	var s sums11
+	var q maskedNorms
+	// Pass 1: Gram sums of each block and Σ_U D_ii².
+	var sxxO, sxzO, szzO, sxxU, sxzU, szzU float64
 	zO, zU := st.zO, st.zU
 	if G != nil {
 		or, gr := Xold.RawMatrix(), G.RawMatrix()
@@ -319,117 +311,60 @@ func (st *masked) sums11(X, Xold, G *mat.Dense, alpha float64) sums11 {
 			i := 2*t + 1
 			xi := od[i*ost] + alpha*gd[i*gst]
 			xd[i*xs] = xi
-			s.sxxO += xi * xi
-			s.sxzO += xi * zi
-			s.szzO += zi * zi
+			sxxO += xi * xi
+			sxzO += xi * zi
+			szzO += zi * zi
 		}
 		for t, zi := range zU {
 			i := 2 * t
 			xi := od[i*ost] + alpha*gd[i*gst]
 			xd[i*xs] = xi
-			s.sxxU += xi * xi
-			s.sxzU += xi * zi
-			s.szzU += zi * zi
+			sxxU += xi * xi
+			sxzU += xi * zi
+			szzU += zi * zi
 			d := xi*xi - zi*zi
-			s.diag += d * d
+			q.diag += d * d
 		}
-		return s
+	} else {
+		for t, zi := range zO {
+			xi := xd[(2*t+1)*xs]
+			sxxO += xi * xi
+			sxzO += xi * zi
+			szzO += zi * zi
+		}
+		for t, zi := range zU {
+			xi := xd[2*t*xs]
+			sxxU += xi * xi
+			sxzU += xi * zi
+			szzU += zi * zi
+			d := xi*xi - zi*zi
+			q.diag += d * d
+		}
 	}
-	for t, zi := range zO {
-		xi := xd[(2*t+1)*xs]
-		s.sxxO += xi * xi
-		s.sxzO += xi * zi
-		s.szzO += zi * zi
-	}
-	for t, zi := range zU {
-		xi := xd[2*t*xs]
-		s.sxxU += xi * xi
-		s.sxzU += xi * zi
-		s.szzU += zi * zi
-		d := xi*xi - zi*zi
-		s.diag += d * d
-	}
-	return s
-}
-
-// finish11 is eval11's second pass at X, whose first-pass sums are s. It
-// visits the rows in storage order (each block's rows still in their own
-// order) and leaves Σ_i (∇h)_i² in w.gradSS, summed in the order of
-// frobNorm, so GD needs no third pass (Problem.gradNorm). When spec is not
-// nil (length n, and dst too) it also stores the next gradient step
-// spec = X + alpha·∇h(X) and returns its first-pass sums, the rows
-// visited in the same loop: GD's next evaluation then starts with its
-// second pass (Problem.stepGrad). The sums are accumulated in the order of
-// sums11, so the numbers are the same, bit for bit.
-func (st *masked) finish11(w *maskedWork, dst, X *mat.Dense, s sums11, spec []float64, alpha float64) (maskedNorms, bool) {
-	w.gradSSok = false
-	xr := X.RawMatrix()
-	xd, xs := xr.Data, xr.Stride
-	zO, zU := st.zO, st.zU
-	q := maskedNorms{diag: s.diag}
 	safe := func(v float64) bool { return v == 0 || (v >= 1e-250 && v <= 1e250) }
-	if !safe(s.sxxO) || !safe(s.szzO) || !safe(s.sxxU) || !safe(s.szzU) {
+	if !safe(sxxO) || !safe(szzO) || !safe(sxxU) || !safe(szzU) {
 		return q, false
 	}
 	betaO, betaU := 0.0, 0.0
-	if s.sxxO > 0 {
-		betaO = s.sxzO / s.sxxO
+	if sxxO > 0 {
+		betaO = sxzO / sxxO
 	}
-	if s.sxxU > 0 {
-		betaU = s.sxzU / s.sxxU
+	if sxxU > 0 {
+		betaU = sxzU / sxxU
 	}
-	// ‖z − βx‖² of each block, and the gradient
+	// Pass 2: ‖z − βx‖² of each block, and the gradient
 	// row i ∈ O: 2(x_i (xᵀx) − z_i (zᵀx)), row i ∈ U: the same with the
 	// U-block sums weighted by ε², plus 2c D_ii x_i.
 	var resO, resU float64
-	mxO, mzO := s.sxxO+s.sxxU, s.sxzO+s.sxzU
-	mxU, mzU := s.sxxO+st.eps2*s.sxxU, s.sxzO+st.eps2*s.sxzU
+	mxO, mzO := sxxO+sxxU, sxzO+sxzU
+	mxU, mzU := sxxO+st.eps2*sxxU, sxzO+st.eps2*sxzU
 	c := st.c
-	nO := len(zO)
-	switch {
-	case dst != nil && spec != nil:
-		gd := dst.RawMatrix().Data
-		var ss float64
-		var n sums11
-		spec = spec[:len(zO)+len(zU)]
-		// Row 2t (in U), then row 2t + 1 (in O): storage order.
-		for t, zi := range zU {
-			i := 2 * t
-			xi := xd[i*xs]
-			e := zi - betaU*xi
-			resU += e * e
-			g := 2 * (xi*mxU - zi*mzU + c*(xi*xi-zi*zi)*xi)
-			gd[i] = g
-			ss += g * g
-			xn := xi + alpha*g
-			spec[i] = xn
-			n.sxxU += xn * xn
-			n.sxzU += xn * zi
-			n.szzU += zi * zi
-			d := xn*xn - zi*zi
-			n.diag += d * d
-			if t < nO {
-				i++
-				zi := zO[t]
-				xi := xd[i*xs]
-				e := zi - betaO*xi
-				resO += e * e
-				g := 2 * (xi*mxO - zi*mzO)
-				gd[i] = g
-				ss += g * g
-				xn := xi + alpha*g
-				spec[i] = xn
-				n.sxxO += xn * xn
-				n.sxzO += xn * zi
-				n.szzO += zi * zi
-			}
-		}
-		w.gradSS, w.gradSSok = ss, true
-		w.specSums = n
-	case dst != nil:
+	if dst != nil {
 		gr := dst.RawMatrix()
 		gd, gs := gr.Data, gr.Stride
 		ss := 0.0
+		nO := len(zO)
+		// Row 2t (in U), then row 2t + 1 (in O): storage order.
 		for t, zi := range zU {
 			i := 2 * t
 			xi := xd[i*xs]
@@ -450,7 +385,7 @@ func (st *masked) finish11(w *maskedWork, dst, X *mat.Dense, s sums11, spec []fl
 			}
 		}
 		w.gradSS, w.gradSSok = ss, gs == 1
-	default:
+	} else {
 		for t, zi := range zO {
 			e := zi - betaO*xd[(2*t+1)*xs]
 			resO += e * e
@@ -464,8 +399,8 @@ func (st *masked) finish11(w *maskedWork, dst, X *mat.Dense, s sums11, spec []fl
 		n1 := math.Sqrt(sxx)
 		r[0], r[1], r[2], r[3] = n1, beta*n1, 0, math.Sqrt(res)
 	}
-	fill(w.rO, s.sxxO, betaO, resO)
-	fill(w.rU, s.sxxU, betaU, resU)
+	fill(w.rO, sxxO, betaO, resO)
+	fill(w.rU, sxxU, betaU, resU)
 	q.oo = st.normRJR(w.rO, w.rO)
 	q.ou = st.normRJR(w.rO, w.rU)
 	q.uu = st.normRJR(w.rU, w.rU)
