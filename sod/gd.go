@@ -209,7 +209,7 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 	}
 
 	h := p.gradFast(ws, g, x)
-	gn := p.gradNorm(ws, g)
+	gn := frobNorm(g)
 	if bad(h, gn) {
 		return nil, fmt.Errorf("%w: h(x0) = %v, ‖∇h(x0)‖ = %v overflow", ErrNotFinite, h, gn)
 	}
@@ -247,11 +247,12 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 			break
 		}
 		// Step into next, keeping x in case of overflow.
-		nh := p.stepGrad(ws, next, x, g, -opt.Step) // next = x − η∇h(x); ∇h(next) in g
-		ngn := p.gradNorm(ws, g)
+		stepInto(next, x, g, -opt.Step)
+		nh := p.gradFast(ws, g, next)
+		ngn := frobNorm(g)
 		if bad(nh, ngn) {
 			h = p.gradFast(ws, g, x)
-			gn = p.gradNorm(ws, g)
+			gn = frobNorm(g)
 			res.Stop = StopDiverged
 			if lastRecorded != k {
 				record(k, h, gn)

@@ -332,36 +332,6 @@ func (p *Problem) gradFast(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 
 	return p.evalGrad(ws, dst, X)
 }
 
-// stepGrad stores x + alpha·g in next (stepInto) and returns h(next)
-// with ∇h(next) in g, as stepInto followed by gradFast would, bit for bit;
-// for the r = k = 1 PMC layout the step is taken inside the evaluation's
-// first pass (step11). next must not alias x or g.
-func (p *Problem) stepGrad(ws *workspace, next, x, g *mat.Dense, alpha float64) float64 {
-	if st := p.st; st != nil && st.r == 1 && st.k == 1 && st.parity {
-		p.count.addEval(true)
-		ws.sw.gradSSok = false
-		if q, ok := st.step11(ws.sw, g, next, x, g, alpha); ok {
-			return finiteOrInf(q.h(st))
-		}
-		// next is complete; g was read: evaluate next the general way.
-		return finiteOrInf(st.eval(ws.sw, g, next).h(st))
-	}
-	stepInto(next, x, g, alpha)
-	return p.gradFast(ws, g, next)
-}
-
-// gradNorm returns frobNorm(g) for the ∇h the last gradFast or stepGrad
-// stored in g, from the sum of squares the evaluation left (the same
-// number, without another pass) when there is one.
-func (p *Problem) gradNorm(ws *workspace, g *mat.Dense) float64 {
-	if ws.sw != nil && ws.sw.gradSSok {
-		if ss := ws.sw.gradSS; ss >= 1e-280 && ss <= 1e280 {
-			return math.Sqrt(ss)
-		}
-	}
-	return frobNorm(g)
-}
-
 // fusedGrader is implemented by operators with a single-pass h/∇h
 // (currently PMC).
 type fusedGrader interface {

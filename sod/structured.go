@@ -116,10 +116,6 @@ type maskedWork struct {
 	// dist is ‖XXᵀ − M*‖_F of the last evaluation (GD traces it without a
 	// second QR).
 	dist float64
-	// gradSS is Σ(∇h)_ij² of the last evaluation, summed in frobNorm's
-	// order, when gradSSok (step11 with a contiguous ∇h).
-	gradSS   float64
-	gradSSok bool
 }
 
 // houseWork holds evalHouse's copies of the blocks: O(n·s).
@@ -170,7 +166,6 @@ func (q maskedNorms) gradFNorm(st *masked) float64 {
 // eval computes the block norms of D = XXᵀ − ZZᵀ and, if dst is not nil,
 // ∇h(X) into dst (n×r, not aliasing X). It does not allocate.
 func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
-	w.gradSSok = false
 	if st.r == 1 && st.k == 1 && st.parity {
 		if q, ok := st.eval11(w, dst, X); ok {
 			return q
@@ -287,59 +282,25 @@ func (st *masked) evalHouse(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 // [1e-250, 1e250] in a block (tiny x on the observed rows at a spurious
 // point, or overflow).
 func (st *masked) eval11(w *maskedWork, dst, X *mat.Dense) (maskedNorms, bool) {
-	return st.step11(w, dst, X, nil, nil, 0)
-}
-
-// step11 is eval11 that can also take the gradient step first: when G is
-// not nil it stores X = Xold + alpha·G (as stepInto does) while it reads
-// it, and G may be dst. The second pass visits the rows in storage order
-// (each block's rows still in their own order) and leaves Σ_i (∇h)_i² in
-// w.gradSS, summed in the order of frobNorm, so GD needs no third pass
-// (gradNorm).
-func (st *masked) step11(w *maskedWork, dst, X, Xold, G *mat.Dense, alpha float64) (maskedNorms, bool) {
-	w.gradSSok = false
 	xr := X.RawMatrix()
 	xd, xs := xr.Data, xr.Stride
 	var q maskedNorms
 	// Pass 1: Gram sums of each block and Σ_U D_ii².
 	var sxxO, sxzO, szzO, sxxU, sxzU, szzU float64
 	zO, zU := st.zO, st.zU
-	if G != nil {
-		or, gr := Xold.RawMatrix(), G.RawMatrix()
-		od, ost, gd, gst := or.Data, or.Stride, gr.Data, gr.Stride
-		for t, zi := range zO {
-			i := 2*t + 1
-			xi := od[i*ost] + alpha*gd[i*gst]
-			xd[i*xs] = xi
-			sxxO += xi * xi
-			sxzO += xi * zi
-			szzO += zi * zi
-		}
-		for t, zi := range zU {
-			i := 2 * t
-			xi := od[i*ost] + alpha*gd[i*gst]
-			xd[i*xs] = xi
-			sxxU += xi * xi
-			sxzU += xi * zi
-			szzU += zi * zi
-			d := xi*xi - zi*zi
-			q.diag += d * d
-		}
-	} else {
-		for t, zi := range zO {
-			xi := xd[(2*t+1)*xs]
-			sxxO += xi * xi
-			sxzO += xi * zi
-			szzO += zi * zi
-		}
-		for t, zi := range zU {
-			xi := xd[2*t*xs]
-			sxxU += xi * xi
-			sxzU += xi * zi
-			szzU += zi * zi
-			d := xi*xi - zi*zi
-			q.diag += d * d
-		}
+	for t, zi := range zO {
+		xi := xd[(2*t+1)*xs]
+		sxxO += xi * xi
+		sxzO += xi * zi
+		szzO += zi * zi
+	}
+	for t, zi := range zU {
+		xi := xd[2*t*xs]
+		sxxU += xi * xi
+		sxzU += xi * zi
+		szzU += zi * zi
+		d := xi*xi - zi*zi
+		q.diag += d * d
 	}
 	safe := func(v float64) bool { return v == 0 || (v >= 1e-250 && v <= 1e250) }
 	if !safe(sxxO) || !safe(szzO) || !safe(sxxU) || !safe(szzU) {
@@ -362,29 +323,20 @@ func (st *masked) step11(w *maskedWork, dst, X, Xold, G *mat.Dense, alpha float6
 	if dst != nil {
 		gr := dst.RawMatrix()
 		gd, gs := gr.Data, gr.Stride
-		ss := 0.0
-		nO := len(zO)
-		// Row 2t (in U), then row 2t + 1 (in O): storage order.
+		for t, zi := range zO {
+			i := 2*t + 1
+			xi := xd[i*xs]
+			e := zi - betaO*xi
+			resO += e * e
+			gd[i*gs] = 2 * (xi*mxO - zi*mzO)
+		}
 		for t, zi := range zU {
 			i := 2 * t
 			xi := xd[i*xs]
 			e := zi - betaU*xi
 			resU += e * e
-			g := 2 * (xi*mxU - zi*mzU + c*(xi*xi-zi*zi)*xi)
-			gd[i*gs] = g
-			ss += g * g
-			if t < nO {
-				i++
-				zi := zO[t]
-				xi := xd[i*xs]
-				e := zi - betaO*xi
-				resO += e * e
-				g := 2 * (xi*mxO - zi*mzO)
-				gd[i*gs] = g
-				ss += g * g
-			}
+			gd[i*gs] = 2 * (xi*mxU - zi*mzU + c*(xi*xi-zi*zi)*xi)
 		}
-		w.gradSS, w.gradSSok = ss, gs == 1
 	} else {
 		for t, zi := range zO {
 			e := zi - betaO*xd[(2*t+1)*xs]

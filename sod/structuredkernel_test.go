@@ -177,32 +177,3 @@ func TestStructuredNoAllocs(t *testing.T) {
 		}
 	}
 }
-
-// TestStepGradBitwise: GD's fused step (stepGrad, gradNorm) gives bit for
-// bit the iterates, h, ∇h and ‖∇h‖_F of the separate stepInto, gradFast
-// and frobNorm it replaces, on the r = k = 1 PMC kernel and on others.
-func TestStepGradBitwise(t *testing.T) {
-	for _, tc := range []struct{ n, r, k int }{{9, 1, 1}, {80, 1, 1}, {1001, 1, 1}, {300, 3, 1}, {300, 1, 2}} {
-		p, _ := structuredPair(t, tc.n, tc.r, tc.k, 0.1, 4)
-		x1, x2 := randDense(tc.n, tc.r, 5), randDense(tc.n, tc.r, 5)
-		n1, n2 := mat.NewDense(tc.n, tc.r, nil), mat.NewDense(tc.n, tc.r, nil)
-		g1, g2 := mat.NewDense(tc.n, tc.r, nil), mat.NewDense(tc.n, tc.r, nil)
-		ws1, ws2 := p.getWorkspace(), p.st.newWork()
-		ws2w := &workspace{n: tc.n, r: tc.r, sw: ws2}
-		p.gradFast(ws1, g1, x1)
-		p.gradFast(ws2w, g2, x2)
-		alpha := -0.5 / float64(tc.n)
-		for k := 0; k < 50; k++ {
-			stepInto(n1, x1, g1, alpha)
-			h1 := p.gradFast(ws1, g1, n1)
-			gn1 := frobNorm(g1)
-			h2 := p.stepGrad(ws2w, n2, x2, g2, alpha)
-			gn2 := p.gradNorm(ws2w, g2)
-			if h1 != h2 || gn1 != gn2 || !mat.Equal(n1, n2) || !mat.Equal(g1, g2) {
-				t.Fatalf("n=%d r=%d k=%d step %d: h %v / %v, ‖∇h‖ %v / %v", tc.n, tc.r, tc.k, k, h1, h2, gn1, gn2)
-			}
-			x1, n1 = n1, x1
-			x2, n2 = n2, x2
-		}
-	}
-}
