@@ -482,6 +482,10 @@ func (st *masked) gradRows(gr, xr blas64.General, rows []int, off int, z, m []fl
 		st.gradRows21(gr, xr, rows, off, z, m, diag)
 		return
 	}
+	if k == 1 && r <= qrMaxS {
+		st.gradRowsK1(gr, xr, rows, off, z, m, diag)
+		return
+	}
 	cnt := len(z) / k
 	xd, xs := xr.Data, xr.Stride
 	gd, gs := gr.Data, gr.Stride
@@ -731,5 +735,45 @@ func (st *masked) gradRows21(gr, xr blas64.General, rows []int, off int, z, m []
 			g1 += cd * b
 		}
 		g[0], g[1] = g0, g1
+	}
+}
+
+// gradRowsK1 is gradRows for k = 1 and any r ≤ qrMaxS: each entry of the
+// row is one dot product over a column of m (copied contiguous, scaled by
+// 2), accumulated in a register.
+func (st *masked) gradRowsK1(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
+	r := st.r
+	xd, xs := xr.Data, xr.Stride
+	gd, gs := gr.Data, gr.Stride
+	var mtBuf [qrMaxS * qrMaxS]float64
+	var mzBuf [qrMaxS]float64
+	mt, mz := mtBuf[:r*r], mzBuf[:r]
+	for l := 0; l < r; l++ {
+		for c := 0; c < r; c++ {
+			mt[c*r+l] = 2 * m[l*r+c]
+		}
+		mz[l] = 2 * m[r*r+l]
+	}
+	c2 := 2 * st.c
+	for t, zi := range z {
+		i := blockRow(rows, st.parity, off, t)
+		xi := xd[i*xs : i*xs+r : i*xs+r]
+		gi := gd[i*gs : i*gs+r : i*gs+r]
+		cd := 0.0
+		if diag {
+			dd := -zi * zi
+			for _, v := range xi {
+				dd += v * v
+			}
+			cd = c2 * dd
+		}
+		for c := range gi {
+			col := mt[c*r : c*r+r : c*r+r]
+			acc := -zi * mz[c]
+			for l, v := range xi {
+				acc += v * col[l]
+			}
+			gi[c] = acc + cd*xi[c]
+		}
 	}
 }
