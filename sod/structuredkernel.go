@@ -51,15 +51,33 @@ func (st *masked) evalStream(w *maskedWork, dst, X *mat.Dense) (maskedNorms, boo
 		return q, false
 	}
 	xr := X.RawMatrix()
-	d, ok := st.blockQR(w.rO, w.chunk, xr, st.obs, 1, st.zO, false)
-	if !ok {
-		return q, false
+	for i := range w.rO {
+		w.rO[i], w.rU[i] = 0, 0
 	}
-	d, ok = st.blockQR(w.rU, w.chunk, xr, st.unobs, 0, st.zU, true)
-	if !ok {
-		return q, false
+	// With the parity layout the blocks' rows interleave, so the two blocks
+	// go through the rows together, window by window: each window of X is
+	// read from memory once, not once per block. The chunks, and so the
+	// results, are those of one block after the other.
+	nO, nU := len(st.obs), len(st.unobs)
+	win := max(nO, nU)
+	if st.parity {
+		win = qrChunk
 	}
-	q.diag = d
+	var dO, dU float64
+	for t0 := 0; t0 < max(nO, nU); t0 += win {
+		var ok bool
+		if t0 < nO {
+			if dO, ok = st.blockQR(w.rO, w.chunk, xr, st.obs, 1, st.zO, false, t0, min(t0+win, nO), dO); !ok {
+				return q, false
+			}
+		}
+		if t0 < nU {
+			if dU, ok = st.blockQR(w.rU, w.chunk, xr, st.unobs, 0, st.zU, true, t0, min(t0+win, nU), dU); !ok {
+				return q, false
+			}
+		}
+	}
+	q.diag = dU
 	q.oo = st.normRJR(w.rO, w.rO)
 	q.ou = st.normRJR(w.rO, w.rU)
 	q.uu = st.normRJR(w.rU, w.rU)
@@ -82,25 +100,31 @@ func (st *masked) evalStream(w *maskedWork, dst, X *mat.Dense) (maskedNorms, boo
 		}
 	}
 	gr := dst.RawMatrix()
-	st.gradRows(gr, xr, st.obs, 1, st.zO, w.mO, false)
-	st.gradRows(gr, xr, st.unobs, 0, st.zU, w.mU, true)
+	k := st.k
+	for t0 := 0; t0 < max(nO, nU); t0 += win {
+		if t0 < nO {
+			t1 := min(t0+win, nO)
+			st.gradRows(gr, xr, st.obs[t0:t1], 1+2*t0, st.zO[t0*k:t1*k], w.mO, false)
+		}
+		if t0 < nU {
+			t1 := min(t0+win, nU)
+			st.gradRows(gr, xr, st.unobs[t0:t1], 2*t0, st.zU[t0*k:t1*k], w.mU, true)
+		}
+	}
 	return q, true
 }
 
-// blockQR overwrites R (s×s) with the R factor of the block F_a = [X_a Z_a]
-// (rows of X given by rows, or 2t + off with the parity layout; z the
-// block's rows of Z) and returns Σ D_ii² over the block when diag is set.
-func (st *masked) blockQR(R, chunk []float64, xr blas64.General, rows []int, off int, z []float64, diag bool) (float64, bool) {
-	for i := range R {
-		R[i] = 0
-	}
+// blockQR folds the rows from ≤ t < to (from a multiple of qrChunk) of the
+// block F_a = [X_a Z_a] (rows of X given by rows, or 2t + off with the
+// parity layout; z the block's rows of Z) into R (s×s, zero before the
+// first rows) and returns sum plus Σ D_ii² over them when diag is set (else
+// sum).
+func (st *masked) blockQR(R, chunk []float64, xr blas64.General, rows []int, off int, z []float64, diag bool, from, to int, sum float64) (float64, bool) {
 	r, k, s := st.r, st.k, st.s
-	cnt := len(z) / k
 	xd, xs := xr.Data, xr.Stride
-	sum := 0.0
 	var wfirst [qrMaxS]float64
-	for t0 := 0; t0 < cnt; t0 += qrChunk {
-		b := min(qrChunk, cnt-t0)
+	for t0 := from; t0 < to; t0 += qrChunk {
+		b := min(qrChunk, to-t0)
 		var w0 *[qrMaxS]float64
 		if r == 3 && k == 1 {
 			w0 = &wfirst
