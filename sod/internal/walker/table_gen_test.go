@@ -308,6 +308,7 @@ var table = []entry{
 	{"sod.ExplicitBytes", sod.ExplicitBytes},
 	{"sod.GaussianSpuriousInstance", sod.GaussianSpuriousInstance},
 	{"sod.GradientDescent", sod.GradientDescent},
+	{"sod.HessianMethod.String", sod.HessianMethod.String},
 	{"sod.HessianMinEig", sod.HessianMinEig},
 	{"sod.LogScalar.Float", sod.LogScalar.Float},
 	{"sod.LogScalar.Log10", sod.LogScalar.Log10},
