@@ -36,13 +36,14 @@ func benchPMC(b *testing.B, n, r int, structured bool) (*Problem, *mat.Dense) {
 
 // BenchmarkGradPMC measures one h + ∇h evaluation of the PMC objective
 // (the unit of a GD step) on the structured path, O(n(r + r*)²), and on
-// the dense fused loop, O(n²r), where it fits (n ≤ MaxDenseSize). Read it
-// with benchstat -col /path: ns per evaluation against n, and the ratio.
+// the dense fused loop, O(n²r), where it fits (n ≤ MaxDenseSize; r = 1
+// and 3 only). Read it with benchstat -col /path: ns per evaluation
+// against n, and the ratio; -col /r for the cost of the rank.
 func BenchmarkGradPMC(b *testing.B) {
-	for _, r := range []int{1, 3} {
+	for _, r := range []int{1, 2, 3, 5} {
 		for _, n := range benchSizes {
 			for _, path := range []string{"structured", "dense"} {
-				if path == "dense" && n > MaxDenseSize {
+				if path == "dense" && (n > MaxDenseSize || r == 2 || r == 5) {
 					continue
 				}
 				b.Run(fmt.Sprintf("r=%d/n=%d/path=%s", r, n, path), func(b *testing.B) {
@@ -58,6 +59,29 @@ func BenchmarkGradPMC(b *testing.B) {
 					done()
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkHessVecPMC measures one Hessian–vector product ∇²h(X)[D] on
+// the structured path (the unit of HessianMinEig's Lanczos iteration),
+// O(n·r(r + r*)), against n and r.
+func BenchmarkHessVecPMC(b *testing.B) {
+	for _, r := range []int{1, 3} {
+		for _, n := range benchSizes {
+			b.Run(fmt.Sprintf("r=%d/n=%d/path=structured", r, n), func(b *testing.B) {
+				p, x := benchPMC(b, n, r, true)
+				d := randDense(n, r, 3)
+				out := mat.NewDense(n, r, nil)
+				p.HessVec(out, x, d)
+				b.ReportAllocs()
+				b.ResetTimer()
+				done := cpuMetric(b)
+				for i := 0; i < b.N; i++ {
+					p.HessVec(out, x, d)
+				}
+				done()
+			})
 		}
 	}
 }
@@ -147,4 +171,93 @@ func BenchmarkAnalyzeCritical(b *testing.B) {
 			}
 		})
 	}
+}
+
+// escapeRoundSetup returns the study's PMC instance (ε = 0.02,
+// z = (1, 0, 1, 0, …), r = 1) at size n and the point where gradient
+// descent from 0.01·N(0, I) stops (η = 0.5/n, ‖∇h‖_F ≤ 1e-6 or 20000
+// steps), with the GD options of the study.
+func escapeRoundSetup(b *testing.B, n int) (*Problem, *mat.Dense, GDOptions) {
+	op, err := NewPMCOperator(n, 0.02)
+	if err != nil {
+		b.Fatal(err)
+	}
+	z := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i += 2 {
+		z.Set(i, 0, 1)
+	}
+	p, err := NewProblem(op, z, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	x0 := randDense(n, 1, 5)
+	x0.Scale(0.01, x0)
+	gd := GDOptions{Iteration: Iteration{Step: 0.5 / float64(n), MaxIter: 20000}, GradTol: 1e-6}
+	res, err := GradientDescent(b.Context(), p, x0, gd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p, res.X, gd
+}
+
+// BenchmarkEscapeRound measures one escape round of RunEscape at a point
+// where GD stalled on the study's PMC instance: SODLineSearch{L: 5,
+// Rho: 0.1, Eta: 0.1} proposes its candidates (AnalyzeCritical with the
+// default CriticalOptions, and at n = 300 also the dense Hessian, the
+// default before DenseHessianMaxSize) and the driver evaluates each.
+func BenchmarkEscapeRound(b *testing.B) {
+	for _, n := range []int{300, 1000, 10_000} {
+		for _, hm := range []HessianMethod{HessianAuto, HessianDense} {
+			if hm == HessianDense && n > 300 {
+				continue // 36 s of CPU at n = 1000
+			}
+			b.Run(fmt.Sprintf("n=%d/hessian=%v", n, hm), func(b *testing.B) {
+				p, xhat, gd := escapeRoundSetup(b, n)
+				esc := &SODLineSearch{L: 5, Rho: 0.1, Eta: 0.1}
+				opt := EscapeOptions{GD: gd, Critical: CriticalOptions{Hessian: hm}}
+				h := p.H(xhat)
+				b.ReportAllocs()
+				b.ResetTimer()
+				done := cpuMetric(b)
+				for i := 0; i < b.N; i++ {
+					st := &EscapeState{P: p, X: xhat, H: h, critOpt: opt.Critical}
+					cands, err := esc.Propose(b.Context(), st)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, c := range cands {
+						judgeCandidate(b.Context(), p, c, opt.GD, h, opt.GD.limit())
+					}
+				}
+				done()
+			})
+		}
+	}
+}
+
+// streamLen is the length of the arrays of BenchmarkStream: 3 × 32 MB,
+// well beyond the caches.
+const streamLen = 4 << 20
+
+// BenchmarkStream measures the machine's memory bandwidth on one core
+// with the STREAM triad a = b + s·c over arrays of streamLen float64s:
+// 24 bytes moved per element (two reads and a write; the write's cache
+// line fill is not counted, as in STREAM), reported as bytes-moved/op.
+// The performance report divides each kernel's memory traffic by the
+// bandwidth it implies: the time the traffic alone needs.
+func BenchmarkStream(b *testing.B) {
+	a, x, y := make([]float64, streamLen), make([]float64, streamLen), make([]float64, streamLen)
+	for i := range x {
+		x[i], y[i] = float64(i), 1
+	}
+	b.ResetTimer()
+	done := cpuMetric(b)
+	for i := 0; i < b.N; i++ {
+		s := float64(i%3 + 1)
+		for j, v := range x {
+			a[j] = v + s*y[j]
+		}
+	}
+	done()
+	b.ReportMetric(24*streamLen, "bytes-moved/op") // after ResetTimer, which drops metrics
 }

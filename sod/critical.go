@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -34,6 +35,10 @@ import (
 // λ_n and u_n come from Lanczos iterations with the O(n(r + k)) product
 // v ↦ ∇f(X̂X̂ᵀ)v, and E X̂, Euu from the same structure. GradF, Lambda and E
 // are then nil (only λ_n is computed); every other field is filled.
+// Likewise above nr = DenseHessianMaxSize HessMin comes from Lanczos on
+// Hessian–vector products (HessLanczos set, HessEig nil) unless
+// CriticalOptions.Hessian asks for the dense Hessian. So by default no
+// n×n or nr×nr matrix is formed above these sizes.
 type CriticalPoint struct {
 	X         *mat.Dense    // X̂ (n×r), a copy
 	H         float64       // h(X̂)
@@ -55,8 +60,12 @@ type CriticalPoint struct {
 	Xi2       float64       // Ξ² = max_i ‖A_i‖₂² (0 if CriticalOptions.SkipXi)
 	M         int           // number of measurements m
 	HessMin   float64       // smallest eigenvalue of the Hessian of h at X̂ (nr×nr); 0 if skipped
-	HessEig   []float64     // all Hessian eigenvalues, ascending; nil if skipped
-	Dist      float64       // ‖X̂X̂ᵀ − M*‖_F, −1 if M* unknown
+	HessEig   []float64     // all Hessian eigenvalues, ascending; nil if skipped or from Lanczos
+	// HessLanczos is set when HessMin came from HessianMinEig (Lanczos on
+	// Hessian–vector products, see CriticalOptions.Hessian); HessEig is
+	// then nil.
+	HessLanczos bool
+	Dist        float64 // ‖X̂X̂ᵀ − M*‖_F, −1 if M* unknown
 }
 
 // CriticalOptions configures AnalyzeCritical.
@@ -75,8 +84,12 @@ type CriticalOptions struct {
 	// tolerance when X̂ has rank < r; by default such a point is an error
 	// (ErrRankDeficient).
 	AllowRankDeficient bool
-	// SkipHessian skips the nr×nr Hessian (HessMin = 0, HessEig = nil).
+	// SkipHessian skips the Hessian (HessMin = 0, HessEig = nil).
 	SkipHessian bool
+	// Hessian chooses how HessMin is computed (default HessianAuto: the
+	// dense nr×nr eigendecomposition up to nr = DenseHessianMaxSize,
+	// Lanczos on Hessian–vector products above).
+	Hessian HessianMethod
 	// SkipXi skips Ξ² (Xi2 = 0), which costs O(m n³) for operators that do
 	// not implement XiSquarer.
 	SkipXi bool
@@ -105,6 +118,9 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 	}
 	if tol < 0 {
 		return nil, fmt.Errorf("%w: RankTol %v < 0", ErrBadParameter, tol)
+	}
+	if opt.Hessian < HessianAuto || opt.Hessian > HessianLanczos {
+		return nil, fmt.Errorf("%w: CriticalOptions.Hessian = %d, want HessianAuto, HessianDense or HessianLanczos", ErrBadParameter, int(opt.Hessian))
 	}
 	cp := &CriticalPoint{X: mat.DenseCopyOf(X), M: m, Dist: p.DistStar(X)}
 
@@ -169,8 +185,14 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 		}
 		cp.Xi2 = xi2
 	}
-	if !opt.SkipHessian {
-		if err := p.needDense("the Hessian (CriticalOptions.SkipHessian)"); err != nil {
+	if !opt.SkipHessian && opt.Hessian.lanczos(n*r) {
+		hm, err := HessianMinEig(context.Background(), p, cp.X)
+		if err != nil {
+			return nil, err
+		}
+		cp.HessMin, cp.HessLanczos = hm, true
+	} else if !opt.SkipHessian {
+		if err := p.needDense("the dense Hessian (CriticalOptions.Hessian = HessianDense)"); err != nil {
 			return nil, err
 		}
 		hs, err := p.Hessian(cp.X)
@@ -187,6 +209,42 @@ func AnalyzeCritical(p *Problem, X mat.Matrix, opt CriticalOptions) (*CriticalPo
 	}
 	return cp, nil
 }
+
+// HessianMethod says how AnalyzeCritical computes the smallest eigenvalue
+// of the nr×nr Hessian ∇²h(X̂) (CriticalOptions.Hessian).
+type HessianMethod int
+
+const (
+	// HessianAuto is HessianDense for nr ≤ DenseHessianMaxSize and
+	// HessianLanczos above.
+	HessianAuto HessianMethod = iota
+	// HessianDense forms the Hessian from nr Hessian–vector products and
+	// decomposes it: every eigenvalue in HessEig. It needs the dense data
+	// (n ≤ MaxDenseSize) and O((nr)²) memory, O((nr)³) time.
+	HessianDense
+	// HessianLanczos takes HessMin from HessianMinEig (Lanczos on
+	// Hessian–vector products, O(n·r) memory, no nr×nr matrix); HessEig
+	// stays nil and HessLanczos is set.
+	HessianLanczos
+)
+
+// String returns "auto", "dense" or "lanczos".
+func (m HessianMethod) String() string {
+	return enumString("HessianMethod", []string{HessianAuto: "auto", HessianDense: "dense", HessianLanczos: "lanczos"}, int(m))
+}
+
+// lanczos reports whether the method uses Lanczos at nr = size.
+func (m HessianMethod) lanczos(size int) bool {
+	return m == HessianLanczos || (m == HessianAuto && size > DenseHessianMaxSize)
+}
+
+// DenseHessianMaxSize is the largest nr for which AnalyzeCritical forms
+// the nr×nr Hessian by default (CriticalOptions.Hessian = HessianAuto),
+// as StructuredCriticalMinN is for the n×n ∇f(X̂X̂ᵀ): the paper's sizes
+// (n ≤ 80) keep every Hessian eigenvalue, larger problems get λ_min alone
+// from Hessian–vector products (at n = 1000, r = 1 the dense Hessian took
+// 37 s of an escape round, Lanczos a few milliseconds).
+const DenseHessianMaxSize = 256
 
 // StructuredCriticalMinN is the size above which AnalyzeCritical analyses a
 // structured problem without n×n matrices (see CriticalPoint). At and below
@@ -324,7 +382,7 @@ func (cp *CriticalPoint) IsLocalMinimum(tol float64) bool {
 	if cp == nil || cp.X == nil {
 		return false
 	}
-	return cp.HessEig != nil && cp.HessMin >= -tol
+	return (cp.HessEig != nil || cp.HessLanczos) && cp.HessMin >= -tol
 }
 
 // Hessian returns the full Hessian of h at X (nr×nr), in the row-major

@@ -95,7 +95,10 @@
 // a Problem evaluates h, ∇h and ‖XXᵀ − M*‖_F from n×(r + k) factors in
 // O(n(r + k)²) (structured.go: a QR of the parity blocks of [X Z] keeps h
 // accurate near the minimum), and AnalyzeCritical finds λ_n, u_n by
-// Lanczos iterations (lanczos.go) above StructuredCriticalMinN. NewProblem
+// Lanczos iterations (lanczos.go) above StructuredCriticalMinN. Above
+// DenseHessianMaxSize (nr) AnalyzeCritical, for every problem, takes
+// λ_min(∇²h) from HessianMinEig instead of the nr×nr Hessian
+// (CriticalOptions.Hessian keeps the dense one available). NewProblem
 // chooses it automatically (Problem.Structured; Problem.DensePath for the
 // O(n²) path); PMC problems then work up to n = MaxPMCSize without any
 // n×n array, all others up to MaxDenseSize.

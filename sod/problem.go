@@ -279,6 +279,7 @@ type workspace struct {
 	M, G    *mat.Dense // n×n
 	res     []float64  // m
 	x       *mat.Dense // n×r copy of a non-Dense X
+	d       *mat.Dense // n×r copy of a non-Dense HessVec direction
 	sw      *maskedWork
 }
 
@@ -304,6 +305,19 @@ func (ws *workspace) dense() {
 }
 
 func (p *Problem) putWorkspace(ws *workspace) { p.pool.Put(ws) }
+
+// asDenseD is asDense for a second n×r operand (HessVec's direction),
+// copying into ws.d when needed.
+func (ws *workspace) asDenseD(D mat.Matrix) *mat.Dense {
+	if d, ok := D.(*mat.Dense); ok {
+		return d
+	}
+	if ws.d == nil {
+		ws.d = mat.NewDense(ws.n, ws.r, nil)
+	}
+	ws.d.Copy(D)
+	return ws.d
+}
 
 // asDense returns X as a *mat.Dense, copying into ws.x when needed.
 func (ws *workspace) asDense(X mat.Matrix) *mat.Dense {
@@ -481,12 +495,14 @@ func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
 	mustShape("HessVec", "D", D, n, r)
 	mustDst("HessVec", dst, n, r)
 	p.count.addHessVec(1)
-	x := mat.DenseCopyOf(X)
-	d := mat.DenseCopyOf(D)
 	if p.st != nil {
-		p.st.hessVec(dst, x, d)
+		ws := p.getWorkspace()
+		p.st.hessVec(ws.sw, dst, ws.asDense(X), ws.asDenseD(D))
+		p.putWorkspace(ws)
 		return
 	}
+	x := mat.DenseCopyOf(X)
+	d := mat.DenseCopyOf(D)
 	ws := p.getWorkspace()
 	defer p.putWorkspace(ws)
 	p.evalGrad(ws, nil, x)

@@ -103,26 +103,44 @@ func newMaskedForce(mw maskedWeighter, Z *mat.Dense, r int) *masked {
 	return st
 }
 
-// maskedWork holds the buffers of one structured evaluation: O(n·s).
+// maskedWork holds the buffers of one structured evaluation: O(s²)
+// (evalStream, hessVec), plus O(n·s) for evalHouse, allocated when it is
+// first needed.
 type maskedWork struct {
-	aO, aU []float64 // F_O, F_U (|O|×s, |U|×s), overwritten by their QR
 	rO, rU []float64 // R_O, R_U (s×s, zero below the diagonal)
 	mO, mU []float64 // F_OᵀX_O, F_UᵀX_U (s×r)
-	d      []float64 // D_ii, i ∈ U
-	tmp    []float64 // s×s
+	chunk  []float64 // qrChunk×s, column-major (evalStream)
+	hv     []float64 // hessVec's sums: 2 blocks × (2r² + kr)
+	row    []float64 // one row of a product (r)
+	house  *houseWork
 	// dist is ‖XXᵀ − M*‖_F of the last evaluation (GD traces it without a
 	// second QR).
 	dist float64
 }
 
+// houseWork holds evalHouse's copies of the blocks: O(n·s).
+type houseWork struct {
+	aO, aU []float64 // F_O, F_U (|O|×s, |U|×s), overwritten by their QR
+	d      []float64 // D_ii, i ∈ U
+}
+
 func (st *masked) newWork() *maskedWork {
-	s := st.s
+	s, r, k := st.s, st.r, st.k
 	return &maskedWork{
-		aO: make([]float64, len(st.obs)*s), aU: make([]float64, len(st.unobs)*s),
 		rO: make([]float64, s*s), rU: make([]float64, s*s),
-		mO: make([]float64, s*st.r), mU: make([]float64, s*st.r),
-		d: make([]float64, len(st.unobs)), tmp: make([]float64, s*s),
+		mO: make([]float64, s*r), mU: make([]float64, s*r),
+		chunk: make([]float64, qrChunk*s),
+		hv:    make([]float64, 2*(2*r*r+k*r)),
+		row:   make([]float64, r),
 	}
+}
+
+func (st *masked) houseWork(w *maskedWork) *houseWork {
+	if w.house == nil {
+		s := st.s
+		w.house = &houseWork{aO: make([]float64, len(st.obs)*s), aU: make([]float64, len(st.unobs)*s), d: make([]float64, len(st.unobs))}
+	}
+	return w.house
 }
 
 // maskedNorms are the squared Frobenius norms of the blocks of D.
@@ -153,6 +171,17 @@ func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 			return q
 		}
 	}
+	if q, ok := st.evalStream(w, dst, X); ok {
+		return q
+	}
+	return st.evalHouse(w, dst, X)
+}
+
+// evalHouse is eval by Householder QR of copies of the two blocks, with
+// the scaling of tiny or huge columns; O(n·s) memory. It is the fallback
+// of evalStream.
+func (st *masked) evalHouse(w *maskedWork, dst, X *mat.Dense) maskedNorms {
+	hw := st.houseWork(w)
 	xr := X.RawMatrix()
 	r, k, s := st.r, st.k, st.s
 	grad := dst != nil
@@ -186,15 +215,15 @@ func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 			}
 		}
 	}
-	gather(st.obs, st.zO, w.aO, w.mO, nil)
-	gather(st.unobs, st.zU, w.aU, w.mU, w.d)
+	gather(st.obs, st.zO, hw.aO, w.mO, nil)
+	gather(st.unobs, st.zU, hw.aU, w.mU, hw.d)
 
 	var q maskedNorms
-	for _, v := range w.d {
+	for _, v := range hw.d {
 		q.diag += v * v
 	}
-	houseR(w.rO, w.aO, len(st.obs), s)
-	houseR(w.rU, w.aU, len(st.unobs), s)
+	houseR(w.rO, hw.aO, len(st.obs), s)
+	houseR(w.rU, hw.aU, len(st.unobs), s)
 	q.oo = st.normRJR(w.rO, w.rO)
 	q.ou = st.normRJR(w.rO, w.rU)
 	q.uu = st.normRJR(w.rU, w.rU)
@@ -240,7 +269,7 @@ func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 			}
 		}
 		scatter(st.obs, st.zO, w.mO, nil)
-		scatter(st.unobs, st.zU, w.mU, w.d)
+		scatter(st.unobs, st.zU, w.mU, hw.d)
 	}
 	return q
 }
@@ -562,35 +591,6 @@ func (st *masked) gradF(op NormalOperator, dst *mat.Dense, M mat.Matrix) {
 				v += a * zj[l]
 			}
 			row[j] -= st.weight2(i, j) * v
-		}
-	}
-}
-
-// hessVec stores ∇²h(X)[D] = 2(W∘W∘(DXᵀ + XDᵀ))X + 2(W∘W∘(XXᵀ − ZZᵀ))D in
-// dst (n×r, or empty): O(n·r·(r + k)).
-func (st *masked) hessVec(dst, X, D *mat.Dense) {
-	n, r := st.n, st.r
-	f1 := make([]float64, n*2*r)
-	for i := 0; i < n; i++ {
-		copy(f1[i*2*r:], D.RawRowView(i))
-		copy(f1[i*2*r+r:i*2*r+2*r], X.RawRowView(i))
-	}
-	s1 := make([]float64, 4*r*r)
-	for l := 0; l < r; l++ {
-		s1[l*2*r+r+l] = 1
-		s1[(r+l)*2*r+l] = 1
-	}
-	out1 := make([]float64, n*r)
-	st.mul(out1, f1, 2*r, s1, rowMajor(X), r)
-	out2 := make([]float64, n*r)
-	st.mul(out2, st.truthFactor(X), st.s, st.signJ(), rowMajor(D), r)
-	if dst.IsEmpty() {
-		dst.ReuseAs(n, r)
-	}
-	for i := 0; i < n; i++ {
-		row := dst.RawRowView(i)
-		for c := range row {
-			row[c] = 2 * (out1[i*r+c] + out2[i*r+c])
 		}
 	}
 }

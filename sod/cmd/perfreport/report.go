@@ -424,6 +424,9 @@ func render(w io.Writer, r *results) {
 		for _, e := range r.env {
 			fmt.Fprintf(w, "| %s | %s |\n", e[0], e[1])
 		}
+		if bw := r.bandwidth(); bw > 0 {
+			fmt.Fprintf(w, "| memory bandwidth, one core (`BenchmarkStream`, STREAM triad) | %s GB/s |\n", sig3(bw))
+		}
 		fmt.Fprintln(w)
 	}
 
@@ -434,6 +437,17 @@ func render(w io.Writer, r *results) {
 		fmt.Fprintln(w, "instance (ε = 0.1, z = (1, 0, 1, 0, …)), search rank r, at X = N(0, I). The structured path")
 		fmt.Fprintln(w, "costs O(n(r + r*)²) (k = 1 expected), the dense fused loop O(n²r) (k = 2), run only where")
 		fmt.Fprintln(w, "n ≤ `sod.MaxDenseSize`.")
+		fmt.Fprintln(w)
+		writeGrowthTable(w, fam)
+	}
+	if fam := r.family("sod", "BenchmarkGradPMC"); len(fam) > 0 {
+		writeRankTable(w, r, fam)
+	}
+	if fam := r.family("sod", "BenchmarkHessVecPMC"); len(fam) > 0 {
+		fmt.Fprintln(w, "## Hessian–vector products on PMC, against n")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "`BenchmarkHessVecPMC`: one product ∇²h(X)[D] on the structured path (the unit of")
+		fmt.Fprintln(w, "`sod.HessianMinEig`'s Lanczos iteration), O(n·r(r + r*)), on the instance above.")
 		fmt.Fprintln(w)
 		writeGrowthTable(w, fam)
 	}
@@ -455,6 +469,12 @@ func render(w io.Writer, r *results) {
 	writeComparison(w, r, "## Critical-point analysis at n = 80", true, []compared{
 		{"without the n×n Hessian", "sod", "BenchmarkAnalyzeCritical/skipHessian=true"},
 		{"with the Hessian", "sod", "BenchmarkAnalyzeCritical/skipHessian=false"},
+	})
+	writeComparison(w, r, "## One escape round on the study's PMC instance (ε = 0.02), default options", true, []compared{
+		{"n = 300, the dense nr×nr Hessian (the default up to `sod.DenseHessianMaxSize`)", "sod", "BenchmarkEscapeRound/n=300/hessian=dense"},
+		{"n = 300, λ_min(∇²h) by Lanczos (the default above it)", "sod", "BenchmarkEscapeRound/n=300/hessian=auto"},
+		{"n = 1000, default", "sod", "BenchmarkEscapeRound/n=1000/hessian=auto"},
+		{"n = 10 000, default", "sod", "BenchmarkEscapeRound/n=10000/hessian=auto"},
 	})
 	writeComparison(w, r, "## The success-rate study: one cell of 10 trials (n = 80, ε = 0.10)", true, []compared{
 		{"one worker", "sod/experiments", "BenchmarkStudyCell/serial"},
@@ -494,4 +514,98 @@ func render(w io.Writer, r *results) {
 	fmt.Fprintln(w, "```text")
 	w.Write(r.raw)
 	fmt.Fprintln(w, "```")
+}
+
+// bandwidth returns the memory bandwidth of one core in GB/s (bytes per
+// ns) from BenchmarkStream's bytes-moved/op and CPU time, or 0 without it.
+func (r *results) bandwidth() float64 {
+	b := r.find("sod", "BenchmarkStream")
+	if b == nil {
+		return 0
+	}
+	moved, ok := b.metric("bytes-moved/op")
+	t, _ := b.time()
+	if !ok || !(t > 0) {
+		return 0
+	}
+	return moved / t
+}
+
+// gradTraffic is the memory traffic of one structured h + ∇h evaluation
+// in bytes: two passes that read X (n×r) and Z (n×r*, r* = 1 in the
+// benchmark) and one write of ∇h (n×r), 8 bytes an entry.
+func gradTraffic(n, r int) float64 { return 8 * float64(n) * float64(2*(r+1)+r) }
+
+// writeRankTable writes the structured h + ∇h times by n and r: the
+// ratio to r = 1 and, beside each time, the memory traffic and the time
+// it needs at the measured bandwidth (BenchmarkStream).
+func writeRankTable(w io.Writer, r *results, fam []sized) {
+	byN := map[int]map[int]*bench{}
+	var ns []int
+	var rs []int
+	seenR := map[int]bool{}
+	for _, s := range fam {
+		if s.path != "structured" {
+			continue
+		}
+		if byN[s.n] == nil {
+			byN[s.n] = map[int]*bench{}
+			ns = append(ns, s.n)
+		}
+		byN[s.n][s.r] = s.b
+		if !seenR[s.r] {
+			seenR[s.r] = true
+			rs = append(rs, s.r)
+		}
+	}
+	if len(rs) < 2 {
+		return
+	}
+	sort.Ints(ns)
+	sort.Ints(rs)
+	bw := r.bandwidth()
+	fmt.Fprintln(w, "## The search rank r: h and ∇h against the memory traffic")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "The structured path of `BenchmarkGradPMC` by search rank r (r* = 1). An evaluation streams")
+	fmt.Fprintln(w, "X and Z twice and writes ∇h once: 8n(2(r + r*) + r) bytes (\"traffic\"); \"traffic time\" is")
+	fmt.Fprintln(w, "that over the one-core bandwidth of `BenchmarkStream`, the least time any kernel moving")
+	fmt.Fprintln(w, "those bytes from memory needs (below n = 10⁶ the data sit in the caches, so the kernel is")
+	fmt.Fprintln(w, "bound by its arithmetic, about n(r + r*)² + 2n·r(r + r*) multiply–adds, instead).")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| n | r | time (CPU) | ratio to r = 1 | traffic | traffic time | time / traffic time |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|")
+	for _, n := range ns {
+		base := math.NaN()
+		if b := byN[n][1]; b != nil {
+			base, _ = b.time()
+		}
+		for _, rk := range rs {
+			b := byN[n][rk]
+			if b == nil {
+				continue
+			}
+			t, _ := b.time()
+			moved := gradTraffic(n, rk)
+			tt, ratio := "—", "—"
+			if bw > 0 {
+				tt = fmtTime(moved / bw)
+				ratio = fmtRatio(t / (moved / bw))
+			}
+			fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s |\n", fmtCount(float64(n)), rk, fmtTime(t), fmtRatio(t/base), fmtBytes(moved), tt, ratio)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// fmtBytes writes a byte count with three significant digits and a unit.
+func fmtBytes(v float64) string {
+	for _, u := range []struct {
+		name  string
+		scale float64
+	}{{"GB", 1e9}, {"MB", 1e6}, {"kB", 1e3}} {
+		if v >= u.scale {
+			return sig3(v/u.scale) + " " + u.name
+		}
+	}
+	return fmtCount(v) + " B"
 }

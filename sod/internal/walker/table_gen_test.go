@@ -21,7 +21,7 @@ import (
 // walked lists the packages walker.Discover found, with their number of
 // entries (0: no exported function or method).
 var walked = map[string]int{
-	"sod":                   178,
+	"sod":                   179,
 	"sod/batch":             11,
 	"sod/escapebench":       84,
 	"sod/exercises":         9,
@@ -481,6 +481,7 @@ var table = []entry{
 	{"sod.FixedT", sod.FixedT},
 	{"sod.GaussianSpuriousInstance", sod.GaussianSpuriousInstance},
 	{"sod.GradientDescent", sod.GradientDescent},
+	{"sod.HessianMethod.String", sod.HessianMethod.String},
 	{"sod.HessianMinEig", sod.HessianMinEig},
 	{"sod.LogScalar.Float", sod.LogScalar.Float},
 	{"sod.LogScalar.Log10", sod.LogScalar.Log10},

@@ -1,0 +1,803 @@
+package sod
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// This file holds the streaming kernels of the structured path for any
+// search rank r and truth rank k (structured.go has the algebra): h, ∇h
+// and ‖XXᵀ − M*‖_F in two passes over the rows, and the Hessian–vector
+// product in two more, with O(s²) workspace (s = r + k) and no
+// allocation.
+//
+// Pass 1 streams each block's rows [x_i z_i] through an L1-resident
+// chunk of qrChunk rows (column-major, so every loop is contiguous) and
+// folds the chunk into the block's s×s R factor by Householder
+// reflections of the stacked matrix [R; chunk]: a tall-skinny QR whose
+// result is the R of one Householder QR of the whole block (the same
+// reflections, applied in a different order), columnwise backward stable,
+// so ‖D_ab‖_F = ‖R_a J R_bᵀ‖_F keeps its accuracy near the minimum.
+// The products F_aᵀX_a the gradient needs are the first r columns of
+// R_aᵀR_a (O(s³), not another pass). Pass 2 writes
+// ∇h row by row from those s×r matrices. The arithmetic is about
+// n·s² (QR) + 2n·s·r (gradient) multiply–adds, and the memory traffic
+// two reads of X and Z and one write of ∇h.
+
+// qrChunk is the number of rows a QR chunk holds: s·qrChunk float64s,
+// 3–10 KiB for s ≤ 10, so a chunk stays in L1 while it is reflected; the
+// per-chunk cost of the reflections (a square root and a division per
+// column) is spread over 128 rows (64 was 5 % slower at r = 3, 256 no
+// faster).
+const qrChunk = 128
+
+// blockRow returns the row index of the t-th row of a block: 2t + off
+// for the PMC parity layout, rows[t] otherwise.
+func blockRow(rows []int, parity bool, off, t int) int {
+	if parity {
+		return 2*t + off
+	}
+	return rows[t]
+}
+
+// evalStream is eval for the general case. It reports false, and leaves
+// the work to evalHouse, when a chunk column's sum of squares leaves
+// [1e-250, 1e250] (tiny or huge entries, which evalHouse scales).
+func (st *masked) evalStream(w *maskedWork, dst, X *mat.Dense) (maskedNorms, bool) {
+	var q maskedNorms
+	if st.s > qrMaxS {
+		return q, false
+	}
+	xr := X.RawMatrix()
+	for i := range w.rO {
+		w.rO[i], w.rU[i] = 0, 0
+	}
+	// With the parity layout the blocks' rows interleave, so the two blocks
+	// go through the rows together, window by window: each window of X is
+	// read from memory once, not once per block. The chunks, and so the
+	// results, are those of one block after the other.
+	nO, nU := len(st.obs), len(st.unobs)
+	win := max(nO, nU)
+	if st.parity {
+		win = qrChunk
+	}
+	var dO, dU float64
+	for t0 := 0; t0 < max(nO, nU); t0 += win {
+		var ok bool
+		if t0 < nO {
+			if dO, ok = st.blockQR(w.rO, w.chunk, xr, st.obs, 1, st.zO, false, t0, min(t0+win, nO), dO); !ok {
+				return q, false
+			}
+		}
+		if t0 < nU {
+			if dU, ok = st.blockQR(w.rU, w.chunk, xr, st.unobs, 0, st.zU, true, t0, min(t0+win, nU), dU); !ok {
+				return q, false
+			}
+		}
+	}
+	q.diag = dU
+	q.oo = st.normRJR(w.rO, w.rO)
+	q.ou = st.normRJR(w.rO, w.rU)
+	q.uu = st.normRJR(w.rU, w.rU)
+	w.dist = q.dist()
+	if dst == nil {
+		return q, true
+	}
+	// m_a = F_aᵀX_a = (R_aᵀR_a)[:, :r]; mO ← m_O + m_U (rows in O),
+	// mU ← m_O + ε² m_U (rows in U).
+	s, r := st.s, st.r
+	for l := 0; l < s; l++ {
+		for c := 0; c < r; c++ {
+			vo, vu := 0.0, 0.0
+			for p := 0; p <= min(l, c); p++ {
+				vo += w.rO[p*s+l] * w.rO[p*s+c]
+				vu += w.rU[p*s+l] * w.rU[p*s+c]
+			}
+			w.mO[l*r+c] = vo + vu
+			w.mU[l*r+c] = vo + st.eps2*vu
+		}
+	}
+	gr := dst.RawMatrix()
+	k := st.k
+	for t0 := 0; t0 < max(nO, nU); t0 += win {
+		if t0 < nO {
+			t1 := min(t0+win, nO)
+			st.gradRows(gr, xr, st.obs[t0:t1], 1+2*t0, st.zO[t0*k:t1*k], w.mO, false)
+		}
+		if t0 < nU {
+			t1 := min(t0+win, nU)
+			st.gradRows(gr, xr, st.unobs[t0:t1], 2*t0, st.zU[t0*k:t1*k], w.mU, true)
+		}
+	}
+	return q, true
+}
+
+// blockQR folds the rows from ≤ t < to (from a multiple of qrChunk) of the
+// block F_a = [X_a Z_a] (rows of X given by rows, or 2t + off with the
+// parity layout; z the block's rows of Z) into R (s×s, zero before the
+// first rows) and returns sum plus Σ D_ii² over them when diag is set (else
+// sum).
+func (st *masked) blockQR(R, chunk []float64, xr blas64.General, rows []int, off int, z []float64, diag bool, from, to int, sum float64) (float64, bool) {
+	r, k, s := st.r, st.k, st.s
+	xd, xs := xr.Data, xr.Stride
+	var wfirst [qrMaxS]float64
+	for t0 := from; t0 < to; t0 += qrChunk {
+		b := min(qrChunk, to-t0)
+		var w0 *[qrMaxS]float64
+		if r == 3 && k == 1 {
+			w0 = &wfirst
+			sum += gather31(chunk, w0, xd, xs, rows, st.parity, off, z[t0:t0+b], t0, diag)
+		} else if r == 2 && k == 1 {
+			w0 = &wfirst
+			sum += gather21(chunk, w0, xd, xs, rows, st.parity, off, z[t0:t0+b], t0, diag)
+		} else {
+			for tt := 0; tt < b; tt++ {
+				t := t0 + tt
+				i := blockRow(rows, st.parity, off, t)
+				xi := xd[i*xs : i*xs+r]
+				zi := z[t*k : t*k+k]
+				dd := 0.0
+				for c, v := range xi {
+					chunk[c*qrChunk+tt] = v
+					dd += v * v
+				}
+				for c, v := range zi {
+					chunk[(r+c)*qrChunk+tt] = v
+					dd -= v * v
+				}
+				sum += dd * dd
+			}
+		}
+		if !qrFold(R, chunk, b, s, w0) {
+			return 0, false
+		}
+	}
+	if !diag {
+		sum = 0
+	}
+	return sum, true
+}
+
+// gather31 copies the rows [x_i z_i] of a chunk (r = 3, k = 1) into
+// chunk (column-major), stores the dots of its first column with every
+// column in w0 and returns Σ D_ii² over the chunk when diag is set.
+func gather31(chunk []float64, w0 *[qrMaxS]float64, xd []float64, xs int, rows []int, parity bool, off int, z []float64, t0 int, diag bool) float64 {
+	b := len(z)
+	c0, c1, c2, c3 := chunk[:b], chunk[qrChunk:qrChunk+b], chunk[2*qrChunk:2*qrChunk+b], chunk[3*qrChunk:3*qrChunk+b]
+	var s00, s01, s02, s03, sum float64
+	for tt, zt := range z {
+		i := 2*(t0+tt) + off
+		if !parity {
+			i = rows[t0+tt]
+		}
+		x := xd[i*xs : i*xs+3 : i*xs+3]
+		a, bb, c := x[0], x[1], x[2]
+		c0[tt], c1[tt], c2[tt], c3[tt] = a, bb, c, zt
+		s00 += a * a
+		s01 += a * bb
+		s02 += a * c
+		s03 += a * zt
+		if diag {
+			dd := a*a + bb*bb + c*c - zt*zt
+			sum += dd * dd
+		}
+	}
+	w0[0], w0[1], w0[2], w0[3] = s00, s01, s02, s03
+	return sum
+}
+
+// gather21 is gather31 for r = 2, k = 1.
+func gather21(chunk []float64, w0 *[qrMaxS]float64, xd []float64, xs int, rows []int, parity bool, off int, z []float64, t0 int, diag bool) float64 {
+	b := len(z)
+	c0, c1, c2 := chunk[:b], chunk[qrChunk:qrChunk+b], chunk[2*qrChunk:2*qrChunk+b]
+	var s00, s01, s02, sum float64
+	for tt, zt := range z {
+		i := 2*(t0+tt) + off
+		if !parity {
+			i = rows[t0+tt]
+		}
+		x := xd[i*xs : i*xs+2 : i*xs+2]
+		a, bb := x[0], x[1]
+		c0[tt], c1[tt], c2[tt] = a, bb, zt
+		s00 += a * a
+		s01 += a * bb
+		s02 += a * zt
+		if diag {
+			dd := a*a + bb*bb - zt*zt
+			sum += dd * dd
+		}
+	}
+	w0[0], w0[1], w0[2] = s00, s01, s02
+	return sum
+}
+
+// qrFold replaces the upper triangular s×s R with the R factor of the
+// stacked matrix [R; C], C the b×s chunk stored column-major with leading
+// dimension qrChunk (overwritten). It reports false when a column's sum of
+// squares leaves [1e-250, 1e250] (or underflows to zero with nonzero
+// entries). w0, if not nil, holds the dots of the first column with every
+// column (w0[c] = C_0ᵀC_c).
+//
+// Reflection j needs cjᵀcj and cjᵀcc for the columns c > j, which do not
+// depend on the reflection itself: one sweep computes them all (dotCols),
+// a second applies the reflection to every column c > j (axpyCols).
+func qrFold(R, C []float64, b, s int, w0 *[qrMaxS]float64) bool {
+	if s == 4 && w0 != nil {
+		return qrFold4(R, C, b, w0)
+	}
+	if s == 3 && w0 != nil {
+		return qrFold3(R, C, b, w0)
+	}
+	var wbuf [qrMaxS]float64
+	for j := 0; j < s; j++ {
+		cj := C[j*qrChunk : j*qrChunk+b]
+		w := wbuf[:s-j]
+		if j == 0 && w0 != nil {
+			copy(w, w0[:s]) // the gather computed them
+		} else {
+			dotCols(w, cj, C[j*qrChunk:], b)
+		}
+		if !reflectRow(R, s, j, w, cj) {
+			return false
+		}
+		axpyCols(w[1:], cj, C[(j+1)*qrChunk:], b)
+	}
+	return true
+}
+
+// reflectRow performs step j of qrFold on R given w[c] = c_jᵀc_{j+c}
+// (c_j = cj, the chunk's column j): it updates row j of R and replaces
+// w[1:] with the multiples −f of cj to add to the chunk's columns j+1, …
+// (all zero when the column is zero and there is nothing to reflect). It
+// reports false for an unsafe sum of squares (see qrFold).
+func reflectRow(R []float64, s, j int, w, cj []float64) bool {
+	ss := w[0]
+	if ss == 0 {
+		for _, v := range cj {
+			if v != 0 {
+				return false
+			}
+		}
+		for c := 1; c < len(w); c++ {
+			w[c] = 0
+		}
+		return true // nothing to reflect
+	}
+	if !(ss >= 1e-250 && ss <= 1e250) {
+		return false
+	}
+	rjj := R[j*s+j]
+	alpha := -math.Copysign(math.Sqrt(rjj*rjj+ss), rjj)
+	v0 := rjj - alpha
+	// H = I − τvvᵀ, v = (v0 in row j, cj in the chunk), vᵀv = −2·alpha·v0.
+	tau := -1 / (alpha * v0)
+	for c := 1; c < len(w); c++ {
+		f := tau * (v0*R[j*s+j+c] + w[c])
+		R[j*s+j+c] -= f * v0
+		w[c] = -f
+	}
+	R[j*s+j] = alpha
+	return true
+}
+
+// qrFold4 is qrFold for s = 4 in four sweeps over the chunk: each applies
+// one reflection and computes, from the updated values still in
+// registers, the dots the next reflection needs.
+func qrFold4(R, C []float64, b int, w0 *[qrMaxS]float64) bool {
+	R = R[:16]
+	c0, c1, c2, c3 := C[:b], C[qrChunk:qrChunk+b], C[2*qrChunk:2*qrChunk+b], C[3*qrChunk:3*qrChunk+b]
+	var w [4]float64
+	w = [4]float64{w0[0], w0[1], w0[2], w0[3]}
+	if !reflectRow(R, 4, 0, w[:], c0) {
+		return false
+	}
+	f1, f2, f3 := w[1], w[2], w[3]
+	var s11, s12, s13 float64
+	for i, a := range c0 {
+		u1, u2, u3 := c1[i]+f1*a, c2[i]+f2*a, c3[i]+f3*a
+		c1[i], c2[i], c3[i] = u1, u2, u3
+		s11 += u1 * u1
+		s12 += u1 * u2
+		s13 += u1 * u3
+	}
+	w = [4]float64{s11, s12, s13}
+	if !reflectRow(R, 4, 1, w[:3], c1) {
+		return false
+	}
+	f2, f3 = w[1], w[2]
+	var s22, s23 float64
+	for i, a := range c1 {
+		u2, u3 := c2[i]+f2*a, c3[i]+f3*a
+		c2[i], c3[i] = u2, u3
+		s22 += u2 * u2
+		s23 += u2 * u3
+	}
+	w = [4]float64{s22, s23}
+	if !reflectRow(R, 4, 2, w[:2], c2) {
+		return false
+	}
+	f3 = w[1]
+	var s33, t33 float64
+	i := 0
+	for ; i+2 <= b; i += 2 {
+		u, v := c3[i]+f3*c2[i], c3[i+1]+f3*c2[i+1]
+		c3[i], c3[i+1] = u, v
+		s33 += u * u
+		t33 += v * v
+	}
+	for ; i < b; i++ {
+		u := c3[i] + f3*c2[i]
+		c3[i] = u
+		s33 += u * u
+	}
+	w = [4]float64{s33 + t33}
+	return reflectRow(R, 4, 3, w[:1], c3)
+}
+
+// qrFold3 is qrFold4 for s = 3.
+func qrFold3(R, C []float64, b int, w0 *[qrMaxS]float64) bool {
+	R = R[:9]
+	c0, c1, c2 := C[:b], C[qrChunk:qrChunk+b], C[2*qrChunk:2*qrChunk+b]
+	w := [3]float64{w0[0], w0[1], w0[2]}
+	if !reflectRow(R, 3, 0, w[:], c0) {
+		return false
+	}
+	f1, f2 := w[1], w[2]
+	var s11, s12 float64
+	for i, a := range c0 {
+		u1, u2 := c1[i]+f1*a, c2[i]+f2*a
+		c1[i], c2[i] = u1, u2
+		s11 += u1 * u1
+		s12 += u1 * u2
+	}
+	w = [3]float64{s11, s12}
+	if !reflectRow(R, 3, 1, w[:2], c1) {
+		return false
+	}
+	f2 = w[1]
+	var s22, t22 float64
+	i := 0
+	for ; i+2 <= b; i += 2 {
+		u, v := c2[i]+f2*c1[i], c2[i+1]+f2*c1[i+1]
+		c2[i], c2[i+1] = u, v
+		s22 += u * u
+		t22 += v * v
+	}
+	for ; i < b; i++ {
+		u := c2[i] + f2*c1[i]
+		c2[i] = u
+		s22 += u * u
+	}
+	w = [3]float64{s22 + t22}
+	return reflectRow(R, 3, 2, w[:1], c2)
+}
+
+// qrMaxS is the largest s = r + k of the streaming kernel (evalStream
+// leaves larger ones to evalHouse).
+const qrMaxS = 32
+
+// dotCols stores a·C_c in w[c] for the len(w) columns C_c =
+// cols[c·qrChunk : c·qrChunk+b], in sweeps over up to four columns.
+func dotCols(w, a, cols []float64, b int) {
+	a = a[:b]
+	col := func(c int) []float64 { return cols[c*qrChunk : c*qrChunk+b] }
+	c := 0
+	for ; c+4 <= len(w); c += 4 {
+		w[c], w[c+1], w[c+2], w[c+3] = dot4(a, col(c), col(c+1), col(c+2), col(c+3))
+	}
+	switch len(w) - c {
+	case 3:
+		w[c], w[c+1], w[c+2] = dot3(a, col(c), col(c+1), col(c+2))
+	case 2:
+		w[c], w[c+1] = dot2(a, col(c), col(c+1))
+	case 1:
+		w[c] = dot(a, col(c))
+	}
+}
+
+// axpyCols adds f[c]·a to the len(f) columns C_c = cols[c·qrChunk :
+// c·qrChunk+b], in sweeps over up to three columns.
+func axpyCols(f, a, cols []float64, b int) {
+	a = a[:b]
+	col := func(c int) []float64 { return cols[c*qrChunk : c*qrChunk+b] }
+	c := 0
+	for ; c+3 <= len(f); c += 3 {
+		axpy3(a, f[c], col(c), f[c+1], col(c+1), f[c+2], col(c+2))
+	}
+	switch len(f) - c {
+	case 2:
+		axpy2(a, f[c], col(c), f[c+1], col(c+1))
+	case 1:
+		axpy(f[c], a, col(c))
+	}
+}
+
+func dot4(a, b0, b1, b2, b3 []float64) (s0, s1, s2, s3 float64) {
+	b0, b1, b2, b3 = b0[:len(a)], b1[:len(a)], b2[:len(a)], b3[:len(a)]
+	for i, v := range a {
+		s0 += v * b0[i]
+		s1 += v * b1[i]
+		s2 += v * b2[i]
+		s3 += v * b3[i]
+	}
+	return
+}
+
+func dot3(a, b0, b1, b2 []float64) (s0, s1, s2 float64) {
+	b0, b1, b2 = b0[:len(a)], b1[:len(a)], b2[:len(a)]
+	for i, v := range a {
+		s0 += v * b0[i]
+		s1 += v * b1[i]
+		s2 += v * b2[i]
+	}
+	return
+}
+
+func dot2(a, b0, b1 []float64) (s0, s1 float64) {
+	var t0, t1 float64
+	b0, b1 = b0[:len(a)], b1[:len(a)]
+	i := 0
+	for ; i+2 <= len(a); i += 2 {
+		s0 += a[i] * b0[i]
+		s1 += a[i] * b1[i]
+		t0 += a[i+1] * b0[i+1]
+		t1 += a[i+1] * b1[i+1]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b0[i]
+		s1 += a[i] * b1[i]
+	}
+	return s0 + t0, s1 + t1
+}
+
+// dot returns xᵀy (len(y) ≥ len(x)) with four partial sums.
+func dot(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+func axpy3(a []float64, f0 float64, y0 []float64, f1 float64, y1 []float64, f2 float64, y2 []float64) {
+	y0, y1, y2 = y0[:len(a)], y1[:len(a)], y2[:len(a)]
+	for i, v := range a {
+		y0[i] += f0 * v
+		y1[i] += f1 * v
+		y2[i] += f2 * v
+	}
+}
+
+func axpy2(a []float64, f0 float64, y0 []float64, f1 float64, y1 []float64) {
+	y0, y1 = y0[:len(a)], y1[:len(a)]
+	for i, v := range a {
+		y0[i] += f0 * v
+		y1[i] += f1 * v
+	}
+}
+
+// axpy stores y += a·x (len(y) ≥ len(x)).
+func axpy(a float64, x, y []float64) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += a * v
+	}
+}
+
+// gradRows writes the rows of ∇h of one block: 2(x_i m_X − z_i m_Z), plus
+// 2c·D_ii·x_i on the unobserved rows (diag), m = [m_X; m_Z] s×r.
+func (st *masked) gradRows(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
+	r, k := st.r, st.k
+	if r == 3 && k == 1 {
+		st.gradRows31(gr, xr, rows, off, z, m, diag)
+		return
+	}
+	if r == 2 && k == 1 {
+		st.gradRows21(gr, xr, rows, off, z, m, diag)
+		return
+	}
+	if k == 1 && r <= qrMaxS {
+		st.gradRowsK1(gr, xr, rows, off, z, m, diag)
+		return
+	}
+	cnt := len(z) / k
+	xd, xs := xr.Data, xr.Stride
+	gd, gs := gr.Data, gr.Stride
+	mx, mz := m[:r*r], m[r*r:]
+	cc := st.c
+	for t := 0; t < cnt; t++ {
+		i := blockRow(rows, st.parity, off, t)
+		xi := xd[i*xs : i*xs+r]
+		zi := z[t*k : t*k+k]
+		gi := gd[i*gs : i*gs+r]
+		for c := range gi {
+			gi[c] = 0
+		}
+		for l, v := range xi {
+			ml := mx[l*r : l*r+r]
+			for c, mv := range ml {
+				gi[c] += v * mv
+			}
+		}
+		for l, v := range zi {
+			ml := mz[l*r : l*r+r]
+			for c, mv := range ml {
+				gi[c] -= v * mv
+			}
+		}
+		if diag {
+			dd := 0.0
+			for _, v := range xi {
+				dd += v * v
+			}
+			for _, v := range zi {
+				dd -= v * v
+			}
+			cd := cc * dd
+			for c, v := range xi {
+				gi[c] += cd * v
+			}
+		}
+		for c := range gi {
+			gi[c] *= 2
+		}
+	}
+}
+
+// gradRows31 is gradRows for r = 3, k = 1, unrolled.
+func (st *masked) gradRows31(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
+	xd, xs := xr.Data, xr.Stride
+	gd, gs := gr.Data, gr.Stride
+	m = m[:12]
+	m00, m01, m02 := 2*m[0], 2*m[1], 2*m[2]
+	m10, m11, m12 := 2*m[3], 2*m[4], 2*m[5]
+	m20, m21, m22 := 2*m[6], 2*m[7], 2*m[8]
+	z0, z1, z2 := 2*m[9], 2*m[10], 2*m[11]
+	c2 := 2 * st.c
+	parity := st.parity
+	for t, zi := range z {
+		i := 2*t + off
+		if !parity {
+			i = rows[t]
+		}
+		x := xd[i*xs : i*xs+3 : i*xs+3]
+		g := gd[i*gs : i*gs+3 : i*gs+3]
+		a, b, c := x[0], x[1], x[2]
+		g0 := a*m00 + b*m10 + c*m20 - zi*z0
+		g1 := a*m01 + b*m11 + c*m21 - zi*z1
+		g2 := a*m02 + b*m12 + c*m22 - zi*z2
+		if diag {
+			cd := c2 * (a*a + b*b + c*c - zi*zi)
+			g0 += cd * a
+			g1 += cd * b
+			g2 += cd * c
+		}
+		g[0], g[1], g[2] = g0, g1, g2
+	}
+}
+
+// hessVec stores ∇²h(X)[D] = 2(W∘W∘(DXᵀ + XDᵀ))X + 2(W∘W∘(XXᵀ − ZZᵀ))D in
+// dst (n×r; it may alias X or D) in two passes over the rows, O(n·r·s)
+// time, without allocating. With the block sums A_a = X_aᵀX_a,
+// B_a = X_aᵀD_a and C_a = Z_aᵀD_a, combined as in eval (O: A_O + A_U,
+// U: A_O + ε²A_U), row i of the product is
+//
+//	2(d_i A + x_i (B + Bᵀ) − z_i C) + [i ∈ U] 2c(2(x_i·d_i) x_i + D_ii d_i).
+func (st *masked) hessVec(w *maskedWork, dst, X, D *mat.Dense) {
+	r, k := st.r, st.k
+	xr, dr, or := X.RawMatrix(), D.RawMatrix(), dst.RawMatrix()
+	blk := 2*r*r + k*r
+	hO, hU := w.hv[:blk], w.hv[blk:2*blk]
+	st.hessSums(hO, xr, dr, st.obs, 1, st.zO)
+	st.hessSums(hU, xr, dr, st.unobs, 0, st.zU)
+	// hO ← sums for the rows in O, hU ← for the rows in U; A and C as they
+	// are, B replaced by B + Bᵀ.
+	for i, vo := range hO {
+		vu := hU[i]
+		hO[i] = vo + vu
+		hU[i] = vo + st.eps2*vu
+	}
+	for _, h := range [][]float64{hO, hU} {
+		b := h[r*r : 2*r*r]
+		for l := 0; l < r; l++ {
+			for c := l; c < r; c++ {
+				v := b[l*r+c] + b[c*r+l]
+				b[l*r+c], b[c*r+l] = v, v
+			}
+		}
+	}
+	st.hessRows(w.row, or, xr, dr, st.obs, 1, st.zO, hO, false)
+	st.hessRows(w.row, or, xr, dr, st.unobs, 0, st.zU, hU, true)
+}
+
+// hessSums stores A = X_aᵀX_a, B = X_aᵀD_a and C = Z_aᵀD_a of one block
+// in h (r×r, r×r, k×r, row-major).
+func (st *masked) hessSums(h []float64, xr, dr blas64.General, rows []int, off int, z []float64) {
+	r, k := st.r, st.k
+	for i := range h {
+		h[i] = 0
+	}
+	A, B, C := h[:r*r], h[r*r:2*r*r], h[2*r*r:]
+	cnt := len(z) / k
+	if r == 1 && k == 1 {
+		var a, b, c float64
+		xd, xs, dd, ds := xr.Data, xr.Stride, dr.Data, dr.Stride
+		for t, zv := range z {
+			i := blockRow(rows, st.parity, off, t)
+			xv, dv := xd[i*xs], dd[i*ds]
+			a += xv * xv
+			b += xv * dv
+			c += zv * dv
+		}
+		A[0], B[0], C[0] = a, b, c
+		return
+	}
+	for t := 0; t < cnt; t++ {
+		i := blockRow(rows, st.parity, off, t)
+		xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
+		di := dr.Data[i*dr.Stride : i*dr.Stride+r]
+		zi := z[t*k : t*k+k]
+		for l, xv := range xi {
+			al := A[l*r : l*r+r]
+			bl := B[l*r : l*r+r]
+			for c := l; c < r; c++ {
+				al[c] += xv * xi[c]
+			}
+			for c, dv := range di {
+				bl[c] += xv * dv
+			}
+		}
+		for m, zv := range zi {
+			cm := C[m*r : m*r+r]
+			for c, dv := range di {
+				cm[c] += zv * dv
+			}
+		}
+	}
+	for l := 0; l < r; l++ {
+		for c := 0; c < l; c++ {
+			A[l*r+c] = A[c*r+l]
+		}
+	}
+}
+
+// hessRows writes the rows of one block of hessVec's product (h from
+// hessSums, combined); row is an r-vector of scratch.
+func (st *masked) hessRows(row []float64, or, xr, dr blas64.General, rows []int, off int, z, h []float64, diag bool) {
+	r, k := st.r, st.k
+	A, S, C := h[:r*r], h[r*r:2*r*r], h[2*r*r:]
+	cnt := len(z) / k
+	if r == 1 && k == 1 {
+		a, sv, cv := A[0], S[0], C[0]
+		xd, xs, dd, ds, od, os := xr.Data, xr.Stride, dr.Data, dr.Stride, or.Data, or.Stride
+		c := st.c
+		if !diag {
+			c = 0
+		}
+		for t, zv := range z {
+			i := blockRow(rows, st.parity, off, t)
+			xv, dv := xd[i*xs], dd[i*ds]
+			od[i*os] = 2 * (dv*a + xv*sv - zv*cv + c*(2*xv*dv*xv+(xv*xv-zv*zv)*dv))
+		}
+		return
+	}
+	for t := 0; t < cnt; t++ {
+		i := blockRow(rows, st.parity, off, t)
+		xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
+		di := dr.Data[i*dr.Stride : i*dr.Stride+r]
+		zi := z[t*k : t*k+k]
+		for c := range row {
+			row[c] = 0
+		}
+		for l := 0; l < r; l++ {
+			dv, xv := di[l], xi[l]
+			al, sl := A[l*r:l*r+r], S[l*r:l*r+r]
+			for c := range row {
+				row[c] += dv*al[c] + xv*sl[c]
+			}
+		}
+		for m, zv := range zi {
+			cm := C[m*r : m*r+r]
+			for c := range row {
+				row[c] -= zv * cm[c]
+			}
+		}
+		if diag {
+			xd, dd := 0.0, 0.0
+			for c, v := range xi {
+				xd += v * di[c]
+				dd += v * v
+			}
+			for _, v := range zi {
+				dd -= v * v
+			}
+			xd *= 2
+			for c := range row {
+				row[c] += st.c * (xd*xi[c] + dd*di[c])
+			}
+		}
+		out := or.Data[i*or.Stride : i*or.Stride+r]
+		for c, v := range row {
+			out[c] = 2 * v
+		}
+	}
+}
+
+// gradRows21 is gradRows for r = 2, k = 1, unrolled.
+func (st *masked) gradRows21(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
+	xd, xs := xr.Data, xr.Stride
+	gd, gs := gr.Data, gr.Stride
+	m = m[:6]
+	m00, m01 := 2*m[0], 2*m[1]
+	m10, m11 := 2*m[2], 2*m[3]
+	z0, z1 := 2*m[4], 2*m[5]
+	c2 := 2 * st.c
+	parity := st.parity
+	for t, zi := range z {
+		i := 2*t + off
+		if !parity {
+			i = rows[t]
+		}
+		x := xd[i*xs : i*xs+2 : i*xs+2]
+		g := gd[i*gs : i*gs+2 : i*gs+2]
+		a, b := x[0], x[1]
+		g0 := a*m00 + b*m10 - zi*z0
+		g1 := a*m01 + b*m11 - zi*z1
+		if diag {
+			cd := c2 * (a*a + b*b - zi*zi)
+			g0 += cd * a
+			g1 += cd * b
+		}
+		g[0], g[1] = g0, g1
+	}
+}
+
+// gradRowsK1 is gradRows for k = 1 and any r ≤ qrMaxS: each entry of the
+// row is one dot product over a column of m (copied contiguous, scaled by
+// 2), accumulated in a register.
+func (st *masked) gradRowsK1(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
+	r := st.r
+	xd, xs := xr.Data, xr.Stride
+	gd, gs := gr.Data, gr.Stride
+	var mtBuf [qrMaxS * qrMaxS]float64
+	var mzBuf [qrMaxS]float64
+	mt, mz := mtBuf[:r*r], mzBuf[:r]
+	for l := 0; l < r; l++ {
+		for c := 0; c < r; c++ {
+			mt[c*r+l] = 2 * m[l*r+c]
+		}
+		mz[l] = 2 * m[r*r+l]
+	}
+	c2 := 2 * st.c
+	for t, zi := range z {
+		i := blockRow(rows, st.parity, off, t)
+		xi := xd[i*xs : i*xs+r : i*xs+r]
+		gi := gd[i*gs : i*gs+r : i*gs+r]
+		cd := 0.0
+		if diag {
+			dd := -zi * zi
+			for _, v := range xi {
+				dd += v * v
+			}
+			cd = c2 * dd
+		}
+		for c := range gi {
+			col := mt[c*r : c*r+r : c*r+r]
+			acc := -zi * mz[c]
+			for l, v := range xi {
+				acc += v * col[l]
+			}
+			gi[c] = acc + cd*xi[c]
+		}
+	}
+}
