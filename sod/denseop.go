@@ -132,7 +132,7 @@ func (o *DenseOperator) SensingMatrix(dst *mat.SymDense, i int) {
 // (which does not happen for finite symmetric matrices) it returns +Inf.
 func (o *DenseOperator) XiSquared() float64 {
 	if o == nil || o.phi == nil {
-		panic(errUnbuilt("DenseOperator", "XiSquared", "NewDenseOperator or NewGaussianOperator"))
+		panic(errUnbuilt("DenseOperator", "XiSquared", "NewDenseOperator"))
 	}
 	o.xiOnce.Do(func() {
 		var eig mat.EigenSym

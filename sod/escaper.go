@@ -40,7 +40,7 @@ type EscapeState struct {
 // the driver's CriticalOptions).
 func (st *EscapeState) Critical() (*CriticalPoint, error) {
 	if st == nil {
-		return nil, fmt.Errorf("%w: EscapeState.Critical on a nil state (RunEscape gives escapers theirs)", ErrBadParameter)
+		return nil, fmt.Errorf("%w: EscapeState.Critical on a nil state (the escape loop gives each escaper its state)", ErrBadParameter)
 	}
 	if !st.critOK {
 		st.crit, st.critErr = AnalyzeCritical(st.P, st.X, st.critOpt)

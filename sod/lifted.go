@@ -201,7 +201,7 @@ func (s *LiftedSubspace) Dims() (n, r, m, k int) {
 // GramNormalized is always O(1).
 func (s *LiftedSubspace) Gram() *mat.SymDense {
 	if s == nil || s.k == 0 {
-		panic(errUnbuilt("LiftedSubspace", "Gram", "NewLiftedSubspace or NewPaperSubspace"))
+		panic(errUnbuilt("LiftedSubspace", "Gram", "NewLiftedSubspace"))
 	}
 	g := mat.NewSymDense(s.k, nil)
 	fl := float64(s.L)
@@ -216,7 +216,7 @@ func (s *LiftedSubspace) Gram() *mat.SymDense {
 // GramNormalized returns ⟨Ŷ_j, Ŷ_k⟩_F^l for the unit-norm directions.
 func (s *LiftedSubspace) GramNormalized() *mat.SymDense {
 	if s == nil || s.k == 0 {
-		panic(errUnbuilt("LiftedSubspace", "GramNormalized", "NewLiftedSubspace or NewPaperSubspace"))
+		panic(errUnbuilt("LiftedSubspace", "GramNormalized", "NewLiftedSubspace"))
 	}
 	g := mat.NewSymDense(s.k, nil)
 	g.CopySym(s.gram)
@@ -280,7 +280,7 @@ func (s *LiftedSubspace) hatObjective(hat []float64) float64 {
 // LogObjective).
 func (s *LiftedSubspace) Objective(coef []float64) (float64, error) {
 	if s == nil || s.k == 0 {
-		return 0, errUnbuilt("LiftedSubspace", "Objective", "NewLiftedSubspace or NewPaperSubspace")
+		return 0, errUnbuilt("LiftedSubspace", "Objective", "NewLiftedSubspace")
 	}
 	if err := s.checkCoef(coef); err != nil {
 		return 0, err
@@ -321,7 +321,7 @@ func toLogScalar(c float64) LogScalar {
 // ≥ 0; cancellation can make a tiny true value come out with Sign −1 or 0.
 func (s *LiftedSubspace) LogObjective(coef []LogScalar) (LogScalar, error) {
 	if s == nil || s.k == 0 {
-		return LogScalar{}, errUnbuilt("LiftedSubspace", "LogObjective", "NewLiftedSubspace or NewPaperSubspace")
+		return LogScalar{}, errUnbuilt("LiftedSubspace", "LogObjective", "NewLiftedSubspace")
 	}
 	if len(coef) != s.k {
 		return LogScalar{}, fmt.Errorf("%w: %d coefficients for %d directions", ErrShape, len(coef), s.k)
@@ -393,7 +393,7 @@ func logSumExp(t []float64, sg []int8) LogScalar {
 // returns h^l(w). dst must have length K.
 func (s *LiftedSubspace) ProjectedGradient(dst, coef []float64) (float64, error) {
 	if s == nil || s.k == 0 {
-		return 0, errUnbuilt("LiftedSubspace", "ProjectedGradient", "NewLiftedSubspace or NewPaperSubspace")
+		return 0, errUnbuilt("LiftedSubspace", "ProjectedGradient", "NewLiftedSubspace")
 	}
 	if err := s.checkCoef(coef); err != nil {
 		return 0, err
@@ -435,7 +435,7 @@ func (s *LiftedSubspace) hatGrad(dst, hat []float64) float64 {
 // per direction (K), else the error wraps ErrShape and dst is untouched.
 func (s *LiftedSubspace) TermNorms(dst, coef []float64) error {
 	if s == nil || s.k == 0 {
-		return errUnbuilt("LiftedSubspace", "TermNorms", "NewLiftedSubspace or NewPaperSubspace")
+		return errUnbuilt("LiftedSubspace", "TermNorms", "NewLiftedSubspace")
 	}
 	if len(coef) != s.k || len(dst) != s.k {
 		return fmt.Errorf("%w: TermNorms: len(dst) = %d, len(coef) = %d, want both K = %d", ErrShape, len(dst), len(coef), s.k)

@@ -1,10 +1,7 @@
 package sod
 
 import (
-	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/floats"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -124,17 +121,6 @@ type houseWork struct {
 	d      []float64 // D_ii, i ∈ U
 }
 
-func (st *masked) newWork() *maskedWork {
-	s, r, k := st.s, st.r, st.k
-	return &maskedWork{
-		rO: make([]float64, s*s), rU: make([]float64, s*s),
-		mO: make([]float64, s*r), mU: make([]float64, s*r),
-		chunk: make([]float64, qrChunk*s),
-		hv:    make([]float64, 2*(2*r*r+k*r)),
-		row:   make([]float64, r),
-	}
-}
-
 func (st *masked) houseWork(w *maskedWork) *houseWork {
 	if w.house == nil {
 		s := st.s
@@ -161,20 +147,6 @@ func (q maskedNorms) dist() float64 { return math.Sqrt(q.oo + 2*q.ou + q.uu) }
 func (q maskedNorms) gradFNorm(st *masked) float64 {
 	e4 := st.eps2 * st.eps2
 	return math.Sqrt(q.oo + 2*q.ou + e4*q.uu + (1-e4)*q.diag)
-}
-
-// eval computes the block norms of D = XXᵀ − ZZᵀ and, if dst is not nil,
-// ∇h(X) into dst (n×r, not aliasing X). It does not allocate.
-func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
-	if st.r == 1 && st.k == 1 && st.parity {
-		if q, ok := st.eval11(w, dst, X); ok {
-			return q
-		}
-	}
-	if q, ok := st.evalStream(w, dst, X); ok {
-		return q
-	}
-	return st.evalHouse(w, dst, X)
 }
 
 // evalHouse is eval by Householder QR of copies of the two blocks, with
@@ -593,57 +565,4 @@ func (st *masked) gradF(op NormalOperator, dst *mat.Dense, M mat.Matrix) {
 			row[j] -= st.weight2(i, j) * v
 		}
 	}
-}
-
-// spectrum fills cp.H, GradNorm, GradFNorm, LambdaN and Un without n×n
-// matrices: λ_n and u_n by Lanczos (lanczosMin) on the product
-// v ↦ ∇f(X̂X̂ᵀ)v = (W∘W∘(F J Fᵀ))v, F = [X̂ Z].
-func (st *masked) spectrum(cp *CriticalPoint, opt CriticalOptions) error {
-	n, r := st.n, st.r
-	g := mat.NewDense(n, r, nil)
-	q := st.eval(st.newWork(), g, cp.X)
-	cp.H = finiteOrInf(q.h(st))
-	cp.GradNorm = mat.Norm(g, 2)
-	cp.GradFNorm = q.gradFNorm(st)
-	if !isFinite(cp.H) || !isFinite(cp.GradNorm) || !isFinite(cp.GradFNorm) {
-		return fmt.Errorf("%w: h(X̂) = %v overflows", ErrNotFinite, cp.H)
-	}
-	F, J := st.truthFactor(cp.X), st.signJ()
-	apply := func(dst, v []float64) { st.mul(dst, F, st.s, J, v, 1) }
-	// The product's rounding error, u·s·‖[X Z]‖_F² per unit vector (it
-	// forms X(Xᵀv) − Z(Zᵀv)), bounds the residual that can be reached.
-	floor := 16 * 0x1p-53 * float64(st.s) * floats.Dot(F, F)
-	lambda, u, err := lanczosMin(n, apply, cp.GradFNorm, lanczosTol, floor)
-	if err != nil {
-		return err
-	}
-	cp.LambdaN = lambda
-	cp.Un = mat.NewVecDense(n, u)
-	orientUn(cp.Un, opt)
-	return nil
-}
-
-// lanczosTol is the residual ‖∇f u − λu‖ ≤ lanczosTol·‖∇f‖_F (or the
-// rounding floor of the product, if larger) at which the structured
-// analysis accepts (λ_n, u_n).
-const lanczosTol = 1e-12
-
-// escapeTerms fills cp.EX = E X̂, EXNorm and Euu = u_nᵀ E u_n with
-// E = W∘W∘(u vᵀ + v uᵀ) (= 𝒜*𝒜(u_n v_rᵀ + v_r u_nᵀ)), F = [u v] and
-// S = [0 1; 1 0], in O(n·r).
-func (st *masked) escapeTerms(cp *CriticalPoint) {
-	n, r := st.n, st.r
-	F := make([]float64, 2*n)
-	for i := 0; i < n; i++ {
-		F[2*i], F[2*i+1] = cp.Un.AtVec(i), cp.Vr.AtVec(i)
-	}
-	S := []float64{0, 1, 1, 0}
-	ex := make([]float64, n*r)
-	st.mul(ex, F, 2, S, rowMajor(cp.X), r)
-	cp.EX = mat.NewDense(n, r, ex)
-	cp.EXNorm = mat.Norm(cp.EX, 2)
-	u := cp.Un.RawVector().Data
-	eu := make([]float64, n)
-	st.mul(eu, F, 2, S, u, 1)
-	cp.Euu = floats.Dot(u, eu)
 }

@@ -801,3 +801,29 @@ func (st *masked) gradRowsK1(gr, xr blas64.General, rows []int, off int, z, m []
 		}
 	}
 }
+
+// newWork allocates the buffers of one structured evaluation (maskedWork).
+func (st *masked) newWork() *maskedWork {
+	s, r, k := st.s, st.r, st.k
+	return &maskedWork{
+		rO: make([]float64, s*s), rU: make([]float64, s*s),
+		mO: make([]float64, s*r), mU: make([]float64, s*r),
+		chunk: make([]float64, qrChunk*s),
+		hv:    make([]float64, 2*(2*r*r+k*r)),
+		row:   make([]float64, r),
+	}
+}
+
+// eval computes the block norms of D = XXᵀ − ZZᵀ and, if dst is not nil,
+// ∇h(X) into dst (n×r, not aliasing X). It does not allocate.
+func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
+	if st.r == 1 && st.k == 1 && st.parity {
+		if q, ok := st.eval11(w, dst, X); ok {
+			return q
+		}
+	}
+	if q, ok := st.evalStream(w, dst, X); ok {
+		return q
+	}
+	return st.evalHouse(w, dst, X)
+}

@@ -285,7 +285,7 @@ func divByExp(num, lden float64) float64 {
 // when Q − 1 = η(−λ_n)^l underflows float64; LogLogQ is then still exact.
 func (c *TPGDClosedForm) LogQ() float64 {
 	if c == nil || !c.built {
-		panic(errUnbuilt("TPGDClosedForm", "LogQ", "NewTPGDClosedForm or NewTPGDFromCritical"))
+		panic(errUnbuilt("TPGDClosedForm", "LogQ", "NewTPGDClosedForm"))
 	}
 	return c.logQ
 }
@@ -294,7 +294,7 @@ func (c *TPGDClosedForm) LogQ() float64 {
 // LogQ, computed without underflow).
 func (c *TPGDClosedForm) LogLogQ() float64 {
 	if c == nil || !c.built {
-		panic(errUnbuilt("TPGDClosedForm", "LogLogQ", "NewTPGDClosedForm or NewTPGDFromCritical"))
+		panic(errUnbuilt("TPGDClosedForm", "LogLogQ", "NewTPGDClosedForm"))
 	}
 	return c.lLogQ
 }
@@ -303,7 +303,7 @@ func (c *TPGDClosedForm) LogLogQ() float64 {
 // (when ‖E X̂‖ = 0 or when it overflows); use LogK for the exact value.
 func (c *TPGDClosedForm) K() float64 {
 	if c == nil || !c.built {
-		panic(errUnbuilt("TPGDClosedForm", "K", "NewTPGDClosedForm or NewTPGDFromCritical"))
+		panic(errUnbuilt("TPGDClosedForm", "K", "NewTPGDClosedForm"))
 	}
 	return math.Exp(c.logK)
 }
@@ -311,7 +311,7 @@ func (c *TPGDClosedForm) K() float64 {
 // LogK returns log K_l.
 func (c *TPGDClosedForm) LogK() float64 {
 	if c == nil || !c.built {
-		panic(errUnbuilt("TPGDClosedForm", "LogK", "NewTPGDClosedForm or NewTPGDFromCritical"))
+		panic(errUnbuilt("TPGDClosedForm", "LogK", "NewTPGDClosedForm"))
 	}
 	return c.logK
 }
@@ -325,7 +325,7 @@ func (c *TPGDClosedForm) LogK() float64 {
 // ‖X̂‖^l times an overflowing K_l gives the right limit, never NaN.
 func (c *TPGDClosedForm) RhoMin() float64 {
 	if c == nil || !c.built {
-		panic(errUnbuilt("TPGDClosedForm", "RhoMin", "NewTPGDClosedForm or NewTPGDFromCritical"))
+		panic(errUnbuilt("TPGDClosedForm", "RhoMin", "NewTPGDClosedForm"))
 	}
 	switch {
 	case c.logK == 0:
@@ -341,7 +341,7 @@ func (c *TPGDClosedForm) RhoMin() float64 {
 // dominates c for every t); c ≻ a ⇔ t > tCA. tBA may be negative.
 func (c *TPGDClosedForm) Thresholds() (tBA, tBC, tCA float64) {
 	if c == nil || !c.built {
-		panic(errUnbuilt("TPGDClosedForm", "Thresholds", "NewTPGDClosedForm or NewTPGDFromCritical"))
+		panic(errUnbuilt("TPGDClosedForm", "Thresholds", "NewTPGDClosedForm"))
 	}
 	return c.tBA, c.tBC, c.tCA
 }
@@ -352,7 +352,7 @@ func (c *TPGDClosedForm) Thresholds() (tBA, tBC, tCA float64) {
 // right end is +Inf.
 func (c *TPGDClosedForm) UBeta() StepInterval {
 	if c == nil || !c.built {
-		panic(errUnbuilt("TPGDClosedForm", "UBeta", "NewTPGDClosedForm or NewTPGDFromCritical"))
+		panic(errUnbuilt("TPGDClosedForm", "UBeta", "NewTPGDClosedForm"))
 	}
 	if !(c.tBA < c.tBC) {
 		return StepInterval{}
@@ -364,7 +364,7 @@ func (c *TPGDClosedForm) UBeta() StepInterval {
 // K_l ≥ 1 (c never dominates b).
 func (c *TPGDClosedForm) UGamma() StepInterval {
 	if c == nil || !c.built {
-		panic(errUnbuilt("TPGDClosedForm", "UGamma", "NewTPGDClosedForm or NewTPGDFromCritical"))
+		panic(errUnbuilt("TPGDClosedForm", "UGamma", "NewTPGDClosedForm"))
 	}
 	if math.IsInf(c.tBC, 1) {
 		return StepInterval{}
@@ -377,7 +377,7 @@ func (c *TPGDClosedForm) UGamma() StepInterval {
 // else none.
 func (c *TPGDClosedForm) Select(t int64) EscapeKind {
 	if c == nil || !c.built {
-		panic(errUnbuilt("TPGDClosedForm", "Select", "NewTPGDClosedForm or NewTPGDFromCritical"))
+		panic(errUnbuilt("TPGDClosedForm", "Select", "NewTPGDClosedForm"))
 	}
 	ft := float64(t)
 	switch {
@@ -414,7 +414,7 @@ func (c *TPGDClosedForm) logS(t int64) float64 {
 // γ̃(t) = −(ρη/2^{l−1}) S_t σ_r^l in the log domain.
 func (c *TPGDClosedForm) Coefficients(t int64) (alpha, beta, gamma LogScalar, err error) {
 	if c == nil || !c.built {
-		return alpha, beta, gamma, errUnbuilt("TPGDClosedForm", "Coefficients", "NewTPGDClosedForm or NewTPGDFromCritical")
+		return alpha, beta, gamma, errUnbuilt("TPGDClosedForm", "Coefficients", "NewTPGDClosedForm")
 	}
 	if t < 0 {
 		return alpha, beta, gamma, errNegativeT(t)
@@ -436,7 +436,7 @@ func (c *TPGDClosedForm) Coefficients(t int64) (alpha, beta, gamma LogScalar, er
 // as the closed form predicts them.
 func (c *TPGDClosedForm) TermNorms(t int64) (a, b, cc float64, err error) {
 	if c == nil || !c.built {
-		return 0, 0, 0, errUnbuilt("TPGDClosedForm", "TermNorms", "NewTPGDClosedForm or NewTPGDFromCritical")
+		return 0, 0, 0, errUnbuilt("TPGDClosedForm", "TermNorms", "NewTPGDClosedForm")
 	}
 	_, beta, gamma, err := c.Coefficients(t)
 	if err != nil {
@@ -450,7 +450,7 @@ func (c *TPGDClosedForm) TermNorms(t int64) (a, b, cc float64, err error) {
 // returns an error, not Inf, when c_β does not fit in a float64.
 func (c *TPGDClosedForm) BetaScale(t int64) (float64, error) {
 	if c == nil || !c.built {
-		return 0, errUnbuilt("TPGDClosedForm", "BetaScale", "NewTPGDClosedForm or NewTPGDFromCritical")
+		return 0, errUnbuilt("TPGDClosedForm", "BetaScale", "NewTPGDClosedForm")
 	}
 	if t < 0 {
 		return 0, errNegativeT(t)
@@ -468,7 +468,7 @@ func (c *TPGDClosedForm) BetaScale(t int64) (float64, error) {
 // Inf, when it does not fit in a float64.
 func (c *TPGDClosedForm) GammaScale(t int64) (float64, error) {
 	if c == nil || !c.built {
-		return 0, errUnbuilt("TPGDClosedForm", "GammaScale", "NewTPGDClosedForm or NewTPGDFromCritical")
+		return 0, errUnbuilt("TPGDClosedForm", "GammaScale", "NewTPGDClosedForm")
 	}
 	if t < 0 {
 		return 0, errNegativeT(t)
@@ -498,7 +498,7 @@ func (c *TPGDClosedForm) GammaScale(t int64) (float64, error) {
 // point. A γ-type point does not depend on s beyond E's own dependence on it.
 func (c *TPGDClosedForm) EscapePoint(t int64, un, qr mat.Vector, ex mat.Matrix) (*mat.Dense, EscapeKind, error) {
 	if c == nil || !c.built {
-		return nil, KindNone, errUnbuilt("TPGDClosedForm", "EscapePoint", "NewTPGDClosedForm or NewTPGDFromCritical")
+		return nil, KindNone, errUnbuilt("TPGDClosedForm", "EscapePoint", "NewTPGDClosedForm")
 	}
 	if t < 0 {
 		return nil, KindNone, errNegativeT(t)
