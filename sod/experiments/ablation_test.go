@@ -102,27 +102,6 @@ func TestAblationErrors(t *testing.T) {
 	}
 }
 
-// The paper's ablation table for l = 7 (real-world case, ρ = η = 0.1).
-func ExampleRunAblation() {
-	cfg := DefaultAblationConfig()
-	cfg.Ls = []int{7}
-	cfg.Ts = []int64{5000, 2000000}
-	res, err := RunAblation(context.Background(), cfg, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	row := res.Rows[0]
-	fmt.Printf("l=%d ρ_min=%.3f U_β=%v U_γ=%v\n", row.L, row.RhoMin, row.UBeta, row.UGamma)
-	for _, c := range row.Cells {
-		fmt.Printf("t=%d %s d̂=%.3f d*=%.3f ratio=%.3f final=%s descent=%v\n", c.T, c.Kind, c.DHat, c.DStar, c.Ratio, c.Final, c.Descent)
-	}
-	// Output:
-	// l=7 ρ_min=0.043 U_β=(0.00, 1093342.41) U_γ=(1093342.41, +Inf)
-	// t=5000 β d̂=0.665 d*=0.601 ratio=1.106 final=- descent=false
-	// t=2000000 γ d̂=0.754 d*=0.461 ratio=1.634 final=+ descent=true
-}
-
 // TestDescentScan checks REPRODUCTION.md F8 on the real-world case: over t = 1 … 10⁷
 // the β-type point never lowers h, and the γ-type point lowers h on one
 // window of t for each l = 3, 5, 7.

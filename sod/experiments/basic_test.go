@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -158,19 +157,4 @@ func TestBasicExampleErrors(t *testing.T) {
 			t.Errorf("%s: err = %v", tc.name, err)
 		}
 	}
-}
-
-func ExampleRunBasicExample() {
-	r, err := RunBasicExample(context.Background(), DefaultBasicExampleConfig(), nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, p := range r.Paths[:3] {
-		fmt.Printf("%-6s ends at (%.3f, %.3f)\n", p.Method, p.X[len(p.X)-1], p.Y[len(p.Y)-1])
-	}
-	// Output:
-	// GD     ends at (0.060, -0.702)
-	// GD+SOD ends at (1.000, 0.000)
-	// SGD    ends at (0.000, -0.537)
 }

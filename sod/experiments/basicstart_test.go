@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"testing"
 
@@ -36,21 +35,4 @@ func TestBasicFromStart(t *testing.T) {
 	if _, err := RunBasicFromStart(context.Background(), bad, nil); !errors.Is(err, sod.ErrBadParameter) {
 		t.Errorf("step 0: %v", err)
 	}
-}
-
-// The three runs of Fig. basic_example from (0.05, 1).
-func ExampleRunBasicFromStart() {
-	r, err := RunBasicFromStart(context.Background(), DefaultBasicFromStartConfig(), nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	sgd := r.SGDX[len(r.SGDX)-1]
-	fmt.Printf("GD:       ‖xxᵀ − M*‖ = %.4f\n", r.P.DistStar(r.GD.X))
-	fmt.Printf("SGD:      ‖xxᵀ − M*‖ = %.4f\n", r.P.DistStar(sgd))
-	fmt.Printf("GD + SOD: ‖xxᵀ − M*‖ < 1e-12: %v (%s)\n", r.P.DistStar(r.SOD.X) < 1e-12, r.SOD.Outcome)
-	// Output:
-	// GD:       ‖xxᵀ − M*‖ = 1.1166
-	// SGD:      ‖xxᵀ − M*‖ = 1.2322
-	// GD + SOD: ‖xxᵀ − M*‖ < 1e-12: true (solved)
 }

@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"testing"
 
@@ -124,21 +123,6 @@ func TestCaseStudyErrors(t *testing.T) {
 			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.want)
 		}
 	}
-}
-
-// The PMC case study (Fig. "exp2") with the paper's settings.
-func ExampleRunCaseStudy() {
-	r, err := RunCaseStudy(context.Background(), PMCCaseStudyConfig(), nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	n := len(r.Dist)
-	fmt.Printf("X̂ = %.4f, h(X̂) = %.4f, %s-type escape, h(X̌) = %.4f\n", r.XHat, r.HHat, r.Kind, r.HCheck)
-	fmt.Printf("‖XXᵀ−M*‖: %.3f before, %.4f after %d more steps\n", r.Dist[r.EscapeAt-1], r.Dist[n-1], r.Iter[n-1]-r.Iter[r.EscapeAt])
-	// Output:
-	// X̂ = [-0.9136 0.0000 0.9138], h(X̂) = 0.3303, γ-type escape, h(X̌) = 0.0762
-	// ‖XXᵀ−M*‖: 2.605 before, 0.0053 after 1000 more steps
 }
 
 // printedXHat is the spurious point the paper prints for a case study.

@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"testing"
 
@@ -42,22 +41,4 @@ func TestDeltaSweep(t *testing.T) {
 			t.Errorf("bad config %+v: %v, want ErrBadParameter", c, err)
 		}
 	}
-}
-
-// GD's success rate on PMC, n = 3, from 10 starts, as δ = 1 − ε² grows.
-func ExampleRunDeltaSweep() {
-	cfg := DefaultDeltaSweepConfig()
-	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{3}, []float64{1, 0.3, 0.05}, 10
-	res, err := RunDeltaSweep(context.Background(), cfg, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for j := range cfg.Epsilons {
-		fmt.Printf("δ = %.4f: success rate %.1f\n", res.Delta[0][j], res.Rate[0][j])
-	}
-	// Output:
-	// δ = 0.0000: success rate 1.0
-	// δ = 0.9100: success rate 0.8
-	// δ = 0.9975: success rate 0.5
 }

@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"testing"
 
@@ -66,55 +65,4 @@ func TestScaleMeasurements(t *testing.T) {
 			t.Errorf("n = %d, r = %d, %d entries: %v, want ErrShape", bad.n, bad.r, bad.len, err)
 		}
 	}
-}
-
-// The floors of h along the two SOD lines at the default quadratic network's spurious minimum:
-// both below h(Ŵ), so some SOD escape point lowers h there.
-func ExampleSODFloors() {
-	opt := DefaultQNNScanConfig()
-	opt.Starts = 1
-	cfg := opt.QNN
-	sc, err := RunQNNScan(context.Background(), opt, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	p, err := QNNProblem(cfg)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	n, r := p.Dims()
-	beta, gamma, cp, err := SODFloors(p, mat.NewDense(n, r, sc.Minima[0].X))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("h(Ŵ) = %.4f; min h on the β line %.4f, on the γ line %.4f\n", cp.H, beta, gamma)
-	// Output:
-	// h(Ŵ) = 12.3457; min h on the β line 7.3676, on the γ line 7.1172
-}
-
-// The floor of the basic example's h along e₁ is 0, at z = e₁.
-func ExampleLineFloor() {
-	f, err := LineFloor(sod.BasicExampleProblem(), mat.NewDense(2, 1, []float64{1, 0}))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("%.6f\n", f)
-	// Output:
-	// 0.000000
-}
-
-// The same quadratic network on z-score features: halve the measurement weights, keep the bias.
-func ExampleScaleMeasurements() {
-	w, err := ScaleMeasurements([]float64{0.2, -0.4, 0.6, 0.8, 1}, 5, 1, 0.5)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(w.RawMatrix().Data)
-	// Output:
-	// [0.1 -0.2 0.3 0.4 1]
 }

@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"testing"
 
@@ -52,26 +51,4 @@ func TestPZCurve(t *testing.T) {
 	if _, err := RunPZCurve(context.Background(), PZCurveConfig{N: 3, M: 10, Delta: 1.5, SigmaTr: 1, Points: 5, Samples: 10}, nil); err == nil {
 		t.Error("δ = 1.5 accepted")
 	}
-}
-
-// The Paley–Zygmund bound against the probability it bounds, at the edges of the band.
-func ExampleRunPZCurve() {
-	cfg := DefaultPZCurveConfig()
-	cfg.Points, cfg.Samples = 5, 1000
-	res, err := RunPZCurve(context.Background(), cfg, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("r₁ = %.4f, r₂ = %.4f\n", res.R1, res.R2)
-	for i, d := range res.D {
-		fmt.Printf("D = %.3f: bound %.4f, Monte Carlo %.3f\n", d, res.Bound[i], res.MC[i])
-	}
-	// Output:
-	// r₁ = 5.7333, r₂ = 6.0000
-	// D = 5.573: bound 0.0000, Monte Carlo 0.199
-	// D = 5.707: bound 0.0000, Monte Carlo 0.268
-	// D = 5.840: bound 0.0444, Monte Carlo 0.399
-	// D = 5.973: bound 0.2250, Monte Carlo 0.743
-	// D = 6.107: bound 1.0000, Monte Carlo 1.000
 }

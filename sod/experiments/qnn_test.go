@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -313,27 +312,4 @@ func TestQNNErrors(t *testing.T) {
 			t.Errorf("%s: err = %v", tc.name, err)
 		}
 	}
-}
-
-// The quadratic network with the documented defaults: GD stalls at a
-// spurious minimum and one SOD escape leaves it.
-func ExampleRunQNN() {
-	res, err := RunQNN(context.Background(), DefaultQNNConfig(), nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("GD stagnates at step %d, h = %.3f\n", res.StallIter, res.StallH)
-	for _, c := range res.Optimizers {
-		fmt.Printf("%-7s final h = %.3f, accuracy %.2f\n", c.Name, c.FinalH, c.Accuracy)
-	}
-	e := res.Searches[0].Escapes[0]
-	fmt.Printf("SOD escape at step %d: h %.3f → %.3f (%s)\n", e.Iter, e.HHat, e.HCheck, e.Label)
-	// Output:
-	// GD stagnates at step 2587, h = 12.346
-	// GD      final h = 12.346, accuracy 0.67
-	// SGD     final h = 3.351, accuracy 0.95
-	// Adam    final h = 12.346, accuracy 0.67
-	// GD+SOD  final h = 3.324, accuracy 0.96
-	// SOD escape at step 2587: h 12.346 → 7.183 (γ t=1)
 }

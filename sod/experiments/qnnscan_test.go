@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -130,26 +129,4 @@ func TestQNNScanErrors(t *testing.T) {
 	if _, err := RunQNNScan(context.Background(), QNNScanConfig{QNN: cfg}, nil); !errors.Is(err, sod.ErrBadParameter) {
 		t.Errorf("step 0: %v", err)
 	}
-}
-
-// The width-2 network without the bias: GD ends at a spurious minimum
-// from some starts, but no SOD escape point (any l, t, ρ, η) lowers h there.
-func ExampleRunQNNScan() {
-	cfg := DefaultQNNConfig()
-	cfg.NoBias, cfg.Width, cfg.InitScale, cfg.Step, cfg.Seed = true, 2, 0.1, 0.002, 1
-	res, err := RunQNNScan(context.Background(), QNNScanConfig{QNN: cfg, Starts: 4}, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("lowest h %.4f\n", res.BestH)
-	for _, m := range res.Minima {
-		fmt.Printf("seed %d: h = %.4f spurious %-5v best SOD points: β %.2f, γ %.2f\n", m.Seed, m.H, m.Spurious, m.BetaBest, m.GammaBest)
-	}
-	// Output:
-	// lowest h 11.8262
-	// seed 1: h = 11.9817 spurious true  best SOD points: β 19.70, γ 19.58
-	// seed 2: h = 11.8262 spurious false best SOD points: β 21.01, γ 20.39
-	// seed 3: h = 11.8262 spurious false best SOD points: β 21.01, γ 20.39
-	// seed 4: h = 11.9817 spurious true  best SOD points: β 19.70, γ 19.58
 }

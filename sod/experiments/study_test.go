@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -203,24 +202,6 @@ func TestStudyErrors(t *testing.T) {
 	if res, err := RunStudy(ctx, cfg, prog); !errors.Is(err, context.Canceled) || res != nil || reports > 3+cfg.Workers+4 {
 		t.Errorf("study cancelled after 3 trials: err = %v, %d reports", err, reports)
 	}
-}
-
-// A small version of the study (the full one is DefaultStudyConfig).
-func ExampleRunStudy() {
-	cfg := DefaultStudyConfig()
-	cfg.Sizes = []int{16}
-	cfg.Epsilons = []float64{0.10}
-	cfg.Trials = 10
-	res, err := RunStudy(context.Background(), cfg, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, c := range res.Cells {
-		fmt.Printf("n=%d ε=%.2f: GD %d/%d, GD+SOD %d/%d\n", c.N, c.Eps, c.GDSuccesses, len(c.Trials), c.SODSuccesses, len(c.Trials))
-	}
-	// Output:
-	// n=16 ε=0.10: GD 0/10, GD+SOD 10/10
 }
 
 // TestStudyRankAndTruth runs the study with a search rank 2 and a rank-2

@@ -1,8 +1,6 @@
 package experiments
 
 import (
-	"context"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -48,30 +46,4 @@ func TestSaveLoadStudy(t *testing.T) {
 	if _, err := LoadStudy(path); err == nil {
 		t.Error("garbage was read as a study")
 	}
-}
-
-// A study saved by one notebook cell and read back by the next.
-func ExampleSaveStudy() {
-	cfg := DefaultStudyConfig()
-	cfg.Sizes, cfg.Epsilons, cfg.Trials = []int{40}, []float64{0.1}, 2
-	res, err := RunStudy(context.Background(), cfg, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	path := filepath.Join(os.TempDir(), "sod-example-study.gob")
-	defer os.Remove(path)
-	if err := SaveStudy(path, res); err != nil {
-		fmt.Println(err)
-		return
-	}
-	back, err := LoadStudy(path)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	c := back.Cell(40, 0.1)
-	fmt.Printf("n = %d, ε = %.2f: GD %d/2, GD + SOD %d/2\n", c.N, c.Eps, c.GDSuccesses, c.SODSuccesses)
-	// Output:
-	// n = 40, ε = 0.10: GD 0/2, GD + SOD 2/2
 }

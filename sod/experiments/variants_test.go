@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"testing"
 
@@ -66,42 +65,4 @@ func TestVariantComparisonConfigValidate(t *testing.T) {
 	if _, err := RunVariantComparison(nil, DefaultVariantComparisonConfig(), nil); !errors.Is(err, sod.ErrBadParameter) {
 		t.Errorf("nil context: %v, want sod.ErrBadParameter", err)
 	}
-}
-
-// The paper's multi-step SOD and the SOD line search from the real-world spurious point.
-func ExampleRunVariantComparison() {
-	cfg := DefaultVariantComparisonConfig()
-	cfg.Instances = sod.PaperInstances()[2:]
-	cfg.Variants = func(in sod.Instance) ([]sod.Escaper, error) { return DefaultVariants(in, 0.89834)[1:3], nil }
-	res, err := RunVariantComparison(context.Background(), cfg, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, r := range res.Rows {
-		fmt.Printf("%s: %d candidates, %d lower h, outcome %s\n", r.Variant, r.Candidates, r.Lowering, r.Run.Outcome)
-	}
-	// Output:
-	// multi-step SOD (l=5, t=150000, ρ=0.1, η=0.1): 1 candidates, 0 lower h, outcome no-descent
-	// SOD line search (l=5, ρ=0.1, η=0.1): 132 candidates, 6 lower h, outcome solved
-}
-
-// The built-in variants on the basic example, single-step SOD given its exact RIP constant.
-func ExampleExactRIPVariants() {
-	vs, err := ExactRIPVariants(sod.PaperInstances()[0])
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, v := range vs {
-		fmt.Println(v.Name())
-	}
-	// Output:
-	// single-step SOD (δ=0.5000000000000002)
-	// multi-step SOD (l=3, t=40, ρ=0.1, η=0.1)
-	// SOD line search (l=5, ρ=0.1, η=0.1)
-	// exact subspace SOD (l=5, t=1000, ρ=0.1, η=0.1)
-	// perturbed GD (r=0.1, t_thres=50, seed=1)
-	// random line search (seed=1)
-	// negative-gradient line search
 }
