@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,15 @@ type values struct {
 				} `yaml:"exec"`
 			} `yaml:"postStart"`
 		} `yaml:"lifecycleHooks"`
+		ExtraContainerConfig struct {
+			SecurityContext struct {
+				RunAsNonRoot             bool  `yaml:"runAsNonRoot"`
+				AllowPrivilegeEscalation *bool `yaml:"allowPrivilegeEscalation"`
+				Capabilities             struct {
+					Drop []string `yaml:"drop"`
+				} `yaml:"capabilities"`
+			} `yaml:"securityContext"`
+		} `yaml:"extraContainerConfig"`
 		StartTimeout  int `yaml:"startTimeout"`
 		NetworkPolicy struct {
 			Enabled bool `yaml:"enabled"`
@@ -124,6 +134,7 @@ func TestZ2JHValues(t *testing.T) {
 		{"storage is per student and does not cover the home (it holds the module)", su.Storage.Type == "dynamic" && strings.HasPrefix(su.Storage.HomeMountPath, "/home/jovyan/") && bytesOf(t, su.Storage.Capacity) >= 1<<30},
 		{"the notebooks are copied to the volume on first start only", strings.Contains(strings.Join(su.LifecycleHooks.PostStart.Exec.Command, " "), "[ -e "+su.Storage.HomeMountPath+"/notebooks ] ||")},
 		{"cells stay offline (GOPROXY=off) and one compile takes one core (-p=1)", su.ExtraEnv["GOPROXY"] == "off" && strings.Contains(su.ExtraEnv["GOFLAGS"], "-p=1")},
+		{"a student's container runs as non-root without capabilities or privilege escalation (the grader's rule: nothing but the student's own rights)", su.ExtraContainerConfig.SecurityContext.RunAsNonRoot && su.ExtraContainerConfig.SecurityContext.AllowPrivilegeEscalation != nil && !*su.ExtraContainerConfig.SecurityContext.AllowPrivilegeEscalation && slices.Equal(su.ExtraContainerConfig.SecurityContext.Capabilities.Drop, []string{"ALL"})},
 		{"idle servers culled", v.Cull.Enabled && v.Cull.Timeout > 0 && v.Cull.Every > 0},
 		{"idle kernels culled by jupyter_server", strings.Contains(strings.Join(anyStrings(v.Hub.Config["KubeSpawner"]["args"]), " "), "--MappingKernelManager.cull_idle_timeout=")},
 		{"HTTPS on", v.Proxy.HTTPS.Enabled && v.Proxy.HTTPS.Type != "" && len(v.Proxy.HTTPS.Hosts) > 0},
