@@ -171,26 +171,6 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string, ty *typer) 
 			}
 			return true
 		}
-		if a, ok := n.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN && len(a.Lhs) > 1 && len(a.Lhs) == len(a.Rhs) && fieldTarget(a.Lhs) {
-			// yaegi v0.16.1 drops parallel assignments to the fields of
-			// a compiled struct (cfg.QNN, cfg.Starts = q, 5 left Starts
-			// alone): assign one by one through temporaries, on the
-			// same line.
-			// Its parallel definitions are wrong too (a, b := p.X, p.Y
-			// gave a != p.X), so each temporary is defined alone.
-			text := func(e ast.Expr) string { return src[fset.Position(e.Pos()).Offset:fset.Position(e.End()).Offset] }
-			var stmts []string
-			for i, r := range a.Rhs {
-				stmts = append(stmts, fmt.Sprintf("livebook_t%d_%d := %s", fset.Position(a.Pos()).Offset, i, text(r)))
-			}
-			for i, l := range a.Lhs {
-				stmts = append(stmts, fmt.Sprintf("%s = livebook_t%d_%d", text(l), fset.Position(a.Pos()).Offset, i))
-			}
-			start, end := fset.Position(a.Pos()).Offset, fset.Position(a.End()).Offset
-			if !strings.Contains(src[start:end], "\n") {
-				ins = append(ins, insertion{at: start, del: end - start, text: "{ " + strings.Join(stmts, "; ") + " }"})
-			}
-		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok || len(call.Args) != 1 {
 			return true
@@ -237,7 +217,50 @@ func (rw *Rewriter) rewriteFile(src string, names map[string]string, ty *typer) 
 	for _, in := range ins {
 		src = src[:in.at] + in.text + src[in.at+in.del:]
 	}
-	return src, more, nil
+	// The parallel assignments are split in a second pass over the
+	// rewritten program, so that a statement both split and holding a
+	// generic call keeps the type arguments written in above.
+	src, err = splitParallel(src)
+	return src, more, err
+}
+
+// splitParallel rewrites the parallel assignments to fields or elements
+// of src one by one (see rewriteFile).
+func splitParallel(src string) (string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return "", err
+	}
+	var ins []insertion
+	ast.Inspect(f, func(n ast.Node) bool {
+		if a, ok := n.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN && len(a.Lhs) > 1 && len(a.Lhs) == len(a.Rhs) && fieldTarget(a.Lhs) {
+			// yaegi v0.16.1 drops parallel assignments to the fields of
+			// a compiled struct (cfg.QNN, cfg.Starts = q, 5 left Starts
+			// alone): assign one by one through temporaries, on the
+			// same line.
+			// Its parallel definitions are wrong too (a, b := p.X, p.Y
+			// gave a != p.X), so each temporary is defined alone.
+			text := func(e ast.Expr) string { return src[fset.Position(e.Pos()).Offset:fset.Position(e.End()).Offset] }
+			var stmts []string
+			for i, r := range a.Rhs {
+				stmts = append(stmts, fmt.Sprintf("livebook_t%d_%d := %s", fset.Position(a.Pos()).Offset, i, text(r)))
+			}
+			for i, l := range a.Lhs {
+				stmts = append(stmts, fmt.Sprintf("%s = livebook_t%d_%d", text(l), fset.Position(a.Pos()).Offset, i))
+			}
+			start, end := fset.Position(a.Pos()).Offset, fset.Position(a.End()).Offset
+			if !strings.Contains(src[start:end], "\n") {
+				ins = append(ins, insertion{at: start, del: end - start, text: "{ " + strings.Join(stmts, "; ") + " }"})
+			}
+		}
+		return true
+	})
+	sort.SliceStable(ins, func(i, j int) bool { return ins[i].at > ins[j].at })
+	for _, in := range ins {
+		src = src[:in.at] + in.text + src[in.at+in.del:]
+	}
+	return src, nil
 }
 
 // fieldTarget reports whether an assignment sets a field or an element.

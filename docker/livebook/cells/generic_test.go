@@ -28,8 +28,9 @@ func TestRewriter(t *testing.T) {
 	rw := &cells.Rewriter{
 		Symbols: map[string]map[string]reflect.Value{
 			path + "/cells_test": {
-				"One": reflect.ValueOf(func() (*Point, error) { return nil, errors.New("x") }),
-				"Two": reflect.ValueOf(func(int) ([]float64, map[string]Point, error) { return nil, nil, nil }),
+				"One":   reflect.ValueOf(func() (*Point, error) { return nil, errors.New("x") }),
+				"Two":   reflect.ValueOf(func(int) ([]float64, map[string]Point, error) { return nil, nil, nil }),
+				"Three": reflect.ValueOf(func() ([]float64, error) { return nil, nil }),
 			},
 		},
 		Generic: map[string]map[string][]int{"github.com/janpfeifer/must": sigs},
@@ -40,6 +41,8 @@ func TestRewriter(t *testing.T) {
 		{"p := must.M1[*pkg.Point](pkg.One())", "must.M1[*pkg.Point](pkg.One())"},
 		{"p := must.M1(local())", "must.M1(local())"},
 		{"var q struct{ A, B int }\nq.A, q.B = 1, 2", "{ livebook_t"},
+		// Split and typed both: the type argument survives the split.
+		{"var q struct {\nA int\nB []float64\n}\nq.A, q.B = 1, must.M1(pkg.Three())", ":= must.M1[[]float64](pkg.Three()); q.A = livebook_t"},
 	}
 	for _, tt := range tests {
 		var s cells.Session

@@ -21,8 +21,10 @@ import (
 // Always are packages given symbols whatever the notebooks import: fmt
 // (the interpreter redirects its output), log (the source of must uses
 // it), io/fs (os.Stat's result type, for the type arguments the page
-// writes) and a few a reader is likely to add to a cell.
-var Always = []string{"errors", "fmt", "io/fs", "log", "math", "sort", "strconv", "strings", "time"}
+// writes), go-echarts' charts (the result type of every widgets …Chart
+// method: must.M1(c.Chart()) needs it named as a type argument) and a few a
+// reader is likely to add to a cell.
+var Always = []string{"errors", "fmt", "github.com/go-echarts/go-echarts/v2/charts", "io/fs", "log", "math", "sort", "strconv", "strings", "time"}
 
 // Packages returns the sorted import paths used by the code cells of the
 // notebooks in dir, with Always, without cells.SourcePackages.
