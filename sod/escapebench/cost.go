@@ -39,10 +39,10 @@ type CostWeights struct {
 
 // DefaultCostWeights are the weights of the reports, round values inside
 // the ratios BenchmarkOracleCosts measures on the benchmark's instances
-// (Gaussian n = 20–40, PMC n = 20–1000; on one core, before the kernels'
-// matrix-free rework), which vary with the family and n: an h evaluation
-// 0.4–0.9 of a ∇h evaluation, a Hessian–vector product 3–22, an
-// eigen-solve (the spectrum of ∇f(X̂X̂ᵀ) of an escape round,
+// (Gaussian n = 20–40, PMC n = 20–1000; on one core, before and after the
+// kernels' streaming rework), which vary with the family and n: an h
+// evaluation 0.4–0.9 of a ∇h evaluation, a Hessian–vector product 2–22,
+// an eigen-solve (the spectrum of ∇f(X̂X̂ᵀ) of an escape round,
 // sod.AnalyzeCritical) from 8 at Gaussian n = 20 to several thousand at
 // PMC n = 100. The counts of every run are stored raw
 // (TrialResult.Cost, Hit), so a report can be redone with other weights;
