@@ -80,7 +80,7 @@ func Discover(root string) ([]Package, error) {
 			return nil
 		}
 		base := d.Name()
-		if strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") || base == "testdata" || base == "internal" {
+		if strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") || base == "testdata" || base == "internal" || base == "node_modules" || IsOutput(rel) {
 			return filepath.SkipDir
 		}
 		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
@@ -300,4 +300,22 @@ func Write(root, dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, TableFile), src, 0o644)
+}
+
+// OutputDirs are the folders at the module root that the workbench's own
+// commands write (the book, the benchmark, the experiments' files: the
+// repository ignores them). What they hold is output, never the module's
+// API: a live book ships Go sources of its own there.
+var OutputDirs = []string{"out", "bench-out", "reproduce-out"}
+
+// IsOutput reports whether rel (relative to the module root, slash
+// separated) lies in one of OutputDirs.
+func IsOutput(rel string) bool {
+	top, _, _ := strings.Cut(rel, "/")
+	for _, d := range OutputDirs {
+		if top == d {
+			return true
+		}
+	}
+	return false
 }

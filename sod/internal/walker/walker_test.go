@@ -82,6 +82,9 @@ func TestEveryPackageWalked(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		imp, name, _ := strings.Cut(line, " ")
 		dir := strings.TrimPrefix(strings.TrimPrefix(imp, walker.Module), "/")
+		if walker.IsOutput(dir) {
+			continue // the commands' output (a live book ships Go sources there), not the module's API
+		}
 		listed[dir] = true
 		_, isWalked := walked[dir]
 		_, excepted := walker.Exceptions[dir]
