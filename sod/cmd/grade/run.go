@@ -57,6 +57,9 @@ func (r *runner) view(dir string) view {
 	v := view{root: root, mod: root + "/mod", bin: root + "/bin", jupyter: root + "/jupyter", cache: root + "/shared-cache"}
 	if r.sandbox == "podman" {
 		v.jupyter = imageModule + "/.local/share/jupyter"
+		// The image's own module cache (its GOPATH is ~/.go): the run's GOPATH is in its own
+		// folder, where the offline module cache would otherwise be empty.
+		v.gomodcache = imageModule + "/.go/pkg/mod"
 		return v
 	}
 	v.gomodcache = root + "/gomodcache"
