@@ -48,3 +48,69 @@ func finiteOrInf(h float64) float64 {
 	}
 	return h
 }
+
+// stepInto stores x + alpha·g in dst (equal-shaped, contiguous dense
+// matrices as GradientDescent allocates them) without allocating.
+func stepInto(dst, x, g *mat.Dense, alpha float64) {
+	d, xv, gv := contiguous(dst), contiguous(x), contiguous(g)
+	if d == nil || xv == nil || gv == nil {
+		dst.Copy(x)
+		axpyDense(alpha, g, dst)
+		return
+	}
+	for i, v := range xv {
+		d[i] = v + alpha*gv[i]
+	}
+}
+
+// frobNorm returns ‖a‖_F: a plain sum of squares when it is safely inside
+// float64's range, else gonum's scaled computation.
+func frobNorm(a *mat.Dense) float64 {
+	v := contiguous(a)
+	if v == nil {
+		return mat.Norm(a, 2)
+	}
+	ss := 0.0
+	for _, x := range v {
+		ss += x * x
+	}
+	if ss >= 1e-280 && ss <= 1e280 {
+		return math.Sqrt(ss)
+	}
+	return mat.Norm(a, 2)
+}
+
+// axpyDense computes y += alpha·x for equal-shaped dense matrices, in place
+// and without allocating.
+func axpyDense(alpha float64, x, y *mat.Dense) {
+	r, c := x.Dims()
+	for i := 0; i < r; i++ {
+		xr, yr := x.RawRowView(i), y.RawRowView(i)
+		for j := 0; j < c; j++ {
+			yr[j] += alpha * xr[j]
+		}
+	}
+}
+
+// sumSquares returns the sum of the squares of a's entries in four
+// interleaved partial sums (not frobNorm's row order: four independent
+// chains of additions instead of one), or −1 if a is not contiguous.
+func sumSquares(a *mat.Dense) float64 {
+	v := contiguous(a)
+	if v == nil {
+		return -1
+	}
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		w := v[i : i+4 : i+4]
+		s0 += w[0] * w[0]
+		s1 += w[1] * w[1]
+		s2 += w[2] * w[2]
+		s3 += w[3] * w[3]
+	}
+	for ; i < len(v); i++ {
+		s0 += v[i] * v[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}

@@ -367,6 +367,24 @@ func (p *Problem) gradFast(ws *workspace, dst *mat.Dense, X *mat.Dense) float64 
 	return p.evalGrad(ws, dst, X)
 }
 
+// stepGradFast is gradient descent's step: it stores next = x + α·g, then
+// ∇h(next) in g, and returns h(next) and ss, the sum of the squares of g's
+// new entries in some order (−1 if g is not contiguous).
+// It counts one gradient evaluation, as gradFast.
+func (p *Problem) stepGradFast(ws *workspace, next, x, g *mat.Dense, alpha float64) (h, ss float64) {
+	if p.st != nil {
+		p.count.addEval(true)
+		h = finiteOrInf(p.st.stepEval(ws.sw, g, next, x, g, alpha).h(p.st))
+		if ss = ws.sw.gradSS; ss >= 0 {
+			return h, ss
+		}
+		return h, sumSquares(g)
+	}
+	stepInto(next, x, g, alpha)
+	h = p.gradFast(ws, g, next)
+	return h, sumSquares(g)
+}
+
 // fusedGrader is implemented by operators with a single-pass h/∇h
 // (currently PMC).
 type fusedGrader interface {

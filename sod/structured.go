@@ -113,6 +113,10 @@ type maskedWork struct {
 	// dist is ‖XXᵀ − M*‖_F of the last evaluation (GD traces it without a
 	// second QR).
 	dist float64
+	// gradSS is the sum of squares of ∇h's entries from the last
+	// evaluation that wrote ∇h, in the kernel's order, or −1 when it did
+	// not sum them (GD's convergence test; see stepEval).
+	gradSS float64
 }
 
 // houseWork holds evalHouse's copies of the blocks: O(n·s).
@@ -247,84 +251,165 @@ func (st *masked) evalHouse(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 }
 
 // eval11 is eval for r = k = 1 and the PMC parity layout (the study's
-// instance) in two passes over the rows and no copies: the R factor of each block [x z] comes from
-// modified Gram–Schmidt, R = [‖x‖, β‖x‖; 0, ‖z − βx‖] with β = xᵀz/xᵀx,
-// whose R is as accurate as Householder's (Björck). It reports false, and
-// eval falls back to Householder with scaling, when xᵀx or zᵀz is outside
-// [1e-250, 1e250] in a block (tiny x on the observed rows at a spurious
-// point, or overflow).
+// instance) in two passes over the rows and no copies: the R factor of
+// each block [x z] comes from modified Gram–Schmidt, R = [‖x‖, β‖x‖; 0,
+// ‖z − βx‖] with β = xᵀz/xᵀx, whose R is as accurate as Householder's
+// (Björck). It reports false, and eval falls back to Householder with
+// scaling, when xᵀx or zᵀz is outside [1e-250, 1e250] in a block (tiny x
+// on the observed rows at a spurious point, or overflow).
 func (st *masked) eval11(w *maskedWork, dst, X *mat.Dense) (maskedNorms, bool) {
 	xr := X.RawMatrix()
-	xd, xs := xr.Data, xr.Stride
-	var q maskedNorms
-	// Pass 1: Gram sums of each block and Σ_U D_ii².
-	var sxxO, sxzO, szzO, sxxU, sxzU, szzU float64
+	return st.finish11(w, dst, xr.Data, xr.Stride, st.gram11(xr.Data, xr.Stride))
+}
+
+// sums11 are eval11's pass-1 sums: each block's Gram entries xᵀx, xᵀz,
+// zᵀz, and Σ_U D_ii².
+type sums11 struct{ xxO, xzO, zzO, xxU, xzU, zzU, diag float64 }
+
+// gram11 is eval11's pass 1 over the rows of X (data xd, stride xs). Row
+// pair t is U-row 2t and O-row 2t + 1: one loop reads both, so the
+// blocks' seven sums are seven independent chains of additions, each in
+// the order of its block's rows.
+func (st *masked) gram11(xd []float64, xs int) sums11 {
 	zO, zU := st.zO, st.zU
-	for t, zi := range zO {
-		xi := xd[(2*t+1)*xs]
-		sxxO += xi * xi
-		sxzO += xi * zi
-		szzO += zi * zi
+	zU2 := zU[:len(zO)]
+	var xxO, xzO, zzO, xxU, xzU, zzU, diag float64
+	for t, zo := range zO {
+		xu, xo, zu := xd[2*t*xs], xd[(2*t+1)*xs], zU2[t]
+		xxO += xo * xo
+		xzO += xo * zo
+		zzO += zo * zo
+		xxU += xu * xu
+		xzU += xu * zu
+		zzU += zu * zu
+		d := xu*xu - zu*zu
+		diag += d * d
 	}
-	for t, zi := range zU {
-		xi := xd[2*t*xs]
-		sxxU += xi * xi
-		sxzU += xi * zi
-		szzU += zi * zi
-		d := xi*xi - zi*zi
-		q.diag += d * d
+	for t := len(zO); t < len(zU); t++ {
+		xu, zu := xd[2*t*xs], zU[t]
+		xxU += xu * xu
+		xzU += xu * zu
+		zzU += zu * zu
+		d := xu*xu - zu*zu
+		diag += d * d
 	}
+	return sums11{xxO, xzO, zzO, xxU, xzU, zzU, diag}
+}
+
+// stepGram11 is gram11 at X = F + αD (contiguous n×1 data xd, fd, dd;
+// dd may be the gradient that finish11 then overwrites): it stores each
+// row of X as it reads it, the step of gradient descent fused with the
+// next evaluation's first pass. X's entries, and so the sums, are those of
+// stepInto followed by gram11.
+func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
+	zO, zU := st.zO, st.zU
+	zU2 := zU[:len(zO)]
+	n := len(zO) + len(zU)
+	xd, fd, dd = xd[:n], fd[:n], dd[:n]
+	var xxO, xzO, zzO, xxU, xzU, zzU, diag float64
+	for t, zo := range zO {
+		i := 2 * t
+		xu := fd[i] + alpha*dd[i]
+		xo := fd[i+1] + alpha*dd[i+1]
+		xd[i], xd[i+1] = xu, xo
+		zu := zU2[t]
+		xxO += xo * xo
+		xzO += xo * zo
+		zzO += zo * zo
+		xxU += xu * xu
+		xzU += xu * zu
+		zzU += zu * zu
+		d := xu*xu - zu*zu
+		diag += d * d
+	}
+	for t := len(zO); t < len(zU); t++ {
+		i := 2 * t
+		xu := fd[i] + alpha*dd[i]
+		xd[i] = xu
+		zu := zU[t]
+		xxU += xu * xu
+		xzU += xu * zu
+		zzU += zu * zu
+		d := xu*xu - zu*zu
+		diag += d * d
+	}
+	return sums11{xxO, xzO, zzO, xxU, xzU, zzU, diag}
+}
+
+// finish11 is eval11's pass 2 from the sums of pass 1: each block's
+// residual ‖z − βx‖², and ∇h into dst (if not nil), whose sum of squares
+// it leaves in w.gradSS (summed blockwise, not in row order). It reports
+// false when a Gram entry is unsafe (see eval11).
+func (st *masked) finish11(w *maskedWork, dst *mat.Dense, xd []float64, xs int, s sums11) (maskedNorms, bool) {
+	q := maskedNorms{diag: s.diag}
 	safe := func(v float64) bool { return v == 0 || (v >= 1e-250 && v <= 1e250) }
-	if !safe(sxxO) || !safe(szzO) || !safe(sxxU) || !safe(szzU) {
+	if !safe(s.xxO) || !safe(s.zzO) || !safe(s.xxU) || !safe(s.zzU) {
 		return q, false
 	}
 	betaO, betaU := 0.0, 0.0
-	if sxxO > 0 {
-		betaO = sxzO / sxxO
+	if s.xxO > 0 {
+		betaO = s.xzO / s.xxO
 	}
-	if sxxU > 0 {
-		betaU = sxzU / sxxU
+	if s.xxU > 0 {
+		betaU = s.xzU / s.xxU
 	}
-	// Pass 2: ‖z − βx‖² of each block, and the gradient
+	// ‖z − βx‖² of each block, and the gradient
 	// row i ∈ O: 2(x_i (xᵀx) − z_i (zᵀx)), row i ∈ U: the same with the
 	// U-block sums weighted by ε², plus 2c D_ii x_i.
-	var resO, resU float64
-	mxO, mzO := sxxO+sxxU, sxzO+sxzU
-	mxU, mzU := sxxO+st.eps2*sxxU, sxzO+st.eps2*sxzU
+	var resO, resU, ssO, ssU float64
+	mxO, mzO := s.xxO+s.xxU, s.xzO+s.xzU
+	mxU, mzU := s.xxO+st.eps2*s.xxU, s.xzO+st.eps2*s.xzU
 	c := st.c
+	zO, zU := st.zO, st.zU
+	zU2 := zU[:len(zO)]
 	if dst != nil {
 		gr := dst.RawMatrix()
 		gd, gs := gr.Data, gr.Stride
-		for t, zi := range zO {
-			i := 2*t + 1
-			xi := xd[i*xs]
-			e := zi - betaO*xi
+		for t, zo := range zO {
+			i, j := 2*t+1, 2*t
+			xo, xu, zu := xd[i*xs], xd[j*xs], zU2[t]
+			e := zo - betaO*xo
 			resO += e * e
-			gd[i*gs] = 2 * (xi*mxO - zi*mzO)
-		}
-		for t, zi := range zU {
-			i := 2 * t
-			xi := xd[i*xs]
-			e := zi - betaU*xi
+			g := 2 * (xo*mxO - zo*mzO)
+			gd[i*gs] = g
+			ssO += g * g
+			e = zu - betaU*xu
 			resU += e * e
-			gd[i*gs] = 2 * (xi*mxU - zi*mzU + c*(xi*xi-zi*zi)*xi)
+			g = 2 * (xu*mxU - zu*mzU + c*(xu*xu-zu*zu)*xu)
+			gd[j*gs] = g
+			ssU += g * g
+		}
+		for t := len(zO); t < len(zU); t++ {
+			j := 2 * t
+			xu, zu := xd[j*xs], zU[t]
+			e := zu - betaU*xu
+			resU += e * e
+			g := 2 * (xu*mxU - zu*mzU + c*(xu*xu-zu*zu)*xu)
+			gd[j*gs] = g
+			ssU += g * g
 		}
 	} else {
-		for t, zi := range zO {
-			e := zi - betaO*xd[(2*t+1)*xs]
+		for t, zo := range zO {
+			e := zo - betaO*xd[(2*t+1)*xs]
 			resO += e * e
-		}
-		for t, zi := range zU {
-			e := zi - betaU*xd[2*t*xs]
+			e = zU2[t] - betaU*xd[2*t*xs]
 			resU += e * e
 		}
+		for t := len(zO); t < len(zU); t++ {
+			e := zU[t] - betaU*xd[2*t*xs]
+			resU += e * e
+		}
+	}
+	w.gradSS = -1
+	if dst != nil {
+		w.gradSS = ssO + ssU
 	}
 	fill := func(r []float64, sxx, beta, res float64) {
 		n1 := math.Sqrt(sxx)
 		r[0], r[1], r[2], r[3] = n1, beta*n1, 0, math.Sqrt(res)
 	}
-	fill(w.rO, sxxO, betaO, resO)
-	fill(w.rU, sxxU, betaU, resU)
+	fill(w.rO, s.xxO, betaO, resO)
+	fill(w.rU, s.xxU, betaU, resU)
 	q.oo = st.normRJR(w.rO, w.rO)
 	q.ou = st.normRJR(w.rO, w.rU)
 	q.uu = st.normRJR(w.rU, w.rU)

@@ -817,6 +817,7 @@ func (st *masked) newWork() *maskedWork {
 // eval computes the block norms of D = XXᵀ − ZZᵀ and, if dst is not nil,
 // ∇h(X) into dst (n×r, not aliasing X). It does not allocate.
 func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
+	w.gradSS = -1
 	if st.r == 1 && st.k == 1 && st.parity {
 		if q, ok := st.eval11(w, dst, X); ok {
 			return q
@@ -826,4 +827,23 @@ func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 		return q
 	}
 	return st.evalHouse(w, dst, X)
+}
+
+// stepEval stores X = F + α·D (D may be dst) and evaluates at X as eval
+// does: gradient descent's step, X_{k+1} = X_k − η∇h(X_k), and the
+// evaluation at X_{k+1}. For r = k = 1 with the parity layout the step is
+// fused into the evaluation's first pass (stepGram11): one pass over the
+// rows fewer per step, and the same X, h and ∇h to the last bit.
+func (st *masked) stepEval(w *maskedWork, dst, X, F, D *mat.Dense, alpha float64) maskedNorms {
+	if st.r == 1 && st.k == 1 && st.parity {
+		xd, fd, dd := contiguous(X), contiguous(F), contiguous(D)
+		if xd != nil && fd != nil && dd != nil {
+			if q, ok := st.finish11(w, dst, xd, 1, st.stepGram11(xd, fd, dd, alpha)); ok {
+				return q
+			}
+			return st.eval(w, dst, X) // unsafe sums: X is stored, the fallback scales
+		}
+	}
+	stepInto(X, F, D, alpha)
+	return st.eval(w, dst, X)
 }
