@@ -97,12 +97,18 @@ func (opt EscapeOptions) Validate() error {
 // CandidateResult is a candidate with the driver's verdict.
 type CandidateResult struct {
 	Candidate
-	H        float64 // h(X̌) (+Inf when X̌ is not finite or h overflows)
-	HProbe   float64 // h after Probe GD steps (= H when Probe = 0)
-	Dist     float64 // ‖X̌X̌ᵀ − M*‖_F (−1 if M* unknown or X̌ invalid)
-	Descent  bool    // HProbe < h(X̂) (with MinDecrease)
-	Accepted bool
-	Reason   Rejection // why it was rejected; NotRejected for a descending accepted candidate
+	H      float64 // h(X̌) (+Inf when X̌ is not finite or h overflows)
+	HProbe float64 // h after the probe (= H when Probe = 0)
+	// ProbeIter is the number of GD steps the probe took: Probe, or fewer
+	// when it met the phases' GradTol. ProbeX is its last iterate (nil
+	// without a probe): an accepted candidate's next phase continues from
+	// it, so the probe's steps are not taken twice.
+	ProbeIter int
+	ProbeX    *mat.Dense
+	Dist      float64 // ‖X̌X̌ᵀ − M*‖_F (−1 if M* unknown or X̌ invalid)
+	Descent   bool    // HProbe < h(X̂) (with MinDecrease)
+	Accepted  bool
+	Reason    Rejection // why it was rejected; NotRejected for a descending accepted candidate
 }
 
 // EscapeRecord is one escape round.
@@ -159,6 +165,15 @@ func (r *EscapeRun) Solved() bool {
 // continues from an accepted candidate. A candidate that does not lower h
 // is reported in the EscapeRecord and is not used unless AllowAscent.
 //
+// A probe is GD from the candidate with the phases' options (step,
+// GradTol, divergence limit; no callback, trace or stagnation stop) for
+// at most Probe steps. When a probed candidate is accepted, the next
+// phase continues from the probe's last iterate with the steps the probe
+// left of MaxIter: the same iterates as a phase from the candidate, each
+// computed once (the probe's steps are counted in the global iteration
+// numbers, and its evaluations by the problem's counter; they are not in
+// the trace).
+//
 // The returned error is for bad arguments, a failing first GD phase,
 // cancellation (ctx, checked inside every GD phase, passed to the
 // Escaper and checked after every Propose) and a panic in the Escaper's
@@ -195,11 +210,14 @@ func RunEscape(ctx context.Context, p *Problem, x0 mat.Matrix, esc Escaper, opt 
 	run := &EscapeRun{Escaper: esc.Name()}
 	x := mat.DenseCopyOf(x0)
 	global := 0
+	probed := 0 // GD steps of the accepted candidate's probe, if it had one
 	for phase := 0; ; phase++ {
 		gdo := opt.GD
 		if phase == 0 && opt.FirstPhaseIter > 0 {
 			gdo.MaxIter = opt.FirstPhaseIter
 		}
+		gdo.MaxIter = max(0, gdo.MaxIter-probed)
+		global += probed
 		res, err := GradientDescent(ctx, p, x, gdo)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -290,7 +308,10 @@ func RunEscape(ctx context.Context, p *Problem, x0 mat.Matrix, esc Escaper, opt 
 			}
 		}
 		run.Escapes = append(run.Escapes, rec)
-		x = mat.DenseCopyOf(rec.Candidates[best].X)
+		x, probed = mat.DenseCopyOf(rec.Candidates[best].X), 0
+		if cr := rec.Candidates[best]; cr.ProbeX != nil {
+			x, probed = mat.DenseCopyOf(cr.ProbeX), cr.ProbeIter
+		}
 	}
 }
 
@@ -331,13 +352,13 @@ func judgeCandidate(ctx context.Context, p *Problem, c Candidate, gd GDOptions, 
 		cr.Dist = p.DistStar(c.X)
 	}
 	if c.Probe > 0 {
-		pg := GDOptions{Iteration: Iteration{Step: gd.Step, MaxIter: c.Probe, TraceEvery: c.Probe, DivergenceLimit: gd.DivergenceLimit}}
+		pg := GDOptions{Iteration: Iteration{Step: gd.Step, MaxIter: c.Probe, TraceEvery: c.Probe, DivergenceLimit: gd.DivergenceLimit}, GradTol: gd.GradTol}
 		res, err := GradientDescent(ctx, p, c.X, pg)
 		if err != nil || res.Stop == StopDiverged {
 			cr.Reason = RejectProbeDiverged
 			return cr
 		}
-		cr.HProbe = res.H
+		cr.HProbe, cr.ProbeIter, cr.ProbeX = res.H, res.Iter, res.X
 	}
 	cr.Descent = cr.HProbe < thr
 	if !cr.Descent {
