@@ -20,8 +20,13 @@ import (
 // result is the R of one Householder QR of the whole block (the same
 // reflections, applied in a different order), columnwise backward stable,
 // so ‖D_ab‖_F = ‖R_a J R_bᵀ‖_F keeps its accuracy near the minimum.
-// The products F_aᵀX_a the gradient needs are the first r columns of
-// R_aᵀR_a (O(s³), not another pass). Pass 2 writes
+// The gather that copies the rows also forms the first reflection's dot
+// products, and each reflection is then one sweep over the columns it
+// changes, which also forms the next reflection's dots (qrFold). A chunk
+// whose z column is zero, while R's is too (Z vanishes on the observed
+// rows of the study's instance), is folded on its x columns alone: the
+// result is the same. The products F_aᵀX_a the gradient needs are the
+// first r columns of R_aᵀR_a (O(s³), not another pass). Pass 2 writes
 // ∇h row by row from those s×r matrices. The arithmetic is about
 // n·s² (QR) + 2n·s·r (gradient) multiply–adds, and the memory traffic
 // two reads of X and Z and one write of ∇h.
@@ -630,32 +635,55 @@ func (st *masked) gradRows(gr, xr blas64.General, rows []int, off int, z, m []fl
 func (st *masked) gradRows31(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
 	xd, xs := xr.Data, xr.Stride
 	gd, gs := gr.Data, gr.Stride
-	m = m[:12]
-	m00, m01, m02 := 2*m[0], 2*m[1], 2*m[2]
-	m10, m11, m12 := 2*m[3], 2*m[4], 2*m[5]
-	m20, m21, m22 := 2*m[6], 2*m[7], 2*m[8]
-	z0, z1, z2 := 2*m[9], 2*m[10], 2*m[11]
-	c2 := 2 * st.c
-	parity := st.parity
-	for t, zi := range z {
-		i := 2*t + off
-		if !parity {
-			i = rows[t]
+	// 2m and 2c in memory, not in registers: the loop then keeps its
+	// values in registers (the compiler spilled and reloaded them every
+	// row), and each product takes its factor from L1.
+	var mm [13]float64
+	for i, v := range m[:12] {
+		mm[i] = 2 * v
+	}
+	mm[12] = 2 * st.c
+	if !st.parity {
+		for t, zi := range z {
+			i := rows[t]
+			gradRow31(gd[i*gs:i*gs+3:i*gs+3], xd[i*xs:i*xs+3:i*xs+3], zi, &mm, diag)
 		}
-		x := xd[i*xs : i*xs+3 : i*xs+3]
-		g := gd[i*gs : i*gs+3 : i*gs+3]
+		return
+	}
+	// gradRow31 inline (the compiler does not inline it).
+	ix, ig := off*xs, off*gs
+	for _, zi := range z {
+		x, g := xd[ix:ix+3:ix+3], gd[ig:ig+3:ig+3]
+		ix += 2 * xs
+		ig += 2 * gs
 		a, b, c := x[0], x[1], x[2]
-		g0 := a*m00 + b*m10 + c*m20 - zi*z0
-		g1 := a*m01 + b*m11 + c*m21 - zi*z1
-		g2 := a*m02 + b*m12 + c*m22 - zi*z2
+		g0 := (a*mm[0] + b*mm[3]) + (c*mm[6] - zi*mm[9])
+		g1 := (a*mm[1] + b*mm[4]) + (c*mm[7] - zi*mm[10])
+		g2 := (a*mm[2] + b*mm[5]) + (c*mm[8] - zi*mm[11])
 		if diag {
-			cd := c2 * (a*a + b*b + c*c - zi*zi)
+			cd := mm[12] * ((a*a + b*b) + (c*c - zi*zi))
 			g0 += cd * a
 			g1 += cd * b
 			g2 += cd * c
 		}
 		g[0], g[1], g[2] = g0, g1, g2
 	}
+}
+
+// gradRow31 writes one row of gradRows31: g = x·mm_X − zi·mm_Z, plus
+// mm_c·D_ii·x when diag is set.
+func gradRow31(g, x []float64, zi float64, mm *[13]float64, diag bool) {
+	a, b, c := x[0], x[1], x[2]
+	g0 := (a*mm[0] + b*mm[3]) + (c*mm[6] - zi*mm[9])
+	g1 := (a*mm[1] + b*mm[4]) + (c*mm[7] - zi*mm[10])
+	g2 := (a*mm[2] + b*mm[5]) + (c*mm[8] - zi*mm[11])
+	if diag {
+		cd := mm[12] * ((a*a + b*b) + (c*c - zi*zi))
+		g0 += cd * a
+		g1 += cd * b
+		g2 += cd * c
+	}
+	g[0], g[1], g[2] = g0, g1, g2
 }
 
 // hessVec stores ∇²h(X)[D] = 2(W∘W∘(DXᵀ + XDᵀ))X + 2(W∘W∘(XXᵀ − ZZᵀ))D in
