@@ -698,8 +698,25 @@ func (st *masked) hessVec(w *maskedWork, dst, X, D *mat.Dense) {
 	xr, dr, or := X.RawMatrix(), D.RawMatrix(), dst.RawMatrix()
 	blk := 2*r*r + k*r
 	hO, hU := w.hv[:blk], w.hv[blk:2*blk]
-	st.hessSums(hO, xr, dr, st.obs, 1, st.zO)
-	st.hessSums(hU, xr, dr, st.unobs, 0, st.zU)
+	// r = 3, k = 1 with the parity layout: unrolled loops, the blocks
+	// window by window (each window of X and D read from memory once).
+	fast := r == 3 && k == 1 && st.parity
+	nO, nU := len(st.obs), len(st.unobs)
+	if fast {
+		clear(hO)
+		clear(hU)
+		for t0 := 0; t0 < max(nO, nU); t0 += qrChunk {
+			if t0 < nO {
+				hessSums31(hO, xr, dr, 1+2*t0, st.zO[t0:min(t0+qrChunk, nO)])
+			}
+			if t0 < nU {
+				hessSums31(hU, xr, dr, 2*t0, st.zU[t0:min(t0+qrChunk, nU)])
+			}
+		}
+	} else {
+		st.hessSums(hO, xr, dr, st.obs, 1, st.zO)
+		st.hessSums(hU, xr, dr, st.unobs, 0, st.zU)
+	}
 	// hO ← sums for the rows in O, hU ← for the rows in U; A and C as they
 	// are, B replaced by B + Bᵀ.
 	for i, vo := range hO {
@@ -716,8 +733,106 @@ func (st *masked) hessVec(w *maskedWork, dst, X, D *mat.Dense) {
 			}
 		}
 	}
+	if fast {
+		for t0 := 0; t0 < max(nO, nU); t0 += qrChunk {
+			if t0 < nO {
+				hessRows31(or, xr, dr, 1+2*t0, st.zO[t0:min(t0+qrChunk, nO)], hO, 0)
+			}
+			if t0 < nU {
+				hessRows31(or, xr, dr, 2*t0, st.zU[t0:min(t0+qrChunk, nU)], hU, st.c)
+			}
+		}
+		return
+	}
 	st.hessRows(w.row, or, xr, dr, st.obs, 1, st.zO, hO, false)
 	st.hessRows(w.row, or, xr, dr, st.unobs, 0, st.zU, hU, true)
+}
+
+// hessSums31 adds A = X_aᵀX_a, B = X_aᵀD_a and C = Z_aᵀD_a over the rows
+// 2t + off (t < len(z)) to h, for r = 3, k = 1 (see hessSums): two loops
+// over the rows (L1-resident after the first), nine sums each, so that
+// every sum stays in a register.
+func hessSums31(h []float64, xr, dr blas64.General, off int, z []float64) {
+	xd, xs, dd, ds := xr.Data, xr.Stride, dr.Data, dr.Stride
+	var a00, a01, a02, a11, a12, a22, c0, c1, c2 float64
+	ix, id := off*xs, off*ds
+	for _, zt := range z {
+		x, d := xd[ix:ix+3:ix+3], dd[id:id+3:id+3]
+		ix += 2 * xs
+		id += 2 * ds
+		x0, x1, x2 := x[0], x[1], x[2]
+		a00 += x0 * x0
+		a01 += x0 * x1
+		a02 += x0 * x2
+		a11 += x1 * x1
+		a12 += x1 * x2
+		a22 += x2 * x2
+		c0 += zt * d[0]
+		c1 += zt * d[1]
+		c2 += zt * d[2]
+	}
+	var b00, b01, b02, b10, b11, b12, b20, b21, b22 float64
+	ix, id = off*xs, off*ds
+	for range z {
+		x, d := xd[ix:ix+3:ix+3], dd[id:id+3:id+3]
+		ix += 2 * xs
+		id += 2 * ds
+		x0, x1, x2 := x[0], x[1], x[2]
+		d0, d1, d2 := d[0], d[1], d[2]
+		b00 += x0 * d0
+		b01 += x0 * d1
+		b02 += x0 * d2
+		b10 += x1 * d0
+		b11 += x1 * d1
+		b12 += x1 * d2
+		b20 += x2 * d0
+		b21 += x2 * d1
+		b22 += x2 * d2
+	}
+	h = h[:21]
+	for i, v := range [21]float64{
+		a00, a01, a02, a01, a11, a12, a02, a12, a22,
+		b00, b01, b02, b10, b11, b12, b20, b21, b22,
+		c0, c1, c2,
+	} {
+		h[i] += v
+	}
+}
+
+// hessRows31 writes the rows 2t + off (t < len(z)) of hessVec's product
+// for r = 3, k = 1 (see hessRows; h combined, c the weight of the D_ii
+// terms: 1 − ε² on U, 0 on O). Each row's x_i and d_i are read before its
+// output is written, so dst may alias X or D.
+func hessRows31(or, xr, dr blas64.General, off int, z, h []float64, c float64) {
+	xd, xs, dd, ds, od, os := xr.Data, xr.Stride, dr.Data, dr.Stride, or.Data, or.Stride
+	// 2A, 2(B + Bᵀ), 2C and 2c in memory, as in gradRows31.
+	var mm [22]float64
+	for i, v := range h[:21] {
+		mm[i] = 2 * v
+	}
+	mm[21] = 2 * c
+	diag := c != 0
+	ix, id, io := off*xs, off*ds, off*os
+	for _, zt := range z {
+		x, d := xd[ix:ix+3:ix+3], dd[id:id+3:id+3]
+		x0, x1, x2 := x[0], x[1], x[2]
+		d0, d1, d2 := d[0], d[1], d[2]
+		o0 := (d0*mm[0] + d1*mm[3]) + (d2*mm[6] - zt*mm[18]) + ((x0*mm[9] + x1*mm[12]) + x2*mm[15])
+		o1 := (d0*mm[1] + d1*mm[4]) + (d2*mm[7] - zt*mm[19]) + ((x0*mm[10] + x1*mm[13]) + x2*mm[16])
+		o2 := (d0*mm[2] + d1*mm[5]) + (d2*mm[8] - zt*mm[20]) + ((x0*mm[11] + x1*mm[14]) + x2*mm[17])
+		if diag {
+			xdd := 2 * ((x0*d0 + x1*d1) + x2*d2)
+			dii := (x0*x0 + x1*x1) + (x2*x2 - zt*zt)
+			o0 += mm[21] * (xdd*x0 + dii*d0)
+			o1 += mm[21] * (xdd*x1 + dii*d1)
+			o2 += mm[21] * (xdd*x2 + dii*d2)
+		}
+		o := od[io : io+3 : io+3]
+		o[0], o[1], o[2] = o0, o1, o2
+		ix += 2 * xs
+		id += 2 * ds
+		io += 2 * os
+	}
 }
 
 // hessSums stores A = X_aᵀX_a, B = X_aᵀD_a and C = Z_aᵀD_a of one block
