@@ -20,8 +20,13 @@ import (
 // result is the R of one Householder QR of the whole block (the same
 // reflections, applied in a different order), columnwise backward stable,
 // so ‖D_ab‖_F = ‖R_a J R_bᵀ‖_F keeps its accuracy near the minimum.
-// The products F_aᵀX_a the gradient needs are the first r columns of
-// R_aᵀR_a (O(s³), not another pass). Pass 2 writes
+// The gather that copies the rows also forms the first reflection's dot
+// products, and each reflection is then one sweep over the columns it
+// changes, which also forms the next reflection's dots (qrFold). A chunk
+// whose z column is zero, while R's is too (Z vanishes on the observed
+// rows of the study's instance), is folded on its x columns alone: the
+// result is the same. The products F_aᵀX_a the gradient needs are the
+// first r columns of R_aᵀR_a (O(s³), not another pass). Pass 2 writes
 // ∇h row by row from those s×r matrices. The arithmetic is about
 // n·s² (QR) + 2n·s·r (gradient) multiply–adds, and the memory traffic
 // two reads of X and Z and one write of ∇h.
@@ -122,35 +127,31 @@ func (st *masked) evalStream(w *maskedWork, dst, X *mat.Dense) (maskedNorms, boo
 func (st *masked) blockQR(R, chunk []float64, xr blas64.General, rows []int, off int, z []float64, diag bool, from, to int, sum float64) (float64, bool) {
 	r, k, s := st.r, st.k, st.s
 	xd, xs := xr.Data, xr.Stride
-	var wfirst [qrMaxS]float64
 	for t0 := from; t0 < to; t0 += qrChunk {
 		b := min(qrChunk, to-t0)
-		var w0 *[qrMaxS]float64
-		if r == 3 && k == 1 {
-			w0 = &wfirst
-			sum += gather31(chunk, w0, xd, xs, rows, st.parity, off, z[t0:t0+b], t0, diag)
-		} else if r == 2 && k == 1 {
-			w0 = &wfirst
-			sum += gather21(chunk, w0, xd, xs, rows, st.parity, off, z[t0:t0+b], t0, diag)
-		} else {
-			for tt := 0; tt < b; tt++ {
-				t := t0 + tt
-				i := blockRow(rows, st.parity, off, t)
-				xi := xd[i*xs : i*xs+r]
-				zi := z[t*k : t*k+k]
-				dd := 0.0
-				for c, v := range xi {
-					chunk[c*qrChunk+tt] = v
-					dd += v * v
-				}
-				for c, v := range zi {
-					chunk[(r+c)*qrChunk+tt] = v
-					dd -= v * v
-				}
-				sum += dd * dd
-			}
+		g := gather{chunk: chunk, xd: xd, xs: xs, rows: rows, parity: st.parity, off: off, t0: t0, diag: diag}
+		var w [qrMaxS]float64
+		zeroZ := false
+		switch {
+		case k == 1 && r == 2:
+			zeroZ = g.rank2(&w, z[t0:t0+b])
+		case k == 1 && r == 3:
+			zeroZ = g.rank3(&w, z[t0:t0+b])
+		case k == 1 && r == 5:
+			zeroZ = g.rank5(&w, z[t0:t0+b])
+		default:
+			g.any(r, k, z[t0*k:(t0+b)*k])
+			dotCols(w[:s], chunk[:b], chunk, b)
 		}
-		if !qrFold(R, chunk, b, s, w0) {
+		sum += g.sum
+		// A zero z column in the chunk and in R stays zero under the
+		// reflections of the x columns, and the last reflection is the
+		// identity: fold the x columns alone.
+		cols := s
+		if zeroZ && zeroCol(R, s, s-1) {
+			cols = s - 1
+		}
+		if !qrFold(R, s, chunk, b, cols, &w) {
 			return 0, false
 		}
 	}
@@ -160,99 +161,174 @@ func (st *masked) blockQR(R, chunk []float64, xr blas64.General, rows []int, off
 	return sum, true
 }
 
-// gather31 copies the rows [x_i z_i] of a chunk (r = 3, k = 1) into
-// chunk (column-major), stores the dots of its first column with every
-// column in w0 and returns Σ D_ii² over the chunk when diag is set.
-func gather31(chunk []float64, w0 *[qrMaxS]float64, xd []float64, xs int, rows []int, parity bool, off int, z []float64, t0 int, diag bool) float64 {
-	b := len(z)
-	c0, c1, c2, c3 := chunk[:b], chunk[qrChunk:qrChunk+b], chunk[2*qrChunk:2*qrChunk+b], chunk[3*qrChunk:3*qrChunk+b]
-	var s00, s01, s02, s03, sum float64
-	for tt, zt := range z {
-		i := 2*(t0+tt) + off
-		if !parity {
-			i = rows[t0+tt]
+// zeroCol reports whether column c of the upper triangular R (leading
+// dimension ld) is zero.
+func zeroCol(R []float64, ld, c int) bool {
+	for p := 0; p <= c; p++ {
+		if R[p*ld+c] != 0 {
+			return false
 		}
-		x := xd[i*xs : i*xs+3 : i*xs+3]
+	}
+	return true
+}
+
+// gather copies the rows [x_i z_i] of one chunk (t0 ≤ t < t0 + b of a
+// block) into chunk, column-major, and adds Σ D_ii² over them to sum when
+// diag is set. The rank methods (k = 1) also store the dots of the first
+// column with every column in w and report whether the z column is zero.
+type gather struct {
+	chunk  []float64
+	xd     []float64
+	xs     int
+	rows   []int
+	parity bool
+	off    int
+	t0     int
+	diag   bool
+	sum    float64
+}
+
+// row returns the offset in xd of the block's row t0 + tt.
+func (g *gather) row(tt int) int {
+	if g.parity {
+		return (2*(g.t0+tt) + g.off) * g.xs
+	}
+	return g.rows[g.t0+tt] * g.xs
+}
+
+// any is the gather for any r and k (z the chunk's rows of Z, k each).
+func (g *gather) any(r, k int, z []float64) {
+	b := len(z) / k
+	for tt := 0; tt < b; tt++ {
+		i := g.row(tt)
+		dd := 0.0
+		for c, v := range g.xd[i : i+r] {
+			g.chunk[c*qrChunk+tt] = v
+			dd += v * v
+		}
+		for c, v := range z[tt*k : tt*k+k] {
+			g.chunk[(r+c)*qrChunk+tt] = v
+			dd -= v * v
+		}
+		g.sum += dd * dd
+	}
+}
+
+// rank2 is the gather for r = 2, k = 1.
+func (g *gather) rank2(w *[qrMaxS]float64, z []float64) bool {
+	b := len(z)
+	ch := g.chunk
+	c0, c1, c2 := ch[:b], ch[qrChunk:qrChunk+b], ch[2*qrChunk:2*qrChunk+b]
+	var s00, s01, s02, sum float64
+	var nz uint64
+	for tt, zt := range z {
+		i := g.row(tt)
+		x := g.xd[i : i+2 : i+2]
+		a, bb := x[0], x[1]
+		c0[tt], c1[tt], c2[tt] = a, bb, zt
+		s00 += a * a
+		s01 += a * bb
+		s02 += a * zt
+		nz |= math.Float64bits(zt)
+		if g.diag {
+			dd := a*a + bb*bb - zt*zt
+			sum += dd * dd
+		}
+	}
+	w[0], w[1], w[2] = s00, s01, s02
+	g.sum += sum
+	return nz<<1 == 0
+}
+
+// rank3 is the gather for r = 3, k = 1.
+func (g *gather) rank3(w *[qrMaxS]float64, z []float64) bool {
+	b := len(z)
+	ch := g.chunk
+	c0, c1, c2, c3 := ch[:b], ch[qrChunk:qrChunk+b], ch[2*qrChunk:2*qrChunk+b], ch[3*qrChunk:3*qrChunk+b]
+	var s00, s01, s02, s03, sum float64
+	var nz uint64
+	for tt, zt := range z {
+		i := g.row(tt)
+		x := g.xd[i : i+3 : i+3]
 		a, bb, c := x[0], x[1], x[2]
 		c0[tt], c1[tt], c2[tt], c3[tt] = a, bb, c, zt
 		s00 += a * a
 		s01 += a * bb
 		s02 += a * c
 		s03 += a * zt
-		if diag {
+		nz |= math.Float64bits(zt)
+		if g.diag {
 			dd := a*a + bb*bb + c*c - zt*zt
 			sum += dd * dd
 		}
 	}
-	w0[0], w0[1], w0[2], w0[3] = s00, s01, s02, s03
-	return sum
+	w[0], w[1], w[2], w[3] = s00, s01, s02, s03
+	g.sum += sum
+	return nz<<1 == 0
 }
 
-// gather21 is gather31 for r = 2, k = 1.
-func gather21(chunk []float64, w0 *[qrMaxS]float64, xd []float64, xs int, rows []int, parity bool, off int, z []float64, t0 int, diag bool) float64 {
+// rank5 is the gather for r = 5, k = 1.
+func (g *gather) rank5(w *[qrMaxS]float64, z []float64) bool {
 	b := len(z)
-	c0, c1, c2 := chunk[:b], chunk[qrChunk:qrChunk+b], chunk[2*qrChunk:2*qrChunk+b]
-	var s00, s01, s02, sum float64
+	ch := g.chunk
+	c0, c1, c2 := ch[:b], ch[qrChunk:qrChunk+b], ch[2*qrChunk:2*qrChunk+b]
+	c3, c4, c5 := ch[3*qrChunk:3*qrChunk+b], ch[4*qrChunk:4*qrChunk+b], ch[5*qrChunk:5*qrChunk+b]
+	var s00, s01, s02, s03, s04, s05, sum float64
+	var nz uint64
 	for tt, zt := range z {
-		i := 2*(t0+tt) + off
-		if !parity {
-			i = rows[t0+tt]
-		}
-		x := xd[i*xs : i*xs+2 : i*xs+2]
-		a, bb := x[0], x[1]
-		c0[tt], c1[tt], c2[tt] = a, bb, zt
+		i := g.row(tt)
+		x := g.xd[i : i+5 : i+5]
+		a := x[0]
+		c0[tt], c1[tt], c2[tt], c3[tt], c4[tt], c5[tt] = a, x[1], x[2], x[3], x[4], zt
 		s00 += a * a
-		s01 += a * bb
-		s02 += a * zt
-		if diag {
-			dd := a*a + bb*bb - zt*zt
+		s01 += a * x[1]
+		s02 += a * x[2]
+		s03 += a * x[3]
+		s04 += a * x[4]
+		s05 += a * zt
+		nz |= math.Float64bits(zt)
+		if g.diag {
+			dd := a*a + x[1]*x[1] + x[2]*x[2] + x[3]*x[3] + x[4]*x[4] - zt*zt
 			sum += dd * dd
 		}
 	}
-	w0[0], w0[1], w0[2] = s00, s01, s02
-	return sum
+	w[0], w[1], w[2], w[3], w[4], w[5] = s00, s01, s02, s03, s04, s05
+	g.sum += sum
+	return nz<<1 == 0
 }
 
-// qrFold replaces the upper triangular s×s R with the R factor of the
-// stacked matrix [R; C], C the b×s chunk stored column-major with leading
-// dimension qrChunk (overwritten). It reports false when a column's sum of
-// squares leaves [1e-250, 1e250] (or underflows to zero with nonzero
-// entries). w0, if not nil, holds the dots of the first column with every
-// column (w0[c] = C_0ᵀC_c).
+// qrFold replaces the upper triangular R (leading dimension ld, its first
+// s columns and rows used) with the R factor of the stacked matrix [R; C],
+// C the first s columns of the b-row chunk, stored column-major with
+// leading dimension qrChunk (overwritten). w holds the dots of the first
+// column with every column (w[c] = C_0ᵀC_c, overwritten). It reports false
+// when a column's sum of squares leaves [1e-250, 1e250] (or underflows to
+// zero with nonzero entries).
 //
-// Reflection j needs cjᵀcj and cjᵀcc for the columns c > j, which do not
-// depend on the reflection itself: one sweep computes them all (dotCols),
-// a second applies the reflection to every column c > j (axpyCols).
-func qrFold(R, C []float64, b, s int, w0 *[qrMaxS]float64) bool {
-	if s == 4 && w0 != nil {
-		return qrFold4(R, C, b, w0)
-	}
-	if s == 3 && w0 != nil {
-		return qrFold3(R, C, b, w0)
-	}
-	var wbuf [qrMaxS]float64
+// Reflection j needs c_jᵀc_c for the columns c ≥ j, which do not depend on
+// the reflection itself: the sweep that applies reflection j − 1 to the
+// columns c ≥ j computes them from the updated values still in registers,
+// so each reflection costs one sweep over the columns it changes.
+func qrFold(R []float64, ld int, C []float64, b, s int, w *[qrMaxS]float64) bool {
 	for j := 0; j < s; j++ {
 		cj := C[j*qrChunk : j*qrChunk+b]
-		w := wbuf[:s-j]
-		if j == 0 && w0 != nil {
-			copy(w, w0[:s]) // the gather computed them
-		} else {
-			dotCols(w, cj, C[j*qrChunk:], b)
-		}
-		if !reflectRow(R, s, j, w, cj) {
+		m := s - 1 - j
+		if !reflectRow(R, ld, j, w[:m+1], cj) {
 			return false
 		}
-		axpyCols(w[1:], cj, C[(j+1)*qrChunk:], b)
+		if m > 0 {
+			sweep(w[:m+1], cj, C[(j+1)*qrChunk:], b)
+		}
 	}
 	return true
 }
 
-// reflectRow performs step j of qrFold on R given w[c] = c_jᵀc_{j+c}
-// (c_j = cj, the chunk's column j): it updates row j of R and replaces
-// w[1:] with the multiples −f of cj to add to the chunk's columns j+1, …
-// (all zero when the column is zero and there is nothing to reflect). It
-// reports false for an unsafe sum of squares (see qrFold).
-func reflectRow(R []float64, s, j int, w, cj []float64) bool {
+// reflectRow performs step j of qrFold on R (leading dimension ld) given
+// w[c] = c_jᵀc_{j+c} (c_j = cj, the chunk's column j): it updates row j
+// of R and replaces w[1:] with the multiples f of cj to add to the chunk's
+// columns j+1, … (all zero when the column is zero and there is nothing to
+// reflect). It reports false for an unsafe sum of squares (see qrFold).
+func reflectRow(R []float64, ld, j int, w, cj []float64) bool {
 	ss := w[0]
 	if ss == 0 {
 		for _, v := range cj {
@@ -268,110 +344,149 @@ func reflectRow(R []float64, s, j int, w, cj []float64) bool {
 	if !(ss >= 1e-250 && ss <= 1e250) {
 		return false
 	}
-	rjj := R[j*s+j]
+	rjj := R[j*ld+j]
 	alpha := -math.Copysign(math.Sqrt(rjj*rjj+ss), rjj)
 	v0 := rjj - alpha
 	// H = I − τvvᵀ, v = (v0 in row j, cj in the chunk), vᵀv = −2·alpha·v0.
 	tau := -1 / (alpha * v0)
 	for c := 1; c < len(w); c++ {
-		f := tau * (v0*R[j*s+j+c] + w[c])
-		R[j*s+j+c] -= f * v0
+		f := tau * (v0*R[j*ld+j+c] + w[c])
+		R[j*ld+j+c] -= f * v0
 		w[c] = -f
 	}
-	R[j*s+j] = alpha
+	R[j*ld+j] = alpha
 	return true
 }
 
-// qrFold4 is qrFold for s = 4 in four sweeps over the chunk: each applies
-// one reflection and computes, from the updated values still in
-// registers, the dots the next reflection needs.
-func qrFold4(R, C []float64, b int, w0 *[qrMaxS]float64) bool {
-	R = R[:16]
-	c0, c1, c2, c3 := C[:b], C[qrChunk:qrChunk+b], C[2*qrChunk:2*qrChunk+b], C[3*qrChunk:3*qrChunk+b]
-	var w [4]float64
-	w = [4]float64{w0[0], w0[1], w0[2], w0[3]}
-	if !reflectRow(R, 4, 0, w[:], c0) {
-		return false
+// sweep adds w[c+1]·a to the m = len(w) − 1 columns C_c = cols[c·qrChunk :
+// c·qrChunk+b] and stores C_0ᵀC_c of the updated columns in w[c]: C_0
+// and up to two more columns in one loop, the rest up to three at a time
+// against the updated C_0.
+func sweep(w, a, cols []float64, b int) {
+	m := len(w) - 1
+	a = a[:b]
+	col := func(c int) []float64 { return cols[c*qrChunk : c*qrChunk+b] }
+	p := col(0)
+	g := min(m, 3)
+	switch g {
+	case 3:
+		w[0], w[1], w[2] = applyDot3(a, p, col(1), col(2), w[1], w[2], w[3])
+	case 2:
+		w[0], w[1] = applyDot2(a, p, col(1), w[1], w[2])
+	case 1:
+		w[0] = applyDot1(a, p, w[1])
 	}
-	f1, f2, f3 := w[1], w[2], w[3]
-	var s11, s12, s13 float64
-	for i, a := range c0 {
-		u1, u2, u3 := c1[i]+f1*a, c2[i]+f2*a, c3[i]+f3*a
-		c1[i], c2[i], c3[i] = u1, u2, u3
-		s11 += u1 * u1
-		s12 += u1 * u2
-		s13 += u1 * u3
+	for c := g; c < m; c += 3 {
+		switch min(3, m-c) {
+		case 3:
+			w[c], w[c+1], w[c+2] = applyDotP3(a, p, col(c), col(c+1), col(c+2), w[c+1], w[c+2], w[c+3])
+		case 2:
+			w[c], w[c+1] = applyDotP2(a, p, col(c), col(c+1), w[c+1], w[c+2])
+		case 1:
+			w[c] = applyDotP1(a, p, col(c), w[c+1])
+		}
 	}
-	w = [4]float64{s11, s12, s13}
-	if !reflectRow(R, 4, 1, w[:3], c1) {
-		return false
-	}
-	f2, f3 = w[1], w[2]
-	var s22, s23 float64
-	for i, a := range c1 {
-		u2, u3 := c2[i]+f2*a, c3[i]+f3*a
-		c2[i], c3[i] = u2, u3
-		s22 += u2 * u2
-		s23 += u2 * u3
-	}
-	w = [4]float64{s22, s23}
-	if !reflectRow(R, 4, 2, w[:2], c2) {
-		return false
-	}
-	f3 = w[1]
-	var s33, t33 float64
-	i := 0
-	for ; i+2 <= b; i += 2 {
-		u, v := c3[i]+f3*c2[i], c3[i+1]+f3*c2[i+1]
-		c3[i], c3[i+1] = u, v
-		s33 += u * u
-		t33 += v * v
-	}
-	for ; i < b; i++ {
-		u := c3[i] + f3*c2[i]
-		c3[i] = u
-		s33 += u * u
-	}
-	w = [4]float64{s33 + t33}
-	return reflectRow(R, 4, 3, w[:1], c3)
 }
 
-// qrFold3 is qrFold4 for s = 3.
-func qrFold3(R, C []float64, b int, w0 *[qrMaxS]float64) bool {
-	R = R[:9]
-	c0, c1, c2 := C[:b], C[qrChunk:qrChunk+b], C[2*qrChunk:2*qrChunk+b]
-	w := [3]float64{w0[0], w0[1], w0[2]}
-	if !reflectRow(R, 3, 0, w[:], c0) {
-		return false
+// applyDot3 adds f_c·a to c_0, c_1, c_2 and returns the dots of the
+// updated c_0 with the three updated columns.
+func applyDot3(a, c0, c1, c2 []float64, f0, f1, f2 float64) (s0, s1, s2 float64) {
+	c0, c1, c2 = c0[:len(a)], c1[:len(a)], c2[:len(a)]
+	for i, v := range a {
+		u0, u1, u2 := c0[i]+f0*v, c1[i]+f1*v, c2[i]+f2*v
+		c0[i], c1[i], c2[i] = u0, u1, u2
+		s0 += u0 * u0
+		s1 += u0 * u1
+		s2 += u0 * u2
 	}
-	f1, f2 := w[1], w[2]
-	var s11, s12 float64
-	for i, a := range c0 {
-		u1, u2 := c1[i]+f1*a, c2[i]+f2*a
-		c1[i], c2[i] = u1, u2
-		s11 += u1 * u1
-		s12 += u1 * u2
+	return s0, s1, s2
+}
+
+// applyDot2 is applyDot3 for two columns, with the rows in two halves
+// (two independent sums per dot).
+func applyDot2(a, c0, c1 []float64, f0, f1 float64) (s0, s1 float64) {
+	h := len(a) / 2
+	a0, a1 := a[:h], a[h:][:h]
+	p0, p1, q0, q1 := c0[:h], c0[h:][:h], c1[:h], c1[h:][:h]
+	var t0, t1 float64
+	for i, v := range a0 {
+		v1 := a1[i]
+		u, x := p0[i]+f0*v, q0[i]+f1*v
+		u1, x1 := p1[i]+f0*v1, q1[i]+f1*v1
+		p0[i], q0[i], p1[i], q1[i] = u, x, u1, x1
+		s0 += u * u
+		s1 += u * x
+		t0 += u1 * u1
+		t1 += u1 * x1
 	}
-	w = [3]float64{s11, s12}
-	if !reflectRow(R, 3, 1, w[:2], c1) {
-		return false
+	if len(a)%2 == 1 {
+		i := len(a) - 1
+		u, x := c0[i]+f0*a[i], c1[i]+f1*a[i]
+		c0[i], c1[i] = u, x
+		s0 += u * u
+		s1 += u * x
 	}
-	f2 = w[1]
-	var s22, t22 float64
-	i := 0
-	for ; i+2 <= b; i += 2 {
-		u, v := c2[i]+f2*c1[i], c2[i+1]+f2*c1[i+1]
-		c2[i], c2[i+1] = u, v
-		s22 += u * u
-		t22 += v * v
+	return s0 + t0, s1 + t1
+}
+
+// applyDot1 is applyDot3 for one column, with the rows in two halves.
+func applyDot1(a, c0 []float64, f0 float64) float64 {
+	h := len(a) / 2
+	a0, a1 := a[:h], a[h:][:h]
+	p0, p1 := c0[:h], c0[h:][:h]
+	var s0, t0 float64
+	for i, v := range a0 {
+		u, u1 := p0[i]+f0*v, p1[i]+f0*a1[i]
+		p0[i], p1[i] = u, u1
+		s0 += u * u
+		t0 += u1 * u1
 	}
-	for ; i < b; i++ {
-		u := c2[i] + f2*c1[i]
-		c2[i] = u
-		s22 += u * u
+	if len(a)%2 == 1 {
+		i := len(a) - 1
+		u := c0[i] + f0*a[i]
+		c0[i] = u
+		s0 += u * u
 	}
-	w = [3]float64{s22 + t22}
-	return reflectRow(R, 3, 2, w[:1], c2)
+	return s0 + t0
+}
+
+// applyDotP3 adds f_c·a to c_0, c_1, c_2 and returns the dots of p with
+// the updated columns.
+func applyDotP3(a, p, c0, c1, c2 []float64, f0, f1, f2 float64) (s0, s1, s2 float64) {
+	p, c0, c1, c2 = p[:len(a)], c0[:len(a)], c1[:len(a)], c2[:len(a)]
+	for i, v := range a {
+		u0, u1, u2 := c0[i]+f0*v, c1[i]+f1*v, c2[i]+f2*v
+		c0[i], c1[i], c2[i] = u0, u1, u2
+		pv := p[i]
+		s0 += pv * u0
+		s1 += pv * u1
+		s2 += pv * u2
+	}
+	return s0, s1, s2
+}
+
+// applyDotP2 is applyDotP3 for two columns.
+func applyDotP2(a, p, c0, c1 []float64, f0, f1 float64) (s0, s1 float64) {
+	p, c0, c1 = p[:len(a)], c0[:len(a)], c1[:len(a)]
+	for i, v := range a {
+		u0, u1 := c0[i]+f0*v, c1[i]+f1*v
+		c0[i], c1[i] = u0, u1
+		s0 += p[i] * u0
+		s1 += p[i] * u1
+	}
+	return s0, s1
+}
+
+// applyDotP1 is applyDotP3 for one column.
+func applyDotP1(a, p, c0 []float64, f0 float64) float64 {
+	p, c0 = p[:len(a)], c0[:len(a)]
+	var s0 float64
+	for i, v := range a {
+		u := c0[i] + f0*v
+		c0[i] = u
+		s0 += p[i] * u
+	}
+	return s0
 }
 
 // qrMaxS is the largest s = r + k of the streaming kernel (evalStream
@@ -394,23 +509,6 @@ func dotCols(w, a, cols []float64, b int) {
 		w[c], w[c+1] = dot2(a, col(c), col(c+1))
 	case 1:
 		w[c] = dot(a, col(c))
-	}
-}
-
-// axpyCols adds f[c]·a to the len(f) columns C_c = cols[c·qrChunk :
-// c·qrChunk+b], in sweeps over up to three columns.
-func axpyCols(f, a, cols []float64, b int) {
-	a = a[:b]
-	col := func(c int) []float64 { return cols[c*qrChunk : c*qrChunk+b] }
-	c := 0
-	for ; c+3 <= len(f); c += 3 {
-		axpy3(a, f[c], col(c), f[c+1], col(c+1), f[c+2], col(c+2))
-	}
-	switch len(f) - c {
-	case 2:
-		axpy2(a, f[c], col(c), f[c+1], col(c+1))
-	case 1:
-		axpy(f[c], a, col(c))
 	}
 }
 
@@ -469,31 +567,6 @@ func dot(x, y []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-func axpy3(a []float64, f0 float64, y0 []float64, f1 float64, y1 []float64, f2 float64, y2 []float64) {
-	y0, y1, y2 = y0[:len(a)], y1[:len(a)], y2[:len(a)]
-	for i, v := range a {
-		y0[i] += f0 * v
-		y1[i] += f1 * v
-		y2[i] += f2 * v
-	}
-}
-
-func axpy2(a []float64, f0 float64, y0 []float64, f1 float64, y1 []float64) {
-	y0, y1 = y0[:len(a)], y1[:len(a)]
-	for i, v := range a {
-		y0[i] += f0 * v
-		y1[i] += f1 * v
-	}
-}
-
-// axpy stores y += a·x (len(y) ≥ len(x)).
-func axpy(a float64, x, y []float64) {
-	y = y[:len(x)]
-	for i, v := range x {
-		y[i] += a * v
-	}
-}
-
 // gradRows writes the rows of ∇h of one block: 2(x_i m_X − z_i m_Z), plus
 // 2c·D_ii·x_i on the unobserved rows (diag), m = [m_X; m_Z] s×r.
 func (st *masked) gradRows(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
@@ -504,6 +577,10 @@ func (st *masked) gradRows(gr, xr blas64.General, rows []int, off int, z, m []fl
 	}
 	if r == 2 && k == 1 {
 		st.gradRows21(gr, xr, rows, off, z, m, diag)
+		return
+	}
+	if r == 5 && k == 1 {
+		st.gradRows51(gr, xr, rows, off, z, m, diag)
 		return
 	}
 	if k == 1 && r <= qrMaxS {
@@ -558,32 +635,55 @@ func (st *masked) gradRows(gr, xr blas64.General, rows []int, off int, z, m []fl
 func (st *masked) gradRows31(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
 	xd, xs := xr.Data, xr.Stride
 	gd, gs := gr.Data, gr.Stride
-	m = m[:12]
-	m00, m01, m02 := 2*m[0], 2*m[1], 2*m[2]
-	m10, m11, m12 := 2*m[3], 2*m[4], 2*m[5]
-	m20, m21, m22 := 2*m[6], 2*m[7], 2*m[8]
-	z0, z1, z2 := 2*m[9], 2*m[10], 2*m[11]
-	c2 := 2 * st.c
-	parity := st.parity
-	for t, zi := range z {
-		i := 2*t + off
-		if !parity {
-			i = rows[t]
+	// 2m and 2c in memory, not in registers: the loop then keeps its
+	// values in registers (the compiler spilled and reloaded them every
+	// row), and each product takes its factor from L1.
+	var mm [13]float64
+	for i, v := range m[:12] {
+		mm[i] = 2 * v
+	}
+	mm[12] = 2 * st.c
+	if !st.parity {
+		for t, zi := range z {
+			i := rows[t]
+			gradRow31(gd[i*gs:i*gs+3:i*gs+3], xd[i*xs:i*xs+3:i*xs+3], zi, &mm, diag)
 		}
-		x := xd[i*xs : i*xs+3 : i*xs+3]
-		g := gd[i*gs : i*gs+3 : i*gs+3]
+		return
+	}
+	// gradRow31 inline (the compiler does not inline it).
+	ix, ig := off*xs, off*gs
+	for _, zi := range z {
+		x, g := xd[ix:ix+3:ix+3], gd[ig:ig+3:ig+3]
+		ix += 2 * xs
+		ig += 2 * gs
 		a, b, c := x[0], x[1], x[2]
-		g0 := a*m00 + b*m10 + c*m20 - zi*z0
-		g1 := a*m01 + b*m11 + c*m21 - zi*z1
-		g2 := a*m02 + b*m12 + c*m22 - zi*z2
+		g0 := (a*mm[0] + b*mm[3]) + (c*mm[6] - zi*mm[9])
+		g1 := (a*mm[1] + b*mm[4]) + (c*mm[7] - zi*mm[10])
+		g2 := (a*mm[2] + b*mm[5]) + (c*mm[8] - zi*mm[11])
 		if diag {
-			cd := c2 * (a*a + b*b + c*c - zi*zi)
+			cd := mm[12] * ((a*a + b*b) + (c*c - zi*zi))
 			g0 += cd * a
 			g1 += cd * b
 			g2 += cd * c
 		}
 		g[0], g[1], g[2] = g0, g1, g2
 	}
+}
+
+// gradRow31 writes one row of gradRows31: g = x·mm_X − zi·mm_Z, plus
+// mm_c·D_ii·x when diag is set.
+func gradRow31(g, x []float64, zi float64, mm *[13]float64, diag bool) {
+	a, b, c := x[0], x[1], x[2]
+	g0 := (a*mm[0] + b*mm[3]) + (c*mm[6] - zi*mm[9])
+	g1 := (a*mm[1] + b*mm[4]) + (c*mm[7] - zi*mm[10])
+	g2 := (a*mm[2] + b*mm[5]) + (c*mm[8] - zi*mm[11])
+	if diag {
+		cd := mm[12] * ((a*a + b*b) + (c*c - zi*zi))
+		g0 += cd * a
+		g1 += cd * b
+		g2 += cd * c
+	}
+	g[0], g[1], g[2] = g0, g1, g2
 }
 
 // hessVec stores ∇²h(X)[D] = 2(W∘W∘(DXᵀ + XDᵀ))X + 2(W∘W∘(XXᵀ − ZZᵀ))D in
@@ -598,8 +698,25 @@ func (st *masked) hessVec(w *maskedWork, dst, X, D *mat.Dense) {
 	xr, dr, or := X.RawMatrix(), D.RawMatrix(), dst.RawMatrix()
 	blk := 2*r*r + k*r
 	hO, hU := w.hv[:blk], w.hv[blk:2*blk]
-	st.hessSums(hO, xr, dr, st.obs, 1, st.zO)
-	st.hessSums(hU, xr, dr, st.unobs, 0, st.zU)
+	// r = 3, k = 1 with the parity layout: unrolled loops, the blocks
+	// window by window (each window of X and D read from memory once).
+	fast := r == 3 && k == 1 && st.parity
+	nO, nU := len(st.obs), len(st.unobs)
+	if fast {
+		clear(hO)
+		clear(hU)
+		for t0 := 0; t0 < max(nO, nU); t0 += qrChunk {
+			if t0 < nO {
+				hessSums31(hO, xr, dr, 1+2*t0, st.zO[t0:min(t0+qrChunk, nO)])
+			}
+			if t0 < nU {
+				hessSums31(hU, xr, dr, 2*t0, st.zU[t0:min(t0+qrChunk, nU)])
+			}
+		}
+	} else {
+		st.hessSums(hO, xr, dr, st.obs, 1, st.zO)
+		st.hessSums(hU, xr, dr, st.unobs, 0, st.zU)
+	}
 	// hO ← sums for the rows in O, hU ← for the rows in U; A and C as they
 	// are, B replaced by B + Bᵀ.
 	for i, vo := range hO {
@@ -616,8 +733,106 @@ func (st *masked) hessVec(w *maskedWork, dst, X, D *mat.Dense) {
 			}
 		}
 	}
+	if fast {
+		for t0 := 0; t0 < max(nO, nU); t0 += qrChunk {
+			if t0 < nO {
+				hessRows31(or, xr, dr, 1+2*t0, st.zO[t0:min(t0+qrChunk, nO)], hO, 0)
+			}
+			if t0 < nU {
+				hessRows31(or, xr, dr, 2*t0, st.zU[t0:min(t0+qrChunk, nU)], hU, st.c)
+			}
+		}
+		return
+	}
 	st.hessRows(w.row, or, xr, dr, st.obs, 1, st.zO, hO, false)
 	st.hessRows(w.row, or, xr, dr, st.unobs, 0, st.zU, hU, true)
+}
+
+// hessSums31 adds A = X_aᵀX_a, B = X_aᵀD_a and C = Z_aᵀD_a over the rows
+// 2t + off (t < len(z)) to h, for r = 3, k = 1 (see hessSums): two loops
+// over the rows (L1-resident after the first), nine sums each, so that
+// every sum stays in a register.
+func hessSums31(h []float64, xr, dr blas64.General, off int, z []float64) {
+	xd, xs, dd, ds := xr.Data, xr.Stride, dr.Data, dr.Stride
+	var a00, a01, a02, a11, a12, a22, c0, c1, c2 float64
+	ix, id := off*xs, off*ds
+	for _, zt := range z {
+		x, d := xd[ix:ix+3:ix+3], dd[id:id+3:id+3]
+		ix += 2 * xs
+		id += 2 * ds
+		x0, x1, x2 := x[0], x[1], x[2]
+		a00 += x0 * x0
+		a01 += x0 * x1
+		a02 += x0 * x2
+		a11 += x1 * x1
+		a12 += x1 * x2
+		a22 += x2 * x2
+		c0 += zt * d[0]
+		c1 += zt * d[1]
+		c2 += zt * d[2]
+	}
+	var b00, b01, b02, b10, b11, b12, b20, b21, b22 float64
+	ix, id = off*xs, off*ds
+	for range z {
+		x, d := xd[ix:ix+3:ix+3], dd[id:id+3:id+3]
+		ix += 2 * xs
+		id += 2 * ds
+		x0, x1, x2 := x[0], x[1], x[2]
+		d0, d1, d2 := d[0], d[1], d[2]
+		b00 += x0 * d0
+		b01 += x0 * d1
+		b02 += x0 * d2
+		b10 += x1 * d0
+		b11 += x1 * d1
+		b12 += x1 * d2
+		b20 += x2 * d0
+		b21 += x2 * d1
+		b22 += x2 * d2
+	}
+	h = h[:21]
+	for i, v := range [21]float64{
+		a00, a01, a02, a01, a11, a12, a02, a12, a22,
+		b00, b01, b02, b10, b11, b12, b20, b21, b22,
+		c0, c1, c2,
+	} {
+		h[i] += v
+	}
+}
+
+// hessRows31 writes the rows 2t + off (t < len(z)) of hessVec's product
+// for r = 3, k = 1 (see hessRows; h combined, c the weight of the D_ii
+// terms: 1 − ε² on U, 0 on O). Each row's x_i and d_i are read before its
+// output is written, so dst may alias X or D.
+func hessRows31(or, xr, dr blas64.General, off int, z, h []float64, c float64) {
+	xd, xs, dd, ds, od, os := xr.Data, xr.Stride, dr.Data, dr.Stride, or.Data, or.Stride
+	// 2A, 2(B + Bᵀ), 2C and 2c in memory, as in gradRows31.
+	var mm [22]float64
+	for i, v := range h[:21] {
+		mm[i] = 2 * v
+	}
+	mm[21] = 2 * c
+	diag := c != 0
+	ix, id, io := off*xs, off*ds, off*os
+	for _, zt := range z {
+		x, d := xd[ix:ix+3:ix+3], dd[id:id+3:id+3]
+		x0, x1, x2 := x[0], x[1], x[2]
+		d0, d1, d2 := d[0], d[1], d[2]
+		o0 := (d0*mm[0] + d1*mm[3]) + (d2*mm[6] - zt*mm[18]) + ((x0*mm[9] + x1*mm[12]) + x2*mm[15])
+		o1 := (d0*mm[1] + d1*mm[4]) + (d2*mm[7] - zt*mm[19]) + ((x0*mm[10] + x1*mm[13]) + x2*mm[16])
+		o2 := (d0*mm[2] + d1*mm[5]) + (d2*mm[8] - zt*mm[20]) + ((x0*mm[11] + x1*mm[14]) + x2*mm[17])
+		if diag {
+			xdd := 2 * ((x0*d0 + x1*d1) + x2*d2)
+			dii := (x0*x0 + x1*x1) + (x2*x2 - zt*zt)
+			o0 += mm[21] * (xdd*x0 + dii*d0)
+			o1 += mm[21] * (xdd*x1 + dii*d1)
+			o2 += mm[21] * (xdd*x2 + dii*d2)
+		}
+		o := od[io : io+3 : io+3]
+		o[0], o[1], o[2] = o0, o1, o2
+		ix += 2 * xs
+		id += 2 * ds
+		io += 2 * os
+	}
 }
 
 // hessSums stores A = X_aᵀX_a, B = X_aᵀD_a and C = Z_aᵀD_a of one block
@@ -759,6 +974,36 @@ func (st *masked) gradRows21(gr, xr blas64.General, rows []int, off int, z, m []
 			g1 += cd * b
 		}
 		g[0], g[1] = g0, g1
+	}
+}
+
+// gradRows51 is gradRows for r = 5, k = 1, unrolled.
+func (st *masked) gradRows51(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
+	xd, xs := xr.Data, xr.Stride
+	gd, gs := gr.Data, gr.Stride
+	var mm [30]float64 // 2m, row-major 6×5
+	for i, v := range m[:30] {
+		mm[i] = 2 * v
+	}
+	c2 := 2 * st.c
+	parity := st.parity
+	for t, zi := range z {
+		i := 2*t + off
+		if !parity {
+			i = rows[t]
+		}
+		x := xd[i*xs : i*xs+5 : i*xs+5]
+		g := gd[i*gs : i*gs+5 : i*gs+5]
+		x0, x1, x2, x3, x4 := x[0], x[1], x[2], x[3], x[4]
+		cd := 0.0
+		if diag {
+			cd = c2 * ((x0*x0 + x1*x1) + (x2*x2 + x3*x3) + (x4*x4 - zi*zi))
+		}
+		g[0] = (x0*mm[0] + x1*mm[5]) + (x2*mm[10] + x3*mm[15]) + (x4*mm[20] - zi*mm[25]) + cd*x0
+		g[1] = (x0*mm[1] + x1*mm[6]) + (x2*mm[11] + x3*mm[16]) + (x4*mm[21] - zi*mm[26]) + cd*x1
+		g[2] = (x0*mm[2] + x1*mm[7]) + (x2*mm[12] + x3*mm[17]) + (x4*mm[22] - zi*mm[27]) + cd*x2
+		g[3] = (x0*mm[3] + x1*mm[8]) + (x2*mm[13] + x3*mm[18]) + (x4*mm[23] - zi*mm[28]) + cd*x3
+		g[4] = (x0*mm[4] + x1*mm[9]) + (x2*mm[14] + x3*mm[19]) + (x4*mm[24] - zi*mm[29]) + cd*x4
 	}
 }
 

@@ -3,15 +3,17 @@ package sod
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 )
 
 // kernelRanks are the (r, k) of the streaming kernel's tests: r = 2, 3, 5
-// with truths of rank 1 and 2 (s = r + k from 3 to 7; s = 4 takes the
-// fused sweeps).
-var kernelRanks = [][2]int{{2, 1}, {3, 1}, {5, 1}, {2, 2}, {3, 2}, {5, 2}}
+// with truths of rank 1 and 2 (s = r + k from 3 to 7; k = 1 with r = 2,
+// 3, 5 takes the unrolled gathers and gradient rows), and r = 4, k = 1
+// (the k = 1 gradient rows for any r).
+var kernelRanks = [][2]int{{2, 1}, {3, 1}, {5, 1}, {2, 2}, {3, 2}, {5, 2}, {4, 1}}
 
 // TestStructuredRanksMatchDense compares h, ∇h, ‖XXᵀ − M*‖_F and HessVec
 // of the structured path with the dense one at r = 2, 3, 5 and n large
@@ -101,7 +103,8 @@ func dotRest(A, B *mat.Dense) float64 {
 // TestStructuredRanksNearMinimum checks h and ‖XXᵀ − M*‖_F of the
 // streaming kernel (several chunks per block) near the minimum against
 // the 256-bit reference, with the tolerance of TestStructuredNearMinimum:
-// the chunked QR keeps the accuracy of one Householder QR.
+// the chunked QR keeps the accuracy of one Householder QR, also when Z
+// vanishes on the observed rows (the fold on the x columns alone).
 func TestStructuredRanksNearMinimum(t *testing.T) {
 	if testing.Short() {
 		t.Skip("256-bit reference at n = 200")
@@ -111,11 +114,19 @@ func TestStructuredRanksNearMinimum(t *testing.T) {
 		r, k  int
 		eps   float64
 		delta float64
-	}{{2, 1, 0.1, 1e-10}, {3, 1, 0.1, 1e-10}, {3, 1, 1, 1e-9}, {5, 1, 0.3, 1e-11}, {5, 2, 0.1, 1e-10}} {
-		name := fmt.Sprintf("r=%d/k=%d/eps=%v/δ=%g", tc.r, tc.k, tc.eps, tc.delta)
+		zeroO bool // Z zero on the observed rows, as the study's z
+	}{
+		{2, 1, 0.1, 1e-10, false}, {3, 1, 0.1, 1e-10, false}, {3, 1, 1, 1e-9, false},
+		{5, 1, 0.3, 1e-11, false}, {5, 2, 0.1, 1e-10, false},
+		{2, 1, 0.1, 1e-10, true}, {3, 1, 0.1, 1e-10, true}, {5, 1, 0.3, 1e-11, true},
+	} {
+		name := fmt.Sprintf("r=%d/k=%d/eps=%v/δ=%g/zeroO=%v", tc.r, tc.k, tc.eps, tc.delta, tc.zeroO)
 		op, _ := NewPMCOperator(n, tc.eps)
 		Z := randDense(n, tc.k, 3)
 		Z.Scale(3, Z)
+		for i := 1; tc.zeroO && i < n; i += 2 {
+			Z.SetRow(i, make([]float64, tc.k))
+		}
 		sp, err := NewProblem(op, Z, tc.r)
 		if err != nil {
 			t.Fatal(err)
@@ -174,6 +185,151 @@ func TestStructuredNoAllocs(t *testing.T) {
 			if a := testing.AllocsPerRun(20, tc.f); a != 0 {
 				t.Errorf("r=%d: %s allocates %v times per call", r, tc.what, a)
 			}
+		}
+	}
+}
+
+// permutedPMC is the PMC with its rows permuted: row i is row perm[i] of
+// the PMC, so the blocks' rows are lists, not the parity layout. Only its
+// weights are used (newMaskedForce).
+type permutedPMC struct {
+	*PMCOperator
+	perm []int
+}
+
+func (p permutedPMC) maskedWeights() (func(int) bool, float64) {
+	unobs, eps2 := p.PMCOperator.maskedWeights()
+	return func(i int) bool { return unobs(p.perm[i]) }, eps2
+}
+
+// permuteRows returns the matrix whose row i is row perm[i] of A.
+func permuteRows(A *mat.Dense, perm []int) *mat.Dense {
+	n, c := A.Dims()
+	B := mat.NewDense(n, c, nil)
+	for i := 0; i < n; i++ {
+		B.SetRow(i, A.RawRowView(perm[i]))
+	}
+	return B
+}
+
+// TestStructuredRanksRowLists checks the kernels on blocks given by row
+// lists (not the parity layout) against the parity layout on the same
+// rows permuted, at r = 2, 3, 5: h, ‖XXᵀ − M*‖_F, ∇h and HessVec agree
+// (to rounding: the rows reach the QR in another order).
+func TestStructuredRanksRowLists(t *testing.T) {
+	for _, n := range []int{300, 301} {
+		for _, rk := range kernelRanks {
+			r, k := rk[0], rk[1]
+			name := fmt.Sprintf("n=%d/r=%d/k=%d", n, r, k)
+			op, _ := NewPMCOperator(n, 0.2)
+			perm := rand.New(rand.NewPCG(uint64(n), uint64(r))).Perm(n)
+			Z, X, D := randDense(n, k, 1), randDense(n, r, 2), randDense(n, r, 3)
+			Zp, Xp, Dp := permuteRows(Z, perm), permuteRows(X, perm), permuteRows(D, perm)
+			par := newMaskedForce(op, Z, r)
+			lst := newMaskedForce(permutedPMC{op, perm}, Zp, r)
+			if !par.parity || lst.parity {
+				t.Fatalf("%s: layouts parity %v and %v", name, par.parity, lst.parity)
+			}
+			wp, wl := par.newWork(), lst.newWork()
+			g, gl := mat.NewDense(n, r, nil), mat.NewDense(n, r, nil)
+			qp, ql := par.eval(wp, g, X), lst.eval(wl, gl, Xp)
+			if hp, hl := qp.h(par), ql.h(lst); relErr(hp, hl) > 1e-12 {
+				t.Errorf("%s: h = %v with row lists, %v with parity", name, hl, hp)
+			}
+			if relErr(wp.dist, wl.dist) > 1e-12 {
+				t.Errorf("%s: dist = %v with row lists, %v with parity", name, wl.dist, wp.dist)
+			}
+			if e := relDiff(gl, permuteRows(g, perm)); e > 1e-12 {
+				t.Errorf("%s: ∇h with row lists differs by %.3g", name, e)
+			}
+			par.hessVec(wp, g, X, D)
+			lst.hessVec(wl, gl, Xp, Dp)
+			if e := relDiff(gl, permuteRows(g, perm)); e > 1e-12 {
+				t.Errorf("%s: HessVec with row lists differs by %.3g", name, e)
+			}
+		}
+	}
+}
+
+// TestStructuredRanksZeroTruthRows compares the structured path with the
+// dense one when Z vanishes on observed rows, where the QR folds a chunk
+// on its x columns alone while R's z column is zero: on all observed
+// rows (the study's z = (1, 0, 1, 0, …)), on those of the first chunk
+// only (the z column becomes nonzero later) and on those after it (R's z
+// column is nonzero when the zero rows come).
+func TestStructuredRanksZeroTruthRows(t *testing.T) {
+	const n = 601 // blocks of 300 and 301 rows: three chunks each
+	for _, r := range []int{2, 3, 5} {
+		for _, tc := range []struct {
+			what     string
+			from, to int // zero z_i for the observed rows 2t + 1, from ≤ t < to
+		}{{"all", 0, n}, {"first chunk", 0, qrChunk}, {"after the first chunk", qrChunk, n}} {
+			name := fmt.Sprintf("r=%d/%s", r, tc.what)
+			op, _ := NewPMCOperator(n, 0.1)
+			Z := randDense(n, 1, uint64(r))
+			for t := tc.from; 2*t+1 < n && t < tc.to; t++ {
+				Z.Set(2*t+1, 0, 0)
+			}
+			sp, err := NewProblem(op, Z, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp.st = newMaskedForce(op, sp.Z, r)
+			dp, _ := NewProblem(op, Z, r)
+			dp.st = nil
+			X := randDense(n, r, 5)
+			var gs, gd mat.Dense
+			sp.Grad(&gs, X)
+			dp.Grad(&gd, X)
+			if hs, hd := sp.H(X), dp.H(X); relErr(hs, hd) > 1e-12 {
+				t.Errorf("%s: h = %v, dense %v", name, hs, hd)
+			}
+			if ds, dd := sp.DistStar(X), dp.DistStar(X); relErr(ds, dd) > 1e-12 {
+				t.Errorf("%s: DistStar = %v, dense %v", name, ds, dd)
+			}
+			if e := relDiff(&gs, &gd); e > 1e-12 {
+				t.Errorf("%s: ∇h differs from dense by %.3g", name, e)
+			}
+		}
+	}
+}
+
+// TestStructuredRanksExtremeRows: with tiny or huge observed rows the
+// streaming kernel leaves the work to evalHouse (scaled), at r = 3, 5;
+// h, ∇h and ‖XXᵀ − M*‖_F still match the dense path (or h overflows in
+// both).
+func TestStructuredRanksExtremeRows(t *testing.T) {
+	for _, tc := range []struct {
+		r, k  int
+		scale float64
+	}{{3, 1, 1e-159}, {3, 1, 1e-300}, {5, 1, 1e-159}, {3, 2, 1e-159}, {3, 1, 1e130}, {5, 1, 1e130}} {
+		const n = 300
+		name := fmt.Sprintf("r=%d/k=%d/scale=%g", tc.r, tc.k, tc.scale)
+		sp, dp := structuredPair(t, n, tc.r, tc.k, 0.1, 3)
+		X := randDense(n, tc.r, 4)
+		for i := 1; i < n; i += 2 {
+			for c := 0; c < tc.r; c++ {
+				X.Set(i, c, tc.scale*X.At(i, c))
+			}
+		}
+		if _, ok := sp.st.evalStream(sp.st.newWork(), nil, X); ok {
+			t.Errorf("%s: the streaming kernel did not leave the work to evalHouse", name)
+		}
+		hs, hd := sp.H(X), dp.H(X)
+		if !(relErr(hs, hd) <= 1e-12 || (math.IsInf(hs, 1) && math.IsInf(hd, 1))) {
+			t.Errorf("%s: h = %v, dense %v", name, hs, hd)
+		}
+		if math.IsInf(hd, 0) {
+			continue
+		}
+		var gs, gd mat.Dense
+		sp.Grad(&gs, X)
+		dp.Grad(&gd, X)
+		if e := relDiff(&gs, &gd); e > 1e-12 {
+			t.Errorf("%s: ∇h differs by %.3g", name, e)
+		}
+		if ds, dd := sp.DistStar(X), dp.DistStar(X); relErr(ds, dd) > 1e-12 {
+			t.Errorf("%s: dist = %v, dense %v", name, ds, dd)
 		}
 	}
 }
