@@ -195,11 +195,13 @@ func TestFormat(t *testing.T) {
 }
 
 // TestRankTable: the search-rank table divides each structured time by
-// the r = 1 time and by the traffic time at BenchmarkStream's bandwidth
-// (bytes-moved/op over its CPU time per op).
+// the r = 1 time and by its bound: the larger of the traffic time at
+// BenchmarkStream's bandwidth (bytes-moved/op over its CPU time per op)
+// and the arithmetic time at BenchmarkMulAdd's rate.
 func TestRankTable(t *testing.T) {
 	const in = `pkg: sodworkbench.org/workbench/sod
 BenchmarkStream-2   	     100	  9000000 ns/op	 100000000 bytes-moved/op	   10000000 cpu-ns/op
+BenchmarkMulAdd-2   	     100	  5000 ns/op	 8000 madds/op	   4000 cpu-ns/op
 BenchmarkGradPMC/r=1/n=1000000/path=structured-2   	  10	 5000000 ns/op	 4000000 cpu-ns/op	 0 B/op	 0 allocs/op
 BenchmarkGradPMC/r=3/n=1000000/path=structured-2   	  10	 20000000 ns/op	 16000000 cpu-ns/op	 0 B/op	 0 allocs/op
 `
@@ -209,11 +211,13 @@ BenchmarkGradPMC/r=3/n=1000000/path=structured-2   	  10	 20000000 ns/op	 160000
 	}
 	var a bytes.Buffer
 	render(&a, r)
-	// 10 GB/s; r = 1 moves 8·10⁶·5 = 40 MB (4 ms), r = 3 moves 88 MB (8.8 ms).
+	// 10 GB/s and 2 multiply–adds per ns; r = 1 moves 8·10⁶·5 = 40 MB
+	// (4 ms) and computes 10⁶·(4 + 4) multiply–adds (4 ms), r = 3 moves
+	// 88 MB (8.8 ms) and computes 10⁶·(16 + 24) (20 ms: the bound).
 	for _, want := range []string{
 		"| memory bandwidth, one core (`BenchmarkStream`, STREAM triad) | 10.0 GB/s |",
-		"| 1 000 000 | 1 | 4.00 ms | ×1 | 40.0 MB | 4.00 ms | ×1 |",
-		"| 1 000 000 | 3 | 16.0 ms | ×4 | 88.0 MB | 8.80 ms | ×1.82 |",
+		"| 1 000 000 | 1 | 4.00 ms | ×1 | 40.0 MB | 4.00 ms | 8 000 000 | 4.00 ms | ×1 |",
+		"| 1 000 000 | 3 | 16.0 ms | ×4 | 88.0 MB | 8.80 ms | 40 000 000 | 20.0 ms | ×0.8 |",
 	} {
 		if !strings.Contains(a.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, a.String())

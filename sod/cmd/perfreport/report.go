@@ -441,7 +441,7 @@ func render(w io.Writer, r *results) {
 		writeGrowthTable(w, fam)
 	}
 	if fam := r.family("sod", "BenchmarkGradPMC"); len(fam) > 0 {
-		writeRankTable(w, r, fam)
+		writeBoundTable(w, r, fam, gradCost)
 	}
 	if fam := r.family("sod", "BenchmarkHessVecPMC"); len(fam) > 0 {
 		fmt.Fprintln(w, "## Hessian–vector products on PMC, against n")
@@ -450,6 +450,7 @@ func render(w io.Writer, r *results) {
 		fmt.Fprintln(w, "`sod.HessianMinEig`'s Lanczos iteration), O(n·r(r + r*)), on the instance above.")
 		fmt.Fprintln(w)
 		writeGrowthTable(w, fam)
+		writeBoundTable(w, r, fam, hessVecCost)
 	}
 	if fam := r.family("sod", "BenchmarkGradientDescentPMC"); len(fam) > 0 {
 		fmt.Fprintln(w, "## 1000 steps of gradient descent on PMC, against n")
@@ -536,10 +537,73 @@ func (r *results) bandwidth() float64 {
 // benchmark) and one write of ∇h (n×r), 8 bytes an entry.
 func gradTraffic(n, r int) float64 { return 8 * float64(n) * float64(2*(r+1)+r) }
 
-// writeRankTable writes the structured h + ∇h times by n and r: the
-// ratio to r = 1 and, beside each time, the memory traffic and the time
-// it needs at the measured bandwidth (BenchmarkStream).
-func writeRankTable(w io.Writer, r *results, fam []sized) {
+// gradMadds is the arithmetic of one structured h + ∇h evaluation in
+// multiply–adds: the QR of the n×(r + r*) blocks, n(r + r*)², and the
+// gradient rows, 2n·r(r + r*) (r* = 1).
+func gradMadds(n, r int) float64 { return float64(n) * float64((r+1)*(r+1)+2*r*(r+1)) }
+
+// madRate returns the scalar multiply–add rate of one core (per ns) from
+// BenchmarkMulAdd's madds/op and CPU time, or 0 without it.
+func (r *results) madRate() float64 {
+	b := r.find("sod", "BenchmarkMulAdd")
+	if b == nil {
+		return 0
+	}
+	m, ok := b.metric("madds/op")
+	t, _ := b.time()
+	if !ok || !(t > 0) {
+		return 0
+	}
+	return m / t
+}
+
+// kernelCost is what one evaluation of a structured kernel moves and
+// computes, by n and search rank r (r* = 1): the bounds its measured time
+// is set beside.
+type kernelCost struct {
+	heading string
+	intro   []string // the table's explanation, one line each
+	traffic func(n, r int) float64
+	madds   func(n, r int) float64
+}
+
+// gradCost is the structured h + ∇h evaluation's (BenchmarkGradPMC).
+var gradCost = kernelCost{
+	heading: "## The search rank r: h and ∇h against the memory traffic and the arithmetic",
+	intro: []string{
+		"The structured path of `BenchmarkGradPMC` by search rank r (r* = 1). An evaluation streams",
+		"X and Z twice and writes ∇h once: 8n(2(r + r*) + r) bytes (\"traffic\"); \"traffic time\" is",
+		"that over the one-core bandwidth of `BenchmarkStream`, the least time any kernel moving",
+		"those bytes from memory needs. It computes about n(r + r*)² + 2n·r(r + r*) multiply–adds",
+		"(\"arithmetic\"); \"arithmetic time\" is that over the scalar multiply–add rate of one core",
+		"(`BenchmarkMulAdd`; Go emits no SIMD). The bound is the larger of the two: below n = 10⁶",
+		"the data sit in the caches and the arithmetic bounds the kernel.",
+	},
+	traffic: gradTraffic,
+	madds:   gradMadds,
+}
+
+// hessVecCost is the structured Hessian–vector product's
+// (BenchmarkHessVecPMC): a pass of sums reads X, D (n×r) and Z, a pass of
+// rows reads them again and writes the product; about 2r² + r
+// multiply–adds a row in each.
+var hessVecCost = kernelCost{
+	heading: "## Hessian–vector products against the memory traffic and the arithmetic",
+	intro: []string{
+		"The structured path of `BenchmarkHessVecPMC` by search rank r (r* = 1). A product streams X,",
+		"D and Z twice and writes ∇²h(X)[D] once: 8n(5r + 2) bytes, and computes about 2n(2r² + r)",
+		"multiply–adds; the times and the bound as in the table of h and ∇h above.",
+	},
+	traffic: func(n, r int) float64 { return 8 * float64(n) * float64(5*r+2) },
+	madds:   func(n, r int) float64 { return 2 * float64(n) * float64(2*r*r+r) },
+}
+
+// writeBoundTable writes a structured kernel's times by n and r: the
+// ratio to r = 1 and, beside each time, its memory traffic and
+// arithmetic, the time each needs at the measured bandwidth
+// (BenchmarkStream) and multiply–add rate (BenchmarkMulAdd), and the
+// time over the larger of the two.
+func writeBoundTable(w io.Writer, r *results, fam []sized, kc kernelCost) {
 	byN := map[int]map[int]*bench{}
 	var ns []int
 	var rs []int
@@ -563,17 +627,15 @@ func writeRankTable(w io.Writer, r *results, fam []sized) {
 	}
 	sort.Ints(ns)
 	sort.Ints(rs)
-	bw := r.bandwidth()
-	fmt.Fprintln(w, "## The search rank r: h and ∇h against the memory traffic")
+	bw, mr := r.bandwidth(), r.madRate()
+	fmt.Fprintln(w, kc.heading)
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "The structured path of `BenchmarkGradPMC` by search rank r (r* = 1). An evaluation streams")
-	fmt.Fprintln(w, "X and Z twice and writes ∇h once: 8n(2(r + r*) + r) bytes (\"traffic\"); \"traffic time\" is")
-	fmt.Fprintln(w, "that over the one-core bandwidth of `BenchmarkStream`, the least time any kernel moving")
-	fmt.Fprintln(w, "those bytes from memory needs (below n = 10⁶ the data sit in the caches, so the kernel is")
-	fmt.Fprintln(w, "bound by its arithmetic, about n(r + r*)² + 2n·r(r + r*) multiply–adds, instead).")
+	for _, l := range kc.intro {
+		fmt.Fprintln(w, l)
+	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| n | r | time (CPU) | ratio to r = 1 | traffic | traffic time | time / traffic time |")
-	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| n | r | time (CPU) | ratio to r = 1 | traffic | traffic time | arithmetic (multiply–adds) | arithmetic time | time / bound |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, n := range ns {
 		base := math.NaN()
 		if b := byN[n][1]; b != nil {
@@ -585,13 +647,21 @@ func writeRankTable(w io.Writer, r *results, fam []sized) {
 				continue
 			}
 			t, _ := b.time()
-			moved := gradTraffic(n, rk)
-			tt, ratio := "—", "—"
+			moved, madds := kc.traffic(n, rk), kc.madds(n, rk)
+			tt, at, ratio := "—", "—", "—"
+			bound := 0.0
 			if bw > 0 {
 				tt = fmtTime(moved / bw)
-				ratio = fmtRatio(t / (moved / bw))
+				bound = moved / bw
 			}
-			fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s |\n", fmtCount(float64(n)), rk, fmtTime(t), fmtRatio(t/base), fmtBytes(moved), tt, ratio)
+			if mr > 0 {
+				at = fmtTime(madds / mr)
+				bound = math.Max(bound, madds/mr)
+			}
+			if bound > 0 {
+				ratio = fmtRatio(t / bound)
+			}
+			fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", fmtCount(float64(n)), rk, fmtTime(t), fmtRatio(t/base), fmtBytes(moved), tt, fmtCount(madds), at, ratio)
 		}
 	}
 	fmt.Fprintln(w)
