@@ -14,8 +14,10 @@ type Candidate struct {
 	// Label describes the candidate for plots and tables (e.g. "γ t=150000").
 	Label string
 	// Probe, if > 0, asks the driver to judge the candidate by h after Probe
-	// gradient steps from X (the step size of the GD phases) instead of by
-	// h(X) itself, as perturbed GD does (Jin et al.'s t_thres).
+	// gradient steps from X (the step size of the GD phases; fewer if GD
+	// meets the phases' GradTol first) instead of by h(X) itself, as
+	// perturbed GD does (Jin et al.'s t_thres). If the candidate is
+	// accepted, the next phase continues from where the probe ended.
 	Probe int
 	// Data carries variant-specific details (for example *MultiStepInfo).
 	Data any
