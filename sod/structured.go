@@ -49,6 +49,9 @@ type masked struct {
 	parity     bool    // O = the odd rows, U = the even rows (0-based): PMC
 	zO, zU     []float64
 	zz         float64 // ‖Z‖_F² = Tr(M*)
+	// zzO, zzU: z_Oᵀz_O and z_Uᵀz_U when k = 1, each summed in its
+	// block's row order (eval11's Gram entries that do not depend on X).
+	zzO, zzU float64
 }
 
 // newMasked returns the structured data for op, ground truth Z (n×k) and
@@ -88,6 +91,14 @@ func newMaskedForce(mw maskedWeighter, Z *mat.Dense, r int) *masked {
 		}
 		for _, v := range row {
 			st.zz += v * v
+		}
+	}
+	if k == 1 {
+		for _, v := range st.zO {
+			st.zzO += v * v
+		}
+		for _, v := range st.zU {
+			st.zzU += v * v
 		}
 	}
 	st.parity = true
@@ -164,7 +175,7 @@ func (st *masked) evalHouse(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 	for i := range w.mO {
 		w.mO[i], w.mU[i] = 0, 0
 	}
-	gather := func(rows []int, zb, a, m []float64, d []float64) {
+	copyBlock := func(rows []int, zb, a, m []float64, d []float64) {
 		for t, i := range rows {
 			xi := xr.Data[i*xr.Stride : i*xr.Stride+r]
 			zi := zb[t*k : t*k+k]
@@ -191,8 +202,8 @@ func (st *masked) evalHouse(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 			}
 		}
 	}
-	gather(st.obs, st.zO, hw.aO, w.mO, nil)
-	gather(st.unobs, st.zU, hw.aU, w.mU, hw.d)
+	copyBlock(st.obs, st.zO, hw.aO, w.mO, nil)
+	copyBlock(st.unobs, st.zU, hw.aU, w.mU, hw.d)
 
 	var q maskedNorms
 	for _, v := range hw.d {
@@ -268,20 +279,19 @@ type sums11 struct{ xxO, xzO, zzO, xxU, xzU, zzU, diag float64 }
 
 // gram11 is eval11's pass 1 over the rows of X (data xd, stride xs). Row
 // pair t is U-row 2t and O-row 2t + 1: one loop reads both, so the
-// blocks' seven sums are seven independent chains of additions, each in
-// the order of its block's rows.
+// blocks' sums are independent chains of additions, each in the order of
+// its block's rows; zᵀz of each block does not depend on X and was summed
+// once, in the same order (masked.zzO, zzU).
 func (st *masked) gram11(xd []float64, xs int) sums11 {
 	zO, zU := st.zO, st.zU
 	zU2 := zU[:len(zO)]
-	var xxO, xzO, zzO, xxU, xzU, zzU, diag float64
+	var xxO, xzO, xxU, xzU, diag float64
 	for t, zo := range zO {
 		xu, xo, zu := xd[2*t*xs], xd[(2*t+1)*xs], zU2[t]
 		xxO += xo * xo
 		xzO += xo * zo
-		zzO += zo * zo
 		xxU += xu * xu
 		xzU += xu * zu
-		zzU += zu * zu
 		d := xu*xu - zu*zu
 		diag += d * d
 	}
@@ -289,11 +299,10 @@ func (st *masked) gram11(xd []float64, xs int) sums11 {
 		xu, zu := xd[2*t*xs], zU[t]
 		xxU += xu * xu
 		xzU += xu * zu
-		zzU += zu * zu
 		d := xu*xu - zu*zu
 		diag += d * d
 	}
-	return sums11{xxO, xzO, zzO, xxU, xzU, zzU, diag}
+	return sums11{xxO, xzO, st.zzO, xxU, xzU, st.zzU, diag}
 }
 
 // stepGram11 is gram11 at X = F + αD (contiguous n×1 data xd, fd, dd;
@@ -306,7 +315,7 @@ func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
 	zU2 := zU[:len(zO)]
 	n := len(zO) + len(zU)
 	xd, fd, dd = xd[:n], fd[:n], dd[:n]
-	var xxO, xzO, zzO, xxU, xzU, zzU, diag float64
+	var xxO, xzO, xxU, xzU, diag float64
 	for t, zo := range zO {
 		i := 2 * t
 		xu := fd[i] + alpha*dd[i]
@@ -315,10 +324,8 @@ func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
 		zu := zU2[t]
 		xxO += xo * xo
 		xzO += xo * zo
-		zzO += zo * zo
 		xxU += xu * xu
 		xzU += xu * zu
-		zzU += zu * zu
 		d := xu*xu - zu*zu
 		diag += d * d
 	}
@@ -329,11 +336,10 @@ func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
 		zu := zU[t]
 		xxU += xu * xu
 		xzU += xu * zu
-		zzU += zu * zu
 		d := xu*xu - zu*zu
 		diag += d * d
 	}
-	return sums11{xxO, xzO, zzO, xxU, xzU, zzU, diag}
+	return sums11{xxO, xzO, st.zzO, xxU, xzU, st.zzU, diag}
 }
 
 // finish11 is eval11's pass 2 from the sums of pass 1: each block's
