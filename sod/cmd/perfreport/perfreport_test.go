@@ -194,7 +194,8 @@ func TestFormat(t *testing.T) {
 	}
 }
 
-// TestRankTable: the search-rank table divides each structured time by
+// TestRankTable: the search-rank tables (h + ∇h, and the Hessian–vector
+// product) divide each structured time by
 // the r = 1 time and by its bound: the larger of the traffic time at
 // BenchmarkStream's bandwidth (bytes-moved/op over its CPU time per op)
 // and the arithmetic time at BenchmarkMulAdd's rate.
@@ -204,6 +205,8 @@ BenchmarkStream-2   	     100	  9000000 ns/op	 100000000 bytes-moved/op	   10000
 BenchmarkMulAdd-2   	     100	  5000 ns/op	 8000 madds/op	   4000 cpu-ns/op
 BenchmarkGradPMC/r=1/n=1000000/path=structured-2   	  10	 5000000 ns/op	 4000000 cpu-ns/op	 0 B/op	 0 allocs/op
 BenchmarkGradPMC/r=3/n=1000000/path=structured-2   	  10	 20000000 ns/op	 16000000 cpu-ns/op	 0 B/op	 0 allocs/op
+BenchmarkHessVecPMC/r=1/n=1000000/path=structured-2   	  10	 6000000 ns/op	 6000000 cpu-ns/op	 0 B/op	 0 allocs/op
+BenchmarkHessVecPMC/r=3/n=1000000/path=structured-2   	  10	 30000000 ns/op	 30000000 cpu-ns/op	 0 B/op	 0 allocs/op
 `
 	r, err := parseBench([]byte(in))
 	if err != nil {
@@ -218,6 +221,11 @@ BenchmarkGradPMC/r=3/n=1000000/path=structured-2   	  10	 20000000 ns/op	 160000
 		"| memory bandwidth, one core (`BenchmarkStream`, STREAM triad) | 10.0 GB/s |",
 		"| 1 000 000 | 1 | 4.00 ms | ×1 | 40.0 MB | 4.00 ms | 8 000 000 | 4.00 ms | ×1 |",
 		"| 1 000 000 | 3 | 16.0 ms | ×4 | 88.0 MB | 8.80 ms | 40 000 000 | 20.0 ms | ×0.8 |",
+		// The product: r = 1 moves 8·10⁶·7 = 56 MB (5.6 ms) and computes
+		// 2·10⁶·3 multiply–adds (3 ms); r = 3 moves 136 MB (13.6 ms) and
+		// computes 2·10⁶·21 (21 ms).
+		"| 1 000 000 | 1 | 6.00 ms | ×1 | 56.0 MB | 5.60 ms | 6 000 000 | 3.00 ms | ×1.07 |",
+		"| 1 000 000 | 3 | 30.0 ms | ×5 | 136 MB | 13.6 ms | 42 000 000 | 21.0 ms | ×1.43 |",
 	} {
 		if !strings.Contains(a.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, a.String())
