@@ -44,6 +44,14 @@ func (c *EvalCounter) addEval(grad bool) {
 	}
 }
 
+// addGrads counts k evaluations of ∇h (gradient descent's one-pass
+// steps, descend11).
+func (c *EvalCounter) addGrads(k int) {
+	if c != nil && k > 0 {
+		c.grad.Add(int64(k))
+	}
+}
+
 func (c *EvalCounter) addHessVec(k int) {
 	if c != nil {
 		c.hessVec.Add(int64(k))

@@ -99,6 +99,9 @@ const MaxStagnationWindow = 1 << 20
 // 32 bytes each, plus an n×r copy with KeepIterates).
 const tracePrealloc = 1 << 16
 
+// gdLaneOff turns descend11 off (tests compare the two loops).
+var gdLaneOff = false
+
 // gdCheckEvery is how often (in steps) GradientDescent checks its context.
 const gdCheckEvery = 1 << 10
 
@@ -215,6 +218,8 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 	}
 	k := 0
 	lastRecorded := -1
+	lane := ring == nil && !gdLaneOff && p.laneUsable(x, next, g)
+	laneRetry := 0
 	for {
 		if ring != nil {
 			ring[k%len(ring)] = h
@@ -245,6 +250,39 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 		}
 		if stop {
 			break
+		}
+		// Between trace points the structured r = 1 path steps in one
+		// pass (descend11), except right after a callback, which may have
+		// changed x: the two-pass step below uses the g of before.
+		to := min(opt.MaxIter, (k/every+1)*every)
+		if lane && k >= laneRetry && to-k >= laneMinSteps && !(lastRecorded == k && opt.Callback != nil) {
+			var end laneEnd
+			var err error
+			var j int
+			var lh float64
+			var lgn gradNorm
+			x, next, j, lh, lgn, end, err = p.descend11(ctx, ws, x, next, g, -opt.Step, k, to, opt.GradTol, limit)
+			if err != nil {
+				return nil, err
+			}
+			switch end {
+			case laneNotTaken, laneExact:
+				laneRetry = j + laneBackoff
+			}
+			if end == laneDiverged {
+				k = j
+				h = p.gradFast(ws, g, x)
+				gn = gradNorm{g: g, ss: -1}
+				res.Stop = StopDiverged
+				if lastRecorded != k {
+					record(k, h, gn.value())
+				}
+				break
+			}
+			if end != laneNotTaken {
+				k, h, gn = j, lh, lgn
+				continue
+			}
 		}
 		// Step into next, keeping x in case of overflow.
 		nh, ss := p.stepGradFast(ws, next, x, g, -opt.Step)
@@ -324,15 +362,28 @@ const ssMargin = 1e-6
 // decides the question (ss in frobNorm's plain range and outside
 // t²(1 ± ssMargin)), else from value.
 func (n *gradNorm) within(t float64) bool {
-	if !n.known && n.ss >= 1e-280 && n.ss <= 1e280 && len(n.g.RawMatrix().Data) <= 1e9 {
-		t2 := t * t
-		if n.ss < t2*(1-ssMargin) {
-			return true
-		}
-		if n.ss > t2*(1+ssMargin) {
-			return false
+	if !n.known {
+		if within, ok := ssDecides(n.ss, t, len(n.g.RawMatrix().Data)); ok {
+			return within
 		}
 	}
 	v := n.value()
 	return isFinite(v) && v <= t
+}
+
+// ssDecides reports whether the norm whose N squares sum to ss in some
+// order is ≤ t, and whether ss decides it: ss in frobNorm's plain range,
+// N ≤ 10⁹, and ss outside t²(1 ± ssMargin).
+func ssDecides(ss, t float64, N int) (within, ok bool) {
+	if !(ss >= 1e-280 && ss <= 1e280) || N > 1e9 {
+		return false, false
+	}
+	t2 := t * t
+	switch {
+	case ss < t2*(1-ssMargin):
+		return true, true
+	case ss > t2*(1+ssMargin):
+		return false, true
+	}
+	return false, false
 }

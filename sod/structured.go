@@ -52,6 +52,9 @@ type masked struct {
 	// zzO, zzU: z_Oᵀz_O and z_Uᵀz_U when k = 1, each summed in its
 	// block's row order (eval11's Gram entries that do not depend on X).
 	zzO, zzU float64
+	// zPair: z of row pair t (U row 2t, O row 2t + 1) at 2t, 2t + 1, for
+	// t < |O|, when k = 1 and the layout is the parity one (pass11).
+	zPair []float64
 }
 
 // newMasked returns the structured data for op, ground truth Z (n×k) and
@@ -107,6 +110,12 @@ func newMaskedForce(mw maskedWeighter, Z *mat.Dense, r int) *masked {
 	}
 	for t, i := range st.unobs {
 		st.parity = st.parity && i == 2*t
+	}
+	if k == 1 && st.parity {
+		st.zPair = make([]float64, 2*len(st.zO))
+		for t, zo := range st.zO {
+			st.zPair[2*t], st.zPair[2*t+1] = st.zU[t], zo
+		}
 	}
 	return st
 }

@@ -1,0 +1,148 @@
+package sod
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// This file holds GradientDescent's lane for the structured path at
+// r = k = 1 with the parity layout (the PMC study's instances): between
+// two trace points it steps with pass11, one pass over the rows per step
+// instead of the two of stepEval, and evaluates h and ∇h only where the
+// loop reports them. The iterates, the steps at which the run stops and
+// every reported value are those of the two-pass loop to the last bit
+// (TestGDLaneBitExact): the pass performs the same operations, the tests
+// that decide each step are decided the same way, and where a pass cannot
+// decide one (a gradient norm within rounding of GradTol, a point whose h
+// or ‖∇h‖_F might exceed the divergence limit, Gram entries outside
+// eval11's range) the lane evaluates exactly as the loop does, or hands
+// the step back to it.
+
+// laneMinSteps is the shortest stretch between two trace points the lane
+// takes: it evaluates once at each end, so shorter stretches (TraceEvery
+// 1, the default) keep the two-pass step.
+const laneMinSteps = 8
+
+// laneBackoff is how many steps GradientDescent takes with the two-pass
+// step after the lane handed a step back for an unsafe or unbounded
+// point, before it tries the lane again.
+const laneBackoff = 64
+
+// laneEnd says why descend11 returned.
+type laneEnd int
+
+const (
+	laneNotTaken laneEnd = iota // X's Gram entries are outside eval11's range: no step taken
+	laneReached                 // the stretch's last step, a trace point or MaxIter
+	laneDecide                  // ‖∇h(X)‖_F is within GradTol, or too close to it to tell from the pass
+	laneExact                   // a point the pass could not vouch for, evaluated exactly and accepted
+	laneDiverged                // the step from X led to a point over the divergence limit
+)
+
+func (e laneEnd) String() string {
+	switch e {
+	case laneNotTaken:
+		return "not taken"
+	case laneReached:
+		return "reached"
+	case laneDecide:
+		return "decide"
+	case laneExact:
+		return "exact"
+	case laneDiverged:
+		return "diverged"
+	}
+	return fmt.Sprintf("laneEnd(%d)", int(e))
+}
+
+// laneUsable reports whether descend11 applies to p and GD's buffers.
+func (p *Problem) laneUsable(x, next, g *mat.Dense) bool {
+	st := p.st
+	return step11Lane && st != nil && st.r == 1 && st.k == 1 && st.parity &&
+		contiguous(x) != nil && contiguous(next) != nil && contiguous(g) != nil
+}
+
+// descend11 takes gradient descent steps X ← X + α∇h(X) from iterate k
+// (x; GD has decided that the run goes on from it) towards iterate to,
+// swapping x and next as it goes. It returns the buffers, the iterate it
+// stopped at and why; at every end but laneNotTaken and laneDiverged, g,
+// h and gn are ∇h, h and ‖∇h‖_F of that iterate, as the two-pass loop
+// would hold them. At laneDiverged, x is the iterate whose step diverged
+// (GD re-evaluates it, as after a two-pass step). Each step counts one
+// evaluation of ∇h, as stepGradFast does; the evaluations at the ends do
+// not count, because the two-pass loop has those values from its steps.
+// ctx is checked where GradientDescent checks it, every gdCheckEvery
+// steps.
+func (p *Problem) descend11(ctx context.Context, ws *workspace, x, next, g *mat.Dense, alpha float64, k, to int, gradTol, limit float64) (xo, nexto *mat.Dense, j int, h float64, gn gradNorm, end laneEnd, err error) {
+	st := p.st
+	xd, nd := contiguous(x), contiguous(next)
+	s := st.gram11(xd, 1)
+	if !gram11Safe(s) {
+		return x, next, k, 0, gradNorm{}, laneNotTaken, nil
+	}
+	steps := 0
+	defer func() { p.count.addGrads(steps) }()
+	// exact evaluates at x as the two-pass loop's step would have.
+	exact := func(X *mat.Dense) (float64, gradNorm) {
+		h := finiteOrInf(st.eval(ws.sw, g, X).h(st))
+		ss := ws.sw.gradSS
+		if ss < 0 {
+			ss = sumSquares(g)
+		}
+		return h, gradNorm{g: g, ss: ss}
+	}
+	nEntries := len(xd)
+	j = k
+	for {
+		s1, ss := st.pass11(nd, xd, s, alpha)
+		if j > k && gradTol > 0 {
+			// The loop's convergence test at j, from the same sum.
+			if within, ok := ssDecides(ss, gradTol, nEntries); !ok || within {
+				h, gn = exact(x)
+				return x, next, j, h, gn, laneDecide, nil
+			}
+		}
+		steps++ // the step to j + 1 is taken (a two-pass step counts here too)
+		end = laneReached
+		if !gram11Safe(s1) || !st.bounded(s1, limit) {
+			h, gn = exact(next)
+			if !isFinite(h) || h > limit || !gn.within(limit) {
+				return x, next, j, 0, gradNorm{}, laneDiverged, nil
+			}
+			end = laneExact
+		}
+		x, next = next, x
+		xd, nd = nd, xd
+		j++
+		if j%gdCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return x, next, j, 0, gradNorm{}, end, fmt.Errorf("sod: gradient descent stopped at iteration %d: %w", j, err)
+			}
+		}
+		if end == laneExact {
+			return x, next, j, h, gn, end, nil
+		}
+		if j >= to {
+			h, gn = exact(x)
+			return x, next, j, h, gn, laneReached, nil
+		}
+		s = s1
+	}
+}
+
+// bounded reports whether h and ‖∇h‖_F at the point with Gram entries s
+// are at most half of the divergence limit (and of 1e300), so that the
+// loop's divergence test, on values with rounding error, passes. With
+// D = xxᵀ − zzᵀ and W∘W ≤ w = max(1, ε²) entrywise:
+// ‖D‖_F ≤ ‖x‖² + ‖z‖², h = ½Σ W_ij²D_ij² ≤ ½w‖D‖_F², and
+// ‖∇h‖_F = 2‖(W∘W∘D)x‖ ≤ 2w‖D‖_F‖x‖.
+func (st *masked) bounded(s sums11, limit float64) bool {
+	xx := s.xxO + s.xxU
+	d := xx + st.zz
+	w := math.Max(1, st.eps2)
+	half := math.Min(limit, 1e300) / 2
+	return 0.5*w*d*d <= half && 2*w*d*math.Sqrt(xx) <= half
+}

@@ -1,0 +1,95 @@
+package sod
+
+import "math"
+
+// This file holds the one-pass step of gradient descent on the
+// structured path at r = k = 1 with the PMC parity layout (the study's
+// instances; see structured.go and descend11 in gdlane.go).
+//
+// A step X_{j+1} = X_j + α∇h(X_j) needs ∇h(X_j), whose rows are
+//
+//	row i ∈ O: 2(x_i m_xO − z_i m_zO),
+//	row i ∈ U: 2(x_i m_xU − z_i m_zU + c(x_i² − z_i²)x_i),
+//
+// with m_xO = x_Oᵀx_O + x_Uᵀx_U, m_zO = x_Oᵀz_O + x_Uᵀz_U, m_xU = x_Oᵀx_O +
+// ε²x_Uᵀx_U, m_zU = x_Oᵀz_O + ε²x_Uᵀz_U (finish11). So one pass over the
+// rows that knows X_j's four sums computes each row of ∇h(X_j), the row
+// of X_{j+1}, and X_{j+1}'s four sums for the next pass: h, ‖XXᵀ − M*‖_F
+// and the stored gradient are left out, because GD needs them only where
+// it reports them. Every row and every sum is the same floating-point
+// operation, on the same operands, in the same order, as in gram11 and
+// finish11, so the iterates are those of the two-pass step to the last
+// bit.
+
+// step11Coef are the coefficients of a pass: m_xU, m_xO, m_zU, m_zO (each
+// pair in the order U, O of a row pair), α twice, c, and a spare slot
+// (the amd64 kernel loads them as vectors of two).
+type step11Coef [8]float64
+
+// step11Sums are a pass's sums in the order ss_U, ss_O, (x_{j+1}ᵀx_{j+1})_U,
+// (…)_O, (x_{j+1}ᵀz)_U, (…)_O: ss is the sum of squares of ∇h(X_j)'s
+// entries of the block, the others are X_{j+1}'s Gram entries.
+type step11Sums [6]float64
+
+// step11Go is the pass over row pairs (U row 2t, O row 2t + 1) of x, with
+// z interleaved the same way (masked.zPair), storing X_{j+1} in next. It
+// is the kernel where no assembly is used and the reference of the
+// assembly (TestStep11Kernel).
+func step11Go(next, x, z []float64, k *step11Coef, out *step11Sums) {
+	mxU, mxO, mzU, mzO, alpha, c := k[0], k[1], k[2], k[3], k[4], k[6]
+	n := len(x) &^ 1
+	next, z = next[:n], z[:n]
+	var ssU, ssO, xxU, xxO, xzU, xzO float64
+	for i := 0; i < n; i += 2 {
+		xu, xo, zu, zo := x[i], x[i+1], z[i], z[i+1]
+		g := 2 * (xo*mxO - zo*mzO)
+		ssO += g * g
+		xo += alpha * g
+		next[i+1] = xo
+		xxO += xo * xo
+		xzO += xo * zo
+		g = 2 * (xu*mxU - zu*mzU + c*(xu*xu-zu*zu)*xu)
+		ssU += g * g
+		xu += alpha * g
+		next[i] = xu
+		xxU += xu * xu
+		xzU += xu * zu
+	}
+	*out = step11Sums{ssU, ssO, xxU, xxO, xzU, xzO}
+}
+
+// gram11Safe reports whether X's Gram entries s are in the range where
+// eval11 is used (finish11's test); outside it eval falls back to
+// Householder with scaling, whose ∇h a pass would not reproduce.
+func gram11Safe(s sums11) bool {
+	safe := func(v float64) bool { return v == 0 || (v >= 1e-250 && v <= 1e250) }
+	return safe(s.xxO) && safe(s.zzO) && safe(s.xxU) && safe(s.zzU)
+}
+
+// pass11 is one step of gradient descent from X (contiguous data x, with
+// Gram entries s) into next: it returns X_{j+1}'s Gram entries (diag
+// unset: it is h's, not the step's) and the sum of squares of ∇h(X)'s
+// entries summed as finish11 sums them.
+func (st *masked) pass11(next, x []float64, s sums11, alpha float64) (sums11, float64) {
+	k := step11Coef{
+		s.xxO + st.eps2*s.xxU, s.xxO + s.xxU,
+		s.xzO + st.eps2*s.xzU, s.xzO + s.xzU,
+		alpha, alpha, st.c, 0,
+	}
+	np := len(st.zO)
+	var o step11Sums
+	step11(next[:2*np], x[:2*np], st.zPair, &k, &o)
+	ssU, ssO, xxU, xxO, xzU, xzO := o[0], o[1], o[2], o[3], o[4], o[5]
+	mxU, mzU, c := k[0], k[2], st.c
+	for t := np; t < len(st.zU); t++ { // odd n: the last U row
+		i, zu := 2*t, st.zU[t]
+		xu := x[i]
+		g := 2 * (xu*mxU - zu*mzU + c*(xu*xu-zu*zu)*xu)
+		ssU += g * g
+		xu += alpha * g
+		next[i] = xu
+		xxU += xu * xu
+		xzU += xu * zu
+	}
+	return sums11{xxO: xxO, xzO: xzO, zzO: st.zzO, xxU: xxU, xzU: xzU, zzU: st.zzU, diag: math.NaN()}, ssO + ssU
+}
