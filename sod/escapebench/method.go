@@ -120,8 +120,9 @@ func BuiltinMethods() []Method {
 		}},
 		// A restart descends from a random start over a full phase (probe)
 		// where the others stop at a stall point: at PMC n = 10³ and 10⁴ its
-		// runs took 5 to 40 times as long. Its scale is a formula of the
-		// stall point, not a setting.
+		// median run takes up to 20 times as long as the cheapest method's
+		// (RESULTS.md's run). Its scale is a formula of the stall point,
+		// not a setting.
 		{Name: "random-restart", Seeded: true, Judge: JudgeProbe, Weight: 15, Params: map[string]string{"scale": "‖X̂‖_F/√(nr)", "seed": "trial"}, New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
 			return &randomRestart{seed: seed}, nil
 		}},

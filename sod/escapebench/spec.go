@@ -40,10 +40,10 @@ func FamilyNames() []string { return []string{"paper", "pmc", "gaussian"} }
 // (random-signs starts) from n = 20 to n = 10⁴ with ε small enough that
 // the starts stall at spurious points (n = 10³: ε ≤ 0.02; n = 10⁴: ε ≈
 // 0.001–0.002), 2 points per cell at n = 10⁴ (4 elsewhere), where a run of
-// random-restart takes 9 to 45 s of CPU (median 20 s); Gaussian sensing at n = 20 (r = 1, 2)
-// and n = 40 with m from nr to near 2.5nr, where the spurious points
-// disappear (GaussianFamily); every built-in method, and the SOD methods
-// judged after a GD probe too (WithJudge); 20 trials.
+// random-restart takes 3 to 11 s of CPU (median 3.5 s); Gaussian sensing
+// at n = 20 (r = 1, 2) and n = 40 with m from nr to near 2.5nr, where the
+// spurious points disappear (GaussianFamily); every built-in method, and
+// the SOD methods judged after a GD probe too (WithJudge); 20 trials.
 func DefaultSpec() Spec {
 	ms := []string{}
 	for _, m := range BuiltinMethods() {
