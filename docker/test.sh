@@ -5,7 +5,8 @@
 #
 # 1. docker/install.sh --with-browser --with-grader  (idempotent: a no-op once everything is installed)
 # 2. go vet, staticcheck (pinned, run through the Go module proxy) and the library tests
-#                                       (go test ./...: the library, widgets and docker/'s own scripts)
+#                                       (go test ./...: the library, widgets and docker/'s own scripts;
+#                                        then ./sod again with the noasm tag, on its pure-Go kernels)
 # 3. the test tooling's module (.ci/testtools: the repository-wide tests (README example, Markdown
 #    links, references, tracked files, environment variables), the browser tests, labcheck and
 #    chartcheck, the Dockerfile and hub lint): go vet, staticcheck and go test, as for the library
@@ -62,6 +63,10 @@ if [ "$staticcheck" = 1 ]; then
 fi
 echo "== library tests"
 go test -timeout 40m ./...
+# sod's assembly kernels have pure-Go twins (the noasm tag), which the tests compare with them
+# bit for bit on amd64; here the package runs on the twins alone.
+echo "== sod with the noasm tag (its pure-Go kernels)"
+go test -tags noasm -count=1 -timeout 10m ./sod
 if [ "$fuzz" = 1 ]; then
   # Each fuzz target for 10 s (below ~5 s Go can stop a target with "context deadline exceeded"
   # before it starts fuzzing; their seed corpora already ran above). A failing input is saved

@@ -94,7 +94,10 @@
 // minus a rank-one term plus a diagonal, so with a known low-rank M* = ZZᵀ
 // a Problem evaluates h, ∇h and ‖XXᵀ − M*‖_F from n×(r + k) factors in
 // O(n(r + k)²) (structured.go: a QR of the parity blocks of [X Z] keeps h
-// accurate near the minimum), and AnalyzeCritical finds λ_n, u_n by
+// accurate near the minimum); at r = k = 1 GradientDescent steps between
+// trace points in one pass over the rows (gdlane.go, step11.go: the same
+// iterates to the bit, about a third of an evaluation per step), and
+// AnalyzeCritical finds λ_n, u_n by
 // Lanczos iterations (lanczos.go) above StructuredCriticalMinN. Above
 // DenseHessianMaxSize (nr) AnalyzeCritical, for every problem, takes
 // λ_min(∇²h) from HessianMinEig instead of the nr×nr Hessian

@@ -254,7 +254,10 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 		// Between trace points the structured r = 1 path steps in one
 		// pass (descend11), except right after a callback, which may have
 		// changed x: the two-pass step below uses the g of before.
-		to := min(opt.MaxIter, (k/every+1)*every)
+		to := opt.MaxIter // the next trace point, or MaxIter
+		if rem := every - k%every; k <= math.MaxInt-rem {
+			to = min(to, k+rem)
+		}
 		if lane && k >= laneRetry && to-k >= laneMinSteps && !(lastRecorded == k && opt.Callback != nil) {
 			var end laneEnd
 			var err error

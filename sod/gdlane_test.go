@@ -233,6 +233,7 @@ func TestGDLaneBitExact(t *testing.T) {
 		{"MaxIter, n = 1000", 1000, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 1000, MaxIter: 5000, TraceEvery: 250}}, -1, StopMaxIter},
 		{"MaxIter, n = 1001, random z, KeepIterates", 1001, 0.3, true, nil, GDOptions{Iteration: Iteration{Step: 0.2 / 1001, MaxIter: 3000, TraceEvery: 700, KeepIterates: true}}, -1, StopMaxIter},
 		{"GradTol, a probe (one trace point)", 200, 0.05, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 200, MaxIter: 1 << 20, TraceEvery: 1 << 20}, GradTol: 1e-10}, -1, StopConverged},
+		{"GradTol, MaxIter and TraceEvery math.MaxInt", 200, 0.05, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 200, MaxIter: math.MaxInt, TraceEvery: math.MaxInt}, GradTol: 1e-8}, -1, StopConverged},
 		{"GradTol, n = 1001", 1001, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 1001, MaxIter: 200000, TraceEvery: 1000}, GradTol: 1e-6}, -1, StopConverged},
 		{"GradTol = a ‖∇h‖ of the run", 1000, 0.1, false, x0, GDOptions{Iteration: Iteration{Step: 0.5 / 1000, MaxIter: 1000, TraceEvery: 1000}, GradTol: atTol}, -1, StopConverged},
 		{"divergence, finite limit", 100, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5, MaxIter: 1000, TraceEvery: 100, DivergenceLimit: 1e40}}, -1, StopDiverged},
