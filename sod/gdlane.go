@@ -21,6 +21,10 @@ import (
 // eval11's range) the lane evaluates exactly as the loop does, or hands
 // the step back to it.
 
+// gdCheckEvery is how often (in steps) GradientDescent checks its
+// context, in the two-pass loop and in the lane alike.
+const gdCheckEvery = 1 << 10
+
 // laneMinSteps is the shortest stretch between two trace points the lane
 // takes: it evaluates once at each end, so shorter stretches (TraceEvery
 // 1, the default) keep the two-pass step.
@@ -145,4 +149,40 @@ func (st *masked) bounded(s sums11, limit float64) bool {
 	w := math.Max(1, st.eps2)
 	half := math.Min(limit, 1e300) / 2
 	return 0.5*w*d*d <= half && 2*w*d*math.Sqrt(xx) <= half
+}
+
+// gram11Safe reports whether X's Gram entries s are in the range where
+// eval11 is used (finish11's test); outside it eval falls back to
+// Householder with scaling, whose ∇h a pass would not reproduce.
+func gram11Safe(s sums11) bool {
+	safe := func(v float64) bool { return v == 0 || (v >= 1e-250 && v <= 1e250) }
+	return safe(s.xxO) && safe(s.zzO) && safe(s.xxU) && safe(s.zzU)
+}
+
+// pass11 is one step of gradient descent from X (contiguous data x, with
+// Gram entries s) into next: it returns X_{j+1}'s Gram entries (diag
+// unset: it is h's, not the step's) and the sum of squares of ∇h(X)'s
+// entries summed as finish11 sums them.
+func (st *masked) pass11(next, x []float64, s sums11, alpha float64) (sums11, float64) {
+	k := step11Coef{
+		s.xxO + st.eps2*s.xxU, s.xxO + s.xxU,
+		s.xzO + st.eps2*s.xzU, s.xzO + s.xzU,
+		alpha, alpha, st.c, 0,
+	}
+	np := len(st.zO)
+	var o step11Sums
+	step11(next[:2*np], x[:2*np], st.zPair, &k, &o)
+	ssU, ssO, xxU, xxO, xzU, xzO := o[0], o[1], o[2], o[3], o[4], o[5]
+	mxU, mzU, c := k[0], k[2], st.c
+	for t := np; t < len(st.zU); t++ { // odd n: the last U row
+		i, zu := 2*t, st.zU[t]
+		xu := x[i]
+		g := 2 * (xu*mxU - zu*mzU + c*(xu*xu-zu*zu)*xu)
+		ssU += g * g
+		xu += alpha * g
+		next[i] = xu
+		xxU += xu * xu
+		xzU += xu * zu
+	}
+	return sums11{xxO: xxO, xzO: xzO, zzO: st.zzO, xxU: xxU, xzU: xzU, zzU: st.zzU, diag: math.NaN()}, ssO + ssU
 }

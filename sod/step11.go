@@ -1,10 +1,11 @@
 package sod
 
-import "math"
-
-// This file holds the one-pass step of gradient descent on the
-// structured path at r = k = 1 with the PMC parity layout (the study's
-// instances; see structured.go and descend11 in gdlane.go).
+// This file holds the kernel of the one-pass step of gradient descent on
+// the structured path at r = k = 1 with the PMC parity layout (the
+// study's instances; structured.go): its coefficients, its sums and its
+// pure-Go form. The step11 of the platform's file (step11_amd64.go with
+// step11_amd64.s, step11_noasm.go, step11_other.go) runs it; pass11 and
+// descend11 (gdlane.go) use it.
 //
 // A step X_{j+1} = X_j + α∇h(X_j) needs ∇h(X_j), whose rows are
 //
@@ -56,40 +57,4 @@ func step11Go(next, x, z []float64, k *step11Coef, out *step11Sums) {
 		xzU += xu * zu
 	}
 	*out = step11Sums{ssU, ssO, xxU, xxO, xzU, xzO}
-}
-
-// gram11Safe reports whether X's Gram entries s are in the range where
-// eval11 is used (finish11's test); outside it eval falls back to
-// Householder with scaling, whose ∇h a pass would not reproduce.
-func gram11Safe(s sums11) bool {
-	safe := func(v float64) bool { return v == 0 || (v >= 1e-250 && v <= 1e250) }
-	return safe(s.xxO) && safe(s.zzO) && safe(s.xxU) && safe(s.zzU)
-}
-
-// pass11 is one step of gradient descent from X (contiguous data x, with
-// Gram entries s) into next: it returns X_{j+1}'s Gram entries (diag
-// unset: it is h's, not the step's) and the sum of squares of ∇h(X)'s
-// entries summed as finish11 sums them.
-func (st *masked) pass11(next, x []float64, s sums11, alpha float64) (sums11, float64) {
-	k := step11Coef{
-		s.xxO + st.eps2*s.xxU, s.xxO + s.xxU,
-		s.xzO + st.eps2*s.xzU, s.xzO + s.xzU,
-		alpha, alpha, st.c, 0,
-	}
-	np := len(st.zO)
-	var o step11Sums
-	step11(next[:2*np], x[:2*np], st.zPair, &k, &o)
-	ssU, ssO, xxU, xxO, xzU, xzO := o[0], o[1], o[2], o[3], o[4], o[5]
-	mxU, mzU, c := k[0], k[2], st.c
-	for t := np; t < len(st.zU); t++ { // odd n: the last U row
-		i, zu := 2*t, st.zU[t]
-		xu := x[i]
-		g := 2 * (xu*mxU - zu*mzU + c*(xu*xu-zu*zu)*xu)
-		ssU += g * g
-		xu += alpha * g
-		next[i] = xu
-		xxU += xu * xu
-		xzU += xu * zu
-	}
-	return sums11{xxO: xxO, xzO: xzO, zzO: st.zzO, xxU: xxU, xzU: xzU, zzU: st.zzU, diag: math.NaN()}, ssO + ssU
 }
