@@ -96,9 +96,9 @@
 // O(n(r + k)²) (structured.go: a QR of the parity blocks of [X Z] keeps h
 // accurate near the minimum); at r = k = 1 GradientDescent steps between
 // trace points in one pass over the rows (gdlane.go, step11.go: the same
-// iterates to the bit, about a third of an evaluation per step), and
-// AnalyzeCritical finds λ_n, u_n by
-// Lanczos iterations (lanczos.go) above StructuredCriticalMinN. Above
+// iterates to the bit; 0.4–0.6 of an evaluation per step for n ≥ 1000,
+// PERFORMANCE.md), and AnalyzeCritical finds λ_n, u_n by Lanczos
+// iterations (lanczos.go) above StructuredCriticalMinN. Above
 // DenseHessianMaxSize (nr) AnalyzeCritical, for every problem, takes
 // λ_min(∇²h) from HessianMinEig instead of the nr×nr Hessian
 // (CriticalOptions.Hessian keeps the dense one available). NewProblem

@@ -459,6 +459,7 @@ func render(w io.Writer, r *results) {
 		fmt.Fprintln(w, "step, traced every 100 steps) from 0.01·N(0, I); the dense path only up to n = 1000.")
 		fmt.Fprintln(w)
 		writeGrowthTable(w, fam)
+		writeStepTable(w, r, fam)
 	}
 	writeComparison(w, r, "## One gradient at n = 80, five ways", true, []compared{
 		{"structured path (`sod`, r = 1)", "sod", "BenchmarkGradPMC/r=1/n=80/path=structured"},
@@ -680,4 +681,40 @@ func fmtBytes(v float64) string {
 		}
 	}
 	return fmtCount(v) + " B"
+}
+
+// gdSteps is the number of steps of BenchmarkGradientDescentPMC.
+const gdSteps = 1000
+
+// writeStepTable sets one structured GD step (a thousandth of
+// BenchmarkGradientDescentPMC) beside one evaluation of h and ∇h
+// (BenchmarkGradPMC) at the same r and n.
+func writeStepTable(w io.Writer, r *results, fam []sized) {
+	var lines []string
+	for _, s := range fam {
+		if s.path != "structured" {
+			continue
+		}
+		ev := r.find("sod", fmt.Sprintf("BenchmarkGradPMC/r=%d/n=%d/path=structured", s.r, s.n))
+		if ev == nil {
+			continue
+		}
+		st, _ := s.b.time()
+		et, _ := ev.time()
+		st /= gdSteps
+		lines = append(lines, fmt.Sprintf("| %d | %s | %s | %s | %s |", s.r, fmtCount(float64(s.n)), fmtTime(st), fmtTime(et), fmtRatio(st/et)))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "One step against one evaluation of h and ∇h (`BenchmarkGradPMC`, same r and n). At r = 1 a step")
+	fmt.Fprintln(w, "between two trace points is one pass over the rows that computes ∇h, the next iterate and its")
+	fmt.Fprintln(w, "Gram entries, without h (`sod`'s gdlane.go); at r > 1 it is an evaluation and the update.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| r | n | one step | one h + ∇h | step / evaluation |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|")
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w)
 }
