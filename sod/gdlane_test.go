@@ -200,7 +200,7 @@ func gdBoth(t *testing.T, p *Problem, x0 *mat.Dense, opt GDOptions, ctxAt int) *
 // pass's sum cannot decide), divergence (a finite limit and overflow), a
 // callback that stops the run or changes X, a cancelled context, starts
 // whose Gram entries leave eval11's range, KeepIterates, odd and even n,
-// the study's z and a random one.
+// the study's z and a random one, ε < 1 and ε > 1.
 func TestGDLaneBitExact(t *testing.T) {
 	if !step11Lane {
 		t.Skip("no one-pass lane on this platform (step11Lane)")
@@ -236,6 +236,7 @@ func TestGDLaneBitExact(t *testing.T) {
 		{"GradTol, MaxIter and TraceEvery math.MaxInt", 200, 0.05, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 200, MaxIter: math.MaxInt, TraceEvery: math.MaxInt}, GradTol: 1e-8}, -1, StopConverged},
 		{"GradTol, n = 1001", 1001, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 1001, MaxIter: 200000, TraceEvery: 1000}, GradTol: 1e-6}, -1, StopConverged},
 		{"GradTol = a ‖∇h‖ of the run", 1000, 0.1, false, x0, GDOptions{Iteration: Iteration{Step: 0.5 / 1000, MaxIter: 1000, TraceEvery: 1000}, GradTol: atTol}, -1, StopConverged},
+		{"ε > 1 (weights above 1)", 100, 2, true, nil, GDOptions{Iteration: Iteration{Step: 0.05 / 100, MaxIter: 3000, TraceEvery: 1000}}, -1, StopMaxIter},
 		{"divergence, finite limit", 100, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5, MaxIter: 1000, TraceEvery: 100, DivergenceLimit: 1e40}}, -1, StopDiverged},
 		{"divergence, overflow", 100, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5, MaxIter: 1000, TraceEvery: 100, DivergenceLimit: math.Inf(1)}}, -1, StopDiverged},
 		{"limit near h: exact evaluations", 100, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 100, MaxIter: 2000, TraceEvery: 500, DivergenceLimit: 2e4}}, -1, StopMaxIter},
