@@ -206,16 +206,27 @@ func TestGDLaneBitExact(t *testing.T) {
 		t.Skip("no one-pass lane on this platform (step11Lane)")
 	}
 	ctx := context.Background()
-	// A run of the two-pass loop whose ‖∇h‖ at step 300 becomes a GradTol.
+	// A run of the two-pass loop: the last step up to 300 whose ‖∇h‖ is
+	// below every earlier one gives a GradTol at which the run must stop
+	// there, and which the pass's sum cannot decide.
 	p := pmcProblem(t, 1000, 0.1, false)
 	x0 := randDense(1000, 1, 3)
 	gdLaneOff = true
-	ref, err := GradientDescent(ctx, p, x0, GDOptions{Iteration: Iteration{Step: 0.5 / 1000, MaxIter: 300, TraceEvery: 300}})
+	ref, err := GradientDescent(ctx, p, x0, GDOptions{Iteration: Iteration{Step: 0.5 / 1000, MaxIter: 300, TraceEvery: 1}})
 	gdLaneOff = false
 	if err != nil {
 		t.Fatal(err)
 	}
-	atTol := ref.GradNorm
+	atIter, low := 0, math.Inf(1)
+	for k, v := range ref.Trace.GradNorm {
+		if v < low {
+			atIter, low = k, v
+		}
+	}
+	atTol := low
+	if atIter < 2*laneMinSteps {
+		t.Fatalf("‖∇h‖ is lowest at step %d of 300: choose another start", atIter)
+	}
 	tiny := randDense(1001, 1, 4)
 	for i := 1; i < 1001; i += 2 {
 		tiny.Set(i, 0, 1e-130*tiny.At(i, 0)) // x_Oᵀx_O < 1e-250: eval11 falls back
@@ -265,6 +276,9 @@ func TestGDLaneBitExact(t *testing.T) {
 			}
 			if res == nil || res.Stop != tc.wantStop {
 				t.Fatalf("stop %v, want %v (the case does not test what it says)", res.Stop, tc.wantStop)
+			}
+			if tc.opt.GradTol == atTol && res.Iter != atIter {
+				t.Fatalf("stopped at %d, want %d, where ‖∇h‖ = GradTol", res.Iter, atIter)
 			}
 		})
 	}
