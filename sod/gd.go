@@ -204,17 +204,23 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 		}
 		return true
 	}
-	bad := func(h float64, gn *gradNorm) bool {
-		return !isFinite(h) || h > limit || !gn.within(limit)
-	}
-
 	h := p.gradFast(ws, g, x)
 	gn := gradNorm{g: g, ss: -1}
-	if bad(h, &gn) {
+	if overLimit(h, &gn, limit) {
 		return nil, fmt.Errorf("%w: h(x0) = %v, ‖∇h(x0)‖ = %v overflow", ErrNotFinite, h, gn.value())
 	}
 	k := 0
 	lastRecorded := -1
+	// diverge ends the run at x = X_k, whose step overflowed or passed
+	// the limit: h and ∇h are evaluated there again (and counted).
+	diverge := func() {
+		h = p.gradFast(ws, g, x)
+		gn = gradNorm{g: g, ss: -1}
+		res.Stop = StopDiverged
+		if lastRecorded != k {
+			record(k, h, gn.value())
+		}
+	}
 	lane := ring == nil && !gdLaneOff && p.laneUsable(x, next, g)
 	laneRetry := 0
 	for {
@@ -251,49 +257,34 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 		// Between trace points the structured r = 1 path steps in one
 		// pass (descend11), except right after a callback, which may have
 		// changed x: the two-pass step below uses the g of before.
-		to := opt.MaxIter // the next trace point, or MaxIter
-		if rem := every - k%every; k <= math.MaxInt-rem {
-			to = min(to, k+rem)
-		}
-		if lane && k >= laneRetry && to-k >= laneMinSteps && !(lastRecorded == k && opt.Callback != nil) {
-			var end laneEnd
-			var err error
-			var j int
-			var lh float64
-			var lgn gradNorm
-			x, next, j, lh, lgn, end, err = p.descend11(ctx, ws, x, next, g, -opt.Step, k, to, opt.GradTol, limit)
-			if err != nil {
-				return nil, err
-			}
-			switch end {
-			case laneNotTaken, laneExact:
-				laneRetry = j + laneBackoff
-			}
-			if end == laneDiverged {
-				k = j
-				h = p.gradFast(ws, g, x)
-				gn = gradNorm{g: g, ss: -1}
-				res.Stop = StopDiverged
-				if lastRecorded != k {
-					record(k, h, gn.value())
+		if lane && k >= laneRetry && !(lastRecorded == k && opt.Callback != nil) {
+			if to := laneTarget(k, every, opt.MaxIter); to-k >= laneMinSteps {
+				ls, err := p.descend11(ctx, ws, x, next, g, -opt.Step, k, to, opt.GradTol, limit)
+				if err != nil {
+					return nil, err
 				}
-				break
-			}
-			if end != laneNotTaken {
-				k, h, gn = j, lh, lgn
-				continue
+				x, next = ls.x, ls.next
+				switch ls.end {
+				case laneNotTaken, laneExact:
+					laneRetry = ls.k + laneBackoff
+				case laneDiverged:
+					k = ls.k
+					diverge()
+				}
+				if ls.end == laneDiverged {
+					break
+				}
+				if ls.end != laneNotTaken {
+					k, h, gn = ls.k, ls.h, ls.gn
+					continue
+				}
 			}
 		}
 		// Step into next, keeping x in case of overflow.
 		nh, ss := p.stepGradFast(ws, next, x, g, -opt.Step)
 		ngn := gradNorm{g: g, ss: ss}
-		if bad(nh, &ngn) {
-			h = p.gradFast(ws, g, x)
-			gn = gradNorm{g: g, ss: -1}
-			res.Stop = StopDiverged
-			if lastRecorded != k {
-				record(k, h, gn.value())
-			}
+		if overLimit(nh, &ngn, limit) {
+			diverge()
 			break
 		}
 		x, next = next, x

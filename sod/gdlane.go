@@ -69,69 +69,85 @@ func (p *Problem) laneUsable(x, next, g *mat.Dense) bool {
 		contiguous(x) != nil && contiguous(next) != nil && contiguous(g) != nil
 }
 
+// laneTarget is the iterate a lane stretch from k runs to: the next
+// trace point (a multiple of every), or maxIter if that comes first.
+func laneTarget(k, every, maxIter int) int {
+	if rem := every - k%every; k <= math.MaxInt-rem {
+		return min(maxIter, k+rem)
+	}
+	return maxIter
+}
+
+// laneStop is where descend11 stopped: GD's two buffers (x holds the
+// iterate), the iterate k, and why; at every end but laneNotTaken and
+// laneDiverged, h and gn are h and ‖∇h‖_F there, and g holds ∇h there, as
+// the two-pass loop would hold them.
+type laneStop struct {
+	x, next *mat.Dense
+	k       int
+	h       float64
+	gn      gradNorm
+	end     laneEnd
+}
+
 // descend11 takes gradient descent steps X ← X + α∇h(X) from iterate k
 // (x; GD has decided that the run goes on from it) towards iterate to,
-// swapping x and next as it goes. It returns the buffers, the iterate it
-// stopped at and why; at every end but laneNotTaken and laneDiverged, g,
-// h and gn are ∇h, h and ‖∇h‖_F of that iterate, as the two-pass loop
-// would hold them. At laneDiverged, x is the iterate whose step diverged
-// (GD re-evaluates it, as after a two-pass step). Each step counts one
-// evaluation of ∇h, as stepGradFast does; the evaluations at the ends do
-// not count, because the two-pass loop has those values from its steps.
-// ctx is checked where GradientDescent checks it, every gdCheckEvery
-// steps.
-func (p *Problem) descend11(ctx context.Context, ws *workspace, x, next, g *mat.Dense, alpha float64, k, to int, gradTol, limit float64) (xo, nexto *mat.Dense, j int, h float64, gn gradNorm, end laneEnd, err error) {
+// swapping x and next as it goes. At laneDiverged, x is the iterate whose
+// step diverged (GD evaluates it again, as after a two-pass step). Each
+// step counts one evaluation of ∇h, as stepGradFast does; the
+// evaluations at the ends do not count, because the two-pass loop has
+// those values from its steps. ctx is checked where GradientDescent
+// checks it, every gdCheckEvery steps.
+func (p *Problem) descend11(ctx context.Context, ws *workspace, x, next, g *mat.Dense, alpha float64, k, to int, gradTol, limit float64) (laneStop, error) {
 	st := p.st
 	xd, nd := contiguous(x), contiguous(next)
 	s := st.gram11(xd, 1)
-	if !gram11Safe(s) {
-		return x, next, k, 0, gradNorm{}, laneNotTaken, nil
+	if !s.safe() {
+		return laneStop{x: x, next: next, k: k, end: laneNotTaken}, nil
 	}
 	steps := 0
 	defer func() { p.count.addGrads(steps) }()
-	// exact evaluates at x as the two-pass loop's step would have.
-	exact := func(X *mat.Dense) (float64, gradNorm) {
-		h := finiteOrInf(st.eval(ws.sw, g, X).h(st))
-		ss := ws.sw.gradSS
-		if ss < 0 {
-			ss = sumSquares(g)
+	// stop ends the stretch at iterate j (in x) and, but for laneDiverged,
+	// evaluates there as the two-pass loop's step would have.
+	stop := func(j int, end laneEnd) laneStop {
+		ls := laneStop{x: x, next: next, k: j, end: end}
+		if end != laneDiverged {
+			ls.h = finiteOrInf(st.eval(ws.sw, g, x).h(st))
+			ls.gn = gradNorm{g: g, ss: ws.sw.gradSSOr(g)}
 		}
-		return h, gradNorm{g: g, ss: ss}
+		return ls
 	}
-	nEntries := len(xd)
-	j = k
+	j := k
 	for {
 		s1, ss := st.pass11(nd, xd, s, alpha)
 		if j > k && gradTol > 0 {
 			// The loop's convergence test at j, from the same sum.
-			if within, ok := ssDecides(ss, gradTol, nEntries); !ok || within {
-				h, gn = exact(x)
-				return x, next, j, h, gn, laneDecide, nil
+			if within, ok := ssDecides(ss, gradTol, len(xd)); !ok || within {
+				return stop(j, laneDecide), nil
 			}
 		}
 		steps++ // the step to j + 1 is taken (a two-pass step counts here too)
-		end = laneReached
-		if !gram11Safe(s1) || !st.bounded(s1, limit) {
-			h, gn = exact(next)
-			if !isFinite(h) || h > limit || !gn.within(limit) {
-				return x, next, j, 0, gradNorm{}, laneDiverged, nil
-			}
-			end = laneExact
-		}
 		x, next = next, x
 		xd, nd = nd, xd
 		j++
-		if j%gdCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return x, next, j, 0, gradNorm{}, end, fmt.Errorf("sod: gradient descent stopped at iteration %d: %w", j, err)
+		var exact laneStop
+		if !s1.safe() || !st.bounded(s1, limit) {
+			exact = stop(j, laneExact)
+			if overLimit(exact.h, &exact.gn, limit) {
+				x, next = next, x
+				return stop(j-1, laneDiverged), nil
 			}
 		}
-		if end == laneExact {
-			return x, next, j, h, gn, end, nil
+		if j%gdCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return laneStop{}, fmt.Errorf("sod: gradient descent stopped at iteration %d: %w", j, err)
+			}
+		}
+		if exact.end == laneExact {
+			return exact, nil
 		}
 		if j >= to {
-			h, gn = exact(x)
-			return x, next, j, h, gn, laneReached, nil
+			return stop(j, laneReached), nil
 		}
 		s = s1
 	}
@@ -151,33 +167,21 @@ func (st *masked) bounded(s sums11, limit float64) bool {
 	return 0.5*w*d*d <= half && 2*w*d*math.Sqrt(xx) <= half
 }
 
-// gram11Safe reports whether X's Gram entries s are in the range where
-// eval11 is used (finish11's test); outside it eval falls back to
-// Householder with scaling, whose ∇h a pass would not reproduce.
-func gram11Safe(s sums11) bool {
-	safe := func(v float64) bool { return v == 0 || (v >= 1e-250 && v <= 1e250) }
-	return safe(s.xxO) && safe(s.zzO) && safe(s.xxU) && safe(s.zzU)
-}
-
 // pass11 is one step of gradient descent from X (contiguous data x, with
 // Gram entries s) into next: it returns X_{j+1}'s Gram entries (diag
 // unset: it is h's, not the step's) and the sum of squares of ∇h(X)'s
 // entries summed as finish11 sums them.
 func (st *masked) pass11(next, x []float64, s sums11, alpha float64) (sums11, float64) {
-	k := step11Coef{
-		s.xxO + st.eps2*s.xxU, s.xxO + s.xxU,
-		s.xzO + st.eps2*s.xzU, s.xzO + s.xzU,
-		alpha, alpha, st.c, 0,
-	}
+	mxO, mzO, mxU, mzU := st.coef11(s)
+	k := step11Coef{mxU, mxO, mzU, mzO, alpha, alpha, st.c, 0}
 	np := len(st.zO)
 	var o step11Sums
 	step11(next[:2*np], x[:2*np], st.zPair, &k, &o)
 	ssU, ssO, xxU, xxO, xzU, xzO := o[0], o[1], o[2], o[3], o[4], o[5]
-	mxU, mzU, c := k[0], k[2], st.c
 	for t := np; t < len(st.zU); t++ { // odd n: the last U row
 		i, zu := 2*t, st.zU[t]
 		xu := x[i]
-		g := 2 * (xu*mxU - zu*mzU + c*(xu*xu-zu*zu)*xu)
+		g := gradRowU11(xu, zu, mxU, mzU, st.c)
 		ssU += g * g
 		xu += alpha * g
 		next[i] = xu

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -297,8 +298,8 @@ func TestDescend11Ends(t *testing.T) {
 		ws := p.getWorkspace()
 		defer p.putWorkspace(ws)
 		x, next, g := mat.DenseCopyOf(x0), mat.NewDense(n, r, nil), mat.NewDense(n, r, nil)
-		_, _, j, _, _, end, err := p.descend11(ctx, ws, x, next, g, alpha, 0, to, tol, limit)
-		return j, end, err
+		ls, err := p.descend11(ctx, ws, x, next, g, alpha, 0, to, tol, limit)
+		return ls.k, ls.end, err
 	}
 	p := pmcProblem(t, 1000, 0.1, false)
 	x0 := randDense(1000, 1, 9)
@@ -325,10 +326,17 @@ func TestDescend11Ends(t *testing.T) {
 		{"exact: near the limit", x0, -0.5 / 1000, 100, 0, 2e5, bg, 1, laneExact, nil},
 		{"diverged", x0, -5, 100, 0, 1e6, bg, 0, laneDiverged, nil},
 		{"not taken: unsafe", tiny, -0.5 / 1000, 100, 0, DefaultDivergenceLimit, bg, 0, laneNotTaken, nil},
-		{"context", x0, -0.5 / 1000, 5000, 0, DefaultDivergenceLimit, cancelled, gdCheckEvery, laneReached, context.Canceled},
+		{"context", x0, -0.5 / 1000, 5000, 0, DefaultDivergenceLimit, cancelled, gdCheckEvery, 0, context.Canceled},
 	} {
 		j, end, err := run(p, tc.x0, tc.alpha, tc.to, tc.tol, tc.limit, tc.ctx)
-		if j != tc.wantJ || end != tc.wantEnd || !errors.Is(err, tc.wantErr) {
+		if tc.wantErr != nil {
+			// GradientDescent returns the error alone, naming the iterate.
+			if want := fmt.Sprintf("iteration %d:", tc.wantJ); !errors.Is(err, tc.wantErr) || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: error %v, want %v naming %q", tc.name, err, tc.wantErr, want)
+			}
+			continue
+		}
+		if j != tc.wantJ || end != tc.wantEnd || err != nil {
 			t.Errorf("%s: ended at %d (%v, %v), want %d (%v, %v)", tc.name, j, end, err, tc.wantJ, tc.wantEnd, tc.wantErr)
 		}
 	}

@@ -63,3 +63,9 @@ func ssDecides(ss, t float64, N int) (within, ok bool) {
 	}
 	return false, false
 }
+
+// overLimit reports whether h or ‖∇h‖_F (gn) is not finite or exceeds
+// the divergence limit: GradientDescent's test of every iterate.
+func overLimit(h float64, gn *gradNorm, limit float64) bool {
+	return !isFinite(h) || h > limit || !gn.within(limit)
+}

@@ -375,10 +375,7 @@ func (p *Problem) stepGradFast(ws *workspace, next, x, g *mat.Dense, alpha float
 	if p.st != nil {
 		p.count.addEval(true)
 		h = finiteOrInf(p.st.stepEval(ws.sw, g, next, x, g, alpha).h(p.st))
-		if ss = ws.sw.gradSS; ss >= 0 {
-			return h, ss
-		}
-		return h, sumSquares(g)
+		return h, ws.sw.gradSSOr(g)
 	}
 	stepInto(next, x, g, alpha)
 	h = p.gradFast(ws, g, next)

@@ -43,13 +43,13 @@ func step11Go(next, x, z []float64, k *step11Coef, out *step11Sums) {
 	var ssU, ssO, xxU, xxO, xzU, xzO float64
 	for i := 0; i < n; i += 2 {
 		xu, xo, zu, zo := x[i], x[i+1], z[i], z[i+1]
-		g := 2 * (xo*mxO - zo*mzO)
+		g := gradRowO11(xo, zo, mxO, mzO)
 		ssO += g * g
 		xo += alpha * g
 		next[i+1] = xo
 		xxO += xo * xo
 		xzO += xo * zo
-		g = 2 * (xu*mxU - zu*mzU + c*(xu*xu-zu*zu)*xu)
+		g = gradRowU11(xu, zu, mxU, mzU, c)
 		ssU += g * g
 		xu += alpha * g
 		next[i] = xu

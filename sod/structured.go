@@ -139,6 +139,15 @@ type maskedWork struct {
 	gradSS float64
 }
 
+// gradSSOr returns gradSS, or the sum of squares of g's entries when the
+// last evaluation did not leave it.
+func (w *maskedWork) gradSSOr(g *mat.Dense) float64 {
+	if w.gradSS >= 0 {
+		return w.gradSS
+	}
+	return sumSquares(g)
+}
+
 // houseWork holds evalHouse's copies of the blocks: O(n·s).
 type houseWork struct {
 	aO, aU []float64 // F_O, F_U (|O|×s, |U|×s), overwritten by their QR
@@ -351,14 +360,39 @@ func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
 	return sums11{xxO, xzO, st.zzO, xxU, xzU, st.zzU, diag}
 }
 
+// safe reports whether the Gram entries are in the range where eval11 is
+// used: each is zero or in [1e-250, 1e250]. Outside it eval falls back to
+// Householder with scaling.
+func (s sums11) safe() bool {
+	in := func(v float64) bool { return v == 0 || (v >= 1e-250 && v <= 1e250) }
+	return in(s.xxO) && in(s.zzO) && in(s.xxU) && in(s.zzU)
+}
+
+// coef11 returns the factors of ∇h's rows at the point with Gram entries
+// s: row i ∈ O uses m_x = x_Oᵀx_O + x_Uᵀx_U and m_z = x_Oᵀz_O + x_Uᵀz_U,
+// row i ∈ U the same with the U-block sums weighted by ε².
+func (st *masked) coef11(s sums11) (mxO, mzO, mxU, mzU float64) {
+	return s.xxO + s.xxU, s.xzO + s.xzU, s.xxO + st.eps2*s.xxU, s.xzO + st.eps2*s.xzU
+}
+
+// gradRowO11 and gradRowU11 are row i of ∇h at r = k = 1 (x = x_i, z =
+// z_i) for i ∈ O and i ∈ U, with coef11's factors: 2(x m_x − z m_z), plus
+// 2c(x² − z²)x = 2c D_ii x_i on U. finish11 and the one-pass step
+// (step11Go, pass11) use these; the SSE2 kernel performs the same
+// operations.
+func gradRowO11(x, z, mx, mz float64) float64 { return 2 * (x*mx - z*mz) }
+
+func gradRowU11(x, z, mx, mz, c float64) float64 {
+	return 2 * (x*mx - z*mz + c*(x*x-z*z)*x)
+}
+
 // finish11 is eval11's pass 2 from the sums of pass 1: each block's
 // residual ‖z − βx‖², and ∇h into dst (if not nil), whose sum of squares
 // it leaves in w.gradSS (summed blockwise, not in row order). It reports
 // false when a Gram entry is unsafe (see eval11).
 func (st *masked) finish11(w *maskedWork, dst *mat.Dense, xd []float64, xs int, s sums11) (maskedNorms, bool) {
 	q := maskedNorms{diag: s.diag}
-	safe := func(v float64) bool { return v == 0 || (v >= 1e-250 && v <= 1e250) }
-	if !safe(s.xxO) || !safe(s.zzO) || !safe(s.xxU) || !safe(s.zzU) {
+	if !s.safe() {
 		return q, false
 	}
 	betaO, betaU := 0.0, 0.0
@@ -372,8 +406,7 @@ func (st *masked) finish11(w *maskedWork, dst *mat.Dense, xd []float64, xs int, 
 	// row i ∈ O: 2(x_i (xᵀx) − z_i (zᵀx)), row i ∈ U: the same with the
 	// U-block sums weighted by ε², plus 2c D_ii x_i.
 	var resO, resU, ssO, ssU float64
-	mxO, mzO := s.xxO+s.xxU, s.xzO+s.xzU
-	mxU, mzU := s.xxO+st.eps2*s.xxU, s.xzO+st.eps2*s.xzU
+	mxO, mzO, mxU, mzU := st.coef11(s)
 	c := st.c
 	zO, zU := st.zO, st.zU
 	zU2 := zU[:len(zO)]
@@ -385,12 +418,12 @@ func (st *masked) finish11(w *maskedWork, dst *mat.Dense, xd []float64, xs int, 
 			xo, xu, zu := xd[i*xs], xd[j*xs], zU2[t]
 			e := zo - betaO*xo
 			resO += e * e
-			g := 2 * (xo*mxO - zo*mzO)
+			g := gradRowO11(xo, zo, mxO, mzO)
 			gd[i*gs] = g
 			ssO += g * g
 			e = zu - betaU*xu
 			resU += e * e
-			g = 2 * (xu*mxU - zu*mzU + c*(xu*xu-zu*zu)*xu)
+			g = gradRowU11(xu, zu, mxU, mzU, c)
 			gd[j*gs] = g
 			ssU += g * g
 		}
@@ -399,7 +432,7 @@ func (st *masked) finish11(w *maskedWork, dst *mat.Dense, xd []float64, xs int, 
 			xu, zu := xd[j*xs], zU[t]
 			e := zu - betaU*xu
 			resU += e * e
-			g := 2 * (xu*mxU - zu*mzU + c*(xu*xu-zu*zu)*xu)
+			g := gradRowU11(xu, zu, mxU, mzU, c)
 			gd[j*gs] = g
 			ssU += g * g
 		}
