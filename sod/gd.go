@@ -264,15 +264,13 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 					return nil, err
 				}
 				x, next = ls.x, ls.next
-				switch ls.end {
-				case laneNotTaken, laneExact:
-					laneRetry = ls.k + laneBackoff
-				case laneDiverged:
+				if ls.end == laneDiverged {
 					k = ls.k
 					diverge()
-				}
-				if ls.end == laneDiverged {
 					break
+				}
+				if ls.end == laneNotTaken || ls.end == laneExact {
+					laneRetry = ls.k + laneBackoff
 				}
 				if ls.end != laneNotTaken {
 					k, h, gn = ls.k, ls.h, ls.gn

@@ -7,20 +7,15 @@ package sod
 // step11_amd64.s, step11_noasm.go, step11_other.go) runs it; pass11 and
 // descend11 (gdlane.go) use it.
 //
-// A step X_{j+1} = X_j + α∇h(X_j) needs ∇h(X_j), whose rows are
-//
-//	row i ∈ O: 2(x_i m_xO − z_i m_zO),
-//	row i ∈ U: 2(x_i m_xU − z_i m_zU + c(x_i² − z_i²)x_i),
-//
-// with m_xO = x_Oᵀx_O + x_Uᵀx_U, m_zO = x_Oᵀz_O + x_Uᵀz_U, m_xU = x_Oᵀx_O +
-// ε²x_Uᵀx_U, m_zU = x_Oᵀz_O + ε²x_Uᵀz_U (finish11). So one pass over the
-// rows that knows X_j's four sums computes each row of ∇h(X_j), the row
-// of X_{j+1}, and X_{j+1}'s four sums for the next pass: h, ‖XXᵀ − M*‖_F
-// and the stored gradient are left out, because GD needs them only where
-// it reports them. Every row and every sum is the same floating-point
-// operation, on the same operands, in the same order, as in gram11 and
-// finish11, so the iterates are those of the two-pass step to the last
-// bit.
+// A step X_{j+1} = X_j + α∇h(X_j) needs ∇h(X_j), whose rows
+// (gradRowO11, gradRowU11) depend on X_j only through four Gram sums
+// (coef11). So one pass over the rows that knows X_j's sums computes each
+// row of ∇h(X_j), the row of X_{j+1}, and X_{j+1}'s sums for the next
+// pass: h, ‖XXᵀ − M*‖_F and the stored gradient are left out, because GD
+// needs them only where it reports them. Every row and every sum is the
+// same floating-point operation, on the same operands, in the same order,
+// as in gram11 and finish11, so the iterates are those of the two-pass
+// step to the last bit (TestStep11Kernel, TestGDLaneBitExact).
 
 // step11Coef are the coefficients of a pass: m_xU, m_xO, m_zU, m_zO (each
 // pair in the order U, O of a row pair), α twice, c, and a spare slot
