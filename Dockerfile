@@ -5,7 +5,7 @@
 #
 # docker/README.md has the details; docker/test-image.sh builds and tests it.
 #
-# Two stages. The build stage installs with docker/install.sh, exactly as on a laptop (--system as
+# Two stages. The build stage installs with scripts/install.sh, exactly as on a laptop (--system as
 # root, --user as the notebook user): Debian's jupyterlab with the ~0.9 GB of node-* packages it
 # depends on (only needed to build lab extensions), nodejs and npm (the ECharts assets), Debian's Go
 # to bootstrap Go 1.26, gonb and goimports. It then prepares the notebook user's caches
@@ -32,7 +32,7 @@ ARG BASE_IMAGE=docker.io/library/debian:trixie-slim
 
 # ================================================================
 
-# build stage: docker/install.sh with node, npm and Debian's Go; the caches and book for the runtime
+# build stage: scripts/install.sh with node, npm and Debian's Go; the caches and book for the runtime
 FROM ${BASE_IMAGE} AS build
 
 ARG NB_USER=jovyan
@@ -49,9 +49,10 @@ ENV LANG=C.UTF-8 \
 
 # ---- system part, as root: apt packages (JupyterLab, nodejs/npm, git, ...) and Go 1.26; and
 # Debian's jupyterhub, whose Python package the runtime stage takes (jupyterhub-singleuser).
-COPY docker/install.sh docker/lib.sh docker/build-env.sh /opt/sod-install/docker/
+COPY scripts/install.sh scripts/lib.sh /opt/sod-install/scripts/
+COPY docker/build-env.sh /opt/sod-install/docker/
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
-    /opt/sod-install/docker/build-env.sh /opt/sod-install/docker/install.sh --system
+    /opt/sod-install/docker/build-env.sh /opt/sod-install/scripts/install.sh --system
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
     /opt/sod-install/docker/build-env.sh sh -c 'apt-get update -qq && \
       apt-get install -y -qq --no-install-recommends jupyterhub >/dev/null'
@@ -85,10 +86,11 @@ USER ${NB_UID}
 WORKDIR /home/${NB_USER}
 COPY --chown=${NB_UID}:${NB_GID} go.mod go.sum ./
 COPY --chown=${NB_UID}:${NB_GID} widgets/assets/package.json widgets/assets/package-lock.json widgets/assets/
-COPY --chown=${NB_UID}:${NB_GID} docker/install.sh docker/lib.sh docker/build-env.sh docker/
+COPY --chown=${NB_UID}:${NB_GID} scripts/install.sh scripts/lib.sh scripts/
+COPY --chown=${NB_UID}:${NB_GID} docker/build-env.sh docker/
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
     GOMODCACHE=/home/${NB_USER}/.cache/sod-full-mod GOCACHE=/tmp/sod-tools-cache \
-    docker/build-env.sh sh -c 'docker/install.sh --user && go mod download && rm -rf /tmp/sod-tools-cache'
+    docker/build-env.sh sh -c 'scripts/install.sh --user && go mod download && rm -rf /tmp/sod-tools-cache'
 
 # ---- the module and its notebooks: the runtime's module cache (only what the notebooks use), a
 # warm build cache (the first Go cell of every notebook), the ECharts files and the HTML book,
@@ -157,7 +159,7 @@ COPY --chown=${NB_UID}:${NB_GID} . ./
 COPY --from=build --chown=${NB_UID}:${NB_GID} /opt/sod-stage/assets /home/${NB_USER}/widgets/assets/node_modules
 COPY --from=build --chown=${NB_UID}:${NB_GID} /home/${NB_USER}/.cache/go-build /home/${NB_USER}/.cache/go-build
 COPY --from=build --chown=${NB_UID}:${NB_GID} /opt/sod-stage/book /home/${NB_USER}/notebooks/book
-# The gonb kernel writes its logs there (docker/install.sh, kernel spec). The book and the caches
+# The gonb kernel writes its logs there (scripts/install.sh, kernel spec). The book and the caches
 # were made from the same sources as the ones this stage copied (a build context that changed
 # during the build fails here, see docker/image-build.sh).
 RUN mkdir -p /home/${NB_USER}/.cache/sod-workbench/gonb-logs && \

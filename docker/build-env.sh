@@ -28,7 +28,7 @@ if [ -n "${APT_MIRROR:-}" ] && [ "$(id -u)" = 0 ]; then
   for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
     [ -f "$f" ] && sed -i "s|http://deb.debian.org|$mirror|g" "$f"
   done
-  # docker/install.sh adds bookworm-backports on deb.debian.org unless a source already names it.
+  # scripts/install.sh adds bookworm-backports on deb.debian.org unless a source already names it.
   if [ -r /etc/os-release ] && grep -q '^VERSION_CODENAME=bookworm' /etc/os-release &&
     ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
     echo "deb $mirror/debian bookworm-backports main" >/etc/apt/sources.list.d/sod-backports.list

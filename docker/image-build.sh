@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docker/image-build.sh — the last step of the image's build stage (see the Dockerfile): prepares,
 # under /opt/sod-stage, what the runtime stage copies into the notebook user's home, and nothing
-# else. It runs as the notebook user, in the home (the repository), after `docker/install.sh --user`
+# else. It runs as the notebook user, in the home (the repository), after `scripts/install.sh --user`
 # and a full `go mod download` into the module cache FULL_MODCACHE:
 #
 #   docker/image-build.sh FULL_MODCACHE
@@ -16,9 +16,9 @@
 #             offline (GOPROXY=off), with the module cache above — which also proves it is complete.
 #   assets/   the two ECharts files the widgets inline (from widgets/assets/node_modules), with
 #             their licences and package.json files.
-#   book/     the HTML book (docker/book.sh --no-check): every notebook executed, offline, and
+#   book/     the HTML book (scripts/book.sh --no-check): every notebook executed, offline, and
 #             exported with its charts and equations; a failing notebook fails the build (and
-#             book.sh's error detection is itself tested first, on docker/testdata/book-errors).
+#             book.sh's error detection is itself tested first, on scripts/testdata/book-errors).
 #             book/SOURCES.sha256 lists the sources all of this was made from.
 set -euo pipefail
 
@@ -28,8 +28,8 @@ full=$1
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 lib_name=image-build
-# shellcheck source=docker/lib.sh
-. docker/lib.sh
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 export PATH="$HOME/.local/bin:/usr/local/go/bin:$PATH"
 modcache=$(go env GOPATH)/pkg/mod
 build_goproxy=$(go env GOPROXY) build_gosumdb=$(go env GOSUMDB)
@@ -48,7 +48,7 @@ t0=$(date +%s)
 rm -rf "$modcache"
 # The packages the notebooks reach: sod/..., widgets, and what their cells import themselves
 # (e.g. github.com/janpfeifer/must).
-nbimports=$(python3 docker/kernel_check.py --imports notebooks/[0-9]*.ipynb | tr ' ' '\n' |
+nbimports=$(python3 scripts/kernel_check.py --imports notebooks/[0-9]*.ipynb | tr ' ' '\n' |
   grep -E '^[^/]+\.[^/]*/' | grep -v '^sodworkbench\.org/' | tr '\n' ' ' || true)
 # shellcheck disable=SC2086
 mods=$(GOMODCACHE=$full GOFLAGS=-mod=mod GOPROXY=off go list -deps \
@@ -86,14 +86,14 @@ unset GOSUMDB GOFLAGS
 export GOPROXY=off
 
 # ---- 2. the warm build cache: each notebook's set-up cells, then a cell per package its cells
-# import (docker/kernel_check.py --warm-notebooks): GoNB compiles them, and none of the notebook's
+# import (scripts/kernel_check.py --warm-notebooks): GoNB compiles them, and none of the notebook's
 # computations runs
 t0=$(date +%s)
 gocache=$(go env GOCACHE)
 rm -rf "$gocache"
 warm=$repo/notebooks/.sod-warm
 rm -rf "$warm" && mkdir -p "$warm"
-python3 docker/kernel_check.py --warm-notebooks "$warm" notebooks/[0-9]*.ipynb
+python3 scripts/kernel_check.py --warm-notebooks "$warm" notebooks/[0-9]*.ipynb
 # The warm notebooks sit one folder below notebooks/: they find the module as the real ones do.
 (cd "$warm" && for nb in *.ipynb; do
   t1=$(date +%s)
@@ -130,34 +130,34 @@ for f in echarts/dist/echarts.min.js echarts-gl/dist/echarts-gl.min.js; do
 done
 
 # ---- 4. the book. First book.sh's own error detection, here with trixie's nbconvert 7: on a
-# notebook whose cells fail in every way a cell can (docker/testdata/book-errors), book.sh must
-# exit 1 and name each failing cell (expected.txt; docker/book_test.go does the same on the host).
+# notebook whose cells fail in every way a cell can (scripts/testdata/book-errors), book.sh must
+# exit 1 and name each failing cell (expected.txt; scripts/book_test.go does the same on the host).
 t0=$(date +%s)
 errs=$(mktemp -d)
 cp -a "$gocache" "$errs/gocache" # compiled std: faster; the copy keeps the test's entries out
-if GOCACHE=$errs/gocache docker/book.sh --no-check --no-live --notebooks "$repo/docker/testdata/book-errors" \
+if GOCACHE=$errs/gocache scripts/book.sh --no-check --no-live --notebooks "$repo/scripts/testdata/book-errors" \
   -o "$errs/book" >"$errs/log" 2>&1; then
   cat "$errs/log" >&2
-  echo "image-build.sh: docker/book.sh exited 0 on docker/testdata/book-errors, whose cells fail" >&2
+  echo "image-build.sh: scripts/book.sh exited 0 on scripts/testdata/book-errors, whose cells fail" >&2
   exit 1
 fi
-grep -v -e '^#' -e '^$' docker/testdata/book-errors/expected.txt | while IFS= read -r want; do
+grep -v -e '^#' -e '^$' scripts/testdata/book-errors/expected.txt | while IFS= read -r want; do
   grep -qF -- "$want" "$errs/log" || {
     cat "$errs/log" >&2
-    echo "image-build.sh: docker/book.sh did not report: $want" >&2
+    echo "image-build.sh: scripts/book.sh did not report: $want" >&2
     exit 1
   }
 done
 rm -rf "$errs"
-say "book.sh detects failing cells (docker/testdata/book-errors) (in $(($(date +%s) - t0)) s)"
+say "book.sh detects failing cells (scripts/testdata/book-errors) (in $(($(date +%s) - t0)) s)"
 
 # Then the book, with a copy of the warm cache (so that its extra entries stay out of the image).
 # The image keeps the executed book without its live pages (--no-live): in the image the notebooks
-# run in JupyterLab, and the live pages' interpreter (docker/livebook, its own module) is not in
+# run in JupyterLab, and the live pages' interpreter (livebook, its own module) is not in
 # the image's offline module cache.
 t0=$(date +%s)
 rm -rf "$stage/book" /tmp/sod-book-cache && cp -a "$gocache" /tmp/sod-book-cache
-GOCACHE=/tmp/sod-book-cache docker/book.sh --no-check --no-live -o "$stage/book"
+GOCACHE=/tmp/sod-book-cache scripts/book.sh --no-check --no-live -o "$stage/book"
 rm -rf /tmp/sod-book-cache "$stage/book/ipynb"/*.log
 cp "$stage/sources.sha256" "$stage/book/SOURCES.sha256"
 say "book: $(du -sh "$stage/book" | cut -f1) (in $(($(date +%s) - t0)) s)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docker/image-step.sh — the image step of the test command (docker/test.sh runs it last; README,
+# docker/image-step.sh — the image step of the test command (scripts/test.sh runs it last; README,
 # "How CI decides"). Run from anywhere in the repository.
 #
 # SOD_IMAGE_TEST says how:
@@ -12,7 +12,7 @@
 #
 #   docker/image-step.sh [--no-install] [--budget-min N] [--nproc N]
 #
-# --no-install: podman is not installed here (docker/install.sh --with-podman); --budget-min: the
+# --no-install: podman is not installed here (scripts/install.sh --with-podman); --budget-min: the
 # CI profile's budget in minutes (default 25); --nproc: the number of cores the CI rule sees
 # (default nproc; the last two for docker/imagestep_test.go).
 set -euo pipefail
@@ -57,7 +57,7 @@ image_env_problem() {
     echo "only ${avail} GB free under $dir; the build needs about 20 GB"
     return
   fi
-  command -v curl >/dev/null || { echo "no curl (docker/install.sh --with-podman installs it)"; return; }
+  command -v curl >/dev/null || { echo "no curl (scripts/install.sh --with-podman installs it)"; return; }
   # One file from each (a pinned module's go.mod: the proxy refuses version lists here).
   local url gonum proxy=${SOD_GOPROXY:-https://proxy.golang.org}
   proxy=${proxy%%[,|]*}
@@ -74,8 +74,8 @@ image_env_problem() {
 }
 
 image_test() { # image_test [OPTION...]: probe, then docker/test-image.sh with the options given
-  if [ "$no_install" != 1 ] && ! docker/install.sh --with-podman; then
-    image_skip "docker/install.sh --with-podman could not install podman, runc, mmdebstrap and curl (see above)"
+  if [ "$no_install" != 1 ] && ! scripts/install.sh --with-podman; then
+    image_skip "scripts/install.sh --with-podman could not install podman, runc, mmdebstrap and curl (see above)"
     return 0
   fi
   local why rc=0
@@ -102,7 +102,7 @@ case "${SOD_IMAGE_TEST:-0}" in
   ;;
 ci)
   if [ "$image_ci_measured_min" -gt "$budget" ] && [ "$cores" -le "$image_ci_measured_cores" ]; then
-    image_skip "the CI profile of the image test takes ${image_ci_measured_min} min cold on ${image_ci_measured_cores} cores ($image_ci_measured_note), more than the ${budget} min CI gives it; this machine has $cores cores. SOD_IMAGE_TEST=1 docker/test.sh runs it anywhere"
+    image_skip "the CI profile of the image test takes ${image_ci_measured_min} min cold on ${image_ci_measured_cores} cores ($image_ci_measured_note), more than the ${budget} min CI gives it; this machine has $cores cores. SOD_IMAGE_TEST=1 scripts/test.sh runs it anywhere"
   else
     # The CI profile: the build and every check of docker/test-image.sh, the browser test on the
     # notebook with the most chart kinds (05) and on those with sliders (live-only cells), not the
@@ -112,14 +112,14 @@ ci)
     rc=0
     timeout -k 60 "$((budget * 60))" env SOD_REQUIRE_BROWSER=1 bash -c "no_install=$no_install; $(declare -f image_env_problem image_skip image_test); image_test --no-hub --build-retries 1 --browser-notebooks '$nbs'" || rc=$?
     if [ $rc = 124 ] || [ $rc = 137 ]; then
-      image_skip "stopped at the ${budget}-minute budget before it finished (see above for the steps that ran): not counted as a failure of the image; SOD_IMAGE_TEST=1 docker/test.sh runs it without a time limit"
+      image_skip "stopped at the ${budget}-minute budget before it finished (see above for the steps that ran): not counted as a failure of the image; SOD_IMAGE_TEST=1 scripts/test.sh runs it without a time limit"
     elif [ $rc != 0 ]; then
       exit $rc
     fi
   fi
   ;;
 *)
-  echo "docker/test.sh: SOD_IMAGE_TEST=$SOD_IMAGE_TEST: want 0, 1 or ci" >&2
+  echo "scripts/test.sh: SOD_IMAGE_TEST=$SOD_IMAGE_TEST: want 0, 1 or ci" >&2
   exit 2
   ;;
 esac

@@ -29,7 +29,7 @@
 #    SOD_HUB_LOAD_ONLY=1 runs only this step
 #
 # It prints a table of its checks and exits 1 if any failed. Every wait is bounded.
-# Environment (docker/environment.md): SOD_ENGINE, SOD_IMAGE, SOD_HUB_IMAGE (sod-hub), SOD_KEEP=1
+# Environment (scripts/environment.md): SOD_ENGINE, SOD_IMAGE, SOD_HUB_IMAGE (sod-hub), SOD_KEEP=1
 # (keep containers and volumes), SOD_HUB_LOAD, SOD_HUB_LOAD_NOTEBOOK (00-welcome.ipynb),
 # SOD_APT_MIRROR, SOD_GOPROXY, SOD_BUILD_CA (as for docker/test-image.sh),
 # CONTAINERS_CONF (podman; a file of the script's own if unset, as docker/test-image.sh does).
@@ -49,8 +49,8 @@ results=()
 failed=0
 
 lib_name=test-hub
-# shellcheck source=docker/lib.sh
-. "$repo/docker/lib.sh"
+# shellcheck source=scripts/lib.sh
+. "$repo/scripts/lib.sh"
 record() { # record NAME ok|FAIL DETAIL
   results+=("$(printf '%-62s %-4s %s' "$1" "$2" "$3")")
   [ "$2" = ok ] || failed=1
@@ -106,7 +106,7 @@ record "hub image built FROM $image" ok "$(($(date +%s) - t0)) s, $($engine run 
 t0=$(date +%s)
 hub_pkgs=$($engine run --rm --network none --entrypoint bash "$hub_image" -c 'cd /opt/sod-workbench &&
   { GOFLAGS=-mod=mod GOPROXY=off go list ./sod/... ./widgets/... 2>/dev/null | grep -v -e /cmd/ -e /internal/;
-    python3 docker/kernel_check.py --imports notebooks/[0-9]*.ipynb | tr " " "\n"; } | sort -u' 2>/dev/null | tr '\n' ' ') || true
+    python3 scripts/kernel_check.py --imports notebooks/[0-9]*.ipynb | tr " " "\n"; } | sort -u' 2>/dev/null | tr '\n' ' ') || true
 compiled=$($engine run --rm -i --network none --user 2999:100 -e "PKGS=$hub_pkgs" -e MODULE=/opt/sod-workbench \
   --entrypoint bash "$hub_image" -c '
 export HOME=$(mktemp -d /tmp/student.XXXXXX) GOFLAGS="-mod=mod -p=1 -trimpath" GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \

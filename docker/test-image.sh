@@ -31,7 +31,7 @@
 #   --no-browser                leave out the browser test
 #   --browser-notebooks "05-a.ipynb .."  the browser test on these notebooks only (default: all)
 #   --no-hub                    leave out the classroom hub test
-# Environment (docker/environment.md): SOD_ENGINE, SOD_IMAGE, SOD_KEEP, SOD_REQUIRE_BROWSER,
+# Environment (scripts/environment.md): SOD_ENGINE, SOD_IMAGE, SOD_KEEP, SOD_REQUIRE_BROWSER,
 # SOD_CHROMIUM, and the build's network settings SOD_BUILD_CA, SOD_APT_MIRROR, SOD_GOPROXY,
 # SOD_GOSUMDB, SOD_NPM_REGISTRY. CONTAINERS_CONF (podman): if unset, a containers.conf of the
 # script's own is used (runtime runc when installed, raised nofile/nproc ulimits).
@@ -84,8 +84,8 @@ containers=()
 tmp=$(mktemp -d)
 
 lib_name=test-image
-# shellcheck source=docker/lib.sh
-. "$repo/docker/lib.sh"
+# shellcheck source=scripts/lib.sh
+. "$repo/scripts/lib.sh"
 on_die() { [ "$probe" = 1 ] || echo "test-image: $step_passed passed, 1 failed"; }
 show() { # show CMD...: print a command (on stderr, so that `show ... >/dev/null` still logs it), then run it
   printf '+ %s\n' "$*" >&2

@@ -14,7 +14,7 @@ import (
 )
 
 // Fuzz targets for the numeric entry points. Their seed corpora (f.Add and
-// testdata/fuzz) run in every `go test`; docker/test.sh also fuzzes each
+// testdata/fuzz) run in every `go test`; scripts/test.sh also fuzzes each
 // for a few seconds.
 
 // checkHGrad checks h and ∇h of p at x: h ≥ 0 and finite, h(−X) = h(X),

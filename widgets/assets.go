@@ -27,7 +27,7 @@ const (
 )
 
 // installHint is appended to every "assets missing" error.
-const installHint = "install them from the repository root with `docker/install.sh --user` " +
+const installHint = "install them from the repository root with `scripts/install.sh --user` " +
 	"or `npm ci --prefix widgets/assets`, or set " + AssetsEnv +
 	" to the directory that holds node_modules/echarts"
 

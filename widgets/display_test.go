@@ -81,7 +81,7 @@ func TestAssetsDir(t *testing.T) {
 	}{
 		{"assets dir", fake, filepath.Join(fake, "node_modules"), nil},
 		{"node_modules dir", filepath.Join(fake, "node_modules"), filepath.Join(fake, "node_modules"), nil},
-		{"wrong dir", empty, "", []string{AssetsEnv, "docker/install.sh --user", "npm ci --prefix widgets/assets"}},
+		{"wrong dir", empty, "", []string{AssetsEnv, "scripts/install.sh --user", "npm ci --prefix widgets/assets"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -109,7 +109,7 @@
 // If the assets are missing, Display returns an error wrapping
 // [ErrAssetsMissing] that says how to install them:
 //
-//	docker/install.sh --user            # or
+//	scripts/install.sh --user            # or
 //	npm ci --prefix widgets/assets
 //
 // # Live controls and progress
@@ -134,7 +134,7 @@
 // under -short, and fail instead when SOD_REQUIRE_BROWSER=1. With the test
 // flag -live, TestBrowserLiveExplorer also drives the live-only explorer of
 // notebook 07 (case select, sliders for l, t, ρ, η) in a server started by
-// docker/notebook.sh. The same checks run on any exported notebook with the
+// scripts/notebook.sh. The same checks run on any exported notebook with the
 // chartcheck command:
 //
 //	go -C .ci/testtools run ./cmd/chartcheck [-shots dir] ../../out/book/*.html

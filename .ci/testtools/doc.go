@@ -6,7 +6,7 @@
 //
 //   - repo: the repository as a whole: the README's example runs, every
 //     Markdown link resolves, no reference leads outside the repository, no
-//     binary is tracked, every SOD_* variable is in docker/environment.md;
+//     binary is tracked, every SOD_* variable is in scripts/environment.md;
 //   - notebookcheck: the notebook harness: executes every notebooks/*.ipynb
 //     with nbconvert and the gonb kernel, draws their charts in Chromium, and
 //     holds the committed notebooks to the project's rules;
@@ -15,7 +15,7 @@
 //   - cmd/labcheck: runs notebooks in a live JupyterLab in Chromium (the
 //     image's browser test, docker/test-image.sh);
 //   - cmd/chartcheck: checks exported notebooks and the HTML book
-//     (notebookcheck, docker/book.sh's output);
+//     (notebookcheck, scripts/book.sh's output);
 //   - widgetsbrowser: the widgets package's charts in Chromium: a
 //     standalone page, nbconvert's export, a notebook executed by GoNB and
 //     a live notebook whose sliders redraw;
@@ -26,7 +26,7 @@
 // The tests of the image's own scripts stay beside them, in docker/.
 //
 // The module requires the workbench through a local replace (../..), so it
-// always tests the working tree. docker/test.sh vets and tests it after the
+// always tests the working tree. scripts/test.sh vets and tests it after the
 // library module, and notebookcheck on its own after them:
 //
 //	cd .ci/testtools && go vet ./... && go test ./...

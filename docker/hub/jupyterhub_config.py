@@ -108,7 +108,7 @@ c.Spawner.environment = {
     # Go: the image's toolchain and module cache (read-only, shared), the student's own build
     # cache, no downloads; -p=1 keeps one student's compile from taking every core; -ldflags=-w
     # (no DWARF) makes the link of every cell cheaper, as the image's kernel spec does
-    # (docker/install.sh, KERNEL_GOFLAGS).
+    # (scripts/install.sh, KERNEL_GOFLAGS).
     "PATH": "/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin",
     "GOMODCACHE": env("SOD_HUB_GOMODCACHE", os.path.join(env("GOPATH", "/home/jovyan/.go"), "pkg", "mod")),
     "GOFLAGS": env("SOD_HUB_GOFLAGS", "-mod=mod -p=1 -trimpath -ldflags=-w"),

@@ -15,7 +15,7 @@ mkdir -p "$work/home/notebooks" "$cache"
 for f in go.mod go.sum sod widgets; do ln -s "$module/$f" "$work/home/$f"; done
 pkgs=$(cd "$module" && GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off go list ./sod/... ./widgets/... | grep -v '/cmd/' | grep -v '/internal/')
 [ -n "$pkgs" ] || { echo "warm-cache.sh: go list found no packages in $module" >&2; exit 1; }
-nbpkgs=$(python3 "$module/docker/kernel_check.py" --imports "$module"/notebooks/[0-9]*.ipynb)
+nbpkgs=$(python3 "$module/scripts/kernel_check.py" --imports "$module"/notebooks/[0-9]*.ipynb)
 python3 - "$work/home/notebooks/warm.ipynb" "$pkgs $nbpkgs" <<'PY'
 import json, sys
 path, pkgs = sys.argv[1], sorted(set(sys.argv[2].split()))

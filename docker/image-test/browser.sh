@@ -12,12 +12,12 @@
 # The reason the browser test cannot run on this host, or nothing.
 browser_missing() {
   [ "$opt_browser" = 0 ] && { echo "--no-browser"; return; }
-  command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || { echo "no Go on this host (docker/install.sh)"; return; }
+  command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || { echo "no Go on this host (scripts/install.sh)"; return; }
   local b
   for b in ${SOD_CHROMIUM:-} chromium chromium-browser google-chrome; do
     command -v "$b" >/dev/null && return
   done
-  echo "no Chromium on this host (docker/install.sh --with-browser)"
+  echo "no Chromium on this host (scripts/install.sh --with-browser)"
 }
 
 # labcheck_in_container NAME PREFIX OUT LABCHECK-ARGS...: the image's own command in a fresh

@@ -6,7 +6,7 @@
 #              mmdebstrap from Debian's archive (SOD_APT_MIRROR) and imported under that name
 #   build      <engine> build -t $image . from a snapshot of the working tree (or --source HEAD),
 #              with the build network settings SOD_BUILD_CA, SOD_APT_MIRROR, SOD_GOPROXY,
-#              SOD_GOSUMDB, SOD_NPM_REGISTRY (docker/environment.md); podman adds --format docker,
+#              SOD_GOSUMDB, SOD_NPM_REGISTRY (scripts/environment.md); podman adds --format docker,
 #              so that the HEALTHCHECK is kept
 #   sizes      the layers' sizes, largest first; fails above max_image_mb
 

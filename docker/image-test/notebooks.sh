@@ -8,7 +8,7 @@
 #                      README's route for your own notebooks)
 #   run_more_notebooks the notebooks of --notebooks, without network, as the notebook harness runs them
 #   run_latency        each notebook's first code cell through the server's API in a fresh
-#                      container (docker/kernel_check.py), timed from opening it: at most
+#                      container (scripts/kernel_check.py), timed from opening it: at most
 #                      max_first_cell_s seconds
 
 nbconvert_args=(jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 --output-dir /tmp/out)
@@ -54,7 +54,7 @@ run_smoke() {
   # notebooks' cells import builds without compiling any of them (docker/compile-check.sh).
   local compiled pkgs
   pkgs=$($engine run --rm --network none -w /home/jovyan "$image" \
-    sh -c 'python3 docker/kernel_check.py --imports notebooks/[0-9]*.ipynb') || die "could not list the notebooks' imports in the image"
+    sh -c 'python3 scripts/kernel_check.py --imports notebooks/[0-9]*.ipynb') || die "could not list the notebooks' imports in the image"
   compiled=$($engine run --rm -i --network none -e "PKGS=$pkgs" -e MODULE=/home/jovyan "$image" \
     bash -s <"$repo/docker/compile-check.sh") || die "could not build the notebooks' packages in the image"
   compiled=$(sed -n 's/^compiled: //p' <<<"$compiled")
@@ -97,7 +97,7 @@ run_more_notebooks() {
 }
 
 # The first-cell latency: for each notebook, a fresh container, and in it the notebook's cells up to
-# its first cell that runs code (docker/kernel_check.py), timed from the session request (as when
+# its first cell that runs code (scripts/kernel_check.py), timed from the session request (as when
 # a student opens the notebook: kernel start, go.mod set-up, compiling and running that cell).
 run_latency() {
   local nb name token line max=$max_first_cell_s slow=()
@@ -112,7 +112,7 @@ run_latency() {
       sleep 1
     done
     [ $ok = 1 ] || die "the server in $name did not answer"
-    line=$($engine exec -i "$name" python3 - http://127.0.0.1:8888 "$token" "$nb" <"$repo/docker/kernel_check.py") ||
+    line=$($engine exec -i "$name" python3 - http://127.0.0.1:8888 "$token" "$nb" <"$repo/scripts/kernel_check.py") ||
       die "$nb: its first cells did not run through the server: $line"
     say "$line"
     # "... N.N s from opening it; ..."

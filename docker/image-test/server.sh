@@ -5,7 +5,7 @@
 #   run_server        JUPYTER_TOKEN given, published on the host's loopback only: the API, Lab, the
 #                     files and the HTML book answer with the token and refuse requests without it
 #                     or with a wrong one (403/401); a Go cell runs through the API and the kernel's
-#                     websocket (docker/kernel_check.py); the health check passes; the log shows the
+#                     websocket (scripts/kernel_check.py); the health check passes; the log shows the
 #                     URL with the token
 #   run_random_token  without JUPYTER_TOKEN: a random token is made, printed, and required
 
@@ -52,7 +52,7 @@ PY
   [ "$code" = 403 ] || [ "$code" = 401 ] || [ "$code" = 302 ] || die "the HTML book without the token: HTTP $code"
 
   # A Go cell runs through the server, as from a browser: REST API + the kernel's websocket.
-  show $engine exec -i "$name" python3 - http://127.0.0.1:8888 "$token" <"$repo/docker/kernel_check.py" ||
+  show $engine exec -i "$name" python3 - http://127.0.0.1:8888 "$token" <"$repo/scripts/kernel_check.py" ||
     die "a Go cell did not run through the server"
   code=$(http_code "http://127.0.0.1:$port/api/kernels" -X POST -H 'Content-Type: application/json' -d '{"name": "gonb"}')
   say "  starting a kernel without a token: HTTP $code"

@@ -35,7 +35,7 @@ func FindChromium() (string, error) {
 			return p, nil
 		}
 	}
-	return "", errors.New("no Chromium found (install it with `docker/install.sh --with-browser`, or set SOD_CHROMIUM)")
+	return "", errors.New("no Chromium found (install it with `scripts/install.sh --with-browser`, or set SOD_CHROMIUM)")
 }
 
 // Start starts headless Chromium at path without network access: every

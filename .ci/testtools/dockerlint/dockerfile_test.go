@@ -175,7 +175,7 @@ func TestPolicyRules(t *testing.T) {
 		{"node package in the runtime", edit(runtimeApt, runtimeApt+" node-lumino", true), "PolicyLean"},
 		{"Debian's Go in the runtime", edit(runtimeApt, runtimeApt+" golang-go", true), "PolicyLean"},
 		{"jupyterlab deb in the runtime", edit(runtimeApt, runtimeApt+" jupyterlab", true), "PolicyLean"},
-		{"install.sh in the runtime", edit("RUN useradd", "RUN docker/install.sh --system && useradd", true), "PolicyLean"},
+		{"install.sh in the runtime", edit("RUN useradd", "RUN scripts/install.sh --system && useradd", true), "PolicyLean"},
 		{"runs as root", edit("USER ${NB_UID}", "USER root", true), "PolicyNonRoot"},
 		{"no NB_UID", edit("ARG NB_UID=1000", "ARG NB_ID=1000", true), "PolicyNBUser"},
 		{"home elsewhere", edit("HOME=/home/${NB_USER}", "HOME=/srv", true), "PolicyNBUser"},
@@ -193,8 +193,8 @@ func TestPolicyRules(t *testing.T) {
 		{"entrypoint swallows CMD", edit(`ENTRYPOINT ["tini", "-g", "--"]`, `ENTRYPOINT ["sod-notebook"]`), "PolicyCommand"},
 		{"no jupyterhub", edit("--no-install-recommends jupyterhub >/dev/null", "--no-install-recommends tini >/dev/null"), "PolicyJupyterHub"},
 		{"user part as root", edit("USER ${NB_UID}\nWORKDIR /home/${NB_USER}\nCOPY --chown=${NB_UID}:${NB_GID} go.mod", "USER root\nWORKDIR /home/${NB_USER}\nCOPY --chown=${NB_UID}:${NB_GID} go.mod"), "PolicyInstall"},
-		{"no install.sh --user", edit("docker/install.sh --user", "docker/other.sh"), "PolicyInstall"},
-		{"system part as user", edit("/opt/sod-install/docker/install.sh --system", "true\nUSER 1000\nRUN docker/install.sh --system\nUSER root"), "PolicyInstall"},
+		{"no install.sh --user", edit("scripts/install.sh --user", "docker/other.sh"), "PolicyInstall"},
+		{"system part as user", edit("/opt/sod-install/scripts/install.sh --system", "true\nUSER 1000\nRUN scripts/install.sh --system\nUSER root"), "PolicyInstall"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -45,7 +45,7 @@ func checkPolicy(p *parsed, repo fs.FS) []finding {
 		}
 	}
 	if len(p.stages) < 2 {
-		add("PolicyStages", 0, "the image is built in two stages: a build stage (docker/install.sh, node, Debian's Go) and a runtime stage without them")
+		add("PolicyStages", 0, "the image is built in two stages: a build stage (scripts/install.sh, node, Debian's Go) and a runtime stage without them")
 	} else if _, ok := names[strings.ToLower(final.BaseName)]; ok {
 		add("PolicyStages", lineOf(final.Location), "the runtime stage must start from the base image (FROM ${BASE_IMAGE}), not from "+final.BaseName)
 	}
@@ -109,14 +109,14 @@ func checkPolicy(p *parsed, repo fs.FS) []finding {
 				if strings.Contains(script, "apt-get install") && regexp.MustCompile(`(^|\s)jupyterhub(\s|$)`).MatchString(script) {
 					installsHub, hubStage = true, si
 				}
-				if strings.Contains(script, "docker/install.sh") && isFinal {
-					add("PolicyLean", line, "the runtime stage does not run docker/install.sh (it installs nodejs, npm and Debian's Go): it copies from the build stage")
+				if strings.Contains(script, "scripts/install.sh") && isFinal {
+					add("PolicyLean", line, "the runtime stage does not run scripts/install.sh (it installs nodejs, npm and Debian's Go): it copies from the build stage")
 				}
-				if strings.Contains(script, "docker/install.sh --system") {
+				if strings.Contains(script, "scripts/install.sh --system") {
 					installSystemRun = true
 					systemAsRoot = systemAsRoot && isRoot(user)
 				}
-				if strings.Contains(script, "docker/install.sh --user") {
+				if strings.Contains(script, "scripts/install.sh --user") {
 					installUserRun = true
 					userAsUser = userAsUser && !isRoot(user)
 				}
@@ -152,10 +152,10 @@ func checkPolicy(p *parsed, repo fs.FS) []finding {
 		}
 	}
 	if !installSystemRun || !systemAsRoot {
-		add("PolicyInstall", 0, "docker/install.sh --system must run as root (the same steps as a laptop install)")
+		add("PolicyInstall", 0, "scripts/install.sh --system must run as root (the same steps as a laptop install)")
 	}
 	if !installUserRun || !userAsUser {
-		add("PolicyInstall", 0, "docker/install.sh --user must run as the notebook user (the same steps as a laptop install)")
+		add("PolicyInstall", 0, "scripts/install.sh --user must run as the notebook user (the same steps as a laptop install)")
 	}
 	if !installsHub || (hubStage != len(p.stages)-1 && !copiesFromBuild[hubStage]) {
 		add("PolicyJupyterHub", 0, "the image carries jupyterhub-singleuser (Debian's jupyterhub package, installed in the build stage and copied)")

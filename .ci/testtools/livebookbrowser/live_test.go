@@ -1,11 +1,11 @@
-// Package livebookbrowser tests the live book (docker/livebook) in headless
+// Package livebookbrowser tests the live book (livebook) in headless
 // Chromium: from a local static server, with every other network request
 // refused, each notebook page opened with ?run=all must run its code cells
 // in the page's Go interpreter, end with data-run-state "done", print what
 // the gonb kernel printed (the executed notebook in the book's ipynb/), draw
 // every chart, and rerun an edited cell. Environment:
 //
-//	SOD_LIVEBOOK=DIR          the live book (built by docker/book.sh); unset: the test is skipped
+//	SOD_LIVEBOOK=DIR          the live book (built by scripts/book.sh); unset: the test is skipped
 //	SOD_LIVEBOOK_NOTEBOOKS=RE the notebooks to run (default ^0[01]-, CI's quick profile; "." for all)
 //	SOD_REQUIRE_BROWSER=1     fail instead of skip when Chromium or the book is missing
 //
@@ -141,10 +141,10 @@ func comparable(s string) string {
 func TestLiveBook(t *testing.T) {
 	dir := os.Getenv("SOD_LIVEBOOK")
 	if dir == "" {
-		t.Skip("set SOD_LIVEBOOK to a live book built by docker/book.sh (docker/test.sh builds one for notebooks 00 and 01)")
+		t.Skip("set SOD_LIVEBOOK to a live book built by scripts/book.sh (scripts/test.sh builds one for notebooks 00 and 01)")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "live", "sodlive.wasm")); err != nil {
-		need(t, "no live book in %s (build it with docker/book.sh)", dir)
+		need(t, "no live book in %s (build it with scripts/book.sh)", dir)
 	}
 	if testing.Short() && os.Getenv("SOD_REQUIRE_BROWSER") != "1" {
 		t.Skip("browser test skipped in -short mode")

@@ -216,7 +216,7 @@ func toolchain() error {
 }
 
 func init() {
-	// Where docker/install.sh puts gonb and goimports (SOD_BIN, ~/.local/bin or /usr/local/bin).
+	// Where scripts/install.sh puts gonb and goimports (SOD_BIN, ~/.local/bin or /usr/local/bin).
 	home, _ := os.UserHomeDir()
 	dirs := []string{filepath.Join(home, ".local/bin"), "/usr/local/bin", "/usr/local/go/bin", os.Getenv("PATH")}
 	if bin := os.Getenv("SOD_BIN"); bin != "" {

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-const installHint = `install them with docker/install.sh (see README.md), or set SOD_REQUIRE_NOTEBOOKS=1 to make this a failure`
+const installHint = `install them with scripts/install.sh (see README.md), or set SOD_REQUIRE_NOTEBOOKS=1 to make this a failure`
 
 // requireToolchain skips the test when Jupyter/gonb are missing, or fails under
 // SOD_REQUIRE_NOTEBOOKS=1 (as CI runs it).
@@ -22,7 +22,7 @@ func requireToolchain(t *testing.T) {
 	t.Helper()
 	if err := toolchain(); err != nil {
 		if os.Getenv("SOD_REQUIRE_NOTEBOOKS") == "1" {
-			t.Fatalf("cannot execute notebooks: %v (SOD_REQUIRE_NOTEBOOKS=1): run docker/install.sh", err)
+			t.Fatalf("cannot execute notebooks: %v (SOD_REQUIRE_NOTEBOOKS=1): run scripts/install.sh", err)
 		}
 		t.Skipf("cannot execute notebooks: %v; %s", err, installHint)
 	}
@@ -124,9 +124,9 @@ func checkExportedCharts(t *testing.T, outDir string, results []result) {
 	t.Helper()
 	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("SOD_CHROMIUM") == "" {
 		if os.Getenv("SOD_REQUIRE_BROWSER") == "1" {
-			t.Errorf("cannot check the exported HTML: chromium not found (SOD_REQUIRE_BROWSER=1): run docker/install.sh --with-browser")
+			t.Errorf("cannot check the exported HTML: chromium not found (SOD_REQUIRE_BROWSER=1): run scripts/install.sh --with-browser")
 		} else {
-			t.Logf("exported HTML not checked: chromium not found (docker/install.sh --with-browser installs it)")
+			t.Logf("exported HTML not checked: chromium not found (scripts/install.sh --with-browser installs it)")
 		}
 		return
 	}

@@ -7,7 +7,7 @@
 //   - TestNoReferencesOutsideRepository: no file points to a file the repository does not carry;
 //   - TestNoBinariesTracked: no built binary or oversized file is tracked;
 //   - TestEnvironmentDocumented: every SOD_* environment variable the code reads is in the one
-//     table of them, docker/environment.md, and every row there is read somewhere.
+//     table of them, scripts/environment.md, and every row there is read somewhere.
 //
 // It has no Go API. Its tests read the repository from repoRoot, three folders up
 // (.ci/testtools/repo), so they check the working tree, tracked or not yet committed:

@@ -13,7 +13,7 @@ import (
 )
 
 // environmentDoc is the one table of the workbench's SOD_* environment variables.
-const environmentDoc = "docker/environment.md"
+const environmentDoc = "scripts/environment.md"
 
 // sodName matches an environment variable of the workbench (trailing underscores are not part
 // of the name: see names).
@@ -161,9 +161,9 @@ func TestEnvironmentScanners(t *testing.T) {
 		head string
 		want bool
 	}{
-		{"docker/test.sh", "#!", true},
+		{"scripts/test.sh", "#!", true},
 		{"sod/cmd/grade/main.go", "pa", true},
-		{"docker/kernel_check.py", "\"\"", true},
+		{"scripts/kernel_check.py", "\"\"", true},
 		{"Dockerfile", "# ", true},
 		{"docker/hub/Dockerfile", "# ", true},
 		{"docker/sod-notebook", "#!", true},
@@ -171,7 +171,7 @@ func TestEnvironmentScanners(t *testing.T) {
 		{"notebooks/00-welcome.ipynb", "{\n", true},
 		{"docker/hub/z2jh-values.yaml", "# ", true},
 		{"README.md", "# ", false},
-		{"docker/environment.md", "# ", false},
+		{"scripts/environment.md", "# ", false},
 		{"LICENSE", "MI", false},
 		{"widgets/assets/package-lock.json", "{\n", true},
 	}

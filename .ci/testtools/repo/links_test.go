@@ -503,7 +503,7 @@ func TestEmbeddedMarkdown(t *testing.T) {
 
 // TestLinkChecker checks the scanner and the resolver on links that must and must not pass.
 func TestLinkChecker(t *testing.T) {
-	files := []string{"README.md", "docker/README.md", "docker/test.sh", "notebooks/01-a.ipynb", "sod/cmd/grade/main.go"}
+	files := []string{"README.md", "docker/README.md", "scripts/test.sh", "notebooks/01-a.ipynb", "sod/cmd/grade/main.go"}
 	pages := map[string]string{
 		"README.md":        "# Top\n\n## Set up and run\n\n## Test\n\n## Test\n\n### `FOO_X` and [a link](y.md)\n\n<a id=\"c4\"></a>\n",
 		"docker/README.md": "# Docker: the Jupyter image\n\n## How CI decides\n",
@@ -532,9 +532,9 @@ func TestLinkChecker(t *testing.T) {
 		{"README.md", "sod/cmd/reproduce", false},
 		{"README.md", "notebooks/01-a.ipynb", true},
 		{"README.md", "notebooks/02-b.ipynb", false},
-		{"README.md", "docker/environment.md", false},
+		{"README.md", "scripts/environment.md", false},
 		{"docker/README.md", "../README.md#top", true},
-		{"docker/README.md", "test.sh", true},
+		{"docker/README.md", "../scripts/test.sh", true},
 		{"docker/README.md", "../../outside.md", false},
 		{"docker/README.md", "/README.md", false},
 		{"README.md", "https://github.com/janpfeifer/gonb", true},

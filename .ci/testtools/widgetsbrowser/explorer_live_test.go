@@ -28,7 +28,7 @@ const explorerNotebook = "07-case-real-world-and-ablation.ipynb"
 var live = flag.Bool("live", false, "drive the live-only explorer cell of a course notebook (TestBrowserLiveExplorer)")
 
 // TestBrowserLiveExplorer drives the live-only explorer cell of notebook 07
-// for real: it serves the repository's notebooks with docker/notebook.sh on
+// for real: it serves the repository's notebooks with scripts/notebook.sh on
 // 127.0.0.1 (token authentication on), opens notebook 07 in headless
 // Chromium without network, runs the setup cell, the import cell (the
 // explorer is figures.ExplorerControls and figures.ExplorerChart) and the
@@ -183,7 +183,7 @@ func containsAll(want []string) string {
 }
 
 // startNotebookScript serves the repository's notebooks with
-// docker/notebook.sh on a free loopback port and a fresh token, as a
+// scripts/notebook.sh on a free loopback port and a fresh token, as a
 // student would, and returns its base URL and token. The server (its own
 // process group) is stopped at the end of the test.
 //
@@ -200,13 +200,13 @@ func startNotebookScript(t *testing.T) (base, token string) {
 			return base, token
 		}
 		if attempt == 3 || !strings.Contains(log, "gonb kernel is not installed") {
-			t.Fatalf("docker/notebook.sh exited at start:\n%s", log)
+			t.Fatalf("scripts/notebook.sh exited at start:\n%s", log)
 		}
-		t.Logf("docker/notebook.sh failed its gonb check (attempt %d), retrying:\n%s", attempt, log)
+		t.Logf("scripts/notebook.sh failed its gonb check (attempt %d), retrying:\n%s", attempt, log)
 	}
 }
 
-// tryNotebookScript starts docker/notebook.sh once; ok is false, with the
+// tryNotebookScript starts scripts/notebook.sh once; ok is false, with the
 // script's output, when it exits before serving.
 func tryNotebookScript(t *testing.T) (base, token, output string, ok bool) {
 	t.Helper()
@@ -224,7 +224,7 @@ func tryNotebookScript(t *testing.T) (base, token, output string, ok bool) {
 	cmd.Stdout, cmd.Stderr = &log, &log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting docker/notebook.sh: %v", err)
+		t.Fatalf("starting scripts/notebook.sh: %v", err)
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
@@ -257,6 +257,6 @@ func tryNotebookScript(t *testing.T) (base, token, output string, ok bool) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	t.Fatalf("docker/notebook.sh did not answer on %s within 60 s", base)
+	t.Fatalf("scripts/notebook.sh did not answer on %s within 60 s", base)
 	return "", "", "", false
 }

@@ -112,7 +112,7 @@ var nbconvertAllowed = browsercheck.NbconvertAllowed
 func TestBrowserNbconvertExport(t *testing.T) {
 	assetsOrSkip(t)
 	if _, err := exec.LookPath("jupyter"); err != nil {
-		needTool(t, "browser test: jupyter not found (install Jupyter with `docker/install.sh --system`)")
+		needTool(t, "browser test: jupyter not found (install Jupyter with `scripts/install.sh --system`)")
 	}
 	ctx := browser(t)
 	dir := t.TempDir()

@@ -35,11 +35,11 @@ const galleryCharts = 10
 func needGonb(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("jupyter"); err != nil {
-		needTool(t, "notebook browser test: jupyter not found (install it with `docker/install.sh --system`)")
+		needTool(t, "notebook browser test: jupyter not found (install it with `scripts/install.sh --system`)")
 	}
 	out, err := exec.Command("jupyter", "kernelspec", "list").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "gonb") {
-		needTool(t, "notebook browser test: the gonb Jupyter kernel is not installed (run `docker/install.sh --user`)")
+		needTool(t, "notebook browser test: the gonb Jupyter kernel is not installed (run `scripts/install.sh --user`)")
 	}
 }
 

@@ -24,14 +24,14 @@ func TestGradeAttacks(t *testing.T) {
 		if os.Getenv("SOD_REQUIRE_NOTEBOOKS") == "1" {
 			t.Fatalf("cannot execute notebooks: %v (SOD_REQUIRE_NOTEBOOKS=1)", err)
 		}
-		t.Skipf("cannot execute notebooks: %v (docker/install.sh installs Jupyter and gonb)", err)
+		t.Skipf("cannot execute notebooks: %v (scripts/install.sh installs Jupyter and gonb)", err)
 	}
 	if why, _ := bwrapProblem(context.Background()); why != "" {
-		// Installed but unable (or unsafe), or required (CI installs it: docker/install.sh --with-grader).
+		// Installed but unable (or unsafe), or required (CI installs it: scripts/install.sh --with-grader).
 		if _, err := exec.LookPath("bwrap"); err == nil || os.Getenv("SOD_REQUIRE_NOTEBOOKS") == "1" {
 			t.Fatalf("the attacks need the bwrap sandbox: %s", why)
 		}
-		t.Skipf("the attacks need the bwrap sandbox: %s (docker/install.sh --with-grader installs it)", why)
+		t.Skipf("the attacks need the bwrap sandbox: %s (scripts/install.sh --with-grader installs it)", why)
 	}
 	subs := filepath.Join(t.TempDir(), "submissions")
 	if err := os.CopyFS(subs, os.DirFS("testdata/attacks")); err != nil {

@@ -217,7 +217,7 @@ func TestGradeSubmissions(t *testing.T) {
 		if os.Getenv("SOD_REQUIRE_NOTEBOOKS") == "1" {
 			t.Fatalf("cannot execute notebooks: %v (SOD_REQUIRE_NOTEBOOKS=1)", err)
 		}
-		t.Skipf("cannot execute notebooks: %v (docker/install.sh installs Jupyter and gonb)", err)
+		t.Skipf("cannot execute notebooks: %v (scripts/install.sh installs Jupyter and gonb)", err)
 	}
 	subs := filepath.Join(t.TempDir(), "submissions")
 	if err := os.CopyFS(subs, os.DirFS("testdata/submissions")); err != nil {

@@ -223,7 +223,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		case why != "" && r.sandbox == "bwrap":
 			return errors.New("-sandbox bwrap: " + why)
 		case why != "" && os.Getuid() == 0:
-			return fmt.Errorf("-sandbox auto: no sandbox can be made here (%s), and a notebook run by root without one has every privilege on this machine. Install bubblewrap (docker/install.sh --with-grader), grade with -sandbox podman, grade as an ordinary user, or give -sandbox none to grade as root without isolation all the same", why)
+			return fmt.Errorf("-sandbox auto: no sandbox can be made here (%s), and a notebook run by root without one has every privilege on this machine. Install bubblewrap (scripts/install.sh --with-grader), grade with -sandbox podman, grade as an ordinary user, or give -sandbox none to grade as root without isolation all the same", why)
 		case why != "":
 			r.sandbox, noSandbox = "none", why
 		default:

@@ -591,7 +591,7 @@ func lastLines(s string, n int) string {
 func kernelSpecPath() (string, error) {
 	out, err := exec.Command("jupyter", "kernelspec", "list", "--json").Output()
 	if err != nil {
-		return "", fmt.Errorf("jupyter kernelspec list: %v (is Jupyter installed? docker/install.sh installs it)", err)
+		return "", fmt.Errorf("jupyter kernelspec list: %v (is Jupyter installed? scripts/install.sh installs it)", err)
 	}
 	var specs struct {
 		Kernelspecs map[string]struct {
@@ -603,7 +603,7 @@ func kernelSpecPath() (string, error) {
 	}
 	k, ok := specs.Kernelspecs["gonb"]
 	if !ok {
-		return "", errors.New("the gonb Jupyter kernel is not installed (docker/install.sh installs it)")
+		return "", errors.New("the gonb Jupyter kernel is not installed (scripts/install.sh installs it)")
 	}
 	return filepath.Dir(filepath.Dir(k.ResourceDir)), nil // .../jupyter/kernels/gonb -> .../jupyter
 }

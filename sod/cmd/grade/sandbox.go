@@ -57,7 +57,7 @@ func bwrapSystem() []string {
 func bwrapProblem(ctx context.Context) (why string, unsafe bool) {
 	path, err := exec.LookPath("bwrap")
 	if err != nil {
-		return "bwrap not found (apt-get install bubblewrap; docker/install.sh --with-grader)", false
+		return "bwrap not found (apt-get install bubblewrap; scripts/install.sh --with-grader)", false
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()

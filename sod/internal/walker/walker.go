@@ -42,8 +42,9 @@ const Module = "sodworkbench.org/workbench"
 // `go list ./...` is neither walked nor listed here (nor internal, nor a
 // command).
 var Exceptions = map[string]string{
-	"docker":     "no Go API: its files are the container image's scripts, tested by its own tests",
+	"docker":     "no Go API: the container image's build helpers and tests, tested by its own tests",
 	"docker/hub": "no Go API: the classroom hub's configuration and scripts",
+	"scripts":    "no Go API: the set-up, run and test scripts, tested by its own tests",
 }
 
 // Package is one walked package.

@@ -763,7 +763,7 @@ func TestWalkBadInputs(t *testing.T) {
 }
 
 // childEnv passes the entries to the child process: internal to this test, so not SOD_*
-// (docker/environment.md lists the variables a user sets).
+// (scripts/environment.md lists the variables a user sets).
 const childEnv = "WALKER_CHILD_ENTRIES"
 
 type childResult struct {

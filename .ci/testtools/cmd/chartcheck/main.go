@@ -1,5 +1,5 @@
 // Command chartcheck loads HTML pages (for example notebooks exported by
-// nbconvert, or the book made by docker/book.sh) in headless Chromium
+// nbconvert, or the book made by scripts/book.sh) in headless Chromium
 // without network access and checks that every chart of the widgets
 // package drew and that no script failed. It exits with status 1 if a page
 // has a problem.

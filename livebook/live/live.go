@@ -1,0 +1,302 @@
+// Package live runs the code cells of a notebook with GoNB's semantics in
+// the yaegi Go interpreter: the runtime of the live book's Web Worker
+// (cmd/sodlive), also usable natively for tests.
+//
+// Every run is a whole program (see cells.Session): a fresh interpreter
+// is given the compiled symbols (package symbols), the source packages
+// (cells.SourcePackages, read from Sources) and the program; the cell's
+// declarations are kept once its program compiled.
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"os"
+	"path"
+	"reflect"
+	"slices"
+	"strings"
+	"testing/fstest"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+
+	"sodworkbench.org/workbench/livebook/cells"
+	"sodworkbench.org/workbench/livebook/symbols"
+)
+
+// Kernel is the state of one notebook's page.
+type Kernel struct {
+	session cells.Session
+	src     fstest.MapFS
+	rw      *cells.Rewriter
+}
+
+// New returns a kernel whose source packages (cells.SourcePackages) are
+// read from sources, a file system holding "<import path>/<file>.go".
+func New(sources fs.FS) (*Kernel, error) {
+	k := &Kernel{src: fstest.MapFS{}, rw: &cells.Rewriter{Symbols: symbols.Symbols, Generic: map[string]map[string][]int{}, Support: supportPath}}
+	for _, p := range cells.SourcePackages {
+		ents, err := fs.ReadDir(sources, p)
+		if err != nil {
+			return nil, fmt.Errorf("live: the source of %s: %v", p, err)
+		}
+		sigs := map[string][]int{}
+		for _, e := range ents {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+				continue
+			}
+			b, err := fs.ReadFile(sources, path.Join(p, e.Name()))
+			if err != nil {
+				return nil, err
+			}
+			k.src["src/"+p+"/"+e.Name()] = &fstest.MapFile{Data: b}
+			s, err := cells.GenericSignatures(string(b))
+			if err != nil {
+				return nil, fmt.Errorf("live: %s/%s: %v", p, e.Name(), err)
+			}
+			for n, v := range s {
+				sigs[n] = v
+			}
+		}
+		k.rw.Generic[p] = sigs
+	}
+	return k, nil
+}
+
+// Reset forgets the declarations of every cell run.
+func (k *Kernel) Reset() { k.session.Reset() }
+
+// Result is what a cell run did besides its output.
+type Result struct {
+	// Shell are the cell's "!" lines, which the page does not run.
+	Shell []string
+	// Magic are GoNB "%" commands other than "%%", which the page ignores.
+	Magic []string
+	// Compiled reports that the program compiled, so the cell's
+	// declarations are kept (even if it then failed).
+	Compiled bool
+	// Setup, Compile and Exec are the times spent giving a fresh
+	// interpreter the symbols, compiling the program and running it.
+	Setup, Compile, Exec time.Duration
+}
+
+// ErrPanic marks a run that panicked (the program's panic, as GoNB
+// reports "panic: ..." and exit status 2).
+var ErrPanic = errors.New("panic")
+
+// Declare adds a cell's declarations without running it (to rebuild the
+// state after the page restarted the interpreter).
+func (k *Kernel) Declare(name, src string) error {
+	c, err := cells.Parse(name, src)
+	if err != nil {
+		return err
+	}
+	k.session.Commit(name, c)
+	return nil
+}
+
+// Run runs the cell named name (e.g. "cell 4") with source src, writing
+// its standard output and error to stdout and stderr. Errors name the
+// cell's lines.
+func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Writer) (res Result, err error) {
+	c, err := cells.Parse(name, src)
+	if err != nil {
+		return res, err
+	}
+	res.Shell, res.Magic = c.Shell, c.Magic
+	prog, err := k.session.Program(name, c, k.rw)
+	if err != nil {
+		return res, err
+	}
+	for _, im := range c.Imports {
+		if !Symbols(im.Path) && !slices.Contains(cells.SourcePackages, im.Path) && !slices.Contains(stdlibGeneric, im.Path) {
+			return res, &cells.Error{Cell: name, Msg: fmt.Sprintf("package %s is not built into this page's interpreter, which has the packages the notebooks import "+
+				"(with widgets/plots and the static figures only on the pages that use them)", im.Path)}
+		}
+	}
+	t0 := time.Now()
+	// The interpreter's own reports (a panic's positions) name cell lines.
+	i := k.interpreter(stdout, explainer{stderr, prog})
+	if err := use(i, prog.Imports, stdout); err != nil {
+		return res, fmt.Errorf("live: loading the symbols: %v", err)
+	}
+	t1 := time.Now()
+	res.Setup = t1.Sub(t0)
+	compiled, err := compile(i, prog.Src)
+	if err != nil && strings.Contains(prog.Src, "range") {
+		// A second attempt without range over integers (see cells.Rewriter.Ranges).
+		rw := *k.rw
+		rw.Ranges = true
+		if p2, err2 := k.session.Program(name, c, &rw); err2 == nil {
+			i2 := k.interpreter(stdout, explainer{stderr, p2})
+			if err2 = use(i2, p2.Imports, stdout); err2 == nil {
+				if c2, err2 := compile(i2, p2.Src); err2 == nil {
+					i, prog, compiled, err = i2, p2, c2, nil
+				}
+			}
+		}
+	}
+	t2 := time.Now()
+	res.Compile = t2.Sub(t1)
+	if err != nil {
+		return res, errors.New(prog.Explain(err.Error()))
+	}
+	k.session.Commit(name, c)
+	res.Compiled = true
+	err = execute(ctx, i, compiled)
+	res.Exec = time.Since(t2)
+	if err != nil {
+		var p interp.Panic
+		if errors.As(err, &p) {
+			return res, fmt.Errorf("%w: %v", ErrPanic, p.Value)
+		}
+		return res, errors.New(prog.Explain(err.Error()))
+	}
+	return res, nil
+}
+
+// explainer writes the interpreter's reports with program positions
+// turned into cell lines (cells.Program.Explain).
+type explainer struct {
+	w    io.Writer
+	prog *cells.Program
+}
+
+func (e explainer) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(e.w, e.prog.Explain(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+func (k *Kernel) interpreter(stdout, stderr io.Writer) *interp.Interpreter {
+	return interp.New(interp.Options{
+		GoPath:               ".",
+		SourcecodeFilesystem: k.src,
+		Stdout:               stdout,
+		Stderr:               stderr,
+		Args:                 []string{"cell"},
+	})
+}
+
+// supportPath is the package of Indices and Clear (cells.Rewriter.Support).
+const supportPath = "sodworkbench.org/workbench/livebook/live/support"
+
+// clear is support.Clear: the builtin clear (Go 1.21), which yaegi v0.16.1
+// lacks.
+func clear(x any) {
+	v := reflect.ValueOf(x)
+	switch v.Kind() {
+	case reflect.Map:
+		v.Clear()
+	case reflect.Slice:
+		v.Clear()
+	default:
+		panic(fmt.Sprintf("clear(%T): want a map or a slice", x))
+	}
+}
+
+// indices is support.Indices (see cells.Rewriter.Ranges).
+func indices(x any) []struct{} {
+	v := reflect.ValueOf(x)
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return make([]struct{}, max(v.Int(), 0))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return make([]struct{}, v.Uint())
+	case reflect.Slice, reflect.Array:
+		return make([]struct{}, v.Len())
+	case reflect.Pointer:
+		if v.Elem().Kind() == reflect.Array {
+			return make([]struct{}, v.Elem().Len())
+		}
+	}
+	panic(fmt.Sprintf("the page's interpreter cannot range over a %T with one variable in a program that also ranges over an integer "+
+		"(yaegi v0.16.1 has no range over integers, so such loops are rewritten); write for i := 0; i < n; i++ instead", x))
+}
+
+// stdlibGeneric are the standard packages whose generic functions yaegi
+// compiles from its own copy of their source whenever it is given the
+// symbols of fmt under the key "fmt/fmt" (with its fmt redirection).
+var stdlibGeneric = []string{"cmp", "maps", "slices"}
+
+// plain are the symbols with fmt under an equivalent key that does not
+// trigger that compilation, which would add about a second to every run in
+// the browser: programs that import none of stdlibGeneric get these.
+var plain = func() map[string]map[string]reflect.Value {
+	m := make(map[string]map[string]reflect.Value, len(symbols.Symbols))
+	for k, v := range symbols.Symbols {
+		if k == "fmt/fmt" {
+			k = "fmt/./fmt" // the same import path and package name for interp.Use
+		}
+		m[k] = v
+	}
+	return m
+}()
+
+// use gives the interpreter the symbols, with fmt's printing functions
+// writing to stdout.
+func use(i *interp.Interpreter, imports []string, stdout io.Writer) error {
+	if err := i.Use(map[string]map[string]reflect.Value{supportPath + "/support": {"Indices": reflect.ValueOf(indices), "Clear": reflect.ValueOf(clear)}}); err != nil {
+		return err
+	}
+	for _, p := range imports {
+		if slices.Contains(stdlibGeneric, p) {
+			return i.Use(symbols.Symbols) // yaegi redirects fmt itself
+		}
+	}
+	if err := i.Use(plain); err != nil {
+		return err
+	}
+	return i.Use(map[string]map[string]reflect.Value{"fmt/./fmt": {
+		"Print":   reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprint(stdout, a...) }),
+		"Printf":  reflect.ValueOf(func(f string, a ...any) (int, error) { return fmt.Fprintf(stdout, f, a...) }),
+		"Println": reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprintln(stdout, a...) }),
+	}})
+}
+
+// compile compiles the program, turning the interpreter's own panics
+// (its bugs) into errors.
+func compile(i *interp.Interpreter, src string) (p *interp.Program, err error) {
+	// yaegi logs its own failures ("nil type") before panicking.
+	log.SetOutput(io.Discard)
+	defer func() {
+		log.SetOutput(os.Stderr)
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the interpreter failed on this program (yaegi: %v)", r)
+		}
+	}()
+	return i.Compile(src)
+}
+
+func execute(ctx context.Context, i *interp.Interpreter, p *interp.Program) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = interp.Panic{Value: r}
+		}
+	}()
+	_, err = i.ExecuteWithContext(ctx, p)
+	return err
+}
+
+// Symbols reports whether the interpreter has compiled symbols for the
+// package at path.
+func Symbols(path string) bool {
+	_, ok := symbols.Symbols[path+"/"+pathName(path)]
+	if ok {
+		return true
+	}
+	for k := range symbols.Symbols {
+		if strings.HasPrefix(k, path+"/") && !strings.Contains(k[len(path)+1:], "/") {
+			return true
+		}
+	}
+	return false
+}
+
+func pathName(p string) string { return p[strings.LastIndex(p, "/")+1:] }

@@ -1,0 +1,92 @@
+package live_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"sodworkbench.org/workbench/livebook/cells"
+	"sodworkbench.org/workbench/livebook/internal/symgen/gen"
+	"sodworkbench.org/workbench/livebook/live"
+)
+
+// sources reads cells.SourcePackages from the module cache.
+func sources(t *testing.T) fstest.MapFS {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for _, p := range cells.SourcePackages {
+		out, err := exec.Command("go", "list", "-f", "{{.Dir}}", p).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", p, err)
+		}
+		dir := strings.TrimSpace(string(out))
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fsys[p+"/"+filepath.Base(f)] = &fstest.MapFile{Data: b}
+		}
+	}
+	return fsys
+}
+
+func TestNotebook(t *testing.T) {
+	nb := os.Getenv("LIVE_NOTEBOOK")
+	if nb == "" {
+		t.Skip("set LIVE_NOTEBOOK to a notebook file")
+	}
+	k, err := live.New(sources(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := gen.CodeCells(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, src := range srcs {
+		var out bytes.Buffer
+		start := time.Now()
+		res, err := k.Run(context.Background(), fmt.Sprintf("cell %d", i), src, &out, &out)
+		t.Logf("---- cell %d (%v) shell=%d err=%v\n%s", i, time.Since(start).Round(time.Millisecond), len(res.Shell), err, out.String())
+	}
+}
+
+// TestWorkarounds runs, in the interpreter, the programs yaegi v0.16.1
+// gets wrong as written and the page rewrites (see cells.Rewriter), and
+// GoNB's accumulation of declarations.
+func TestWorkarounds(t *testing.T) {
+	k, err := live.New(sources(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const imports = "import (\n\t\"fmt\"\n\t\"github.com/janpfeifer/must\"\n\t\"sodworkbench.org/workbench/sod\"\n\t\"sodworkbench.org/workbench/sod/experiments\"\n)\n"
+	tests := []struct{ name, src, want string }{
+		{"generic of a multi-value call", "%%\ncp := must.M1(sod.AnalyzeCritical(sod.BasicExampleProblem(), sod.BasicExampleXHat(), sod.CriticalOptions{}))\nfmt.Println(cp.IsLocalMinimum(1e-9))", "true\n"},
+		{"generic of a method's results", "%%\nin := sod.PaperInstances()[0]\ncp := must.M1(in.Critical(sod.CriticalOptions{}))\nfmt.Println(cp.GradNorm < 1e-6)", "true\n"},
+		{"range over an integer", "%%\nn := 3\nfor i := range n {\n\tfmt.Print(i)\n}\nfor range 2 {\n\tfmt.Print(\"x\")\n}\nfor i := range []int{7, 8} {\n\tfmt.Print(i)\n}\nfmt.Println()", "012xx01\n"},
+		{"parallel assignment to fields", "%%\ncfg := experiments.DefaultQNNScanConfig()\ncfg.QNN, cfg.Starts = experiments.PlateauQNNConfig(), 5\nfmt.Println(cfg.Starts)", "5\n"},
+		{"parallel assignment of selectors", "%%\npmc := sod.PaperInstances()[1]\ncfg := experiments.DefaultAblationConfig()\ncfg.Problem, cfg.XHat, cfg.Ls = pmc.P, pmc.XHat, []int{3, 5}\nfmt.Println(cfg.Ls, cfg.Problem == pmc.P, cfg.XHat == pmc.XHat)", "[3 5] true true\n"},
+		{"swap", "%%\nx := []int{1, 2}\nx[0], x[1] = x[1], x[0]\nfmt.Println(x)", "[2 1]\n"},
+		{"clear", "%%\nm := map[int]int{1: 1}\nclear(m)\nfmt.Println(len(m))", "0\n"},
+		{"declarations accumulate", "var x = 41", ""},
+		{"and are used later", "%%\nfmt.Println(x + 1)", "42\n"},
+		{"and replaced", "var x = 1", ""},
+		{"by the later one", "%%\nfmt.Println(x + 1)", "2\n"},
+	}
+	for i, tt := range tests {
+		var out bytes.Buffer
+		_, err := k.Run(context.Background(), fmt.Sprintf("cell %d", i+1), imports+tt.src, &out, &out)
+		if err != nil || out.String() != tt.want {
+			t.Errorf("%s: printed %q (%v), want %q", tt.name, out.String(), err, tt.want)
+		}
+	}
+}
