@@ -168,12 +168,12 @@ func (st *masked) bounded(s sums11, limit float64) bool {
 }
 
 // pass11 is one step of gradient descent from X (contiguous data x, with
-// Gram entries s) into next: it returns X_{j+1}'s Gram entries (diag
+// Gram entries s) into next, its coordinates flushed (flushTiny): it returns X_{j+1}'s Gram entries (diag
 // unset: it is h's, not the step's) and the sum of squares of ∇h(X)'s
 // entries summed as finish11 sums them.
 func (st *masked) pass11(next, x []float64, s sums11, alpha float64) (sums11, float64) {
 	mxO, mzO, mxU, mzU := st.coef11(s)
-	k := step11Coef{mxU, mxO, mzU, mzO, alpha, alpha, st.c, 0}
+	k := step11Coef{mxU, mxO, mzU, mzO, alpha, alpha, st.c, 0, flushAt, flushAt}
 	np := len(st.zO)
 	var o step11Sums
 	step11(next[:2*np], x[:2*np], st.zPair, &k, &o)
@@ -183,7 +183,7 @@ func (st *masked) pass11(next, x []float64, s sums11, alpha float64) (sums11, fl
 		xu := x[i]
 		g := gradRowU11(xu, zu, mxU, mzU, st.c)
 		ssU += g * g
-		xu += alpha * g
+		xu = flushTiny(xu + alpha*g)
 		next[i] = xu
 		xxU += xu * xu
 		xzU += xu * zu

@@ -326,18 +326,19 @@ func (st *masked) gram11(xd []float64, xs int) sums11 {
 // stepGram11 is gram11 at X = F + αD (contiguous n×1 data xd, fd, dd;
 // dd may be the gradient that finish11 then overwrites): it stores each
 // row of X as it reads it, the step of gradient descent fused with the
-// next evaluation's first pass. X's entries, and so the sums, are those of
-// stepInto followed by gram11.
+// next evaluation's first pass. X's entries (flushed, flushTiny), and so
+// the sums, are those of stepInto followed by gram11.
 func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
 	zO, zU := st.zO, st.zU
 	zU2 := zU[:len(zO)]
 	n := len(zO) + len(zU)
 	xd, fd, dd = xd[:n], fd[:n], dd[:n]
+	tau := flushAt
 	var xxO, xzO, xxU, xzU, diag float64
 	for t, zo := range zO {
 		i := 2 * t
-		xu := fd[i] + alpha*dd[i]
-		xo := fd[i+1] + alpha*dd[i+1]
+		xu := flushTo(fd[i]+alpha*dd[i], tau)
+		xo := flushTo(fd[i+1]+alpha*dd[i+1], tau)
 		xd[i], xd[i+1] = xu, xo
 		zu := zU2[t]
 		xxO += xo * xo
@@ -349,7 +350,7 @@ func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
 	}
 	for t := len(zO); t < len(zU); t++ {
 		i := 2 * t
-		xu := fd[i] + alpha*dd[i]
+		xu := flushTo(fd[i]+alpha*dd[i], tau)
 		xd[i] = xu
 		zu := zU[t]
 		xxU += xu * xu
