@@ -3,6 +3,7 @@ package sod
 import (
 	"fmt"
 	"math"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -193,7 +194,7 @@ func BenchmarkGDDecaying(b *testing.B) {
 			}
 			if !tc.flush {
 				flushAt = 0
-				defer func() { flushAt = flushBelow }()
+				defer func() { flushAt = kernel.FlushBelow }()
 			}
 			opt := GDOptions{Iteration: Iteration{Step: 0.5 / n, MaxIter: 3000, TraceEvery: 100}}
 			b.ResetTimer()

@@ -95,7 +95,7 @@
 // a Problem evaluates h, ∇h and ‖XXᵀ − M*‖_F from n×(r + k) factors in
 // O(n(r + k)²) (structured.go: a QR of the parity blocks of [X Z] keeps h
 // accurate near the minimum); at r = k = 1 GradientDescent steps between
-// trace points in one pass over the rows (gdlane.go, step11.go: the same
+// trace points in one pass over the rows (gdlane.go, internal/kernel: the same
 // iterates to the bit; 0.4–0.6 of an evaluation per step for n ≥ 1000,
 // PERFORMANCE.md), and AnalyzeCritical finds λ_n, u_n by Lanczos
 // iterations (lanczos.go) above StructuredCriticalMinN. Above

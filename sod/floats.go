@@ -3,6 +3,7 @@ package sod
 import (
 	"fmt"
 	"math"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -49,29 +50,13 @@ func finiteOrInf(h float64) float64 {
 	return h
 }
 
-// flushBelow is the flush threshold of gradient descent's step (the
-// package doc's "Subnormal numbers"): a coordinate of an iterate whose
-// magnitude is below 2⁻²⁵⁰ ≈ 5.5e-76 is stored as +0, so that every
-// coordinate is zero or at least 2⁻²⁵⁰, and its square (≥ 2⁻⁵⁰⁰), cube
-// and fourth power (≥ 2⁻¹⁰⁰⁰; D_ii² = x_i⁴ where z_i = 0) are normal
-// numbers (≥ 2⁻¹⁰²²).
-const flushBelow = 0x1p-250
+// flushAt is the threshold gradient descent's step uses (the package
+// doc's "Overflow and subnormal numbers"): kernel.FlushBelow, or 0 in
+// tests that compare with the unflushed computation.
+var flushAt = kernel.FlushBelow
 
-// flushAt is the threshold the step uses: flushBelow, or 0 in tests that
-// compare with the unflushed computation.
-var flushAt = flushBelow
-
-// flushTiny returns +0 when |v| < flushAt, else v.
-func flushTiny(v float64) float64 { return flushTo(v, flushAt) }
-
-// flushTo returns +0 when |v| < tau, else v (flushTiny with the
-// threshold in a local, for loops).
-func flushTo(v, tau float64) float64 {
-	if math.Abs(v) < tau {
-		return 0
-	}
-	return v
-}
+// flushTiny returns +0 when |v| < flushAt, else v (kernel.Flush).
+func flushTiny(v float64) float64 { return kernel.Flush(v, flushAt) }
 
 // flushDense applies flushTiny to every entry of a.
 func flushDense(a *mat.Dense) {
@@ -97,7 +82,7 @@ func stepInto(dst, x, g *mat.Dense, alpha float64) {
 	}
 	tau := flushAt
 	for i, v := range xv {
-		d[i] = flushTo(v+alpha*gv[i], tau)
+		d[i] = kernel.Flush(v+alpha*gv[i], tau)
 	}
 }
 

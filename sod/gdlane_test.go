@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func pmcProblem(t *testing.T, n int, eps float64, randomZ bool) *Problem {
 // the flush threshold, which both flush alike (+0 below τ).
 func TestStep11Kernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	special := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 1e-310, 1e150, -1e100, 1, -1, flushBelow, -flushBelow, math.Nextafter(flushBelow, 0), -0.9 * flushBelow, 1e-200}
+	special := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 1e-310, 1e150, -1e100, 1, -1, kernel.FlushBelow, -kernel.FlushBelow, math.Nextafter(kernel.FlushBelow, 0), -0.9 * kernel.FlushBelow, 1e-200}
 	for _, tc := range []struct {
 		n     int
 		scale float64 // spread of the magnitudes, in decades
@@ -71,12 +72,12 @@ func TestStep11Kernel(t *testing.T) {
 		for t := range np {
 			zp[2*t], zp[2*t+1] = z[2*t], z[2*t+1]
 		}
-		for _, kc := range []struct{ alpha, tau float64 }{{-1e-3, 0}, {-1e-3, flushBelow}, {0, flushBelow}, {-1e-3, 1e-3}} {
-			k := step11Coef{0.3, 1.7, -0.2, 0.9, kc.alpha, kc.alpha, 0.99, 0, kc.tau, kc.tau}
+		for _, kc := range []struct{ alpha, tau float64 }{{-1e-3, 0}, {-1e-3, kernel.FlushBelow}, {0, kernel.FlushBelow}, {-1e-3, 1e-3}} {
+			k := kernel.Coef11{0.3, 1.7, -0.2, 0.9, kc.alpha, kc.alpha, 0.99, 0, kc.tau, kc.tau}
 			a, b := make([]float64, 2*np), make([]float64, 2*np)
-			var sa, sb step11Sums
-			step11(a, x[:2*np], zp, &k, &sa)
-			step11Go(b, x[:2*np], zp, &k, &sb)
+			var sa, sb kernel.Sums11
+			kernel.Step11(a, x[:2*np], zp, &k, &sa)
+			kernel.Step11Go(b, x[:2*np], zp, &k, &sb)
 			for i := range a {
 				if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
 					t.Fatalf("%s, α = %v, τ = %v: step11 row %d = %v, step11Go %v", name, kc.alpha, kc.tau, i, a[i], b[i])
@@ -93,7 +94,7 @@ func TestStep11Kernel(t *testing.T) {
 		}
 		// pass11 against the two-pass step, on a PMC problem with this z
 		// (where GD uses the pass: elsewhere Go may fuse operations).
-		if tc.n < 8 || !step11Lane {
+		if tc.n < 8 || !kernel.Lane11 {
 			continue
 		}
 		op, _ := NewPMCOperator(tc.n, 0.3)
@@ -210,8 +211,8 @@ func gdBoth(t *testing.T, p *Problem, x0 *mat.Dense, opt GDOptions, ctxAt int) *
 // whose Gram entries leave eval11's range, KeepIterates, odd and even n,
 // the study's z and a random one, ε < 1 and ε > 1.
 func TestGDLaneBitExact(t *testing.T) {
-	if !step11Lane {
-		t.Skip("no one-pass lane on this platform (step11Lane)")
+	if !kernel.Lane11 {
+		t.Skip("no one-pass lane on this platform (kernel.Lane11)")
 	}
 	ctx := context.Background()
 	// A run of the two-pass loop: the last step up to 300 whose ‖∇h‖ is
@@ -293,8 +294,8 @@ func TestGDLaneBitExact(t *testing.T) {
 // TestGDLaneBitExact (so that equality there is not vacuous), and a
 // cancelled context is reported as GradientDescent reports it.
 func TestDescend11Ends(t *testing.T) {
-	if !step11Lane {
-		t.Skip("no one-pass lane on this platform (step11Lane)")
+	if !kernel.Lane11 {
+		t.Skip("no one-pass lane on this platform (kernel.Lane11)")
 	}
 	bg := context.Background()
 	run := func(p *Problem, x0 *mat.Dense, alpha float64, to int, tol, limit float64, ctx context.Context) (int, laneEnd, error) {

@@ -2,6 +2,7 @@ package sod
 
 import (
 	"math"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -337,8 +338,8 @@ func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
 	var xxO, xzO, xxU, xzU, diag float64
 	for t, zo := range zO {
 		i := 2 * t
-		xu := flushTo(fd[i]+alpha*dd[i], tau)
-		xo := flushTo(fd[i+1]+alpha*dd[i+1], tau)
+		xu := kernel.Flush(fd[i]+alpha*dd[i], tau)
+		xo := kernel.Flush(fd[i+1]+alpha*dd[i+1], tau)
 		xd[i], xd[i+1] = xu, xo
 		zu := zU2[t]
 		xxO += xo * xo
@@ -350,7 +351,7 @@ func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
 	}
 	for t := len(zO); t < len(zU); t++ {
 		i := 2 * t
-		xu := flushTo(fd[i]+alpha*dd[i], tau)
+		xu := kernel.Flush(fd[i]+alpha*dd[i], tau)
 		xd[i] = xu
 		zu := zU[t]
 		xxU += xu * xu
@@ -374,17 +375,6 @@ func (s sums11) safe() bool {
 // row i ∈ U the same with the U-block sums weighted by ε².
 func (st *masked) coef11(s sums11) (mxO, mzO, mxU, mzU float64) {
 	return s.xxO + s.xxU, s.xzO + s.xzU, s.xxO + st.eps2*s.xxU, s.xzO + st.eps2*s.xzU
-}
-
-// gradRowO11 and gradRowU11 are row i of ∇h at r = k = 1 (x = x_i, z =
-// z_i) for i ∈ O and i ∈ U, with coef11's factors: 2(x m_x − z m_z), plus
-// 2c(x² − z²)x = 2c D_ii x_i on U. finish11 and the one-pass step
-// (step11Go, pass11) use these; the SSE2 kernel performs the same
-// operations.
-func gradRowO11(x, z, mx, mz float64) float64 { return 2 * (x*mx - z*mz) }
-
-func gradRowU11(x, z, mx, mz, c float64) float64 {
-	return 2 * (x*mx - z*mz + c*(x*x-z*z)*x)
 }
 
 // finish11 is eval11's pass 2 from the sums of pass 1: each block's
@@ -419,12 +409,12 @@ func (st *masked) finish11(w *maskedWork, dst *mat.Dense, xd []float64, xs int, 
 			xo, xu, zu := xd[i*xs], xd[j*xs], zU2[t]
 			e := zo - betaO*xo
 			resO += e * e
-			g := gradRowO11(xo, zo, mxO, mzO)
+			g := kernel.GradRowO11(xo, zo, mxO, mzO)
 			gd[i*gs] = g
 			ssO += g * g
 			e = zu - betaU*xu
 			resU += e * e
-			g = gradRowU11(xu, zu, mxU, mzU, c)
+			g = kernel.GradRowU11(xu, zu, mxU, mzU, c)
 			gd[j*gs] = g
 			ssU += g * g
 		}
@@ -433,7 +423,7 @@ func (st *masked) finish11(w *maskedWork, dst *mat.Dense, xd []float64, xs int, 
 			xu, zu := xd[j*xs], zU[t]
 			e := zu - betaU*xu
 			resU += e * e
-			g := gradRowU11(xu, zu, mxU, mzU, c)
+			g := kernel.GradRowU11(xu, zu, mxU, mzU, c)
 			gd[j*gs] = g
 			ssU += g * g
 		}

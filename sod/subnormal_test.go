@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -118,13 +119,13 @@ func TestGDNoSubnormal(t *testing.T) {
 	st := p.st
 	alpha := -0.5 / n
 	for _, v := range []float64{1e-3, 1e-150, 1e-310} {
-		for _, tau := range []float64{flushBelow, 0} {
+		for _, tau := range []float64{kernel.FlushBelow, 0} {
 			name := fmt.Sprintf("start %g, flush below %g", v, tau)
 			x0 := decayingStart(n, 1, v)
 			x := append([]float64(nil), x0.RawMatrix().Data...)
 			if tau > 0 {
 				for i := range x {
-					x[i] = flushTo(x[i], tau)
+					x[i] = kernel.Flush(x[i], tau)
 				}
 			}
 			var c subnormals
@@ -134,7 +135,7 @@ func TestGDNoSubnormal(t *testing.T) {
 			flushAt = tau
 			for k := 0; k < steps; k++ {
 				next := countedStep11(st, x, alpha, tau, &c)
-				if s := st.gram11(x, 1); step11Lane && s.safe() {
+				if s := st.gram11(x, 1); kernel.Lane11 && s.safe() {
 					st.pass11(lane, x, s, alpha)
 					st.finish11(w, g, x, 1, s)
 					st.stepGram11(two, x, g.RawMatrix().Data, alpha)
@@ -154,8 +155,8 @@ func TestGDNoSubnormal(t *testing.T) {
 				}
 				res[j] = r
 			}
-			flushAt = flushBelow
-			if step11Lane && tau > 0 {
+			flushAt = kernel.FlushBelow
+			if kernel.Lane11 && tau > 0 {
 				for j, r := range res {
 					for i, got := range r.X.RawMatrix().Data {
 						if math.Float64bits(got) != math.Float64bits(x[i]) {
@@ -178,7 +179,7 @@ func TestGDNoSubnormal(t *testing.T) {
 // TestGDIteratesFlushed: on every path (r = 1 with and without the lane,
 // r = 2 structured, the dense path), every iterate of GradientDescent
 // from decaying coordinates has entries that are 0 or of magnitude at
-// least flushBelow, so no kernel reads a subnormal coordinate.
+// least kernel.FlushBelow, so no kernel reads a subnormal coordinate.
 func TestGDIteratesFlushed(t *testing.T) {
 	const n = 100
 	for _, r := range []int{1, 2} {
@@ -203,8 +204,8 @@ func TestGDIteratesFlushed(t *testing.T) {
 				zeros := 0
 				for k, it := range append(res.Trace.Iterates, res.X) {
 					for i, v := range it.RawMatrix().Data {
-						if v != 0 && math.Abs(v) < flushBelow {
-							t.Fatalf("%s: iterate %d entry %d = %v, inside (0, flushBelow)", name, k, i, v)
+						if v != 0 && math.Abs(v) < kernel.FlushBelow {
+							t.Fatalf("%s: iterate %d entry %d = %v, inside (0, kernel.FlushBelow)", name, k, i, v)
 						}
 						if v == 0 && k == len(res.Trace.Iterates) {
 							zeros++
@@ -246,7 +247,7 @@ func decayProblem(t *testing.T, n, r int, eps float64) *Problem {
 // TestGDFlushBound: the flush changes gradient descent's results by no
 // more than the package doc states: from decaying coordinates, on every
 // path, the runs with and without it take the same number of steps, each
-// coordinate of X differs by less than flushBelow or by a relative 1e-12
+// coordinate of X differs by less than kernel.FlushBelow or by a relative 1e-12
 // at most, and h, ‖∇h‖_F and ‖XXᵀ − M*‖_F at every trace point by a
 // relative 1e-12 at most, of their value or of ‖Z‖_F², ‖Z‖_F⁴ and
 // ‖Z‖_F³ (the scale of their rounding errors): a run that converges to X = Z reaches h = 0 exactly with the flush,
@@ -273,20 +274,20 @@ func TestGDFlushBound(t *testing.T) {
 				opt := GDOptions{Iteration: Iteration{Step: 0.5 / n, MaxIter: 1500, TraceEvery: 100}}
 				run := func(tau float64) *GDResult {
 					flushAt = tau
-					defer func() { flushAt = flushBelow }()
+					defer func() { flushAt = kernel.FlushBelow }()
 					res, err := GradientDescent(context.Background(), p, decayingStart(n, r, v), opt)
 					if err != nil {
 						t.Fatal(err)
 					}
 					return res
 				}
-				a, b := run(flushBelow), run(0)
+				a, b := run(kernel.FlushBelow), run(0)
 				if a.Iter != b.Iter || a.Stop != b.Stop {
 					t.Fatalf("%s: %d steps (%v) flushed, %d (%v) not", name, a.Iter, a.Stop, b.Iter, b.Stop)
 				}
 				for i, x := range a.X.RawMatrix().Data {
 					y := b.X.RawMatrix().Data[i]
-					if math.Abs(x-y) < flushBelow {
+					if math.Abs(x-y) < kernel.FlushBelow {
 						continue
 					}
 					d := math.Abs(x-y) / math.Max(math.Abs(x), math.Abs(y))
@@ -304,5 +305,5 @@ func TestGDFlushBound(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("largest relative difference: X %.3g (coordinates not within flushBelow), h, ‖∇h‖, dist %.3g", worstX, worst)
+	t.Logf("largest relative difference: X %.3g (coordinates not within kernel.FlushBelow), h, ‖∇h‖, dist %.3g", worstX, worst)
 }

@@ -7,16 +7,16 @@ DATA absmask<>+0(SB)/8, $0x7fffffffffffffff
 DATA absmask<>+8(SB)/8, $0x7fffffffffffffff
 GLOBL absmask<>(SB), RODATA|NOPTR, $16
 
-// func step11SSE2(next, x, z []float64, k *step11Coef, out *step11Sums)
+// func step11SSE2(next, x, z []float64, k *Coef11, out *Sums11)
 //
-// step11Go with SSE2: one row pair (U, O) per iteration, the U row in the
+// Step11Go with SSE2: one row pair (U, O) per iteration, the U row in the
 // low lane and the O row in the high lane, so that each lane's sums are
 // the scalar chain of its block. The cubic term c(x² − z²)x of a U row is
-// computed and added in the low lane only (MULSD, ADDSD), as step11Go
+// computed and added in the low lane only (MULSD, ADDSD), as Step11Go
 // adds it to U rows only. Every operation is a single IEEE 754 operation
-// on the same operands as in step11Go (no fused multiply–add). A new
+// on the same operands as in Step11Go (no fused multiply–add). A new
 // coordinate whose magnitude is below τ (k[8], k[9]) is replaced by +0
-// before it is stored and summed, as step11Go does (CMPPD, ANDNPD).
+// before it is stored and summed, as Step11Go does (CMPPD, ANDNPD).
 TEXT ·step11SSE2(SB), NOSPLIT, $0-88
 	MOVQ   next_base+0(FP), DI
 	MOVQ   x_base+24(FP), SI
