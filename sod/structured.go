@@ -127,7 +127,7 @@ func newMaskedForce(mw maskedWeighter, Z *mat.Dense, r int) *masked {
 type maskedWork struct {
 	rO, rU []float64 // R_O, R_U (s×s, zero below the diagonal)
 	mO, mU []float64 // F_OᵀX_O, F_UᵀX_U (s×r)
-	chunk  []float64 // qrChunk×s, column-major (evalStream)
+	chunk  []float64 // kernel.QRChunk×s, column-major (evalStream)
 	hv     []float64 // hessVec's sums: 2 blocks × (2r² + kr)
 	row    []float64 // one row of a product (r)
 	house  *houseWork
