@@ -3,6 +3,7 @@ package sod
 import (
 	"fmt"
 	"math"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -153,6 +154,58 @@ func BenchmarkGradientDescentPMC(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// BenchmarkGDDecaying measures 3000 GD steps on PMC at n = 10⁴, ε =
+// 0.002, r = 1, η = 0.5/n (traced every 100 steps), from x = 1 on the
+// observed rows and v on the unobserved ones: v = 1e-3 (normal numbers
+// throughout) and v = 1e-305, whose products are subnormal, with the
+// step's flush of tiny coordinates (the package doc's "Overflow and
+// subnormal numbers") and without it (flush=off: the arithmetic on
+// subnormal numbers, which costs a microcode assist per operation on many
+// Intel cores). perfreport sets them side by side.
+func BenchmarkGDDecaying(b *testing.B) {
+	const n = 10_000
+	op, err := NewPMCOperator(n, 0.002)
+	if err != nil {
+		b.Fatal(err)
+	}
+	z := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i += 2 {
+		z.Set(i, 0, 1)
+	}
+	p, err := NewProblem(op, z, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		v     float64
+		flush bool
+	}{{"start=1e-3", 1e-3, true}, {"start=1e-305", 1e-305, true}, {"start=1e-305/flush=off", 1e-305, false}} {
+		b.Run(tc.name, func(b *testing.B) {
+			x0 := mat.NewDense(n, 1, nil)
+			for i := 0; i < n; i++ {
+				x0.Set(i, 0, 1)
+				if i%2 == 0 {
+					x0.Set(i, 0, tc.v)
+				}
+			}
+			if !tc.flush {
+				flushAt = 0
+				defer func() { flushAt = kernel.FlushBelow }()
+			}
+			opt := GDOptions{Iteration: Iteration{Step: 0.5 / n, MaxIter: 3000, TraceEvery: 100}}
+			b.ResetTimer()
+			done := cpuMetric(b)
+			for i := 0; i < b.N; i++ {
+				if _, err := GradientDescent(b.Context(), p, x0, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			done()
+		})
 	}
 }
 

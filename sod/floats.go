@@ -3,6 +3,7 @@ package sod
 import (
 	"fmt"
 	"math"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -49,17 +50,39 @@ func finiteOrInf(h float64) float64 {
 	return h
 }
 
+// flushAt is the threshold gradient descent's step uses (the package
+// doc's "Overflow and subnormal numbers"): kernel.FlushBelow, or 0 in
+// tests that compare with the unflushed computation.
+var flushAt = kernel.FlushBelow
+
+// flushTiny returns +0 when |v| < flushAt, else v (kernel.Flush).
+func flushTiny(v float64) float64 { return kernel.Flush(v, flushAt) }
+
+// flushDense applies flushTiny to every entry of a.
+func flushDense(a *mat.Dense) {
+	r, c := a.Dims()
+	for i := 0; i < r; i++ {
+		row := a.RawRowView(i)
+		for j, v := range row[:c] {
+			row[j] = flushTiny(v)
+		}
+	}
+}
+
 // stepInto stores x + alpha·g in dst (equal-shaped, contiguous dense
-// matrices as GradientDescent allocates them) without allocating.
+// matrices as GradientDescent allocates them) without allocating, each
+// entry flushed (flushTiny).
 func stepInto(dst, x, g *mat.Dense, alpha float64) {
 	d, xv, gv := contiguous(dst), contiguous(x), contiguous(g)
 	if d == nil || xv == nil || gv == nil {
 		dst.Copy(x)
 		axpyDense(alpha, g, dst)
+		flushDense(dst)
 		return
 	}
+	tau := flushAt
 	for i, v := range xv {
-		d[i] = v + alpha*gv[i]
+		d[i] = kernel.Flush(v+alpha*gv[i], tau)
 	}
 }
 

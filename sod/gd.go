@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -83,9 +84,13 @@ type GDOptions struct {
 	StopOnStagnation bool
 
 	// Callback, if not nil, is called after each traced iteration (including
-	// iteration 0) with the iteration number, the current iterate (do not
-	// retain or modify it), h and ‖∇h‖_F. Returning false stops the run
-	// (StopCallback).
+	// iteration 0) with the iteration number, the current iterate, h and
+	// ‖∇h‖_F. Returning false stops the run (StopCallback). X is GD's own
+	// buffer: the Callback must not retain it (copy what it keeps) and must
+	// not modify it. GradientDescent checks X after each call and ends the
+	// run with an error wrapping ErrBadParameter, naming the Callback and
+	// the iteration, when the Callback changed X's shape (Reset, resizing)
+	// or any of its entries.
 	Callback func(iter int, X *mat.Dense, h, gradNorm float64) bool
 }
 
@@ -165,6 +170,7 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 	defer p.putWorkspace(ws)
 
 	x := mat.DenseCopyOf(x0)
+	flushDense(x) // the rule of every step (flushTiny), from the start
 	next := mat.NewDense(n, r, nil)
 	g := mat.NewDense(n, r, nil)
 	capTrace := min(opt.MaxIter/every, tracePrealloc) + 2
@@ -183,6 +189,11 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 	if opt.StagnationWindow > 0 {
 		ring = make([]float64, opt.StagnationWindow+1)
 	}
+	var seen *mat.Dense // X as the Callback received it
+	if opt.Callback != nil {
+		seen = mat.NewDense(n, r, nil)
+	}
+	var cbErr error // the Callback broke its contract (record returned false)
 	record := func(k int, h, gn float64) bool {
 		tr.Iter = append(tr.Iter, k)
 		tr.H = append(tr.H, h)
@@ -200,7 +211,13 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 			tr.Iterates = append(tr.Iterates, mat.DenseCopyOf(x))
 		}
 		if opt.Callback != nil {
-			return opt.Callback(k, x, h, gn)
+			seen.Copy(x)
+			raw := x.RawMatrix()
+			goOn := opt.Callback(k, x, h, gn)
+			if cbErr = callbackChanged(k, x, raw, seen); cbErr != nil {
+				return false
+			}
+			return goOn
 		}
 		return true
 	}
@@ -244,6 +261,9 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 		if k%every == 0 || stop {
 			lastRecorded = k
 			if !record(k, h, gn.value()) {
+				if cbErr != nil {
+					return nil, cbErr
+				}
 				res.Stop = StopCallback
 				stop = true
 			}
@@ -255,9 +275,8 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 			break
 		}
 		// Between trace points the structured r = 1 path steps in one
-		// pass (descend11), except right after a callback, which may have
-		// changed x: the two-pass step below uses the g of before.
-		if lane && k >= laneRetry && !(lastRecorded == k && opt.Callback != nil) {
+		// pass (descend11).
+		if lane && k >= laneRetry {
 			if to := laneTarget(k, every, opt.MaxIter); to-k >= laneMinSteps {
 				ls, err := p.descend11(ctx, ws, x, next, g, -opt.Step, k, to, opt.GradTol, limit)
 				if err != nil {
@@ -294,8 +313,33 @@ func GradientDescent(ctx context.Context, p *Problem, x0 mat.Matrix, opt GDOptio
 			}
 		}
 	}
+	if cbErr != nil { // at the record of a diverged run
+		return nil, cbErr
+	}
 	res.X, res.Iter, res.H, res.GradNorm = x, k, h, gn.value()
 	return res, nil
+}
+
+// callbackChanged returns the error of a GDOptions.Callback that changed
+// X at iteration k: X's shape or storage is no longer raw's (Reset,
+// resizing, growing), or an entry differs from seen (X before the call),
+// bit for bit. It returns nil when X is as the Callback received it.
+func callbackChanged(k int, x *mat.Dense, raw blas64.General, seen *mat.Dense) error {
+	n, r := seen.Dims()
+	now := x.RawMatrix()
+	if x.IsEmpty() || now.Rows != n || now.Cols != r || now.Stride != raw.Stride || &now.Data[0] != &raw.Data[0] {
+		a, b := now.Rows, now.Cols
+		return fmt.Errorf("%w: GD Callback changed X from %d×%d to %d×%d (or its storage) at iteration %d: the Callback must not modify X (copy it)", ErrBadParameter, n, r, a, b, k)
+	}
+	for i := 0; i < n; i++ {
+		got, was := x.RawRowView(i), seen.RawRowView(i)
+		for j, v := range got {
+			if math.Float64bits(v) != math.Float64bits(was[j]) {
+				return fmt.Errorf("%w: GD Callback changed X[%d,%d] from %v to %v at iteration %d: the Callback must not modify X (copy it)", ErrBadParameter, i, j, was[j], v, k)
+			}
+		}
+	}
+	return nil
 }
 
 // check validates the options (other than the Problem), naming the bad

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -11,7 +12,7 @@ import (
 // This file holds GradientDescent's lane for the structured path at
 // r = k = 1 with the parity layout (the PMC study's instances): between
 // two trace points it steps with pass11, one pass over the rows per step
-// instead of the two of stepEval, and evaluates h and ∇h only where the
+// instead of the two of stepEval (kernel.Step11), and evaluates h and ∇h only where the
 // loop reports them. The iterates, the steps at which the run stops and
 // every reported value are those of the two-pass loop to the last bit
 // (TestGDLaneBitExact): the pass performs the same operations, the tests
@@ -65,7 +66,7 @@ func (e laneEnd) String() string {
 // laneUsable reports whether descend11 applies to p and GD's buffers.
 func (p *Problem) laneUsable(x, next, g *mat.Dense) bool {
 	st := p.st
-	return step11Lane && st != nil && st.r == 1 && st.k == 1 && st.parity &&
+	return kernel.Lane11 && st != nil && st.r == 1 && st.k == 1 && st.parity &&
 		contiguous(x) != nil && contiguous(next) != nil && contiguous(g) != nil
 }
 
@@ -168,22 +169,22 @@ func (st *masked) bounded(s sums11, limit float64) bool {
 }
 
 // pass11 is one step of gradient descent from X (contiguous data x, with
-// Gram entries s) into next: it returns X_{j+1}'s Gram entries (diag
+// Gram entries s) into next, its coordinates flushed (flushTiny): it returns X_{j+1}'s Gram entries (diag
 // unset: it is h's, not the step's) and the sum of squares of ∇h(X)'s
 // entries summed as finish11 sums them.
 func (st *masked) pass11(next, x []float64, s sums11, alpha float64) (sums11, float64) {
 	mxO, mzO, mxU, mzU := st.coef11(s)
-	k := step11Coef{mxU, mxO, mzU, mzO, alpha, alpha, st.c, 0}
+	k := kernel.Coef11{mxU, mxO, mzU, mzO, alpha, alpha, st.c, 0, flushAt, flushAt}
 	np := len(st.zO)
-	var o step11Sums
-	step11(next[:2*np], x[:2*np], st.zPair, &k, &o)
+	var o kernel.Sums11
+	kernel.Step11(next[:2*np], x[:2*np], st.zPair, &k, &o)
 	ssU, ssO, xxU, xxO, xzU, xzO := o[0], o[1], o[2], o[3], o[4], o[5]
 	for t := np; t < len(st.zU); t++ { // odd n: the last U row
 		i, zu := 2*t, st.zU[t]
 		xu := x[i]
-		g := gradRowU11(xu, zu, mxU, mzU, st.c)
+		g := kernel.GradRowU11(xu, zu, mxU, mzU, st.c)
 		ssU += g * g
-		xu += alpha * g
+		xu = flushTiny(xu + alpha*g)
 		next[i] = xu
 		xxU += xu * xu
 		xzU += xu * zu

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 	"strings"
 	"testing"
 
@@ -41,10 +42,11 @@ func pmcProblem(t *testing.T, n int, eps float64, randomZ bool) *Problem {
 // step11Go to the bit, and pass11 equals the two-pass step (stepGram11
 // after finish11) to the bit: X_{j+1}, its Gram entries and the sum of
 // squares of ∇h(X_j), at odd and even n, on data with signed zeros,
-// subnormals, huge and mixed-scale entries.
+// subnormals, huge and mixed-scale entries, and coordinates at and around
+// the flush threshold, which both flush alike (+0 below τ).
 func TestStep11Kernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	special := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 1e-310, 1e150, -1e100, 1, -1}
+	special := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 1e-310, 1e150, -1e100, 1, -1, kernel.FlushBelow, -kernel.FlushBelow, math.Nextafter(kernel.FlushBelow, 0), -0.9 * kernel.FlushBelow, 1e-200}
 	for _, tc := range []struct {
 		n     int
 		scale float64 // spread of the magnitudes, in decades
@@ -63,30 +65,36 @@ func TestStep11Kernel(t *testing.T) {
 			}
 		}
 		name := fmt.Sprintf("n=%d", tc.n)
-		// The kernel against step11Go on the pairs.
-		k := step11Coef{0.3, 1.7, -0.2, 0.9, -1e-3, -1e-3, 0.99, 0}
+		// The kernel against step11Go on the pairs, without and with the
+		// flush (a step of 0 stores x itself: the flush of the data).
 		np := tc.n / 2
 		zp := make([]float64, 2*np)
 		for t := range np {
 			zp[2*t], zp[2*t+1] = z[2*t], z[2*t+1]
 		}
-		a, b := make([]float64, 2*np), make([]float64, 2*np)
-		var sa, sb step11Sums
-		step11(a, x[:2*np], zp, &k, &sa)
-		step11Go(b, x[:2*np], zp, &k, &sb)
-		for i := range a {
-			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-				t.Fatalf("%s: step11 row %d = %v, step11Go %v", name, i, a[i], b[i])
+		for _, kc := range []struct{ alpha, tau float64 }{{-1e-3, 0}, {-1e-3, kernel.FlushBelow}, {0, kernel.FlushBelow}, {-1e-3, 1e-3}} {
+			k := kernel.Coef11{0.3, 1.7, -0.2, 0.9, kc.alpha, kc.alpha, 0.99, 0, kc.tau, kc.tau}
+			a, b := make([]float64, 2*np), make([]float64, 2*np)
+			var sa, sb kernel.Sums11
+			kernel.Step11(a, x[:2*np], zp, &k, &sa)
+			kernel.Step11Go(b, x[:2*np], zp, &k, &sb)
+			for i := range a {
+				if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+					t.Fatalf("%s, α = %v, τ = %v: step11 row %d = %v, step11Go %v", name, kc.alpha, kc.tau, i, a[i], b[i])
+				}
+				if a[i] != 0 && math.Abs(a[i]) < kc.tau {
+					t.Fatalf("%s, α = %v, τ = %v: row %d = %v not flushed", name, kc.alpha, kc.tau, i, a[i])
+				}
 			}
-		}
-		for i := range sa {
-			if math.Float64bits(sa[i]) != math.Float64bits(sb[i]) {
-				t.Fatalf("%s: step11 sum %d = %v, step11Go %v", name, i, sa[i], sb[i])
+			for i := range sa {
+				if math.Float64bits(sa[i]) != math.Float64bits(sb[i]) {
+					t.Fatalf("%s, α = %v, τ = %v: step11 sum %d = %v, step11Go %v", name, kc.alpha, kc.tau, i, sa[i], sb[i])
+				}
 			}
 		}
 		// pass11 against the two-pass step, on a PMC problem with this z
 		// (where GD uses the pass: elsewhere Go may fuse operations).
-		if tc.n < 8 || !step11Lane {
+		if tc.n < 8 || !kernel.Lane11 {
 			continue
 		}
 		op, _ := NewPMCOperator(tc.n, 0.3)
@@ -199,12 +207,12 @@ func gdBoth(t *testing.T, p *Problem, x0 *mat.Dense, opt GDOptions, ctxAt int) *
 // step with the same report, to the bit, whatever ends the run: MaxIter,
 // GradTol (also a GradTol equal to a ‖∇h‖ the run passes, which the
 // pass's sum cannot decide), divergence (a finite limit and overflow), a
-// callback that stops the run or changes X, a cancelled context, starts
+// callback that stops the run or reads X, a cancelled context, starts
 // whose Gram entries leave eval11's range, KeepIterates, odd and even n,
 // the study's z and a random one, ε < 1 and ε > 1.
 func TestGDLaneBitExact(t *testing.T) {
-	if !step11Lane {
-		t.Skip("no one-pass lane on this platform (step11Lane)")
+	if !kernel.Lane11 {
+		t.Skip("no one-pass lane on this platform (kernel.Lane11)")
 	}
 	ctx := context.Background()
 	// A run of the two-pass loop: the last step up to 300 whose ‖∇h‖ is
@@ -253,11 +261,8 @@ func TestGDLaneBitExact(t *testing.T) {
 		{"divergence, overflow", 100, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5, MaxIter: 1000, TraceEvery: 100, DivergenceLimit: math.Inf(1)}}, -1, StopDiverged},
 		{"limit near h: exact evaluations", 100, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 100, MaxIter: 2000, TraceEvery: 500, DivergenceLimit: 2e4}}, -1, StopMaxIter},
 		{"unsafe start: x_O tiny", 1001, 0.1, false, tiny, GDOptions{Iteration: Iteration{Step: 0.5 / 1001, MaxIter: 3000, TraceEvery: 1500}}, -1, StopMaxIter},
-		{"callback changes X", 1000, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 1000, MaxIter: 2000, TraceEvery: 300}, Callback: func(k int, X *mat.Dense, _, _ float64) bool {
-			if k == 600 {
-				X.Scale(1.001, X)
-			}
-			return true
+		{"callback reads X", 1000, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 1000, MaxIter: 2000, TraceEvery: 300}, Callback: func(k int, X *mat.Dense, _, _ float64) bool {
+			return mat.Norm(X, 2) > 0
 		}}, -1, StopMaxIter},
 		{"callback stops", 1000, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 1000, MaxIter: 2000, TraceEvery: 300}, Callback: func(k int, _ *mat.Dense, _, _ float64) bool { return k < 900 }}, -1, StopCallback},
 		{"context cancelled", 1000, 0.1, false, nil, GDOptions{Iteration: Iteration{Step: 0.5 / 1000, MaxIter: 5000, TraceEvery: 1500}}, 1500, StopMaxIter},
@@ -289,8 +294,8 @@ func TestGDLaneBitExact(t *testing.T) {
 // TestGDLaneBitExact (so that equality there is not vacuous), and a
 // cancelled context is reported as GradientDescent reports it.
 func TestDescend11Ends(t *testing.T) {
-	if !step11Lane {
-		t.Skip("no one-pass lane on this platform (step11Lane)")
+	if !kernel.Lane11 {
+		t.Skip("no one-pass lane on this platform (kernel.Lane11)")
 	}
 	bg := context.Background()
 	run := func(p *Problem, x0 *mat.Dense, alpha float64, to int, tol, limit float64, ctx context.Context) (int, laneEnd, error) {

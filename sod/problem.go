@@ -445,8 +445,9 @@ func mulInto(dst *mat.Dense, alpha float64, A, X *mat.Dense) {
 	}
 }
 
-// H returns h(X) = ½‖𝒜(XXᵀ) − b‖² (eq. P1). X must be n×r (else H
-// panics with an error wrapping ErrShape, see Problem).
+// H returns h(X) = ½‖𝒜(XXᵀ) − b‖² (eq. P1), +Inf where it overflows
+// (never NaN). X must be n×r (else H panics with an error wrapping
+// ErrShape, see Problem).
 func (p *Problem) H(X mat.Matrix) float64 {
 	n, r := p.mustDims("H")
 	mustShape("H", "X", X, n, r)
@@ -456,12 +457,15 @@ func (p *Problem) H(X mat.Matrix) float64 {
 	if p.st != nil {
 		return finiteOrInf(p.st.eval(ws.sw, nil, ws.asDense(X)).h(p.st))
 	}
-	return p.evalGrad(ws, nil, ws.asDense(X))
+	return finiteOrInf(p.evalGrad(ws, nil, ws.asDense(X)))
 }
 
 // Grad stores ∇h(X) = 2∇f(XXᵀ)X (eq. matrix_gradient) in dst, which must
 // be n×r (or empty, in which case it is resized); X must be n×r (else
-// Grad panics with an error wrapping ErrShape, see Problem).
+// Grad panics with an error wrapping ErrShape, see Problem). Where ∇h
+// overflows at a finite X, its entries are infinite, never NaN: an entry
+// whose sums overflowed with both signs (∞ − ∞) is +Inf, so ‖∇h‖_F is
+// +Inf.
 func (p *Problem) Grad(dst *mat.Dense, X mat.Matrix) {
 	n, r := p.mustDims("Grad")
 	mustShape("Grad", "X", X, n, r)
@@ -473,17 +477,43 @@ func (p *Problem) Grad(dst *mat.Dense, X mat.Matrix) {
 		tmp := mat.NewDense(n, r, nil)
 		p.gradFast(ws, tmp, x)
 		dst.Copy(tmp)
-		return
+	} else {
+		p.gradFast(ws, dst, x)
 	}
-	p.gradFast(ws, dst, x)
+	overflowToInf(dst, X)
+}
+
+// overflowToInf replaces the NaN entries of dst by +Inf when the
+// operands are finite, so that a NaN can only come from a NaN operand:
+// at finite operands a NaN is ∞ − ∞ in an overflowed sum (see Grad).
+func overflowToInf(dst *mat.Dense, operands ...mat.Matrix) {
+	if ss := sumSquares(dst); ss >= 0 || math.IsInf(ss, 1) {
+		return // contiguous and no NaN (a NaN entry makes the sum NaN)
+	}
+	for _, a := range operands {
+		if checkFinite("", a) != nil {
+			return
+		}
+	}
+	r, c := dst.Dims()
+	for i := 0; i < r; i++ {
+		row := dst.RawRowView(i)
+		for j, v := range row[:c] {
+			if math.IsNaN(v) {
+				row[j] = math.Inf(1)
+			}
+		}
+	}
 }
 
 // GradF stores ∇f(M) = 𝒜*(𝒜(M) − b) in dst (n×n, or empty); M must be
 // n×n (else GradF panics with an error wrapping ErrShape, see Problem).
+// Overflow at a finite M gives infinite entries, never NaN (see Grad).
 func (p *Problem) GradF(dst *mat.Dense, M mat.Matrix) {
 	n, _ := p.mustDims("GradF")
 	mustShape("GradF", "M", M, n, n)
 	mustDst("GradF", dst, n, n)
+	defer overflowToInf(dst, M)
 	if p.B == nil && p.st != nil {
 		p.st.gradF(p.Op.(NormalOperator), dst, M)
 		return
@@ -504,12 +534,14 @@ func (p *Problem) GradF(dst *mat.Dense, M mat.Matrix) {
 //	∇²h(X)[D] = 2𝒜*𝒜(DXᵀ + XDᵀ)X + 2∇f(XXᵀ)D   (REPRODUCTION.md C1).
 //
 // A mismatched shape panics with an error wrapping ErrShape (see Problem).
+// Overflow at finite X and D gives infinite entries, never NaN (see Grad).
 func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
 	n, r := p.mustDims("HessVec")
 	mustShape("HessVec", "X", X, n, r)
 	mustShape("HessVec", "D", D, n, r)
 	mustDst("HessVec", dst, n, r)
 	p.count.addHessVec(1)
+	defer overflowToInf(dst, X, D)
 	if p.st != nil {
 		ws := p.getWorkspace()
 		p.st.hessVec(ws.sw, dst, ws.asDense(X), ws.asDenseD(D))
@@ -537,8 +569,8 @@ func (p *Problem) HessVec(dst *mat.Dense, X, D mat.Matrix) {
 }
 
 // DistStar returns ‖XXᵀ − M*‖_F, the distance to the ground truth used in
-// the paper's figures. When M* is unknown (HasTruth is false) it returns
-// −1, never NaN. X must be n×r (else DistStar panics with an error
+// the paper's figures, +Inf where it overflows. When M* is unknown
+// (HasTruth is false) it returns −1, never NaN. X must be n×r (else DistStar panics with an error
 // wrapping ErrShape, see Problem).
 func (p *Problem) DistStar(X mat.Matrix) float64 {
 	n, r := p.mustDims("DistStar")
@@ -548,7 +580,7 @@ func (p *Problem) DistStar(X mat.Matrix) float64 {
 	}
 	ws := p.getWorkspace()
 	defer p.putWorkspace(ws)
-	return p.distStar(ws, ws.asDense(X))
+	return finiteOrInf(p.distStar(ws, ws.asDense(X)))
 }
 
 // distStar computes ‖XXᵀ − M*‖_F over the upper triangle, without

@@ -2,6 +2,7 @@ package sod
 
 import (
 	"math"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -126,7 +127,7 @@ func newMaskedForce(mw maskedWeighter, Z *mat.Dense, r int) *masked {
 type maskedWork struct {
 	rO, rU []float64 // R_O, R_U (s×s, zero below the diagonal)
 	mO, mU []float64 // F_OᵀX_O, F_UᵀX_U (s×r)
-	chunk  []float64 // qrChunk×s, column-major (evalStream)
+	chunk  []float64 // kernel.QRChunk×s, column-major (evalStream)
 	hv     []float64 // hessVec's sums: 2 blocks × (2r² + kr)
 	row    []float64 // one row of a product (r)
 	house  *houseWork
@@ -326,18 +327,19 @@ func (st *masked) gram11(xd []float64, xs int) sums11 {
 // stepGram11 is gram11 at X = F + αD (contiguous n×1 data xd, fd, dd;
 // dd may be the gradient that finish11 then overwrites): it stores each
 // row of X as it reads it, the step of gradient descent fused with the
-// next evaluation's first pass. X's entries, and so the sums, are those of
-// stepInto followed by gram11.
+// next evaluation's first pass. X's entries (flushed, flushTiny), and so
+// the sums, are those of stepInto followed by gram11.
 func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
 	zO, zU := st.zO, st.zU
 	zU2 := zU[:len(zO)]
 	n := len(zO) + len(zU)
 	xd, fd, dd = xd[:n], fd[:n], dd[:n]
+	tau := flushAt
 	var xxO, xzO, xxU, xzU, diag float64
 	for t, zo := range zO {
 		i := 2 * t
-		xu := fd[i] + alpha*dd[i]
-		xo := fd[i+1] + alpha*dd[i+1]
+		xu := kernel.Flush(fd[i]+alpha*dd[i], tau)
+		xo := kernel.Flush(fd[i+1]+alpha*dd[i+1], tau)
 		xd[i], xd[i+1] = xu, xo
 		zu := zU2[t]
 		xxO += xo * xo
@@ -349,7 +351,7 @@ func (st *masked) stepGram11(xd, fd, dd []float64, alpha float64) sums11 {
 	}
 	for t := len(zO); t < len(zU); t++ {
 		i := 2 * t
-		xu := fd[i] + alpha*dd[i]
+		xu := kernel.Flush(fd[i]+alpha*dd[i], tau)
 		xd[i] = xu
 		zu := zU[t]
 		xxU += xu * xu
@@ -373,17 +375,6 @@ func (s sums11) safe() bool {
 // row i ∈ U the same with the U-block sums weighted by ε².
 func (st *masked) coef11(s sums11) (mxO, mzO, mxU, mzU float64) {
 	return s.xxO + s.xxU, s.xzO + s.xzU, s.xxO + st.eps2*s.xxU, s.xzO + st.eps2*s.xzU
-}
-
-// gradRowO11 and gradRowU11 are row i of ∇h at r = k = 1 (x = x_i, z =
-// z_i) for i ∈ O and i ∈ U, with coef11's factors: 2(x m_x − z m_z), plus
-// 2c(x² − z²)x = 2c D_ii x_i on U. finish11 and the one-pass step
-// (step11Go, pass11) use these; the SSE2 kernel performs the same
-// operations.
-func gradRowO11(x, z, mx, mz float64) float64 { return 2 * (x*mx - z*mz) }
-
-func gradRowU11(x, z, mx, mz, c float64) float64 {
-	return 2 * (x*mx - z*mz + c*(x*x-z*z)*x)
 }
 
 // finish11 is eval11's pass 2 from the sums of pass 1: each block's
@@ -418,12 +409,12 @@ func (st *masked) finish11(w *maskedWork, dst *mat.Dense, xd []float64, xs int, 
 			xo, xu, zu := xd[i*xs], xd[j*xs], zU2[t]
 			e := zo - betaO*xo
 			resO += e * e
-			g := gradRowO11(xo, zo, mxO, mzO)
+			g := kernel.GradRowO11(xo, zo, mxO, mzO)
 			gd[i*gs] = g
 			ssO += g * g
 			e = zu - betaU*xu
 			resU += e * e
-			g = gradRowU11(xu, zu, mxU, mzU, c)
+			g = kernel.GradRowU11(xu, zu, mxU, mzU, c)
 			gd[j*gs] = g
 			ssU += g * g
 		}
@@ -432,7 +423,7 @@ func (st *masked) finish11(w *maskedWork, dst *mat.Dense, xd []float64, xs int, 
 			xu, zu := xd[j*xs], zU[t]
 			e := zu - betaU*xu
 			resU += e * e
-			g := gradRowU11(xu, zu, mxU, mzU, c)
+			g := kernel.GradRowU11(xu, zu, mxU, mzU, c)
 			gd[j*gs] = g
 			ssU += g * g
 		}

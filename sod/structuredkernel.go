@@ -1,7 +1,7 @@
 package sod
 
 import (
-	"math"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -14,15 +14,15 @@ import (
 // allocation.
 //
 // Pass 1 streams each block's rows [x_i z_i] through an L1-resident
-// chunk of qrChunk rows (column-major, so every loop is contiguous) and
+// chunk of kernel.QRChunk rows (column-major, so every loop is contiguous) and
 // folds the chunk into the block's s×s R factor by Householder
 // reflections of the stacked matrix [R; chunk]: a tall-skinny QR whose
 // result is the R of one Householder QR of the whole block (the same
 // reflections, applied in a different order), columnwise backward stable,
 // so ‖D_ab‖_F = ‖R_a J R_bᵀ‖_F keeps its accuracy near the minimum.
-// The gather that copies the rows also forms the first reflection's dot
+// The Gather that copies the rows also forms the first reflection's dot
 // products, and each reflection is then one sweep over the columns it
-// changes, which also forms the next reflection's dots (qrFold). A chunk
+// changes, which also forms the next reflection's dots (kernel.QRFold). A chunk
 // whose z column is zero, while R's is too (Z vanishes on the observed
 // rows of the study's instance), is folded on its x columns alone: the
 // result is the same. The products F_aᵀX_a the gradient needs are the
@@ -30,13 +30,6 @@ import (
 // ∇h row by row from those s×r matrices. The arithmetic is about
 // n·s² (QR) + 2n·s·r (gradient) multiply–adds, and the memory traffic
 // two reads of X and Z and one write of ∇h.
-
-// qrChunk is the number of rows a QR chunk holds: s·qrChunk float64s,
-// 3–10 KiB for s ≤ 10, so a chunk stays in L1 while it is reflected; the
-// per-chunk cost of the reflections (a square root and a division per
-// column) is spread over 128 rows (64 was 5 % slower at r = 3, 256 no
-// faster).
-const qrChunk = 128
 
 // blockRow returns the row index of the t-th row of a block: 2t + off
 // for the PMC parity layout, rows[t] otherwise.
@@ -52,7 +45,7 @@ func blockRow(rows []int, parity bool, off, t int) int {
 // [1e-250, 1e250] (tiny or huge entries, which evalHouse scales).
 func (st *masked) evalStream(w *maskedWork, dst, X *mat.Dense) (maskedNorms, bool) {
 	var q maskedNorms
-	if st.s > qrMaxS {
+	if st.s > kernel.QRMaxS {
 		return q, false
 	}
 	xr := X.RawMatrix()
@@ -66,7 +59,7 @@ func (st *masked) evalStream(w *maskedWork, dst, X *mat.Dense) (maskedNorms, boo
 	nO, nU := len(st.obs), len(st.unobs)
 	win := max(nO, nU)
 	if st.parity {
-		win = qrChunk
+		win = kernel.QRChunk
 	}
 	var dO, dU float64
 	for t0 := 0; t0 < max(nO, nU); t0 += win {
@@ -119,7 +112,7 @@ func (st *masked) evalStream(w *maskedWork, dst, X *mat.Dense) (maskedNorms, boo
 	return q, true
 }
 
-// blockQR folds the rows from ≤ t < to (from a multiple of qrChunk) of the
+// blockQR folds the rows from ≤ t < to (from a multiple of kernel.QRChunk) of the
 // block F_a = [X_a Z_a] (rows of X given by rows, or 2t + off with the
 // parity layout; z the block's rows of Z) into R (s×s, zero before the
 // first rows) and returns sum plus Σ D_ii² over them when diag is set (else
@@ -127,31 +120,31 @@ func (st *masked) evalStream(w *maskedWork, dst, X *mat.Dense) (maskedNorms, boo
 func (st *masked) blockQR(R, chunk []float64, xr blas64.General, rows []int, off int, z []float64, diag bool, from, to int, sum float64) (float64, bool) {
 	r, k, s := st.r, st.k, st.s
 	xd, xs := xr.Data, xr.Stride
-	for t0 := from; t0 < to; t0 += qrChunk {
-		b := min(qrChunk, to-t0)
-		g := gather{chunk: chunk, xd: xd, xs: xs, rows: rows, parity: st.parity, off: off, t0: t0, diag: diag}
-		var w [qrMaxS]float64
+	for t0 := from; t0 < to; t0 += kernel.QRChunk {
+		b := min(kernel.QRChunk, to-t0)
+		g := kernel.Gather{Chunk: chunk, XD: xd, XS: xs, Rows: rows, Parity: st.parity, Off: off, T0: t0, Diag: diag}
+		var w [kernel.QRMaxS]float64
 		zeroZ := false
 		switch {
 		case k == 1 && r == 2:
-			zeroZ = g.rank2(&w, z[t0:t0+b])
+			zeroZ = g.Rank2(&w, z[t0:t0+b])
 		case k == 1 && r == 3:
-			zeroZ = g.rank3(&w, z[t0:t0+b])
+			zeroZ = g.Rank3(&w, z[t0:t0+b])
 		case k == 1 && r == 5:
-			zeroZ = g.rank5(&w, z[t0:t0+b])
+			zeroZ = g.Rank5(&w, z[t0:t0+b])
 		default:
-			g.any(r, k, z[t0*k:(t0+b)*k])
-			dotCols(w[:s], chunk[:b], chunk, b)
+			g.Any(r, k, z[t0*k:(t0+b)*k])
+			kernel.DotCols(w[:s], chunk[:b], chunk, b)
 		}
-		sum += g.sum
+		sum += g.Sum
 		// A zero z column in the chunk and in R stays zero under the
 		// reflections of the x columns, and the last reflection is the
 		// identity: fold the x columns alone.
 		cols := s
-		if zeroZ && zeroCol(R, s, s-1) {
+		if zeroZ && kernel.ZeroCol(R, s, s-1) {
 			cols = s - 1
 		}
-		if !qrFold(R, s, chunk, b, cols, &w) {
+		if !kernel.QRFold(R, s, chunk, b, cols, &w) {
 			return 0, false
 		}
 	}
@@ -159,412 +152,6 @@ func (st *masked) blockQR(R, chunk []float64, xr blas64.General, rows []int, off
 		sum = 0
 	}
 	return sum, true
-}
-
-// zeroCol reports whether column c of the upper triangular R (leading
-// dimension ld) is zero.
-func zeroCol(R []float64, ld, c int) bool {
-	for p := 0; p <= c; p++ {
-		if R[p*ld+c] != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// gather copies the rows [x_i z_i] of one chunk (t0 ≤ t < t0 + b of a
-// block) into chunk, column-major, and adds Σ D_ii² over them to sum when
-// diag is set. The rank methods (k = 1) also store the dots of the first
-// column with every column in w and report whether the z column is zero.
-type gather struct {
-	chunk  []float64
-	xd     []float64
-	xs     int
-	rows   []int
-	parity bool
-	off    int
-	t0     int
-	diag   bool
-	sum    float64
-}
-
-// row returns the offset in xd of the block's row t0 + tt.
-func (g *gather) row(tt int) int {
-	if g.parity {
-		return (2*(g.t0+tt) + g.off) * g.xs
-	}
-	return g.rows[g.t0+tt] * g.xs
-}
-
-// any is the gather for any r and k (z the chunk's rows of Z, k each).
-func (g *gather) any(r, k int, z []float64) {
-	b := len(z) / k
-	for tt := 0; tt < b; tt++ {
-		i := g.row(tt)
-		dd := 0.0
-		for c, v := range g.xd[i : i+r] {
-			g.chunk[c*qrChunk+tt] = v
-			dd += v * v
-		}
-		for c, v := range z[tt*k : tt*k+k] {
-			g.chunk[(r+c)*qrChunk+tt] = v
-			dd -= v * v
-		}
-		g.sum += dd * dd
-	}
-}
-
-// rank2 is the gather for r = 2, k = 1.
-func (g *gather) rank2(w *[qrMaxS]float64, z []float64) bool {
-	b := len(z)
-	ch := g.chunk
-	c0, c1, c2 := ch[:b], ch[qrChunk:qrChunk+b], ch[2*qrChunk:2*qrChunk+b]
-	var s00, s01, s02, sum float64
-	var nz uint64
-	for tt, zt := range z {
-		i := g.row(tt)
-		x := g.xd[i : i+2 : i+2]
-		a, bb := x[0], x[1]
-		c0[tt], c1[tt], c2[tt] = a, bb, zt
-		s00 += a * a
-		s01 += a * bb
-		s02 += a * zt
-		nz |= math.Float64bits(zt)
-		if g.diag {
-			dd := a*a + bb*bb - zt*zt
-			sum += dd * dd
-		}
-	}
-	w[0], w[1], w[2] = s00, s01, s02
-	g.sum += sum
-	return nz<<1 == 0
-}
-
-// rank3 is the gather for r = 3, k = 1.
-func (g *gather) rank3(w *[qrMaxS]float64, z []float64) bool {
-	b := len(z)
-	ch := g.chunk
-	c0, c1, c2, c3 := ch[:b], ch[qrChunk:qrChunk+b], ch[2*qrChunk:2*qrChunk+b], ch[3*qrChunk:3*qrChunk+b]
-	var s00, s01, s02, s03, sum float64
-	var nz uint64
-	for tt, zt := range z {
-		i := g.row(tt)
-		x := g.xd[i : i+3 : i+3]
-		a, bb, c := x[0], x[1], x[2]
-		c0[tt], c1[tt], c2[tt], c3[tt] = a, bb, c, zt
-		s00 += a * a
-		s01 += a * bb
-		s02 += a * c
-		s03 += a * zt
-		nz |= math.Float64bits(zt)
-		if g.diag {
-			dd := a*a + bb*bb + c*c - zt*zt
-			sum += dd * dd
-		}
-	}
-	w[0], w[1], w[2], w[3] = s00, s01, s02, s03
-	g.sum += sum
-	return nz<<1 == 0
-}
-
-// rank5 is the gather for r = 5, k = 1.
-func (g *gather) rank5(w *[qrMaxS]float64, z []float64) bool {
-	b := len(z)
-	ch := g.chunk
-	c0, c1, c2 := ch[:b], ch[qrChunk:qrChunk+b], ch[2*qrChunk:2*qrChunk+b]
-	c3, c4, c5 := ch[3*qrChunk:3*qrChunk+b], ch[4*qrChunk:4*qrChunk+b], ch[5*qrChunk:5*qrChunk+b]
-	var s00, s01, s02, s03, s04, s05, sum float64
-	var nz uint64
-	for tt, zt := range z {
-		i := g.row(tt)
-		x := g.xd[i : i+5 : i+5]
-		a := x[0]
-		c0[tt], c1[tt], c2[tt], c3[tt], c4[tt], c5[tt] = a, x[1], x[2], x[3], x[4], zt
-		s00 += a * a
-		s01 += a * x[1]
-		s02 += a * x[2]
-		s03 += a * x[3]
-		s04 += a * x[4]
-		s05 += a * zt
-		nz |= math.Float64bits(zt)
-		if g.diag {
-			dd := a*a + x[1]*x[1] + x[2]*x[2] + x[3]*x[3] + x[4]*x[4] - zt*zt
-			sum += dd * dd
-		}
-	}
-	w[0], w[1], w[2], w[3], w[4], w[5] = s00, s01, s02, s03, s04, s05
-	g.sum += sum
-	return nz<<1 == 0
-}
-
-// qrFold replaces the upper triangular R (leading dimension ld, its first
-// s columns and rows used) with the R factor of the stacked matrix [R; C],
-// C the first s columns of the b-row chunk, stored column-major with
-// leading dimension qrChunk (overwritten). w holds the dots of the first
-// column with every column (w[c] = C_0ᵀC_c, overwritten). It reports false
-// when a column's sum of squares leaves [1e-250, 1e250] (or underflows to
-// zero with nonzero entries).
-//
-// Reflection j needs c_jᵀc_c for the columns c ≥ j, which do not depend on
-// the reflection itself: the sweep that applies reflection j − 1 to the
-// columns c ≥ j computes them from the updated values still in registers,
-// so each reflection costs one sweep over the columns it changes.
-func qrFold(R []float64, ld int, C []float64, b, s int, w *[qrMaxS]float64) bool {
-	for j := 0; j < s; j++ {
-		cj := C[j*qrChunk : j*qrChunk+b]
-		m := s - 1 - j
-		if !reflectRow(R, ld, j, w[:m+1], cj) {
-			return false
-		}
-		if m > 0 {
-			sweep(w[:m+1], cj, C[(j+1)*qrChunk:], b)
-		}
-	}
-	return true
-}
-
-// reflectRow performs step j of qrFold on R (leading dimension ld) given
-// w[c] = c_jᵀc_{j+c} (c_j = cj, the chunk's column j): it updates row j
-// of R and replaces w[1:] with the multiples f of cj to add to the chunk's
-// columns j+1, … (all zero when the column is zero and there is nothing to
-// reflect). It reports false for an unsafe sum of squares (see qrFold).
-func reflectRow(R []float64, ld, j int, w, cj []float64) bool {
-	ss := w[0]
-	if ss == 0 {
-		for _, v := range cj {
-			if v != 0 {
-				return false
-			}
-		}
-		for c := 1; c < len(w); c++ {
-			w[c] = 0
-		}
-		return true // nothing to reflect
-	}
-	if !(ss >= 1e-250 && ss <= 1e250) {
-		return false
-	}
-	rjj := R[j*ld+j]
-	alpha := -math.Copysign(math.Sqrt(rjj*rjj+ss), rjj)
-	v0 := rjj - alpha
-	// H = I − τvvᵀ, v = (v0 in row j, cj in the chunk), vᵀv = −2·alpha·v0.
-	tau := -1 / (alpha * v0)
-	for c := 1; c < len(w); c++ {
-		f := tau * (v0*R[j*ld+j+c] + w[c])
-		R[j*ld+j+c] -= f * v0
-		w[c] = -f
-	}
-	R[j*ld+j] = alpha
-	return true
-}
-
-// sweep adds w[c+1]·a to the m = len(w) − 1 columns C_c = cols[c·qrChunk :
-// c·qrChunk+b] and stores C_0ᵀC_c of the updated columns in w[c]: C_0
-// and up to two more columns in one loop, the rest up to three at a time
-// against the updated C_0.
-func sweep(w, a, cols []float64, b int) {
-	m := len(w) - 1
-	a = a[:b]
-	col := func(c int) []float64 { return cols[c*qrChunk : c*qrChunk+b] }
-	p := col(0)
-	g := min(m, 3)
-	switch g {
-	case 3:
-		w[0], w[1], w[2] = applyDot3(a, p, col(1), col(2), w[1], w[2], w[3])
-	case 2:
-		w[0], w[1] = applyDot2(a, p, col(1), w[1], w[2])
-	case 1:
-		w[0] = applyDot1(a, p, w[1])
-	}
-	for c := g; c < m; c += 3 {
-		switch min(3, m-c) {
-		case 3:
-			w[c], w[c+1], w[c+2] = applyDotP3(a, p, col(c), col(c+1), col(c+2), w[c+1], w[c+2], w[c+3])
-		case 2:
-			w[c], w[c+1] = applyDotP2(a, p, col(c), col(c+1), w[c+1], w[c+2])
-		case 1:
-			w[c] = applyDotP1(a, p, col(c), w[c+1])
-		}
-	}
-}
-
-// applyDot3 adds f_c·a to c_0, c_1, c_2 and returns the dots of the
-// updated c_0 with the three updated columns.
-func applyDot3(a, c0, c1, c2 []float64, f0, f1, f2 float64) (s0, s1, s2 float64) {
-	c0, c1, c2 = c0[:len(a)], c1[:len(a)], c2[:len(a)]
-	for i, v := range a {
-		u0, u1, u2 := c0[i]+f0*v, c1[i]+f1*v, c2[i]+f2*v
-		c0[i], c1[i], c2[i] = u0, u1, u2
-		s0 += u0 * u0
-		s1 += u0 * u1
-		s2 += u0 * u2
-	}
-	return s0, s1, s2
-}
-
-// applyDot2 is applyDot3 for two columns, with the rows in two halves
-// (two independent sums per dot).
-func applyDot2(a, c0, c1 []float64, f0, f1 float64) (s0, s1 float64) {
-	h := len(a) / 2
-	a0, a1 := a[:h], a[h:][:h]
-	p0, p1, q0, q1 := c0[:h], c0[h:][:h], c1[:h], c1[h:][:h]
-	var t0, t1 float64
-	for i, v := range a0 {
-		v1 := a1[i]
-		u, x := p0[i]+f0*v, q0[i]+f1*v
-		u1, x1 := p1[i]+f0*v1, q1[i]+f1*v1
-		p0[i], q0[i], p1[i], q1[i] = u, x, u1, x1
-		s0 += u * u
-		s1 += u * x
-		t0 += u1 * u1
-		t1 += u1 * x1
-	}
-	if len(a)%2 == 1 {
-		i := len(a) - 1
-		u, x := c0[i]+f0*a[i], c1[i]+f1*a[i]
-		c0[i], c1[i] = u, x
-		s0 += u * u
-		s1 += u * x
-	}
-	return s0 + t0, s1 + t1
-}
-
-// applyDot1 is applyDot3 for one column, with the rows in two halves.
-func applyDot1(a, c0 []float64, f0 float64) float64 {
-	h := len(a) / 2
-	a0, a1 := a[:h], a[h:][:h]
-	p0, p1 := c0[:h], c0[h:][:h]
-	var s0, t0 float64
-	for i, v := range a0 {
-		u, u1 := p0[i]+f0*v, p1[i]+f0*a1[i]
-		p0[i], p1[i] = u, u1
-		s0 += u * u
-		t0 += u1 * u1
-	}
-	if len(a)%2 == 1 {
-		i := len(a) - 1
-		u := c0[i] + f0*a[i]
-		c0[i] = u
-		s0 += u * u
-	}
-	return s0 + t0
-}
-
-// applyDotP3 adds f_c·a to c_0, c_1, c_2 and returns the dots of p with
-// the updated columns.
-func applyDotP3(a, p, c0, c1, c2 []float64, f0, f1, f2 float64) (s0, s1, s2 float64) {
-	p, c0, c1, c2 = p[:len(a)], c0[:len(a)], c1[:len(a)], c2[:len(a)]
-	for i, v := range a {
-		u0, u1, u2 := c0[i]+f0*v, c1[i]+f1*v, c2[i]+f2*v
-		c0[i], c1[i], c2[i] = u0, u1, u2
-		pv := p[i]
-		s0 += pv * u0
-		s1 += pv * u1
-		s2 += pv * u2
-	}
-	return s0, s1, s2
-}
-
-// applyDotP2 is applyDotP3 for two columns.
-func applyDotP2(a, p, c0, c1 []float64, f0, f1 float64) (s0, s1 float64) {
-	p, c0, c1 = p[:len(a)], c0[:len(a)], c1[:len(a)]
-	for i, v := range a {
-		u0, u1 := c0[i]+f0*v, c1[i]+f1*v
-		c0[i], c1[i] = u0, u1
-		s0 += p[i] * u0
-		s1 += p[i] * u1
-	}
-	return s0, s1
-}
-
-// applyDotP1 is applyDotP3 for one column.
-func applyDotP1(a, p, c0 []float64, f0 float64) float64 {
-	p, c0 = p[:len(a)], c0[:len(a)]
-	var s0 float64
-	for i, v := range a {
-		u := c0[i] + f0*v
-		c0[i] = u
-		s0 += p[i] * u
-	}
-	return s0
-}
-
-// qrMaxS is the largest s = r + k of the streaming kernel (evalStream
-// leaves larger ones to evalHouse).
-const qrMaxS = 32
-
-// dotCols stores a·C_c in w[c] for the len(w) columns C_c =
-// cols[c·qrChunk : c·qrChunk+b], in sweeps over up to four columns.
-func dotCols(w, a, cols []float64, b int) {
-	a = a[:b]
-	col := func(c int) []float64 { return cols[c*qrChunk : c*qrChunk+b] }
-	c := 0
-	for ; c+4 <= len(w); c += 4 {
-		w[c], w[c+1], w[c+2], w[c+3] = dot4(a, col(c), col(c+1), col(c+2), col(c+3))
-	}
-	switch len(w) - c {
-	case 3:
-		w[c], w[c+1], w[c+2] = dot3(a, col(c), col(c+1), col(c+2))
-	case 2:
-		w[c], w[c+1] = dot2(a, col(c), col(c+1))
-	case 1:
-		w[c] = dot(a, col(c))
-	}
-}
-
-func dot4(a, b0, b1, b2, b3 []float64) (s0, s1, s2, s3 float64) {
-	b0, b1, b2, b3 = b0[:len(a)], b1[:len(a)], b2[:len(a)], b3[:len(a)]
-	for i, v := range a {
-		s0 += v * b0[i]
-		s1 += v * b1[i]
-		s2 += v * b2[i]
-		s3 += v * b3[i]
-	}
-	return
-}
-
-func dot3(a, b0, b1, b2 []float64) (s0, s1, s2 float64) {
-	b0, b1, b2 = b0[:len(a)], b1[:len(a)], b2[:len(a)]
-	for i, v := range a {
-		s0 += v * b0[i]
-		s1 += v * b1[i]
-		s2 += v * b2[i]
-	}
-	return
-}
-
-func dot2(a, b0, b1 []float64) (s0, s1 float64) {
-	var t0, t1 float64
-	b0, b1 = b0[:len(a)], b1[:len(a)]
-	i := 0
-	for ; i+2 <= len(a); i += 2 {
-		s0 += a[i] * b0[i]
-		s1 += a[i] * b1[i]
-		t0 += a[i+1] * b0[i+1]
-		t1 += a[i+1] * b1[i+1]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b0[i]
-		s1 += a[i] * b1[i]
-	}
-	return s0 + t0, s1 + t1
-}
-
-// dot returns xᵀy (len(y) ≥ len(x)) with four partial sums.
-func dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // gradRows writes the rows of ∇h of one block: 2(x_i m_X − z_i m_Z), plus
@@ -583,7 +170,7 @@ func (st *masked) gradRows(gr, xr blas64.General, rows []int, off int, z, m []fl
 		st.gradRows51(gr, xr, rows, off, z, m, diag)
 		return
 	}
-	if k == 1 && r <= qrMaxS {
+	if k == 1 && r <= kernel.QRMaxS {
 		st.gradRowsK1(gr, xr, rows, off, z, m, diag)
 		return
 	}
@@ -705,12 +292,12 @@ func (st *masked) hessVec(w *maskedWork, dst, X, D *mat.Dense) {
 	if fast {
 		clear(hO)
 		clear(hU)
-		for t0 := 0; t0 < max(nO, nU); t0 += qrChunk {
+		for t0 := 0; t0 < max(nO, nU); t0 += kernel.QRChunk {
 			if t0 < nO {
-				hessSums31(hO, xr, dr, 1+2*t0, st.zO[t0:min(t0+qrChunk, nO)])
+				hessSums31(hO, xr, dr, 1+2*t0, st.zO[t0:min(t0+kernel.QRChunk, nO)])
 			}
 			if t0 < nU {
-				hessSums31(hU, xr, dr, 2*t0, st.zU[t0:min(t0+qrChunk, nU)])
+				hessSums31(hU, xr, dr, 2*t0, st.zU[t0:min(t0+kernel.QRChunk, nU)])
 			}
 		}
 	} else {
@@ -734,12 +321,12 @@ func (st *masked) hessVec(w *maskedWork, dst, X, D *mat.Dense) {
 		}
 	}
 	if fast {
-		for t0 := 0; t0 < max(nO, nU); t0 += qrChunk {
+		for t0 := 0; t0 < max(nO, nU); t0 += kernel.QRChunk {
 			if t0 < nO {
-				hessRows31(or, xr, dr, 1+2*t0, st.zO[t0:min(t0+qrChunk, nO)], hO, 0)
+				hessRows31(or, xr, dr, 1+2*t0, st.zO[t0:min(t0+kernel.QRChunk, nO)], hO, 0)
 			}
 			if t0 < nU {
-				hessRows31(or, xr, dr, 2*t0, st.zU[t0:min(t0+qrChunk, nU)], hU, st.c)
+				hessRows31(or, xr, dr, 2*t0, st.zU[t0:min(t0+kernel.QRChunk, nU)], hU, st.c)
 			}
 		}
 		return
@@ -1007,15 +594,15 @@ func (st *masked) gradRows51(gr, xr blas64.General, rows []int, off int, z, m []
 	}
 }
 
-// gradRowsK1 is gradRows for k = 1 and any r ≤ qrMaxS: each entry of the
+// gradRowsK1 is gradRows for k = 1 and any r ≤ kernel.QRMaxS: each entry of the
 // row is one dot product over a column of m (copied contiguous, scaled by
 // 2), accumulated in a register.
 func (st *masked) gradRowsK1(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
 	r := st.r
 	xd, xs := xr.Data, xr.Stride
 	gd, gs := gr.Data, gr.Stride
-	var mtBuf [qrMaxS * qrMaxS]float64
-	var mzBuf [qrMaxS]float64
+	var mtBuf [kernel.QRMaxS * kernel.QRMaxS]float64
+	var mzBuf [kernel.QRMaxS]float64
 	mt, mz := mtBuf[:r*r], mzBuf[:r]
 	for l := 0; l < r; l++ {
 		for c := 0; c < r; c++ {
@@ -1053,7 +640,7 @@ func (st *masked) newWork() *maskedWork {
 	return &maskedWork{
 		rO: make([]float64, s*s), rU: make([]float64, s*s),
 		mO: make([]float64, s*r), mU: make([]float64, s*r),
-		chunk: make([]float64, qrChunk*s),
+		chunk: make([]float64, kernel.QRChunk*s),
 		hv:    make([]float64, 2*(2*r*r+k*r)),
 		row:   make([]float64, r),
 	}

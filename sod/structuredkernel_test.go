@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -18,7 +19,7 @@ var kernelRanks = [][2]int{{2, 1}, {3, 1}, {5, 1}, {2, 2}, {3, 2}, {5, 2}, {4, 1
 // TestStructuredRanksMatchDense compares h, ∇h, ‖XXᵀ − M*‖_F and HessVec
 // of the structured path with the dense one at r = 2, 3, 5 and n large
 // enough for several QR chunks per block (n = 300, 301: blocks of 150 and
-// 151 rows against chunks of qrChunk), including a dst that aliases X or
+// 151 rows against chunks of kernel.QRChunk), including a dst that aliases X or
 // D in HessVec.
 func TestStructuredRanksMatchDense(t *testing.T) {
 	for _, n := range []int{300, 301} {
@@ -263,7 +264,7 @@ func TestStructuredRanksZeroTruthRows(t *testing.T) {
 		for _, tc := range []struct {
 			what     string
 			from, to int // zero z_i for the observed rows 2t + 1, from ≤ t < to
-		}{{"all", 0, n}, {"first chunk", 0, qrChunk}, {"after the first chunk", qrChunk, n}} {
+		}{{"all", 0, n}, {"first chunk", 0, kernel.QRChunk}, {"after the first chunk", kernel.QRChunk, n}} {
 			name := fmt.Sprintf("r=%d/%s", r, tc.what)
 			op, _ := NewPMCOperator(n, 0.1)
 			Z := randDense(n, 1, uint64(r))

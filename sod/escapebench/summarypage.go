@@ -140,6 +140,9 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, as []F
 	if measured < len(rs) {
 		fmt.Fprintf(&b, " (measured on %d of them)", measured)
 	}
+	if info.Env.CPU != "" { // times belong to a CPU: name it beside them
+		fmt.Fprintf(&b, " on %s (%d CPUs)", quote.Markdown(info.Env.CPU), info.Env.NumCPU)
+	}
 	if info.Wall > 0 {
 		fmt.Fprintf(&b, "; wall time of the command %s with -workers %d", fmtDur(info.Wall), info.Workers)
 	}

@@ -2,6 +2,7 @@ package escapebench
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -35,5 +36,9 @@ func TestWriteSummaryPage(t *testing.T) {
 	page := b.String()
 	if !strings.Contains(page, "`reproduce bench -out 'it'\\''s here'`") || strings.Contains(page, "## Instances") || !strings.Contains(page, "| seed | 1 |") || !strings.Contains(page, "| date | 2026-01-01 |") {
 		t.Errorf("page:\n%s", page)
+	}
+	// The time of the runs names the CPU it was measured on.
+	if want := fmt.Sprintf("runs; CPU time of the runs 0 ms on %s (%d CPUs)", testEnv.CPU, testEnv.NumCPU); !strings.Contains(page, want) {
+		t.Errorf("page lacks %q:\n%s", want, page)
 	}
 }

@@ -75,7 +75,7 @@ type selection struct {
 // selected are the benchmarks the report runs. BenchmarkStudyFull (minutes)
 // is left out.
 var selected = []selection{
-	{"./sod", "^(BenchmarkStream|BenchmarkMulAdd|BenchmarkGradPMC|BenchmarkHessVecPMC|BenchmarkGradPMCGeneric|BenchmarkGradGaussian|BenchmarkGradientDescentPMC|BenchmarkAnalyzeCritical|BenchmarkEscapeRound)$"},
+	{"./sod", "^(BenchmarkStream|BenchmarkMulAdd|BenchmarkGradPMC|BenchmarkHessVecPMC|BenchmarkGradPMCGeneric|BenchmarkGradGaussian|BenchmarkGradientDescentPMC|BenchmarkGDDecaying|BenchmarkAnalyzeCritical|BenchmarkEscapeRound)$"},
 	{"./sod/experiments", "^(BenchmarkPMCGradSod|BenchmarkPMCGradFused|BenchmarkGD1000PMC80|BenchmarkStudyCell|BenchmarkAblation|BenchmarkCaseStudyPMC)$"},
 }
 

@@ -461,6 +461,11 @@ func render(w io.Writer, r *results) {
 		writeGrowthTable(w, fam)
 		writeStepTable(w, r, fam)
 	}
+	writeComparison(w, r, "## Gradient descent from decaying coordinates (PMC n = 10 000, ε = 0.002, r = 1, 3000 steps)", true, []compared{
+		{"start 1e-3 on the unobserved rows (normal numbers)", "sod", "BenchmarkGDDecaying/start=1e-3"},
+		{"start 1e-305 (subnormal products), tiny coordinates flushed (the library's rule)", "sod", "BenchmarkGDDecaying/start=1e-305"},
+		{"start 1e-305 without the flush (subnormal arithmetic: slow on many Intel cores)", "sod", "BenchmarkGDDecaying/start=1e-305/flush=off"},
+	})
 	writeComparison(w, r, "## One gradient at n = 80, five ways", true, []compared{
 		{"structured path (`sod`, r = 1)", "sod", "BenchmarkGradPMC/r=1/n=80/path=structured"},
 		{"dense fused loop (`sod`, r = 1)", "sod", "BenchmarkGradPMC/r=1/n=80/path=dense"},

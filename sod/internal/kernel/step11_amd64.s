@@ -2,14 +2,21 @@
 
 #include "textflag.h"
 
-// func step11SSE2(next, x, z []float64, k *step11Coef, out *step11Sums)
+// absmask clears the sign bits of a vector of two float64.
+DATA absmask<>+0(SB)/8, $0x7fffffffffffffff
+DATA absmask<>+8(SB)/8, $0x7fffffffffffffff
+GLOBL absmask<>(SB), RODATA|NOPTR, $16
+
+// func step11SSE2(next, x, z []float64, k *Coef11, out *Sums11)
 //
-// step11Go with SSE2: one row pair (U, O) per iteration, the U row in the
+// Step11Go with SSE2: one row pair (U, O) per iteration, the U row in the
 // low lane and the O row in the high lane, so that each lane's sums are
 // the scalar chain of its block. The cubic term c(x² − z²)x of a U row is
-// computed and added in the low lane only (MULSD, ADDSD), as step11Go
+// computed and added in the low lane only (MULSD, ADDSD), as Step11Go
 // adds it to U rows only. Every operation is a single IEEE 754 operation
-// on the same operands as in step11Go (no fused multiply–add).
+// on the same operands as in Step11Go (no fused multiply–add). A new
+// coordinate whose magnitude is below τ (k[8], k[9]) is replaced by +0
+// before it is stored and summed, as Step11Go does (CMPPD, ANDNPD).
 TEXT ·step11SSE2(SB), NOSPLIT, $0-88
 	MOVQ   next_base+0(FP), DI
 	MOVQ   x_base+24(FP), SI
@@ -50,6 +57,12 @@ loop:
 	ADDPD  X6, X12        // ss += g²
 	MULPD  X10, X2        // αg
 	ADDPD  X2, X0         // x + αg
+	MOVUPD absmask<>(SB), X3
+	ANDPD  X0, X3         // |x + αg|
+	MOVUPD 64(AX), X4     // [τ, τ]
+	CMPPD  X4, X3, $1     // |x + αg| < τ: all ones
+	ANDNPD X0, X3         // +0 there, x + αg elsewhere
+	MOVAPD X3, X0
 	MOVUPD X0, (DI)(R8*1)
 	MOVAPD X0, X7
 	MULPD  X0, X7
