@@ -47,6 +47,7 @@ func Display(c Chart) error {
 type sink interface {
 	active() bool
 	displayHTML(html string)
+	displaySVG(svg string)
 	sync()
 }
 
@@ -54,6 +55,7 @@ type notebookSink struct{}
 
 func (notebookSink) active() bool            { return frontend.IsNotebook() }
 func (notebookSink) displayHTML(html string) { frontend.DisplayHTML(html) }
+func (notebookSink) displaySVG(svg string)   { frontend.DisplaySVG(svg) }
 func (notebookSink) sync()                   { frontend.Sync() }
 
 // emitted records which libraries this process has already put into an

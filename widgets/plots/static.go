@@ -352,3 +352,24 @@ var staticText = strings.NewReplacer(
 
 // tx makes a label drawable with gonum/plot's default font.
 func tx(s string) string { return staticText.Replace(s) }
+
+// Sized is a static figure at a size, for widgets.Show:
+//
+//	fig, err := staticfig.CaseFigure(…)
+//	widgets.Show(plots.AtSize(fig, 32*plots.Centimeter, 19*plots.Centimeter), err)
+type Sized struct {
+	Figure        Static
+	Width, Height Length
+}
+
+// AtSize returns s at the given size, for widgets.Show.
+func AtSize(s Static, width, height Length) Sized { return Sized{s, width, height} }
+
+// SVG renders the figure as SVG (what widgets.Show shows).
+func (s Sized) SVG() (string, error) {
+	if s.Figure == nil {
+		return "", fmt.Errorf("plots: Sized with a nil figure")
+	}
+	b, err := Render(s.Figure, s.Width, s.Height, "svg")
+	return string(b), err
+}

@@ -1,0 +1,83 @@
+package widgets
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+)
+
+type svgFig struct{ err error }
+
+func (f svgFig) SVG() (string, error) { return "<svg>fig</svg>", f.err }
+
+// TestShow checks what Show puts into the cell and onto standard error for
+// every kind of value it accepts, and that an error is never dropped.
+func TestShow(t *testing.T) {
+	fakeAssets(t)
+	curves := Curves{Title: "demo", X: []float64{1, 2}, Series: []Series{{"s", []float64{1, 2}}}}
+	table := Table{Caption: "tab", Header: []string{"a"}, Rows: [][]Cell{{{Text: "<b>"}}}}
+	boom := errors.New("the figure's builder failed: n = -1, want n ≥ 1")
+	for _, tc := range []struct {
+		name    string
+		v       any
+		err     error
+		outputs int    // cell outputs (charts, tables, error boxes)
+		want    string // in the last output
+		stderr  string // in standard error ("" = nothing written)
+	}{
+		{"chart", demoLine(t), nil, 1, "echarts", ""},
+		{"builder's two results", curves, nil, 1, "echarts", ""},
+		{"table", table, nil, 1, "&lt;b&gt;", ""},
+		{"*table", &table, nil, 1, "<table", ""},
+		{"static figure", svgFig{}, nil, 1, "<svg>fig</svg>", ""},
+		{"slice of charts", []Chart{demoLine(t), demoLine(t)}, nil, 2, "echarts", ""},
+		{"slice of inputs", []Curves{curves, curves, curves}, nil, 3, "echarts", ""},
+		{"nil, nil", nil, nil, 0, "", ""},
+		{"error", nil, boom, 1, "n = -1, want n ≥ 1", "n = -1, want n ≥ 1"},
+		{"error with a value", demoLine(t), boom, 1, ShowErrorPrefix, "the figure's builder failed"},
+		{"error is escaped", nil, errors.New("</pre><script>x</script>"), 1, "&lt;/pre&gt;&lt;script&gt;", "</pre><script>"},
+		{"failing static figure", svgFig{boom}, nil, 1, ShowErrorPrefix, "n = -1"},
+		{"failing input", Curves{Title: "bad"}, nil, 1, ShowErrorPrefix, ShowErrorPrefix},
+		{"one bad element", []Curves{curves, {}}, nil, 2, "element 2 of 2", "element 2 of 2"},
+		{"nil chart", (*charts.Line)(nil), nil, 1, "nil *charts.Line", "nil *charts.Line"},
+		{"nil *Table", (*Table)(nil), nil, 1, "nil *widgets.Table", "nil *widgets.Table"},
+		{"not showable", 42, nil, 1, "cannot show a int", "cannot show a int"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resetEmitted()
+			s := &recSink{}
+			var stderr strings.Builder
+			show(s, &stderr, tc.v, tc.err)
+			if len(s.outputs) != tc.outputs {
+				t.Fatalf("%d outputs, want %d: %q", len(s.outputs), tc.outputs, s.outputs)
+			}
+			if tc.outputs > 0 && !strings.Contains(s.outputs[len(s.outputs)-1], tc.want) {
+				t.Errorf("last output lacks %q: %.300s", tc.want, s.outputs[len(s.outputs)-1])
+			}
+			switch got := stderr.String(); {
+			case tc.stderr == "" && got != "":
+				t.Errorf("standard error = %q, want nothing", got)
+			case tc.stderr != "" && (!strings.HasPrefix(got, ShowErrorPrefix) || !strings.Contains(got, tc.stderr)):
+				t.Errorf("standard error = %q, want a line starting with %q containing %q", got, ShowErrorPrefix, tc.stderr)
+			}
+		})
+	}
+}
+
+// TestShowOutsideNotebook: outside a notebook nothing is shown, but an error still reaches standard error.
+func TestShowOutsideNotebook(t *testing.T) {
+	var stderr strings.Builder
+	show(offSink{}, &stderr, Curves{Title: "bad"}, nil)
+	if !strings.HasPrefix(stderr.String(), ShowErrorPrefix) {
+		t.Errorf("standard error = %q, want the error", stderr.String())
+	}
+}
+
+type offSink struct{}
+
+func (offSink) active() bool       { return false }
+func (offSink) displayHTML(string) { panic("shown outside a notebook") }
+func (offSink) displaySVG(string)  { panic("shown outside a notebook") }
+func (offSink) sync()              {}
