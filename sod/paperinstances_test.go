@@ -177,3 +177,26 @@ func TestLinePoint(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedInstances: the named instances are PaperInstances in its order, and each call
+// returns a value of its own (changing one does not change the next).
+func TestNamedInstances(t *testing.T) {
+	insts := PaperInstances()
+	for i, tc := range []struct {
+		name string
+		in   func() *Instance
+	}{{"basic example", BasicExample}, {"PMC n=3 ε=0.3", PMCCase}, {"real-world", RealWorldCase}} {
+		a, b := tc.in(), tc.in()
+		if a.Name != tc.name || insts[i].Name != tc.name {
+			t.Errorf("instance %d: named %q, PaperInstances()[%d] %q, want %q", i, a.Name, i, insts[i].Name, tc.name)
+		}
+		if a.L != insts[i].L || a.T != insts[i].T || a.Delta() != insts[i].Delta() || !mat.Equal(a.XHat, insts[i].XHat) {
+			t.Errorf("%s differs from PaperInstances()[%d]", tc.name, i)
+		}
+		a.XHat.Set(0, 0, 99)
+		a.Deltas[0].Delta = 99
+		if b.XHat.At(0, 0) == 99 || b.Deltas[0].Delta == 99 || tc.in().XHat.At(0, 0) == 99 {
+			t.Errorf("%s: changing one value changed another", tc.name)
+		}
+	}
+}
