@@ -35,18 +35,15 @@ type Instance struct {
 }
 
 // Delta returns the instance's first RIP constant (δ₁, or the only one).
-func (in *Instance) Delta() float64 {
-	if in == nil || len(in.Deltas) == 0 {
-		panic(fmt.Errorf("%w: Instance.Delta on a nil instance or one without RIP constants (Deltas)", ErrBadParameter))
+func (in Instance) Delta() float64 {
+	if len(in.Deltas) == 0 {
+		panic(fmt.Errorf("%w: Instance.Delta on an instance without RIP constants (Deltas)", ErrBadParameter))
 	}
 	return in.Deltas[0].Delta
 }
 
 // Critical analyses X̂ with AnalyzeCritical.
-func (in *Instance) Critical(opt CriticalOptions) (*CriticalPoint, error) {
-	if in == nil {
-		return nil, fmt.Errorf("%w: Instance.Critical on a nil instance", ErrBadParameter)
-	}
+func (in Instance) Critical(opt CriticalOptions) (*CriticalPoint, error) {
 	return AnalyzeCritical(in.P, in.XHat, opt)
 }
 
@@ -69,7 +66,7 @@ func PMCCaseStudyXHat(eps float64) (*mat.Dense, error) {
 // RealWorldCase. A notebook names the one it uses; this list is for
 // tables and loops over all three.
 func PaperInstances() []Instance {
-	return []Instance{*BasicExample(), *PMCCase(), *RealWorldCase()}
+	return []Instance{BasicExample(), PMCCase(), RealWorldCase()}
 }
 
 // BasicExample returns the basic example (eq. basic_example) at its
@@ -77,8 +74,8 @@ func PaperInstances() []Instance {
 // p) and (l, t) = (3, 40): the paper does not state them for this instance
 // (Fig. basic_example); they are the smallest odd l and a t in U_β whose
 // escape point lowers h. Each call returns a new value.
-func BasicExample() *Instance {
-	return &Instance{Name: "basic example", P: BasicExampleProblem(), XHat: BasicExampleXHat(), L: 3, T: 40,
+func BasicExample() Instance {
+	return Instance{Name: "basic example", P: BasicExampleProblem(), XHat: BasicExampleXHat(), L: 3, T: 40,
 		Deltas: []RIPConstant{{0.5, "exact"}}}
 }
 
@@ -90,14 +87,14 @@ func BasicExample() *Instance {
 //
 // The δ values here and in RealWorldCase are rounded results of
 // RIPOptimize (p = 1) and RIPExact; the tests recompute them.
-func PMCCase() *Instance {
+func PMCCase() Instance {
 	pc := paper.PMCCase()
 	p, err := PMCCaseStudyProblem(pc.Eps)
 	if err != nil {
 		panic("sod: PMC case study: " + err.Error()) // unreachable: the paper's ε = 0.3 is valid
 	}
 	xp, _ := PMCCaseStudyXHat(pc.Eps)
-	return &Instance{Name: "PMC n=3 ε=0.3", P: p, XHat: xp, L: pc.L, T: pc.T,
+	return Instance{Name: "PMC n=3 ε=0.3", P: p, XHat: xp, L: pc.L, T: pc.T,
 		Deltas: []RIPConstant{{0.455, "δ₁"}, {paper.PMCDelta.Value(), "paper's (1−ε)/(1+ε)"}, {0.91, "δ₂ = exact"}}}
 }
 
@@ -105,9 +102,9 @@ func PMCCase() *Instance {
 // paper.RealWorldCase) at the printed x̂ = (0.2234, 0.0918, 0.5985), with
 // δ₁ = 0.81106 and δ₂ = 0.89834 (exact), and the paper's (l, t) =
 // (5, 150000). Each call returns a new value.
-func RealWorldCase() *Instance {
+func RealWorldCase() Instance {
 	rc := paper.RealWorldCase()
-	return &Instance{Name: "real-world", P: RealWorldProblem(), XHat: RealWorldXHat(), L: rc.L, T: rc.T,
+	return Instance{Name: "real-world", P: RealWorldProblem(), XHat: RealWorldXHat(), L: rc.L, T: rc.T,
 		Deltas: []RIPConstant{{0.81106, "δ₁"}, {0.89834, "δ₂ = exact"}}}
 }
 

@@ -184,7 +184,7 @@ func TestNamedInstances(t *testing.T) {
 	insts := PaperInstances()
 	for i, tc := range []struct {
 		name string
-		in   func() *Instance
+		in   func() Instance
 	}{{"basic example", BasicExample}, {"PMC n=3 ε=0.3", PMCCase}, {"real-world", RealWorldCase}} {
 		a, b := tc.in(), tc.in()
 		if a.Name != tc.name || insts[i].Name != tc.name {
