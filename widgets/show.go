@@ -13,11 +13,13 @@ import (
 // has such a line, as it fails one with a panic.
 const ShowErrorPrefix = "widgets: cannot show: "
 
-// Show shows v in the output of the current cell, or, when err is not nil,
-// shows err there instead: the one call a notebook makes to show a chart, a
-// table or a static figure. It takes a builder's two results at once,
+// Show shows v in the output of the current cell, or, when an error is
+// given, shows the error there instead: the one call a notebook makes to
+// show a chart, a table or a static figure. It takes a builder's two
+// results at once, or a value alone,
 //
-//	widgets.Show(figures.SuccessRatesChart(res, 0.15, "(a)"))
+//	widgets.Show(figures.SuccessRatesChart(res, 0.15, "(a)")) // (chart, error)
+//	widgets.Show(figures.WindowsTable(res))                   // a table alone
 //
 // so that a cell names the figure and nothing else. An error is never
 // dropped: it is written to standard error (a line starting with
@@ -41,8 +43,8 @@ const ShowErrorPrefix = "widgets: cannot show: "
 // Anything else is reported as an error naming its type. Outside a
 // notebook Show builds the output (so that the error, if any, is
 // reported) and shows nothing.
-func Show(v any, err error) {
-	show(notebookSink{}, os.Stderr, v, err)
+func Show(v any, err ...error) {
+	show(notebookSink{}, os.Stderr, v, errors.Join(err...))
 }
 
 // show is Show with the notebook and the error stream as parameters, for

@@ -28,6 +28,7 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -88,6 +89,52 @@ func Do[R any](kind string, cfg any, run func() (R, error)) (R, error) {
 		}
 	}
 	return r, nil
+}
+
+// ErrNotKept reports that Load found nothing under the key.
+var ErrNotKept = errors.New("nothing kept under this key in this session")
+
+// Store keeps r under (kind, cfg) for the later cells of the session, as
+// Do keeps a result. It does nothing when the cache is off, and reports an
+// error when cfg is not plain data or r cannot be encoded.
+func Store(kind string, cfg, r any) error {
+	dir := Dir()
+	if dir == "" {
+		return nil
+	}
+	key, ok := Key(kind, cfg)
+	if !ok {
+		return fmt.Errorf("resultcache: a %T is not plain data and cannot be a key", cfg)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(r); err != nil {
+		return fmt.Errorf("resultcache: encoding a %T: %w", r, err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, key+".gob")
+	tmp := path + ".tmp" + strconv.Itoa(os.Getpid())
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// Load decodes into r (a pointer) what Store or Do kept under (kind, cfg);
+// the error wraps ErrNotKept when nothing is kept there (or the cache is
+// off).
+func Load(kind string, cfg, r any) error {
+	dir := Dir()
+	key, ok := Key(kind, cfg)
+	if dir == "" || !ok {
+		return ErrNotKept
+	}
+	b, err := os.ReadFile(filepath.Join(dir, key+".gob"))
+	if err != nil {
+		return ErrNotKept
+	}
+	return gob.NewDecoder(bytes.NewReader(b)).Decode(r)
 }
 
 // Key returns the cache key of (kind, cfg): a hash of the kind, the
