@@ -176,3 +176,14 @@ func (cp *CriticalPoint) LinePoint(s, rho float64) *mat.Dense {
 	x.Add(x, &sx)
 	return x
 }
+
+// TPGDConditions evaluates the conditions of Theorem multi-step-sod-formal
+// (TPGDConditionsAt) at the instance's X̂, for lifting order l, with its
+// first RIP constant (Delta).
+func (in Instance) TPGDConditions(l int) ([]Condition, error) {
+	cp, err := in.Critical(CriticalOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return TPGDConditionsAt(in.P, cp, l, in.Delta())
+}

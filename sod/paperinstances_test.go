@@ -2,6 +2,7 @@ package sod
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -198,5 +199,22 @@ func TestNamedInstances(t *testing.T) {
 		if b.XHat.At(0, 0) == 99 || b.Deltas[0].Delta == 99 || tc.in().XHat.At(0, 0) == 99 {
 			t.Errorf("%s: changing one value changed another", tc.name)
 		}
+	}
+}
+
+// TestInstanceTPGDConditions: the method is TPGDConditionsAt at X̂ with the first δ.
+func TestInstanceTPGDConditions(t *testing.T) {
+	in := RealWorldCase()
+	got, err := in.TPGDConditions(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := AnalyzeCritical(in.P, in.XHat, CriticalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := TPGDConditionsAt(in.P, cp, 5, 0.81106)
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) || len(got) == 0 {
+		t.Errorf("TPGDConditions(5) = %v, want %v (%v)", got, want, err)
 	}
 }

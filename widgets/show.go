@@ -13,13 +13,16 @@ import (
 // has such a line, as it fails one with a panic.
 const ShowErrorPrefix = "widgets: cannot show: "
 
-// Show shows v in the output of the current cell, or, when an error is
-// given, shows the error there instead: the one call a notebook makes to
-// show a chart, a table or a static figure. It takes a builder's two
-// results at once, or a value alone,
+// Show shows its arguments in the output of the current cell, in order,
+// or, when one of them is a non-nil error, shows the error there instead:
+// the one call a notebook makes to show a chart, a table or a static
+// figure. It takes all the results of a figure's builder at once, whatever
+// their number, or a value alone,
 //
 //	widgets.Show(figures.SuccessRatesChart(res, 0.15, "(a)")) // (chart, error)
-//	widgets.Show(figures.WindowsTable(res))                   // a table alone
+//	widgets.Show(figures.EFSZonesCharts(insts))              // (table, charts, error)
+//	widgets.Show(figures.WindowsTable(res))                  // a table alone
+//	widgets.Show(widgets.Explore(ctx, controls, draw))       // a widget's error alone
 //
 // so that a cell names the figure and nothing else. An error is never
 // dropped: it is written to standard error (a line starting with
@@ -27,7 +30,7 @@ const ShowErrorPrefix = "widgets: cannot show: "
 // reports) and, in a notebook, as a red box in place of the figure; the
 // rest of the cell still runs, as after a failed figure in a paper's draft.
 //
-// v may be
+// A value may be
 //
 //   - a Chart (any X.Chart result, or any go-echarts chart): as [Display];
 //   - a Table or *Table: as [DisplayTable];
@@ -37,21 +40,38 @@ const ShowErrorPrefix = "widgets: cannot show: "
 //   - a value with a method Chart(...Option) returning a chart and an
 //     error, such as Curves or Landscape: its chart;
 //   - a slice or array of any of these: each element, in order;
-//   - nil with a nil err: nothing (Show(nil, widgets.Explore(…)) reports
-//     the error of a widget that shows itself).
+//   - nil (a nil error among them): nothing.
 //
 // Anything else is reported as an error naming its type. Outside a
 // notebook Show builds the output (so that the error, if any, is
 // reported) and shows nothing.
-func Show(v any, err ...error) {
-	show(notebookSink{}, os.Stderr, v, errors.Join(err...))
+func Show(v ...any) {
+	show(notebookSink{}, os.Stderr, v...)
 }
 
 // show is Show with the notebook and the error stream as parameters, for
 // the tests.
-func show(s sink, stderr io.Writer, v any, err error) {
+func show(s sink, stderr io.Writer, vs ...any) {
+	var errs []error
+	for _, v := range vs {
+		if err, ok := v.(error); ok && !isNil(err) {
+			errs = append(errs, err)
+		}
+	}
+	err := errors.Join(errs...)
 	if err == nil {
-		err = showValue(s, v)
+		for i, v := range vs {
+			if _, ok := v.(error); ok {
+				continue
+			}
+			if e := showValue(s, v); e != nil {
+				if len(vs) > 1 {
+					e = fmt.Errorf("argument %d of %d: %w", i+1, len(vs), e)
+				}
+				errs = append(errs, e)
+			}
+		}
+		err = errors.Join(errs...)
 	}
 	if err == nil {
 		return

@@ -21,35 +21,38 @@ func TestShow(t *testing.T) {
 	boom := errors.New("the figure's builder failed: n = -1, want n ≥ 1")
 	for _, tc := range []struct {
 		name    string
-		v       any
-		err     error
+		args    []any
 		outputs int    // cell outputs (charts, tables, error boxes)
 		want    string // in the last output
 		stderr  string // in standard error ("" = nothing written)
 	}{
-		{"chart", demoLine(t), nil, 1, "echarts", ""},
-		{"builder's two results", curves, nil, 1, "echarts", ""},
-		{"table", table, nil, 1, "&lt;b&gt;", ""},
-		{"*table", &table, nil, 1, "<table", ""},
-		{"static figure", svgFig{}, nil, 1, "<svg>fig</svg>", ""},
-		{"slice of charts", []Chart{demoLine(t), demoLine(t)}, nil, 2, "echarts", ""},
-		{"slice of inputs", []Curves{curves, curves, curves}, nil, 3, "echarts", ""},
-		{"nil, nil", nil, nil, 0, "", ""},
-		{"error", nil, boom, 1, "n = -1, want n ≥ 1", "n = -1, want n ≥ 1"},
-		{"error with a value", demoLine(t), boom, 1, ShowErrorPrefix, "the figure's builder failed"},
-		{"error is escaped", nil, errors.New("</pre><script>x</script>"), 1, "&lt;/pre&gt;&lt;script&gt;", "</pre><script>"},
-		{"failing static figure", svgFig{boom}, nil, 1, ShowErrorPrefix, "n = -1"},
-		{"failing input", Curves{Title: "bad"}, nil, 1, ShowErrorPrefix, ShowErrorPrefix},
-		{"one bad element", []Curves{curves, {}}, nil, 2, "element 2 of 2", "element 2 of 2"},
-		{"nil chart", (*charts.Line)(nil), nil, 1, "nil *charts.Line", "nil *charts.Line"},
-		{"nil *Table", (*Table)(nil), nil, 1, "nil *widgets.Table", "nil *widgets.Table"},
-		{"not showable", 42, nil, 1, "cannot show a int", "cannot show a int"},
+		{"chart", []any{demoLine(t)}, 1, "echarts", ""},
+		{"builder's two results", []any{curves, error(nil)}, 1, "echarts", ""},
+		{"table", []any{table}, 1, "&lt;b&gt;", ""},
+		{"*table", []any{&table}, 1, "<table", ""},
+		{"static figure", []any{svgFig{}}, 1, "<svg>fig</svg>", ""},
+		{"slice of charts", []any{[]Chart{demoLine(t), demoLine(t)}}, 2, "echarts", ""},
+		{"slice of inputs", []any{[]Curves{curves, curves, curves}}, 3, "echarts", ""},
+		{"nil, nil", []any{nil, error(nil)}, 0, "", ""},
+		{"no arguments", nil, 0, "", ""},
+		{"three results", []any{table, []Chart{demoLine(t), demoLine(t)}, error(nil)}, 3, "echarts", ""},
+		{"three results, failed", []any{Table{}, []Chart(nil), boom}, 1, "n = -1", "n = -1"},
+		{"two values, the second bad", []any{table, 42}, 2, "argument 2 of 2", "argument 2 of 2"},
+		{"error", []any{boom}, 1, "n = -1, want n ≥ 1", "n = -1, want n ≥ 1"},
+		{"error with a value", []any{demoLine(t), boom}, 1, ShowErrorPrefix, "the figure's builder failed"},
+		{"error is escaped", []any{errors.New("</pre><script>x</script>")}, 1, "&lt;/pre&gt;&lt;script&gt;", "</pre><script>"},
+		{"failing static figure", []any{svgFig{boom}}, 1, ShowErrorPrefix, "n = -1"},
+		{"failing input", []any{Curves{Title: "bad"}}, 1, ShowErrorPrefix, ShowErrorPrefix},
+		{"one bad element", []any{[]Curves{curves, {}}}, 2, "element 2 of 2", "element 2 of 2"},
+		{"nil chart", []any{(*charts.Line)(nil)}, 1, "nil *charts.Line", "nil *charts.Line"},
+		{"nil *Table", []any{(*Table)(nil)}, 1, "nil *widgets.Table", "nil *widgets.Table"},
+		{"not showable", []any{42}, 1, "cannot show a int", "cannot show a int"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resetEmitted()
 			s := &recSink{}
 			var stderr strings.Builder
-			show(s, &stderr, tc.v, tc.err)
+			show(s, &stderr, tc.args...)
 			if len(s.outputs) != tc.outputs {
 				t.Fatalf("%d outputs, want %d: %q", len(s.outputs), tc.outputs, s.outputs)
 			}
@@ -69,7 +72,7 @@ func TestShow(t *testing.T) {
 // TestShowOutsideNotebook: outside a notebook nothing is shown, but an error still reaches standard error.
 func TestShowOutsideNotebook(t *testing.T) {
 	var stderr strings.Builder
-	show(offSink{}, &stderr, Curves{Title: "bad"}, nil)
+	show(offSink{}, &stderr, Curves{Title: "bad"})
 	if !strings.HasPrefix(stderr.String(), ShowErrorPrefix) {
 		t.Errorf("standard error = %q, want the error", stderr.String())
 	}

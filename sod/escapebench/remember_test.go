@@ -8,17 +8,13 @@ import (
 	"sodworkbench.org/workbench/sod/escapebench"
 )
 
-// TestRemember: a run kept for a spec comes back equal in a later call (another cell), a
+// TestRemember (and Spec.Run): a run kept for a spec comes back equal in a later call (another cell), a
 // different spec has none, and outside a session nothing is kept.
 func TestRemember(t *testing.T) {
 	t.Setenv("SOD_RESULT_CACHE", t.TempDir())
 	spec := escapebench.QuickSpec()
 	spec.Families, spec.Methods, spec.Trials, spec.PerCell = []string{"paper"}, []string{"sod-line-search"}, 1, 1
-	suite, err := spec.Suite()
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := escapebench.RunSuite(context.Background(), suite, escapebench.RunOptions{})
+	run, err := spec.Run(context.Background(), escapebench.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

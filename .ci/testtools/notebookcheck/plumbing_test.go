@@ -24,9 +24,10 @@ const maxPlumbingPct = 10.0
 //     plots.DisplayStatic, plots.AtSize and anything of gonbui (both words);
 //   - index lookups of the paper's instances: sod.PaperInstances()[k], and x[k] where
 //     x := sod.PaperInstances() (the package, the function or the variable, and k);
-//   - file hand-offs: os.X, filepath.X (both words), experiments.SaveStudy / LoadStudy,
-//     escapebench's journal and instance files (both words), and names ending in File or
-//     Path (a path kept for another cell).
+//   - file hand-offs: experiments.SaveStudy / LoadStudy, escapebench's journal and instance
+//     files (both words), and names ending in File or Path (a path kept for another cell);
+//     handOffs fails a notebook in which a cell reads a file another cell wrote. Saving a
+//     figure for a paper (os.TempDir, filepath.Join, plots.Save) is output, not plumbing.
 //
 // A word names the paper's objects when it is a workbench package's exported name or that
 // package's name in front of it (sod.RealWorldCase, figures.SuccessRatesChart,
@@ -147,7 +148,7 @@ func measurePlumbing(nb *notebook) plumbing {
 			}
 			if pkg, name, ok := sel(i); ok && (i == 0 || at(i-1).tok != token.PERIOD) {
 				switch {
-				case pkg == "must", pkg == "gonbui", displayNames[pkg][name], fileNames[pkg][name], pkg == "os", pkg == "filepath":
+				case pkg == "must", pkg == "gonbui", displayNames[pkg][name], fileNames[pkg][name]:
 					plumb[i], plumb[i+2] = true, true
 				case pkg == "sod" && name == "PaperInstances" && at(i+3).tok == token.LPAREN && at(i+4).tok == token.RPAREN && at(i+5).tok == token.LBRACK:
 					plumb[i], plumb[i+2], plumb[i+6] = true, true, true
@@ -260,8 +261,8 @@ func TestMeasurePlumbing(t *testing.T) {
 		{"named", []string{"%%\nin := sod.RealWorldCase()\nx := in.XHat"}, 6, 0, 2, ""},
 		{"list then index", []string{"%%\ninsts := sod.PaperInstances()\na := insts[0]"}, 6, 2, 2, ""},
 		{"err", []string{"%%\nx, err := f()\nif err != nil {\n\treturn\n}"}, 5, 3, 0, ""},
-		{"hand-off", []string{"var studyFile = filepath.Join(os.TempDir(), \"s.gob\")", "%%\nmust.M(experiments.SaveStudy(studyFile, res))", "%%\nres := must.M1(experiments.LoadStudy(studyFile))"}, 18, 15, 0, "cell 2 reads studyFile, which cell 1 writes"},
-		{"same cell", []string{"%%\nf := must.M1(os.Create(p))\ng := must.M1(os.Open(p))"}, 12, 8, 0, ""},
+		{"hand-off", []string{"var studyFile = filepath.Join(os.TempDir(), \"s.gob\")", "%%\nmust.M(experiments.SaveStudy(studyFile, res))", "%%\nres := must.M1(experiments.LoadStudy(studyFile))"}, 18, 11, 0, "cell 2 reads studyFile, which cell 1 writes"},
+		{"same cell", []string{"%%\nf := must.M1(os.Create(p))\ng := must.M1(os.Open(p))"}, 12, 4, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nb := &notebook{}
