@@ -137,7 +137,8 @@ func Save(s Static, path string, width, height Length) error {
 }
 
 // DisplayStatic shows s as an SVG in the current GoNB cell and waits with
-// gonbui.Sync: the one way to show a static figure. Outside a notebook it
+// gonbui.Sync, and returns any error: the form for programs (a notebook
+// uses widgets.Show(AtSize(s, width, height), err)). Outside a notebook it
 // renders s, reporting any error, and shows nothing.
 func DisplayStatic(s Static, width, height Length) error {
 	b, err := Render(s, width, height, "svg")
