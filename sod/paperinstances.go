@@ -35,9 +35,9 @@ type Instance struct {
 }
 
 // Delta returns the instance's first RIP constant (δ₁, or the only one).
-func (in Instance) Delta() float64 {
-	if len(in.Deltas) == 0 {
-		panic(fmt.Errorf("%w: Instance.Delta on an instance without RIP constants (Deltas)", ErrBadParameter))
+func (in *Instance) Delta() float64 {
+	if in == nil || len(in.Deltas) == 0 {
+		panic(fmt.Errorf("%w: Instance.Delta on a nil instance or one without RIP constants (Deltas)", ErrBadParameter))
 	}
 	return in.Deltas[0].Delta
 }
@@ -185,5 +185,8 @@ func (in Instance) TPGDConditions(l int) ([]Condition, error) {
 	if err != nil {
 		return nil, err
 	}
-	return TPGDConditionsAt(in.P, cp, l, in.Delta())
+	if len(in.Deltas) == 0 {
+		return nil, fmt.Errorf("%w: Instance.TPGDConditions on an instance without RIP constants (Deltas)", ErrBadParameter)
+	}
+	return TPGDConditionsAt(in.P, cp, l, in.Deltas[0].Delta)
 }

@@ -354,23 +354,26 @@ var staticText = strings.NewReplacer(
 // tx makes a label drawable with gonum/plot's default font.
 func tx(s string) string { return staticText.Replace(s) }
 
-// Sized is a static figure at a size, for widgets.Show:
+// Sized is a static figure at a size, for widgets.Show (make it with
+// AtSize):
 //
 //	fig, err := staticfig.CaseFigure(…)
 //	widgets.Show(plots.AtSize(fig, 32*plots.Centimeter, 19*plots.Centimeter), err)
 type Sized struct {
-	Figure        Static
-	Width, Height Length
+	fig           Static
+	width, height Length
 }
 
-// AtSize returns s at the given size, for widgets.Show.
+// AtSize returns s at the given size, for widgets.Show. The size is
+// checked when the figure is drawn (SVG), as by Render.
 func AtSize(s Static, width, height Length) Sized { return Sized{s, width, height} }
 
-// SVG renders the figure as SVG (what widgets.Show shows).
+// SVG renders the figure as SVG (what widgets.Show shows); a nil figure or
+// a size Render refuses is an error.
 func (s Sized) SVG() (string, error) {
-	if s.Figure == nil {
-		return "", fmt.Errorf("plots: Sized with a nil figure")
+	if s.fig == nil {
+		return "", fmt.Errorf("%w: plots.Sized with a nil figure (use AtSize)", widgets.ErrBadInput)
 	}
-	b, err := Render(s.Figure, s.Width, s.Height, "svg")
+	b, err := Render(s.fig, s.width, s.height, "svg")
 	return string(b), err
 }
