@@ -420,3 +420,18 @@ func runTrial(ctx context.Context, p *sod.Problem, cfg *StudyConfig, cell, trial
 	tr.Escapes = summarizeEscapes(run.Escapes)
 	return tr, nil
 }
+
+// remembered is run() under the session cache (package
+// sod/internal/resultcache, keyed by kind and cfg); when the result comes
+// from the cache, prog (if not nil) is told once that all the work is done.
+func remembered[C, R any](kind string, cfg C, prog batch.ProgressFunc, run func() (R, error)) (R, error) {
+	ran := false
+	r, err := resultcache.Do(kind, cfg, func() (R, error) {
+		ran = true
+		return run()
+	})
+	if err == nil && !ran && prog != nil {
+		prog(batch.Progress{Label: "remembered", Done: 1, Total: 1, Work: 1, TotalWork: 1})
+	}
+	return r, err
+}

@@ -37,3 +37,41 @@ func TestRunStudyRemembered(t *testing.T) {
 		t.Errorf("another seed was not run (%d progress calls)", calls)
 	}
 }
+
+// TestRunQNNRemembered: RunQNN and RunQNNScan are remembered in a session as RunStudy is: the
+// second call with an equal configuration tells prog once ("remembered") and returns an equal
+// result.
+func TestRunQNNRemembered(t *testing.T) {
+	t.Setenv("SOD_RESULT_CACHE", t.TempDir())
+	scan := experiments.DefaultQNNScanConfig()
+	scan.Starts = 2
+	for _, tc := range []struct {
+		name string
+		run  func(batch.ProgressFunc) (any, error)
+	}{
+		{"RunQNN", func(p batch.ProgressFunc) (any, error) {
+			return experiments.RunQNN(context.Background(), experiments.DefaultQNNConfig(), p)
+		}},
+		{"RunQNNScan", func(p batch.ProgressFunc) (any, error) {
+			return experiments.RunQNNScan(context.Background(), scan, p)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var labels [2][]string
+			var res [2]any
+			for k := range 2 {
+				r, err := tc.run(func(p batch.Progress) { labels[k] = append(labels[k], p.Label) })
+				if err != nil {
+					t.Fatal(err)
+				}
+				res[k] = r
+			}
+			if len(labels[1]) != 1 || labels[1][0] != "remembered" {
+				t.Errorf("second call's progress %q, want one \"remembered\"", labels[1])
+			}
+			if fmt.Sprintf("%v", res[0]) != fmt.Sprintf("%v", res[1]) {
+				t.Errorf("the remembered result differs from the first")
+			}
+		})
+	}
+}
