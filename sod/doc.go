@@ -71,9 +71,10 @@
 //     (eq. gaussian_ensemble), seeded.
 //   - NewDataPointsOperator: A_i = x_i x_iᵀ, the quadratic network of section 6.3.
 //
-// PaperInstances returns the three instances of section 6.1 at their
-// spurious points, each an Instance with the (l, t) of its multi-step
-// escape and the RIP constants δ it is evaluated with;
+// BasicExample, PMCCase and RealWorldCase are the three instances of
+// section 6.1 at their spurious points, each an Instance with the (l, t)
+// of its multi-step escape and the RIP constants δ it is evaluated with;
+// PaperInstances lists them in that order;
 // DesignedSaddleInstance (EFS > 1 at a strict saddle) and
 // GaussianSpuriousInstance (the "Case 1" sign pitfall) are two small
 // instances for section 4.

@@ -43,10 +43,7 @@ func (in *Instance) Delta() float64 {
 }
 
 // Critical analyses X̂ with AnalyzeCritical.
-func (in *Instance) Critical(opt CriticalOptions) (*CriticalPoint, error) {
-	if in == nil {
-		return nil, fmt.Errorf("%w: Instance.Critical on a nil instance", ErrBadParameter)
-	}
+func (in Instance) Critical(opt CriticalOptions) (*CriticalPoint, error) {
 	return AnalyzeCritical(in.P, in.XHat, opt)
 }
 
@@ -65,36 +62,50 @@ func PMCCaseStudyXHat(eps float64) (*mat.Dense, error) {
 }
 
 // PaperInstances returns the paper's three instances at their spurious
-// points, in the order of section 6.1:
-//
-//   - "basic example" (eq. basic_example) at x̂ = (0, 1/√2): δ = ½ (its
-//     exact constant, for every p); (l, t) = (3, 40) — the paper does not
-//     state them for this instance (Fig. basic_example); they are the
-//     smallest odd l and a t in U_β whose escape point lowers h.
-//   - "PMC n=3 ε=0.3" (Appendix case 1) at PMCCaseStudyXHat(0.3):
-//     δ₁ = 0.455, the paper's δ ≈ (1−ε)/(1+ε) = 0.538 (paper.PMCDelta),
-//     δ₂ = 0.91 (exact: 1 − ε²); (l, t) = (11, 59000).
-//   - "real-world" (Appendix case 2) at the printed x̂ = (0.2234, 0.0918,
-//     0.5985): δ₁ = 0.81106, δ₂ = 0.89834 (exact); (l, t) = (5, 150000).
-//
-// The δ values are rounded results of RIPOptimize (p = 1) and RIPExact;
-// the tests recompute them. The PMC and real-world settings the paper
-// prints (ε, x̂, l, t, its δ) come from package sod/paper.
+// points, in the order of section 6.1: BasicExample, PMCCase and
+// RealWorldCase. A notebook names the one it uses; this list is for
+// tables and loops over all three.
 func PaperInstances() []Instance {
-	pc, rc := paper.PMCCase(), paper.RealWorldCase()
-	pmc, err := PMCCaseStudyProblem(pc.Eps)
+	return []Instance{BasicExample(), PMCCase(), RealWorldCase()}
+}
+
+// BasicExample returns the basic example (eq. basic_example) at its
+// spurious point x̂ = (0, 1/√2), with δ = ½ (its exact constant, for every
+// p) and (l, t) = (3, 40): the paper does not state them for this instance
+// (Fig. basic_example); they are the smallest odd l and a t in U_β whose
+// escape point lowers h. Each call returns a new value.
+func BasicExample() Instance {
+	return Instance{Name: "basic example", P: BasicExampleProblem(), XHat: BasicExampleXHat(), L: 3, T: 40,
+		Deltas: []RIPConstant{{0.5, "exact"}}}
+}
+
+// PMCCase returns the perturbed matrix completion case study (Appendix,
+// case 1; n = 3, ε = 0.3, paper.PMCCase) at its spurious local minimum
+// PMCCaseStudyXHat(0.3), with δ₁ = 0.455, the paper's δ ≈ (1−ε)/(1+ε) =
+// 0.538 (paper.PMCDelta) and δ₂ = 0.91 (exact: 1 − ε²), and the paper's
+// (l, t) = (11, 59000). Each call returns a new value.
+//
+// The δ values here and in RealWorldCase are rounded results of
+// RIPOptimize (p = 1) and RIPExact; the tests recompute them.
+func PMCCase() Instance {
+	pc := paper.PMCCase()
+	p, err := PMCCaseStudyProblem(pc.Eps)
 	if err != nil {
 		panic("sod: PMC case study: " + err.Error()) // unreachable: the paper's ε = 0.3 is valid
 	}
 	xp, _ := PMCCaseStudyXHat(pc.Eps)
-	return []Instance{
-		{Name: "basic example", P: BasicExampleProblem(), XHat: BasicExampleXHat(), L: 3, T: 40,
-			Deltas: []RIPConstant{{0.5, "exact"}}},
-		{Name: "PMC n=3 ε=0.3", P: pmc, XHat: xp, L: pc.L, T: pc.T,
-			Deltas: []RIPConstant{{0.455, "δ₁"}, {paper.PMCDelta.Value(), "paper's (1−ε)/(1+ε)"}, {0.91, "δ₂ = exact"}}},
-		{Name: "real-world", P: RealWorldProblem(), XHat: RealWorldXHat(), L: rc.L, T: rc.T,
-			Deltas: []RIPConstant{{0.81106, "δ₁"}, {0.89834, "δ₂ = exact"}}},
-	}
+	return Instance{Name: "PMC n=3 ε=0.3", P: p, XHat: xp, L: pc.L, T: pc.T,
+		Deltas: []RIPConstant{{0.455, "δ₁"}, {paper.PMCDelta.Value(), "paper's (1−ε)/(1+ε)"}, {0.91, "δ₂ = exact"}}}
+}
+
+// RealWorldCase returns the real-world case study (Appendix, case 2;
+// paper.RealWorldCase) at the printed x̂ = (0.2234, 0.0918, 0.5985), with
+// δ₁ = 0.81106 and δ₂ = 0.89834 (exact), and the paper's (l, t) =
+// (5, 150000). Each call returns a new value.
+func RealWorldCase() Instance {
+	rc := paper.RealWorldCase()
+	return Instance{Name: "real-world", P: RealWorldProblem(), XHat: RealWorldXHat(), L: rc.L, T: rc.T,
+		Deltas: []RIPConstant{{0.81106, "δ₁"}, {0.89834, "δ₂ = exact"}}}
 }
 
 // DesignedSaddleInstance returns a 2×2 instance designed so that single-step SOD
@@ -164,4 +175,18 @@ func (cp *CriticalPoint) LinePoint(s, rho float64) *mat.Dense {
 	sx.Scale(s, cp.X)
 	x.Add(x, &sx)
 	return x
+}
+
+// TPGDConditions evaluates the conditions of Theorem multi-step-sod-formal
+// (TPGDConditionsAt) at the instance's X̂, for lifting order l, with its
+// first RIP constant (Delta).
+func (in Instance) TPGDConditions(l int) ([]Condition, error) {
+	cp, err := in.Critical(CriticalOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if len(in.Deltas) == 0 {
+		return nil, fmt.Errorf("%w: Instance.TPGDConditions on an instance without RIP constants (Deltas)", ErrBadParameter)
+	}
+	return TPGDConditionsAt(in.P, cp, l, in.Deltas[0].Delta)
 }

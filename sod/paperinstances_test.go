@@ -2,6 +2,7 @@ package sod
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -175,5 +176,45 @@ func TestLinePoint(t *testing.T) {
 				t.Errorf("s = %v, ρ = %v: entry %d = %v, want %v", tc.s, tc.rho, i, got.At(i, 0), want)
 			}
 		}
+	}
+}
+
+// TestNamedInstances: the named instances are PaperInstances in its order, and each call
+// returns a value of its own (changing one does not change the next).
+func TestNamedInstances(t *testing.T) {
+	insts := PaperInstances()
+	for i, tc := range []struct {
+		name string
+		in   func() Instance
+	}{{"basic example", BasicExample}, {"PMC n=3 ε=0.3", PMCCase}, {"real-world", RealWorldCase}} {
+		a, b := tc.in(), tc.in()
+		if a.Name != tc.name || insts[i].Name != tc.name {
+			t.Errorf("instance %d: named %q, PaperInstances()[%d] %q, want %q", i, a.Name, i, insts[i].Name, tc.name)
+		}
+		if a.L != insts[i].L || a.T != insts[i].T || a.Delta() != insts[i].Delta() || !mat.Equal(a.XHat, insts[i].XHat) {
+			t.Errorf("%s differs from PaperInstances()[%d]", tc.name, i)
+		}
+		a.XHat.Set(0, 0, 99)
+		a.Deltas[0].Delta = 99
+		if b.XHat.At(0, 0) == 99 || b.Deltas[0].Delta == 99 || tc.in().XHat.At(0, 0) == 99 {
+			t.Errorf("%s: changing one value changed another", tc.name)
+		}
+	}
+}
+
+// TestInstanceTPGDConditions: the method is TPGDConditionsAt at X̂ with the first δ.
+func TestInstanceTPGDConditions(t *testing.T) {
+	in := RealWorldCase()
+	got, err := in.TPGDConditions(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := AnalyzeCritical(in.P, in.XHat, CriticalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := TPGDConditionsAt(in.P, cp, 5, 0.81106)
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) || len(got) == 0 {
+		t.Errorf("TPGDConditions(5) = %v, want %v (%v)", got, want, err)
 	}
 }

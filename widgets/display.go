@@ -23,9 +23,10 @@ type Chart interface {
 
 // Display renders c as an HTML snippet (a <div> plus a script, never a full
 // page) into the output of the current GoNB cell and waits with
-// gonbui.Sync until the front end has received it. It is the one way to
-// show a chart (the kinds of output and their entry points are listed in
-// the package doc).
+// gonbui.Sync until the front end has received it, and returns any error:
+// the form for programs. A notebook shows a chart with Show, which reports
+// the error in the cell (the kinds of output and their entry points are
+// listed in the package doc).
 //
 // ECharts (and ECharts-GL for 3-D charts) is inlined from the local npm
 // assets, never loaded from a CDN, so the saved notebook and its nbconvert
@@ -47,6 +48,7 @@ func Display(c Chart) error {
 type sink interface {
 	active() bool
 	displayHTML(html string)
+	displaySVG(svg string)
 	sync()
 }
 
@@ -54,6 +56,7 @@ type notebookSink struct{}
 
 func (notebookSink) active() bool            { return frontend.IsNotebook() }
 func (notebookSink) displayHTML(html string) { frontend.DisplayHTML(html) }
+func (notebookSink) displaySVG(svg string)   { frontend.DisplaySVG(svg) }
 func (notebookSink) sync()                   { frontend.Sync() }
 
 // emitted records which libraries this process has already put into an

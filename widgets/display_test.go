@@ -51,6 +51,7 @@ type recSink struct {
 
 func (s *recSink) active() bool            { return true }
 func (s *recSink) displayHTML(html string) { s.outputs = append(s.outputs, html) }
+func (s *recSink) displaySVG(svg string)   { s.outputs = append(s.outputs, svg) }
 func (s *recSink) sync()                   { s.syncs++ }
 
 func resetEmitted() {

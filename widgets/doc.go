@@ -18,17 +18,31 @@
 // draws it here, plots.XPlot draws it there. The only [Option]s are how an
 // interactive chart is presented ([Size], [Subtitle]).
 //
-// # Kinds of output and their one entry point each
+// # Showing a figure: one call
 //
-//	chart          any X.Chart, or any go-echarts chart    Display(c)
-//	table          Table (e.g. figures.AblationTable)      DisplayTable(t)
-//	static figure  plots.XPlot, plots.XFigure (gonum/plot) plots.DisplayStatic(s, width, height)
-//	live controls  a chart redrawn as sliders move         Explore(ctx, controls, draw)
+// In a notebook every chart, table, static figure and widget is shown with
+// [Show], which takes all the results of a figure's builder at once:
+//
+//	widgets.Show(figures.SuccessRatesChart(res, 0.15, "(a)")) // a chart and its error
+//	widgets.Show(figures.EFSZonesCharts(insts))              // a table, charts and an error
+//	widgets.Show(figures.WindowsTable(res))                  // a table alone
+//	widgets.Show(curves, landscape)                          // inputs: their X.Chart is shown
+//	widgets.Show(plots.AtSize(fig, w, h), err)               // a static figure at a size
+//	widgets.Show(widgets.Explore(ctx, controls, draw))       // live controls (their error)
+//
+// Like GoNB's own display functions it returns nothing; unlike them it
+// never drops an error: a failed figure writes its error to standard error
+// (a line starting with [ShowErrorPrefix], which GoNB shows in red and the
+// notebook harness fails on) and a red box in place of the figure, and the
+// rest of the cell runs. No error helper is needed around a figure.
+//
+// # Kinds of output and their entry points
+//
+//	chart          any X.Chart, or any go-echarts chart    Show(c) (a program: Display(c), which returns the error)
+//	table          Table (e.g. figures.AblationTable)      Show(t) (a program: DisplayTable(t))
+//	static figure  plots.XPlot, plots.XFigure (gonum/plot) Show(plots.AtSize(s, width, height)) (a program: plots.DisplayStatic)
+//	live controls  a chart redrawn as sliders move         Show(Explore(ctx, controls, draw))
 //	progress       a bar updated in place                  NewProgressBar(title, total)
-//
-// A chart builder returns the chart and an error; in a notebook:
-//
-//	must.M(widgets.Display(must.M1(figures.SuccessRatesChart(res, 0.15, "(a)"))))
 //
 // Outside a notebook the same functions build the output (reporting any
 // error) and show nothing; [HTML], [Page] and [WritePage] (charts and

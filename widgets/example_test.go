@@ -132,3 +132,13 @@ func ExampleSuccessRates_Chart() {
 	// true true
 	// widgets: SuccessRates.Chart: method "GD+SOD", group "40": 51 successes out of 50 trials
 }
+
+// Show takes all the results of a figure's builder: the chart and its error. Outside a
+// notebook it builds the chart (an error would go to standard error) and shows nothing.
+func ExampleShow() {
+	c := widgets.Curves{Title: "loss", X: []float64{1, 2, 3}, Series: []widgets.Series{{Name: "GD", Y: []float64{1, 0.1, 0.01}}}, LogY: true}
+	widgets.Show(c.Chart())
+	widgets.Show(c) // an input alone: its Chart is shown
+	fmt.Println("shown")
+	// Output: shown
+}

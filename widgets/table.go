@@ -70,8 +70,9 @@ func (t Table) HTML() (string, error) {
 }
 
 // DisplayTable shows the table in the current GoNB cell and waits with
-// gonbui.Sync: the one way to show a table (the kinds of output and their
-// entry points are listed in the package doc). Outside a notebook it builds
+// gonbui.Sync, and returns any error: the form for programs (a notebook
+// uses Show; the kinds of output and their entry points are listed in the
+// package doc). Outside a notebook it builds
 // the HTML, reporting any error, and shows nothing.
 func DisplayTable(t Table) error {
 	h, err := t.HTML()

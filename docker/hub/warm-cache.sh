@@ -19,8 +19,7 @@ nbpkgs=$(python3 "$module/scripts/kernel_check.py" --imports "$module"/notebooks
 python3 - "$work/home/notebooks/warm.ipynb" "$pkgs $nbpkgs" <<'PY'
 import json, sys
 path, pkgs = sys.argv[1], sorted(set(sys.argv[2].split()))
-setup = ('!*go mod edit -require=sodworkbench.org/workbench@v0.0.0-00010101000000-000000000000 '
-         '-replace=sodworkbench.org/workbench=$(cd "$GONB_DIR" && dirname "$(go env GOMOD)")')
+setup = '!*cd "$GONB_DIR" && go run sodworkbench.org/workbench/sod/cmd/setup'  # the notebooks' set-up cell
 cells = [setup] + ['import _ "%s"\n\n%%%%\n' % p for p in pkgs] + ['%%\nfmt.Println("warm-up: ok")\n']
 cell = lambda s: {"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None}
 json.dump({"cells": [cell(s) for s in cells], "metadata": {"kernelspec": {"name": "gonb", "display_name": "Go (gonb)", "language": "go"}},

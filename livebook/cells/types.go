@@ -10,7 +10,7 @@ import (
 // typer finds the types of the expressions that generic calls take, from
 // the compiled packages' symbols (by reflection) and the program's own
 // declarations: enough of Go's typing for the notebooks' idioms
-// (must.M1(in.Critical(…)) with in := sod.PaperInstances()[2], a method of
+// (must.M1(in.Critical(…)) with in := sod.RealWorldCase(), a method of
 // a result, a field, an element, a variable of an earlier cell). What it
 // cannot type stays as written.
 type typer struct {

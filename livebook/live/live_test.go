@@ -44,6 +44,9 @@ func TestNotebook(t *testing.T) {
 	if nb == "" {
 		t.Skip("set LIVE_NOTEBOOK to a notebook file")
 	}
+	// The page keeps the experiments' results for its session in its memory file system
+	// (sod/internal/resultcache, GOOS=js); natively, a folder of the test's does.
+	t.Setenv("SOD_RESULT_CACHE", t.TempDir())
 	k, err := live.New(sources(t))
 	if err != nil {
 		t.Fatal(err)

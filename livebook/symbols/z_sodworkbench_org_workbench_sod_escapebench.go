@@ -70,6 +70,8 @@ func init() {
 		"RawHSuffix":                  reflect.ValueOf(constant.MakeFromLiteral("\"+raw-h\"", token.STRING, 0)),
 		"ReadInstancesJSON":           reflect.ValueOf(escapebench.ReadInstancesJSON),
 		"ReadJournal":                 reflect.ValueOf(escapebench.ReadJournal),
+		"Remember":                    reflect.ValueOf(escapebench.Remember),
+		"Remembered":                  reflect.ValueOf(escapebench.Remembered),
 		"ResolveMethod":               reflect.ValueOf(escapebench.ResolveMethod),
 		"ResumeJournal":               reflect.ValueOf(escapebench.ResumeJournal),
 		"RunSuite":                    reflect.ValueOf(escapebench.RunSuite),

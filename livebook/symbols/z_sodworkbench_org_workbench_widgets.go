@@ -29,6 +29,8 @@ func init() {
 		"NewGalleryData":         reflect.ValueOf(widgets.NewGalleryData),
 		"NewGalleryDataWithText": reflect.ValueOf(widgets.NewGalleryDataWithText),
 		"NewProgressBar":         reflect.ValueOf(widgets.NewProgressBar),
+		"Show":                   reflect.ValueOf(widgets.Show),
+		"ShowErrorPrefix":        reflect.ValueOf(constant.MakeFromLiteral("\"widgets: cannot show: \"", token.STRING, 0)),
 		"Size":                   reflect.ValueOf(widgets.Size),
 		"Subtitle":               reflect.ValueOf(widgets.Subtitle),
 		"WritePage":              reflect.ValueOf(widgets.WritePage),

@@ -13,6 +13,7 @@ import (
 func init() {
 	Symbols["sodworkbench.org/workbench/widgets/plots/plots"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AtSize":                reflect.ValueOf(plots.AtSize),
 		"BundlePlot":            reflect.ValueOf(plots.BundlePlot),
 		"Centimeter":            reflect.ValueOf(plots.Centimeter),
 		"CurvesPlot":            reflect.ValueOf(plots.CurvesPlot),
@@ -37,6 +38,7 @@ func init() {
 		// type definitions
 		"Figure":     reflect.ValueOf((*plots.Figure)(nil)),
 		"Length":     reflect.ValueOf((*plots.Length)(nil)),
+		"Sized":      reflect.ValueOf((*plots.Sized)(nil)),
 		"Static":     reflect.ValueOf((*plots.Static)(nil)),
 		"StaticItem": reflect.ValueOf((*plots.StaticItem)(nil)),
 

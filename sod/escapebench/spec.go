@@ -1,6 +1,7 @@
 package escapebench
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -163,4 +164,14 @@ func targetList(ts []Target) string {
 		out = append(out, t.String())
 	}
 	return strings.Join(out, "; ")
+}
+
+// Run builds the suite s names (Suite, with your own methods in extra) and
+// runs it (RunSuite).
+func (s Spec) Run(ctx context.Context, opt RunOptions, extra ...Method) (*SuiteRun, error) {
+	suite, err := s.Suite(extra...)
+	if err != nil {
+		return nil, err
+	}
+	return RunSuite(ctx, suite, opt)
 }

@@ -303,7 +303,7 @@ func ExampleRunVariantComparison() {
 
 // The built-in variants on the basic example, single-step SOD given its exact RIP constant.
 func ExampleExactRIPVariants() {
-	vs, err := experiments.ExactRIPVariants(sod.PaperInstances()[0])
+	vs, err := experiments.ExactRIPVariants(sod.BasicExample())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -332,7 +332,15 @@ func (c QNNConfig) Validate() error {
 // stagnates (panel (b)). cfg is checked by Validate before any work; ctx
 // stops the runs early with an error wrapping ctx.Err(); prog (may be nil)
 // is told after each of the seven runs.
+//
+// In a notebook session the result is remembered for later cells, keyed by
+// cfg (see RunStudy).
 func RunQNN(ctx context.Context, cfg QNNConfig, prog batch.ProgressFunc) (*QNNResult, error) {
+	return remembered("experiments.RunQNN", cfg, prog, func() (*QNNResult, error) { return runQNN(ctx, cfg, prog) })
+}
+
+// runQNN is RunQNN without the session cache.
+func runQNN(ctx context.Context, cfg QNNConfig, prog batch.ProgressFunc) (*QNNResult, error) {
 	if err := checkContext(ctx, "RunQNN"); err != nil {
 		return nil, err
 	}

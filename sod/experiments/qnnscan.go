@@ -112,7 +112,15 @@ type QNNScanResult struct {
 //
 // cfg is checked by Validate before any work; ctx stops the scan early with
 // an error wrapping ctx.Err(); prog (may be nil) is told after every start.
+//
+// In a notebook session the result is remembered for later cells, keyed by
+// cfg (see RunStudy).
 func RunQNNScan(ctx context.Context, cfg QNNScanConfig, prog batch.ProgressFunc) (*QNNScanResult, error) {
+	return remembered("experiments.RunQNNScan", cfg, prog, func() (*QNNScanResult, error) { return runQNNScan(ctx, cfg, prog) })
+}
+
+// runQNNScan is RunQNNScan without the session cache.
+func runQNNScan(ctx context.Context, cfg QNNScanConfig, prog batch.ProgressFunc) (*QNNScanResult, error) {
 	if err := checkContext(ctx, "RunQNNScan"); err != nil {
 		return nil, err
 	}

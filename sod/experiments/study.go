@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/internal/resultcache"
 	"sodworkbench.org/workbench/sod/paper"
 )
 
@@ -33,7 +34,8 @@ import (
 //   - x₀ = InitScale·N(0, I) with InitScale = 0.01, the small random start of
 //     the PMC case study (REPRODUCTION.md C10).
 //   - GD step η = StepScale/n with StepScale = 0.5: near M* the curvature of
-//     h along the even coordinates is ≈ ‖z‖² ≈ n, so a step ∝ 1/n is the
+//     h along the even coordinates is ≈ ‖z‖² = ⌈n/2⌉ ≈ n/2 (z has a one at
+//     every odd index), so a step ∝ 1/n is the
 //     largest safe choice at every n. The case study's 0.001 (n = 3) would be
 //     about 10× slower at n = 40 for no difference in the outcome.
 //   - GD stops at ‖∇h‖_F ≤ GradTol = 1e-6 or after MaxIter = 20000 steps.
@@ -289,7 +291,38 @@ func trialRNG(seed uint64, cell, trial int) *rand.Rand {
 //
 // RunStudy is RunStudyShard(ctx, cfg, 0, 1, prog) followed by MergeStudy, so a
 // study run as N shards (on N machines) and merged is the same result.
+//
+// In a notebook session the result is remembered (package
+// sod/internal/resultcache): a later call with an equal configuration, in
+// any later cell, returns it without running the study again (prog is then
+// told once that all the work is done). A configuration with an Escaper or
+// a Truth function is run every time.
 func RunStudy(ctx context.Context, cfg StudyConfig, prog batch.ProgressFunc) (*StudyResult, error) {
+	var ran *StudyResult
+	res, err := resultcache.Do("experiments.RunStudy", cfg, func() (*StudyResult, error) {
+		r, err := runStudy(ctx, cfg, prog)
+		if err != nil {
+			return nil, err
+		}
+		ran = r
+		return &StudyResult{Cells: r.Cells}, nil // the cells; Config holds the escaper, which gob cannot encode
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ran != nil {
+		return ran, nil
+	}
+	res.Config = cfg
+	if prog != nil {
+		n := len(cfg.Sizes) * len(cfg.Epsilons) * cfg.Trials
+		prog(batch.Progress{Label: "remembered", Done: n, Total: n, Work: 1, TotalWork: 1})
+	}
+	return res, nil
+}
+
+// runStudy runs the study (RunStudy without the cache).
+func runStudy(ctx context.Context, cfg StudyConfig, prog batch.ProgressFunc) (*StudyResult, error) {
 	sh, err := RunStudyShard(ctx, cfg, 0, 1, prog)
 	if err != nil {
 		return nil, err
@@ -386,4 +419,19 @@ func runTrial(ctx context.Context, p *sod.Problem, cfg *StudyConfig, cell, trial
 	tr.SODSuccess = last.Stop != sod.StopDiverged && tr.SODDist < cfg.SuccessTol
 	tr.Escapes = summarizeEscapes(run.Escapes)
 	return tr, nil
+}
+
+// remembered is run() under the session cache (package
+// sod/internal/resultcache, keyed by kind and cfg); when the result comes
+// from the cache, prog (if not nil) is told once that all the work is done.
+func remembered[C, R any](kind string, cfg C, prog batch.ProgressFunc, run func() (R, error)) (R, error) {
+	ran := false
+	r, err := resultcache.Do(kind, cfg, func() (R, error) {
+		ran = true
+		return run()
+	})
+	if err == nil && !ran && prog != nil {
+		prog(batch.Progress{Label: "remembered", Done: 1, Total: 1, Work: 1, TotalWork: 1})
+	}
+	return r, err
 }

@@ -259,13 +259,13 @@ func ExampleExplicitMemoryTable() {
 }
 
 func ExampleLiftedAlongBChart() {
-	fmt.Println(title(figures.LiftedAlongBChart(sod.PaperInstances()[2], []int{3, 5})))
+	fmt.Println(title(figures.LiftedAlongBChart(sod.RealWorldCase(), []int{3, 5})))
 	// Output:
 	// real-world: [h^l(a + s b) − h^l(a)] / h^l(a)
 }
 
 func ExampleSimulationCharts() {
-	in := sod.PaperInstances()[0]
+	in := sod.BasicExample()
 	cp, err := in.Critical(sod.CriticalOptions{})
 	if err != nil {
 		fmt.Println(err)
@@ -285,7 +285,7 @@ func ExampleSimulationCharts() {
 }
 
 func ExampleFirstStepGapTable() {
-	tab, err := figures.FirstStepGapTable(sod.PaperInstances()[2], 3, 0.1, []float64{0.1, 0.01})
+	tab, err := figures.FirstStepGapTable(sod.RealWorldCase(), 3, 0.1, []float64{0.1, 0.01})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -616,7 +616,7 @@ func ExampleVariantTable() {
 }
 
 func ExampleVariantCurvesChart() {
-	in := sod.PaperInstances()[2]
+	in := sod.RealWorldCase()
 	vs := []sod.Escaper{&sod.MultiStepSOD{L: in.L, T: in.T, Rho: 0.1, Eta: 0.1}, &sod.NegGradLineSearch{}}
 	fmt.Println(title(figures.VariantCurvesChart(context.Background(), in, vs, 150)))
 	// Output:

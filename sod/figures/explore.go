@@ -49,9 +49,9 @@ func ExplorerChart(v widgets.Values) (widgets.Chart, error) {
 	var in sod.Instance
 	switch k {
 	case 0:
-		in = sod.PaperInstances()[2]
+		in = sod.RealWorldCase()
 	case 1:
-		in = sod.PaperInstances()[1]
+		in = sod.PMCCase()
 	default:
 		return nil, fmt.Errorf("figures: explorer case %d, want 0 or 1", k)
 	}

@@ -32,7 +32,7 @@ func PaperDirections(cp *sod.CriticalPoint) []mat.Matrix {
 func LiftingCheckTable() (widgets.Table, error) {
 	tab := widgets.Table{Caption: "Explicit lifting vs the m-vector closed form",
 		Header: []string{"instance", "l", "(nr)^l", "h^l explicit", "h^l closed form", "rel. diff", "PGD coef. max diff (20 steps)"}}
-	for _, in := range []sod.Instance{sod.PaperInstances()[0], sod.PaperInstances()[2]} {
+	for _, in := range []sod.Instance{sod.BasicExample(), sod.RealWorldCase()} {
 		cp, err := in.Critical(sod.CriticalOptions{SkipHessian: true})
 		if err != nil {
 			return widgets.Table{}, err

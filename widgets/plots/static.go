@@ -137,7 +137,8 @@ func Save(s Static, path string, width, height Length) error {
 }
 
 // DisplayStatic shows s as an SVG in the current GoNB cell and waits with
-// gonbui.Sync: the one way to show a static figure. Outside a notebook it
+// gonbui.Sync, and returns any error: the form for programs (a notebook
+// uses widgets.Show(AtSize(s, width, height), err)). Outside a notebook it
 // renders s, reporting any error, and shows nothing.
 func DisplayStatic(s Static, width, height Length) error {
 	b, err := Render(s, width, height, "svg")
@@ -352,3 +353,27 @@ var staticText = strings.NewReplacer(
 
 // tx makes a label drawable with gonum/plot's default font.
 func tx(s string) string { return staticText.Replace(s) }
+
+// Sized is a static figure at a size, for widgets.Show (make it with
+// AtSize):
+//
+//	fig, err := staticfig.CaseFigure(…)
+//	widgets.Show(plots.AtSize(fig, 32*plots.Centimeter, 19*plots.Centimeter), err)
+type Sized struct {
+	fig           Static
+	width, height Length
+}
+
+// AtSize returns s at the given size, for widgets.Show. The size is
+// checked when the figure is drawn (SVG), as by Render.
+func AtSize(s Static, width, height Length) Sized { return Sized{s, width, height} }
+
+// SVG renders the figure as SVG (what widgets.Show shows); a nil figure or
+// a size Render refuses is an error.
+func (s Sized) SVG() (string, error) {
+	if s.fig == nil {
+		return "", fmt.Errorf("%w: plots.Sized with a nil figure (use AtSize)", widgets.ErrBadInput)
+	}
+	b, err := Render(s.fig, s.width, s.height, "svg")
+	return string(b), err
+}

@@ -3,11 +3,15 @@
 // holds the notebooks to the project's rules without executing them.
 //
 //   - TestNotebooks: each notebook from scratch, failing on a cell error, a failed `!` shell
-//     line, an exercise that did not report, or a notebook without output; then each executed
+//     line, a figure widgets.Show could not show, an exercise that did not report, or a notebook without output; then each executed
 //     notebook exported to HTML and its charts drawn in headless Chromium (cmd/chartcheck);
 //   - TestNotebookSources: as committed: valid, no outputs, every `go get` pinned, the gonb
 //     kernelspec, the exercise cells' convention;
 //   - TestNotebookReadability: cells are a text (median at most 12 lines, none over 40);
+//   - TestNotebookPlumbing: at most 10 % of a notebook's code words are plumbing (error helpers,
+//     display wrappers, index lookups of the paper's instances, file hand-offs), reported per
+//     notebook beside the share that names the paper's objects, and no cell reads a file another
+//     cell wrote (the library remembers results across cells);
 //   - TestHarnessCatchesFailures: notebooks made to fail (testdata) are reported, cell by cell.
 //
 // It has no Go API, and lives in the test-tooling module so that the notebooks/ folder a reader

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"sodworkbench.org/workbench/widgets"
 	"strconv"
 	"strings"
 	"sync"
@@ -156,6 +157,11 @@ func checkExecuted(nb *notebook) []string {
 				text := joinText(o.Text)
 				if m := exitStatusRe.FindStringSubmatch(text); m != nil && m[1] != "0" {
 					probs = append(probs, fmt.Sprintf("%s: a command failed (%s): %s", c.label(i), strings.TrimSpace(m[0]), firstLines(text, 6)))
+				}
+				for _, l := range strings.Split(text, "\n") {
+					if strings.HasPrefix(l, widgets.ShowErrorPrefix) { // a figure that widgets.Show could not show
+						probs = append(probs, fmt.Sprintf("%s: %s", c.label(i), l))
+					}
 				}
 			}
 		}

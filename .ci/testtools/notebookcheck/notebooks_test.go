@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sodworkbench.org/workbench/widgets"
 	"sort"
 	"strconv"
 	"strings"
@@ -249,6 +250,7 @@ func TestCheckExecuted(t *testing.T) {
 		{"fine", []output{stream("hello\n")}, ""},
 		{"shell", []output{stream("ls: x: No such file\nexit status 2\n")}, "a command failed (exit status 2)"},
 		{"zero", []output{stream("exit status 0\n")}, ""},
+		{"figure", []output{stream("x\n" + widgets.ShowErrorPrefix + "n = -1\n")}, widgets.ShowErrorPrefix + "n = -1"},
 		{"error", []output{{OutputType: "error", Ename: "ERROR", Evalue: "boom"}}, "error: ERROR: boom"},
 		{"empty", nil, "no output at all"},
 	} {
