@@ -46,7 +46,7 @@ const VirtualBest = "virtual best"
 //     τ·min_{m'} t_{p,m'}, t_{p,m} m's aRT on the problem (over its runs on
 //     the instance; +Inf if none reached it); the best on each problem is
 //     the virtual best method, whose ρ is the share of problems some
-//     method solves.
+//     method solves (a problem the best solves at zero cost: perfRatio).
 //   - Data[m]: the Moré–Wild data profile: d_m(κ) = share of problems with
 //     t_{p,m} ≤ κ phases, a phase being the instance's GD budget per phase
 //     in ∇h-equivalents; Data also holds VirtualBest (min over methods).
@@ -121,12 +121,14 @@ func McNemar(b, c int) (float64, error) {
 // Analyze computes the FamilyAnalysis of every family of the runs
 // (families, methods and instances in order of first appearance) over the
 // instances (for the phase lengths; an instance
-// without runs is left out).
+// without runs is left out). A run RunTrial could not have written
+// (negative oracle counts, hits out of order or after the run's cost, …;
+// validateRun) is refused with an error wrapping sod.ErrBadParameter
+// naming it, and the result holds no NaN where WriteSummaryJSON needs a
+// number (the profiles' points are finite).
 func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]FamilyAnalysis, error) {
-	for i, r := range rs {
-		if r == nil {
-			return nil, fmt.Errorf("%w: Analyze: run %d is nil", sod.ErrBadParameter, i)
-		}
+	if err := validateRuns("Analyze", rs); err != nil {
+		return nil, err
 	}
 	ts := opt.Targets
 	if ts == nil {
@@ -296,7 +298,9 @@ func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, ph
 		var perf, data []weighted
 		for pi, p := range probs {
 			if !math.IsInf(tp[mi][pi], 1) {
-				perf = append(perf, weighted{tp[mi][pi] / best[pi], 1 / np})
+				if r := perfRatio(tp[mi][pi], best[pi]); !math.IsInf(r, 1) {
+					perf = append(perf, weighted{r, 1 / np})
+				}
 				data = append(data, weighted{tp[mi][pi] / phaseOf(p.inst), 1 / np})
 			}
 		}
@@ -371,6 +375,20 @@ func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, ph
 		a.Paired = append(a.Paired, pt)
 	}
 	return a
+}
+
+// perfRatio is the Dolan–Moré ratio t/best of a method that solved a
+// problem at cost t, best the virtual best's cost (≤ t). A target
+// reached at zero cost (the start already meets it) would make it 0/0:
+// every method that reached it at zero cost too has ratio 1, and one that
+// spent a positive cost has an unbounded ratio (+Inf), so the performance
+// profile counts it as not solved at any τ, as a failure (its data
+// profile, in phases, still counts it). Never NaN.
+func perfRatio(t, best float64) float64 {
+	if t == best {
+		return 1
+	}
+	return t / best // best = 0 < t: +Inf
 }
 
 type weighted struct{ x, w float64 }
