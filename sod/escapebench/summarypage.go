@@ -50,6 +50,9 @@ type PageInfo struct {
 	Wall    time.Duration // wall time of the command; 0 if unknown (merge, resumed)
 	Workers int
 	Env     Env // the environment of the command (CurrentEnv)
+	// Shards are the environments of the shards of a merged run
+	// (Shards[k] ran shard k/N, from its journal's header; ShardPairs).
+	Shards []Env
 }
 
 // WriteSummaryPage writes the markdown results page of a complete suite
@@ -154,7 +157,7 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, as []F
 		b.WriteString("\n" + note + "\n")
 	}
 	b.WriteString("\n## Environment\n\n| | |\n|---|---|\n")
-	for _, kv := range info.Env.Pairs() {
+	for _, kv := range append(info.Env.Pairs(), ShardPairs(info.Shards)...) {
 		fmt.Fprintf(&b, "| %s | %s |\n", quote.Markdown(kv[0]), quote.Markdown(kv[1]))
 	}
 	_, err := w.Write(b.Bytes())

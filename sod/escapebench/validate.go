@@ -3,6 +3,7 @@ package escapebench
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"sodworkbench.org/workbench/sod"
 )
@@ -12,7 +13,8 @@ import (
 // always the trial within 0…MaxTrials, counts
 // ≥ 0 (rounds, rounds that lowered h ≤ rounds, oracle calls, trace
 // points), h and ‖XXᵀ − M*‖_F ≥ 0 or null, hits of distinct targets in
-// increasing order whose counts do not exceed the run's, and a wall time
+// increasing order whose counts do not exceed the run's, parameter
+// names set and distinct up to case, and a wall time
 // ≥ 0 (a CPU time of −1: not measured). The readers (ReadJournal,
 // ReadResultsJSON, stored true) and the analyses (Summarize, Analyze,
 // which need only the numbers) refuse runs it refuses, with an error wrapping sod.ErrBadParameter that names the run
@@ -63,10 +65,15 @@ func validateRun(where string, r *TrialResult, stored bool) error {
 			return bad("trace point %d: ∇h evaluations %d, h = %v, dist = %v, want ≥ 0 (h, dist: or null)", i, p.Grad, float64(p.H), float64(p.Dist))
 		}
 	}
+	lower := map[string]string{}
 	for k := range r.Params {
 		if k == "" {
 			return bad("a parameter without a name")
 		}
+		if o, ok := lower[strings.ToLower(k)]; ok {
+			return bad("parameters %q and %q differ in case only: one setting, one key", o, k)
+		}
+		lower[strings.ToLower(k)] = k
 	}
 	return nil
 }
