@@ -69,6 +69,17 @@ func (h JournalHeader) validate() error {
 		return fmt.Errorf("the suite has %d families and %d methods, want at least one of each", len(h.Bench.Families), len(h.Bench.Methods))
 	case h.Bench.Trials < 0 || h.Bench.Trials > MaxTrials || h.Bench.PerCell < 0 || h.Bench.PerCell > MaxInstancesPerFamily:
 		return fmt.Errorf("the suite has %d trials (want 0…%d) and %d points per cell (want 0…%d)", h.Bench.Trials, MaxTrials, h.Bench.PerCell, MaxInstancesPerFamily)
+	case h.Bench.MaxIter < 0 || h.Bench.MaxIter > 10_000_000 || h.Bench.MaxEscapes < 0 || h.Bench.MaxEscapes > 1000 || h.Bench.PMCIter < 0 || h.Bench.GaussTries < 0 || h.Bench.GaussTries > MaxGaussianTries:
+		return fmt.Errorf("the suite's max_iter %d (want 0…10⁷), max_escapes %d (want 0…1000), pmc_iter %d (want ≥ 0) or gauss_tries %d (want 0…%d) is out of range", h.Bench.MaxIter, h.Bench.MaxEscapes, h.Bench.PMCIter, h.Bench.GaussTries, MaxGaussianTries)
+	}
+	for what, names := range map[string][]string{"family": h.Bench.Families, "method": h.Bench.Methods} {
+		seen := map[string]bool{}
+		for _, n := range names {
+			if n == "" || seen[n] {
+				return fmt.Errorf("the suite's %s list %q has an empty or repeated name", what, names)
+			}
+			seen[n] = true
+		}
 	}
 	return h.Shard().Validate()
 }

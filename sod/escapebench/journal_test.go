@@ -1,7 +1,9 @@
 package escapebench
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +42,7 @@ func TestReadJournalErrors(t *testing.T) {
 
 // journalLines is a valid journal of one paper run (format 2), as lines,
 // for the tests to edit.
-func journalLines(t *testing.T) (head, run string) {
+func journalLines(t testing.TB) (head, run string) {
 	t.Helper()
 	e := testEnv
 	h := JournalHeader{Format: JournalFormat, Bench: QuickSpec(), Env: &e}
@@ -106,4 +108,64 @@ func TestReadJournalRefuses(t *testing.T) {
 	if j, err := ReadJournal(path); err != nil || len(j.Runs()) != 1 || j.Header.Format != 0 || j.Header.Env != nil {
 		t.Errorf("format 1: %+v, %v", j, err)
 	}
+}
+
+// FuzzReadJournal: whatever parseJournal accepts, the journal writer
+// (CreateJournal, append, finish) writes back as a journal that reads back
+// to the same header (in the current format), runs and completion; anything else is an error
+// wrapping sod.ErrBadParameter, never a panic.
+func FuzzReadJournal(f *testing.F) {
+	head, run := journalLines(f)
+	f.Add(head + "\n" + run + "\n" + `{"complete":1}` + "\n")
+	f.Add(head + "\n" + run + "\n" + strings.Replace(run, `"success":true`, `"success":false`, 1) + "\n")
+	f.Add(head + "\n" + run + " x\n")
+	f.Add(head + "\n" + strings.Replace(run, `"grad":10`, `"grad":-10`, 1) + "\n")
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, s string) {
+		j, err := parseJournal([]byte(s))
+		if err != nil {
+			if !errors.Is(err, sod.ErrBadParameter) {
+				t.Fatalf("error %v does not wrap sod.ErrBadParameter", err)
+			}
+			return
+		}
+		path := filepath.Join(dir, "j.jsonl")
+		w, err := CreateJournal(path, j.Header)
+		if err != nil {
+			t.Fatalf("accepted, but CreateJournal refuses its header: %v", err)
+		}
+		for _, r := range j.runs {
+			if err := w.append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if j.complete >= 0 {
+			w.finish(j.complete)
+		}
+		w.Close()
+		back, err := ReadJournal(path)
+		if err != nil {
+			b, _ := os.ReadFile(path)
+			t.Fatalf("the writer's journal does not read back: %v\n%s", err, b)
+		}
+		// The writer writes the current format, with the current Env if
+		// the header had none (format 1).
+		want := j.Header
+		want.Format = JournalFormat
+		if want.Env == nil {
+			want.Env = back.Header.Env
+		}
+		a, _ := json.Marshal(want)
+		b, _ := json.Marshal(back.Header)
+		if !bytes.Equal(a, b) || back.complete != j.complete || len(back.runs) != len(j.runs) {
+			t.Fatalf("read back %s, %d runs, complete %d; want %s, %d, %d", b, len(back.runs), back.complete, a, len(j.runs), j.complete)
+		}
+		for i := range j.runs {
+			x, _ := json.Marshal(Record{Result: j.runs[i], CPUNs: int64(j.runs[i].Cost.CPU), WallNs: int64(j.runs[i].Cost.Wall)})
+			y, _ := json.Marshal(Record{Result: back.runs[i], CPUNs: int64(back.runs[i].Cost.CPU), WallNs: int64(back.runs[i].Cost.Wall)})
+			if !bytes.Equal(x, y) {
+				t.Fatalf("run %d: read back %s, want %s", i, y, x)
+			}
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"reflect"
 	"strconv"
 )
 
@@ -91,11 +92,16 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 
 // DecodeJSON decodes the JSON value b into v as json.Unmarshal does, with
 // unknown fields refused (json.Decoder.DisallowUnknownFields), and
-// refuses an object that has a key twice (at any depth; keys compare as
-// encoding/json matches them to fields, case-insensitively) and anything
-// but white space after the value. Its errors say where.
+// refuses an object that has a key twice (at any depth; keys compare
+// case-insensitively, as encoding/json matches them to fields), a key
+// that matches a struct field only up to case (the writer spells it
+// otherwise) and anything but white space after the value. Its errors
+// say where.
 func DecodeJSON(b []byte, v any) error {
 	if err := CheckJSON(b); err != nil {
+		return err
+	}
+	if err := checkKeys(b, reflect.TypeOf(v)); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
