@@ -94,6 +94,7 @@ func validateStudyCells(cells []StudyCell) error {
 	}
 	return nil
 }
+
 // EscapeTally counts the escape rounds of all trials by the kind of the
 // escape point and whether it lowered h (keys such as
 // "γ-type, lowered h: true"), and the trials that GD + SOD solved and GD did
