@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -164,6 +165,22 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, as []F
 	return err
 }
 
+// lowerBound prints v to 3 significant digits rounded down (toward −∞),
+// so that "≥ lowerBound(min)" is true of every value ≥ min: 0.808 stays
+// 0.808, 0.8089 is 0.808, never 0.81.
+func lowerBound(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	e := math.Floor(math.Log10(math.Abs(v))) - 2
+	p := math.Pow(10, e)
+	f := math.Floor(v/p) * p
+	if f > v { // v/p rounded up in floating point
+		f -= p
+	}
+	return strconv.FormatFloat(f, 'g', 3, 64)
+}
+
 // successIndex is the index of the success target in ts (the absolute
 // distance target), −1 if none.
 func successIndex(ts []Target) int {
@@ -267,7 +284,9 @@ func writeFeatures(b *bytes.Buffer, spec Spec, insts []InstanceInfo) {
 }
 
 // featureSentences says in words what the features of one family's
-// instances imply for the SOD methods.
+// instances imply for the SOD methods. Every number in a sentence is a
+// bound computed from vals and printed rounded in the bound's direction
+// (lowerBound), so that the sentence stays true as printed.
 func featureSentences(f string, vals [][]float64) []string {
 	n := len(vals)
 	var lineUp, efsLow int
@@ -289,7 +308,7 @@ func featureSentences(f string, vals [][]float64) []string {
 	fam := quote.Markdown(f)
 	switch {
 	case lineUp == n:
-		out = append(out, fmt.Sprintf("- %s: on all %d instances the minimum of h over the whole β and γ lines is at least %.3g·h(X̂): no SOD candidate (any t, l, ρ, η) lowers h, so SOD judged by raw h (the paper's rule) cannot escape them (compare the same methods judged after a GD probe, +probe).", fam, n, minLine))
+		out = append(out, fmt.Sprintf("- %s: on all %d instances the minimum of h over the whole β and γ lines is at least %s·h(X̂): no SOD candidate (any t, l, ρ, η) lowers h, so SOD judged by raw h (the paper's rule) cannot escape them (compare the same methods judged after a GD probe, +probe).", fam, n, lowerBound(minLine)))
 	case lineUp > 0:
 		out = append(out, fmt.Sprintf("- %s: on %d of %d instances no point of the β or γ line lowers h (SOD judged by raw h cannot escape them); on the others some line point does.", fam, lineUp, n))
 	default:
@@ -299,7 +318,7 @@ func featureSentences(f string, vals [][]float64) []string {
 		out = append(out, fmt.Sprintf("- %s: EFS(0) ≤ 1 on all %d instances, so single-step SOD certifies no escape for any δ.", fam, n))
 	}
 	if !math.IsInf(minDelta, 1) {
-		out = append(out, fmt.Sprintf("- %s: the certificates give δ_2r ≥ 1 − 2h/d² ≥ %.2f on every instance: a guarantee that assumes a smaller RIP constant says nothing about them.", fam, minDelta))
+		out = append(out, fmt.Sprintf("- %s: the certificates give δ_2r ≥ 1 − 2h/d² ≥ %s on every instance: a guarantee that assumes a smaller RIP constant says nothing about them.", fam, lowerBound(minDelta)))
 	}
 	return out
 }

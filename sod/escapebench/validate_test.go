@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -94,5 +95,34 @@ func TestAnalysesRefuseImpossibleRuns(t *testing.T) {
 	}
 	if _, err := Analyze([]*TrialResult{ok()}, nil, AnalysisOptions{}); err != nil {
 		t.Errorf("a valid run: %v", err)
+	}
+}
+
+// TestFeatureClaimsAreBounds: the sentences under "Instance features"
+// state bounds computed from the features, rounded in the bound's
+// direction: a minimal δ lower bound of 0.808 was printed "≥ 0.81"
+// (false); a minimal line ratio of 1.5549 must not read 1.56.
+func TestFeatureClaimsAreBounds(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{{0.808, "0.808"}, {0.8089, "0.808"}, {0.4, "0.4"}, {0.97399, "0.973"}, {1.5549, "1.55"}, {1530, "1.53e+03"}, {1, "1"}, {-1.06e-6, "-1.06e-06"}, {-0.8081, "-0.809"}} {
+		if got := lowerBound(c.v); got != c.want {
+			t.Errorf("lowerBound(%v) = %s, want %s", c.v, got, c.want)
+		}
+		if f, _ := strconv.ParseFloat(lowerBound(c.v), 64); f > c.v {
+			t.Errorf("lowerBound(%v) = %v is above it", c.v, f)
+		}
+	}
+	// Gaussian-like features: every line minimum ≥ 1.5549, δ bound ≥ 0.808.
+	vals := [][]float64{{1.5549, 2, 0.58, 0.1, 0.808, 1}, {13.9, 12.7, 0.2, 0.05, 0.973, 1.7}}
+	text := strings.Join(featureSentences("gaussian", vals), "\n")
+	for _, want := range []string{"at least 1.55·h(X̂)", "≥ 1 − 2h/d² ≥ 0.808 on every instance", "EFS(0) ≤ 1 on all 2 instances"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "0.81 ") || strings.Contains(text, "1.56") {
+		t.Errorf("a bound rounded the wrong way:\n%s", text)
 	}
 }
