@@ -51,8 +51,11 @@ const VirtualBest = "virtual best"
 //     t_{p,m} ≤ κ phases, a phase being the instance's GD budget per phase
 //     in ∇h-equivalents; Data also holds VirtualBest (min over methods).
 //   - Paired: per method, McNemar's exact test against the method that
-//     solves most instances (the first in Methods on a tie; an instance is
-//     solved by a method when at least half of its runs succeed).
+//     solves most problems (the first in Methods on a tie), over the
+//     Distinct problems: instances equal up to the problem's symmetry
+//     (SymmetryClasses) are one problem, counted once, with their runs
+//     pooled; a problem is solved by a method when at least half of its
+//     runs on it succeed.
 //   - Matrix[i][m]: the success rate of method m on instance Instances[i]
 //     (NaN, null, where m did not run).
 type FamilyAnalysis struct {
@@ -65,8 +68,11 @@ type FamilyAnalysis struct {
 	Perf      []Curve2D    `json:"perf_profile"`
 	Data      []Curve2D    `json:"data_profile"`
 	Paired    []PairedTest `json:"paired"`
-	Matrix    [][]OptFloat `json:"matrix"`
-	CPU       []CPUTotal   `json:"cpu"`
+	// Distinct is the number of distinct problems among Instances
+	// (SymmetryClasses): the paired tests' unit.
+	Distinct int          `json:"distinct"`
+	Matrix   [][]OptFloat `json:"matrix"`
+	CPU      []CPUTotal   `json:"cpu"`
 }
 
 // Curve2D is a step curve of a method: Y[i] holds from X[i] on.
@@ -85,9 +91,10 @@ type CPUTotal struct {
 	All     int     `json:"all"`
 }
 
-// PairedTest compares Method with Best on the instances both ran:
-// OnlyBest instances solved by Best alone, OnlyMethod by Method alone, P
-// the two-sided exact McNemar p-value (McNemar).
+// PairedTest compares Method with Best on the distinct problems both ran
+// (Instances counts them; FamilyAnalysis.Paired): OnlyBest problems solved
+// by Best alone, OnlyMethod by Method alone, P the two-sided exact
+// McNemar p-value (McNemar).
 type PairedTest struct {
 	Method     string  `json:"method"`
 	Best       string  `json:"best"`
@@ -168,14 +175,21 @@ func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]Fa
 			}
 		}
 	}
+	classes := SymmetryClasses(insts)
 	var out []FamilyAnalysis
 	for _, f := range fams {
-		out = append(out, analyzeFamily(f, byFam[f], ts, w, func(inst string) float64 {
+		a := analyzeFamily(f, byFam[f], ts, w, func(inst string) float64 {
 			if p, ok := phase[f+"\x00"+inst]; ok {
 				return p
 			}
 			return float64(maxIter)
-		}))
+		}, func(inst string) string {
+			if c, ok := classes[f+"\x00"+inst]; ok {
+				return c
+			}
+			return inst
+		})
+		out = append(out, a)
 	}
 	return out, nil
 }
@@ -191,7 +205,7 @@ func runCost(r *TrialResult, k int, w CostWeights) (float64, bool) {
 	return w.units(r.Cost.EvalCounts), false
 }
 
-func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, phaseOf func(string) float64) FamilyAnalysis {
+func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, phaseOf func(string) float64, classOf func(string) string) FamilyAnalysis {
 	a := FamilyAnalysis{Family: fam, Targets: ts}
 	runs := map[[2]string][]*TrialResult{} // (method, instance)
 	for _, r := range rs {
@@ -315,17 +329,12 @@ func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, ph
 	}
 	a.Data = append(a.Data, stepCurve(VirtualBest, vb))
 	// Instance × method matrix and the paired tests.
-	solved := make([][]int, len(a.Methods)) // 1 solved, 0 not, −1 not run
-	for ii, in := range a.Instances {
+	for _, in := range a.Instances {
 		row := make([]OptFloat, len(a.Methods))
 		for mi, m := range a.Methods {
 			ir := runs[[2]string{m, in}]
-			if len(solved[mi]) == 0 {
-				solved[mi] = make([]int, len(a.Instances))
-			}
 			if len(ir) == 0 {
 				row[mi] = OptFloat(math.NaN())
-				solved[mi][ii] = -1
 				continue
 			}
 			ok := 0
@@ -335,11 +344,41 @@ func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, ph
 				}
 			}
 			row[mi] = OptFloat(float64(ok) / float64(len(ir)))
-			if 2*ok >= len(ir) {
-				solved[mi][ii] = 1
-			}
 		}
 		a.Matrix = append(a.Matrix, row)
+	}
+	// The paired tests count each problem once: the instances of one
+	// symmetry class (SymmetryClasses) pool their runs.
+	var classes []string
+	members := map[string][]int{}
+	for ii, in := range a.Instances {
+		c := classOf(in)
+		if members[c] == nil {
+			classes = append(classes, c)
+		}
+		members[c] = append(members[c], ii)
+	}
+	a.Distinct = len(classes)
+	solved := make([][]int, len(a.Methods)) // per class: 1 solved, 0 not, −1 not run
+	for mi, m := range a.Methods {
+		solved[mi] = make([]int, len(classes))
+		for ci, c := range classes {
+			ok, all := 0, 0
+			for _, ii := range members[c] {
+				for _, r := range runs[[2]string{m, a.Instances[ii]}] {
+					all++
+					if r.Success {
+						ok++
+					}
+				}
+			}
+			switch {
+			case all == 0:
+				solved[mi][ci] = -1
+			case 2*ok >= all:
+				solved[mi][ci] = 1
+			}
+		}
 	}
 	bi, bn := 0, -1
 	for mi := range a.Methods {
@@ -358,8 +397,8 @@ func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, ph
 			continue
 		}
 		pt := PairedTest{Method: m, Best: a.Methods[bi]}
-		for ii := range a.Instances {
-			s, b := solved[mi][ii], solved[bi][ii]
+		for ci := range classes {
+			s, b := solved[mi][ci], solved[bi][ci]
 			if s < 0 || b < 0 {
 				continue
 			}

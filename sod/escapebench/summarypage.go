@@ -234,8 +234,13 @@ func writePaired(b *bytes.Buffer, as []FamilyAnalysis) {
 	if len(as) == 0 {
 		return
 	}
-	b.WriteString("\n## Paired comparison\n\nPer family, each method against the one that solves most instances (solved: at least half of\nits runs succeed), on the instances both ran: instances solved by the best only / by the method only,\nand the two-sided exact McNemar p-value.\n\n")
-	b.WriteString("| family | method | best | instances | best only | method only | p |\n|---|---|---|---:|---:|---:|---:|\n")
+	b.WriteString("\n## Paired comparison\n\nPer family, each method against the one that solves most problems (solved: at least half of\nits runs succeed), on the problems both ran: problems solved by the best only / by the method only,\nand the two-sided exact McNemar p-value. Instances equal up to the problem's symmetry (the sign of\nX̂ and, for PMC, permutations that keep Ω and M*) are one problem, counted once with their runs\npooled; the other tables count instances.\n\n")
+	for _, a := range as {
+		if a.Distinct < len(a.Instances) {
+			fmt.Fprintf(b, "- %s: %d instances, %d distinct problems.\n", quote.Markdown(a.Family), len(a.Instances), a.Distinct)
+		}
+	}
+	b.WriteString("\n| family | method | best | problems | best only | method only | p |\n|---|---|---|---:|---:|---:|---:|\n")
 	for _, a := range as {
 		for _, p := range a.Paired {
 			fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %d | %.2g |\n", quote.Markdown(a.Family), quote.Markdown(p.Method), quote.Markdown(p.Best), p.Instances, p.OnlyBest, p.OnlyMethod, p.P)
