@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -359,14 +360,16 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	return writeBench(out, js[0].Header.Bench, sr, stdout, stderr, info, resultsMD)
 }
 
-// checkResultsMD refuses a -results-md whose folder does not exist (or
-// that names a folder) before any work, not after a long suite.
+// checkResultsMD refuses a -results-md whose folder does not exist, or
+// that names something other than a regular file (a folder; a FIFO, whose
+// write would block after the suite), before any work, not after a long
+// suite.
 func checkResultsMD(path string) error {
 	if path == "" {
 		return nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("-results-md %q is a directory; want a file name", path)
+	if err := strictio.CheckRegular(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("-results-md %q: %v; want a file name", path, err)
 	}
 	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
 		return fmt.Errorf("-results-md %q: folder %q does not exist", path, filepath.Dir(path))

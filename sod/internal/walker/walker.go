@@ -63,6 +63,19 @@ func (p Package) ImportPath() string { return Module + "/" + p.Dir }
 // Exceptions. It reads the files' package clauses itself (no `go list`), so
 // a new package is walked as soon as it exists. The result is sorted by Dir.
 func Discover(root string) ([]Package, error) {
+	return discover(root, func(name string) bool { return name != "main" })
+}
+
+// Commands returns the commands of the module at root (the directories
+// of package main, found as Discover finds packages: nested modules,
+// internal, testdata and hidden directories left out), sorted by Dir.
+// TestWalkCommandFlags builds each and walks its flags.
+func Commands(root string) ([]Package, error) {
+	return discover(root, func(name string) bool { return name == "main" })
+}
+
+// discover lists the packages under root whose name keep accepts.
+func discover(root string, keep func(name string) bool) ([]Package, error) {
 	var pkgs []Package
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -87,7 +100,7 @@ func Discover(root string) ([]Package, error) {
 			return filepath.SkipDir // another module
 		}
 		name, ok, err := packageName(p)
-		if err != nil || !ok || name == "main" {
+		if err != nil || !ok || !keep(name) {
 			return err
 		}
 		if _, except := Exceptions[rel]; except {
