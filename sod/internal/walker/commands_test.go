@@ -23,8 +23,9 @@ import (
 )
 
 // The commands' flags are walked as the library's entry points are: every
-// command of the module (walker.Commands: each package main, found, not
-// listed) is built, its subcommands are read from its usage lines and
+// command of every module of the tree (walker.Modules finds the modules
+// by their go.mod, the live book's engine included; walker.Commands each
+// package main, found, not listed) is built, its subcommands are read from its usage lines and
 // confirmed by their own -h, its flags from each -h, and every flag gets
 // each bad value below, one per call. A call must end within
 // commandTimeout, without a Go panic or runtime trace, with exit status
@@ -79,9 +80,17 @@ func runCommand(bin, dir string, args ...string) (string, int) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+dir)
 	cmd.WaitDelay = time.Second
+	// Its own process group, killed whole on timeout: a command that
+	// accepted a value and started work (a grader's sandboxes) leaves no
+	// process behind.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // what it left behind
+	}
 	if ctx.Err() != nil {
 		return out.String(), -1
 	}
@@ -99,6 +108,7 @@ func runCommand(bin, dir string, args ...string) (string, int) {
 func commandFlags(t *testing.T, bin, dir string) []commandFlag {
 	var out []commandFlag
 	seen := map[string]bool{}
+	names := map[string]string{} // subcommand path → its sorted flag names
 	var visit func(sub []string)
 	visit = func(sub []string) {
 		key := strings.Join(sub, " ")
@@ -119,8 +129,14 @@ func commandFlags(t *testing.T, bin, dir string) []commandFlag {
 				flags = append(flags, commandFlag{sub: sub, name: m[1], value: m[2] != ""})
 			}
 		}
-		if len(sub) > 0 && len(flags) == 0 {
-			return // a word of the usage, not a subcommand with flags
+		var fl []string
+		for _, f := range flags {
+			fl = append(fl, f.name)
+		}
+		sort.Strings(fl)
+		names[key] = strings.Join(fl, " ")
+		if len(sub) > 0 && (len(flags) == 0 || names[key] == names[strings.Join(sub[:len(sub)-1], " ")]) {
+			return // a word of the usage (an experiment name), not a subcommand with flags of its own
 		}
 		out = append(out, flags...)
 		// Subcommands: the leading lower-case words of the usage lines'
@@ -155,19 +171,37 @@ func TestWalkCommandFlags(t *testing.T) {
 		t.Skip("builds every command and runs it once per flag and bad value; run without -short")
 	}
 	root := filepath.Join("..", "..", "..")
-	cmds, err := walker.Commands(root)
-	if err != nil || len(cmds) == 0 {
-		t.Fatalf("commands: %v, %v", cmds, err)
+	mods, err := walker.Modules(root)
+	if err != nil {
+		t.Fatal(err)
 	}
+	// Each module's commands, built in their module (the live book's
+	// engine is a module of its own, found by its go.mod).
 	bin := t.TempDir()
-	args := []string{"build", "-o", bin + string(filepath.Separator)}
-	for _, c := range cmds {
-		args = append(args, "./"+c.Dir)
+	var cmds []walker.Package
+	for _, m := range mods {
+		mc, err := walker.Commands(filepath.Join(root, m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(mc) == 0 {
+			continue
+		}
+		out := filepath.Join(bin, strings.ReplaceAll(m, "/", "_"))
+		os.MkdirAll(out, 0o755)
+		args := []string{"build", "-o", out + string(filepath.Separator)}
+		for _, c := range mc {
+			args = append(args, "./"+c.Dir)
+			cmds = append(cmds, walker.Package{Dir: filepath.Join(out, filepath.Base(c.Dir)), Name: m + "/" + c.Dir})
+		}
+		build := exec.Command("go", args...)
+		build.Dir = filepath.Join(root, m)
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("module %s: go %s: %v\n%s", m, strings.Join(args, " "), err, out)
+		}
 	}
-	build := exec.Command("go", args...)
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	if len(cmds) == 0 {
+		t.Fatal("no command found")
 	}
 	dir := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
@@ -189,7 +223,7 @@ func TestWalkCommandFlags(t *testing.T) {
 	var calls []call
 	nflags := 0
 	for _, c := range cmds {
-		b := filepath.Join(bin, filepath.Base(c.Dir))
+		b := c.Dir // the binary
 		for _, f := range commandFlags(t, b, dir) {
 			nflags++
 			pre := append(slices.Clone(f.sub), "-"+f.name)

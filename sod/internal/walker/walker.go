@@ -74,6 +74,37 @@ func Commands(root string) ([]Package, error) {
 	return discover(root, func(name string) bool { return name == "main" })
 }
 
+// Modules returns the directories (relative to root, "." first) of the
+// Go modules in the tree of the module at root: root itself and every
+// nested directory with its own go.mod (the live book's engine), found by
+// its go.mod wherever it lives; hidden directories (.ci), testdata and
+// node_modules are left out. TestWalkCommandFlags walks the commands of
+// each.
+func Modules(root string) ([]string, error) {
+	mods := []string{"."}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() || p == root {
+			return nil
+		}
+		base := d.Name()
+		if strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") || base == "testdata" || base == "node_modules" {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			mods = append(mods, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return mods, err
+}
+
 // discover lists the packages under root whose name keep accepts.
 func discover(root string, keep func(name string) bool) ([]Package, error) {
 	var pkgs []Package
