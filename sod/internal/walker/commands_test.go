@@ -189,15 +189,17 @@ func TestWalkCommandFlags(t *testing.T) {
 		}
 		out := filepath.Join(bin, strings.ReplaceAll(m, "/", "_"))
 		os.MkdirAll(out, 0o755)
-		args := []string{"build", "-o", out + string(filepath.Separator)}
 		for _, c := range mc {
-			args = append(args, "./"+c.Dir)
+			build := exec.Command("go", "build", "-o", out+string(filepath.Separator), "./"+c.Dir)
+			build.Dir = filepath.Join(root, m)
+			if msg, err := build.CombinedOutput(); err != nil {
+				if strings.Contains(string(msg), "build constraints exclude all Go files") {
+					t.Logf("module %s: %s is not built here (build constraints)", m, c.Dir)
+					continue
+				}
+				t.Fatalf("module %s: go build ./%s: %v\n%s", m, c.Dir, err, msg)
+			}
 			cmds = append(cmds, walker.Package{Dir: filepath.Join(out, filepath.Base(c.Dir)), Name: m + "/" + c.Dir})
-		}
-		build := exec.Command("go", args...)
-		build.Dir = filepath.Join(root, m)
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("module %s: go %s: %v\n%s", m, strings.Join(args, " "), err, out)
 		}
 	}
 	if len(cmds) == 0 {
