@@ -36,8 +36,10 @@ import (
 // bad flag is followed by an undefined flag (sentinelFlag): flag parsing
 // then stops there with status 2. The file-like values (a FIFO, a
 // directory, a device) are passed a second time without the sentinel, the
-// command's other arguments left out: the command must refuse them or
-// finish, and never block on opening a FIFO.
+// command's other arguments left out: the command must refuse a FIFO or
+// finish, and never block on opening it (an existing directory or device
+// may be accepted: -out dir; the command then starts its work and is
+// stopped at the timeout).
 
 // commandTimeout bounds one call of a command.
 const commandTimeout = 30 * time.Second
@@ -45,11 +47,12 @@ const commandTimeout = 30 * time.Second
 // sentinelFlag is a flag no command defines.
 const sentinelFlag = "-walker-undefined-flag"
 
-// badFlagValues are the values every value flag gets.
+// badFlagValues are the values every value flag gets (an argument cannot
+// hold a NUL byte: the system refuses it before any command sees it).
 func badFlagValues(dir string) map[string]string {
 	return map[string]string{
 		"empty": "", "negative": "-1", "zero": "0", "NaN": "NaN", "Inf": "Inf", "-Inf": "-Inf", "1e400": "1e400",
-		"2^64": "18446744073709551616", "-2^63-1": "-9223372036854775809", "word": "abc", "list holes": "1,,2", "NUL": "a\x00b",
+		"2^64": "18446744073709551616", "-2^63-1": "-9223372036854775809", "word": "abc", "list holes": "1,,2", "control": "a\x01\x1b[2Jb",
 		"CR": "a\rb", "long": strings.Repeat("9", 10000), "FIFO": filepath.Join(dir, "fifo"), "directory": dir, "device": "/dev/null",
 	}
 }
@@ -95,6 +98,9 @@ func runCommand(bin, dir string, args ...string) (string, int) {
 		return out.String(), -1
 	}
 	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return err.Error(), -2 // not started
+	}
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			return out.String(), 128 + int(ws.Signal())
@@ -254,8 +260,13 @@ func TestWalkCommandFlags(t *testing.T) {
 				line := fmt.Sprintf("%s %s (%s)", filepath.Base(c.cmd), strings.Join(quoteArgs(c.args), " "), c.what)
 				var f string
 				switch {
+				case code == -1 && c.free && c.what != "FIFO (no sentinel)":
+					// An existing directory or device accepted (-out dir):
+					// the command started its work, which is no finding.
 				case code == -1:
 					f = "HANG (> " + commandTimeout.String() + "): " + line
+				case code == -2:
+					f = "NOT STARTED: " + line + ": " + out
 				case strings.Contains(out, "panic:") || strings.Contains(out, "goroutine ") || code > 2 || code < 0:
 					f = fmt.Sprintf("CRASH (status %d): %s: %.300s", code, line, out)
 				case !c.free && code != 2:
