@@ -45,6 +45,7 @@ func init() {
 		"MaxBasicIters":                  reflect.ValueOf(constant.MakeFromLiteral("1000000", token.INT, 0)),
 		"MaxBasicStarts":                 reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"MaxGridPoints":                  reflect.ValueOf(constant.MakeFromLiteral("1000000", token.INT, 0)),
+		"MaxStudyFileBytes":              reflect.ValueOf(constant.MakeFromLiteral("1073741824", token.INT, 0)),
 		"MaxStudyKeepX":                  reflect.ValueOf(constant.MakeFromLiteral("4096", token.INT, 0)),
 		"MaxStudyN":                      reflect.ValueOf(constant.MakeFromLiteral("10000000", token.INT, 0)),
 		"MaxStudyRuns":                   reflect.ValueOf(constant.MakeFromLiteral("10000000", token.INT, 0)),

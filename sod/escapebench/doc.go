@@ -106,16 +106,29 @@
 //   - journal.go — the Journal file: RunSuite appends each finished run at
 //     once (CreateJournal; ResumeJournal continues an interrupted run
 //     without redoing work), ReadJournal reads it back and MergeJournals
-//     combines the journals of the N shards.
+//     combines the journals of the N shards; its header records the format
+//     (JournalFormat) and the environment of the shard's machine
+//     (ShardEnvs, kept by a merge's timings, summary and pages).
+//   - instancesfile.go — bench-instances.json: InstanceInfo (with n, r, m,
+//     ε, the seeds and X̂), WriteInstancesJSON and ReadInstancesJSON
+//     (InstancesFormat).
+//   - validate.go — every file is read as an argument is checked: a path
+//     that is not a regular file (a FIFO, a device, a directory) is refused
+//     before it is opened, JSON must be one value in the writer's spelling
+//     (no key twice, no unknown key, nothing after it), and what is read
+//     must be what a writer writes (validateRun for runs, with a run twice
+//     with different results refused; InstanceInfo's shapes and ranges);
+//     the analyses refuse runs with impossible numbers the same way. Each
+//     reader has a fuzz target whose property is the round trip.
+//   - symmetry.go — SymmetryClasses: instances equal up to the problem's
+//     symmetry, which the paired tests count once.
 //   - spec.go — a Spec names a suite of built-in families and methods
 //     (serialisable: a journal's header): DefaultSpec is the benchmark of
 //     RESULTS.md, QuickSpec a suite of a few seconds; Spec.Suite builds it,
 //     with your own methods by name, and Spec.Settings lists it in words.
 //   - output.go — JSON and CSV of the runs (WriteResultsJSON,
 //     WriteResultsCSV: no timing in them, hence deterministic), the timings
-//     (WriteTimingsCSV), the instances with X̂ and their seeds, so that an
-//     outside tool can re-certify them (WriteInstancesJSON; InstanceInfo
-//     documents the format), and the summaries (WriteSummaryTable,
+//     (WriteTimingsCSV), and the summaries (WriteSummaryTable,
 //     WriteSummaryJSON, WriteSummaryMarkdown); Outputs computes summaries
 //     and analyses once and lists the files (Outputs.Files).
 //     The writers take runs in canonical order and do not sort them again;

@@ -2,6 +2,7 @@ package escapebench
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -13,7 +14,8 @@ import (
 )
 
 // Env is the environment of the program that wrote a result file (for
-// merged shards, the merge's): every output of reproduce bench carries it
+// merged shards, the merge's; the shards' own, from their journals'
+// headers, are kept beside it: ShardPairs): every output of reproduce bench carries it
 // (the JSON files under "env", the CSV files as "# key: value" comment
 // lines before the header, the markdown page and the HTML report in a
 // table). Date is the day (UTC), so that files written on one day by one
@@ -53,6 +55,24 @@ func (e Env) Pairs() [][2]string {
 	}
 	return append(ps, [2]string{"go", e.Go}, [2]string{"os/arch", e.OS + "/" + e.Arch}, [2]string{"cpu", e.CPU},
 		[2]string{"num_cpu", strconv.Itoa(e.NumCPU)}, [2]string{"gomaxprocs", strconv.Itoa(e.GOMAXPROCS)}, [2]string{"date", e.Date})
+}
+
+// ShardPairs lists the environments of the shards of a merged run
+// (shards[k] ran shard k/len(shards); a zero Env, from a journal of format
+// 1, is left out) as (key, value) pairs whose keys are prefixed by
+// "shard k/N ", after the merge's own pairs in the tables and CSV
+// comments that show them.
+func ShardPairs(shards []Env) [][2]string {
+	var ps [][2]string
+	for k, e := range shards {
+		if e == (Env{}) {
+			continue
+		}
+		for _, kv := range e.Pairs() {
+			ps = append(ps, [2]string{fmt.Sprintf("shard %d/%d %s", k, len(shards), kv[0]), kv[1]})
+		}
+	}
+	return ps
 }
 
 // cpuModel reads the CPU model name from /proc/cpuinfo (Linux).

@@ -138,10 +138,8 @@ const CurvePoints = 40
 // the order cells first appear. A nil run is an error wrapping
 // sod.ErrBadParameter.
 func Summarize(rs []*TrialResult) ([]Summary, error) {
-	for i, r := range rs {
-		if r == nil {
-			return nil, fmt.Errorf("%w: Summarize: run %d is nil", sod.ErrBadParameter, i)
-		}
+	if err := validateRuns("Summarize", rs); err != nil {
+		return nil, err
 	}
 	type cell struct{ f, m string }
 	var order []cell

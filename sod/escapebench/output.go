@@ -1,7 +1,6 @@
 package escapebench
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -58,10 +57,11 @@ func WriteResultsJSON(w io.Writer, env Env, rs []*TrialResult) error {
 var resultsHeader = []string{"family", "instance", "method", "judge", "params", "trial", "seed", "outcome", "success", "h", "dist", "rounds", "lowered", "h_evals", "grad_evals", "hess_vecs", "eigen_solves", "first_hits"}
 
 // writeEnvComments writes env as "# key: value" lines (read the CSV files
-// with comment character '#').
-func writeEnvComments(w io.Writer, env Env) error {
-	for _, kv := range env.Pairs() {
-		if _, err := fmt.Fprintf(w, "# %s: %s\n", kv[0], strings.ReplaceAll(kv[1], "\n", " ")); err != nil {
+// with comment character '#'), keys and values through quote.Line so that
+// a line break in a value (a CPU model, a revision) cannot start a row.
+func writeEnvComments(w io.Writer, env Env, shards []Env) error {
+	for _, kv := range append(env.Pairs(), ShardPairs(shards)...) {
+		if _, err := fmt.Fprintf(w, "# %s: %s\n", quote.Line(kv[0]), quote.Line(kv[1])); err != nil {
 			return err
 		}
 	}
@@ -91,7 +91,7 @@ func WriteResultsCSV(w io.Writer, env Env, rs []*TrialResult) error {
 	if err := checkCanonical("WriteResultsCSV", rs); err != nil {
 		return err
 	}
-	if err := writeEnvComments(w, env); err != nil {
+	if err := writeEnvComments(w, env, nil); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
@@ -124,13 +124,19 @@ func WriteResultsCSV(w io.Writer, env Env, rs []*TrialResult) error {
 // that differs between runs; a CPU time that was not measured is empty.
 // Names are written through quote.CSV.
 func WriteTimingsCSV(w io.Writer, env Env, rs []*TrialResult) error {
+	return writeTimingsCSV(w, env, nil, rs)
+}
+
+// writeTimingsCSV is WriteTimingsCSV with the environments of the shards
+// the times were measured on (Outputs of a merge).
+func writeTimingsCSV(w io.Writer, env Env, shards []Env, rs []*TrialResult) error {
 	if err := checkWriter("WriteTimingsCSV", w); err != nil {
 		return err
 	}
 	if err := checkCanonical("WriteTimingsCSV", rs); err != nil {
 		return err
 	}
-	if err := writeEnvComments(w, env); err != nil {
+	if err := writeEnvComments(w, env, shards); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
@@ -160,69 +166,6 @@ func checkCanonical(writer string, rs []*TrialResult) error {
 		}
 	}
 	return nil
-}
-
-// InstancesFile is the JSON of WriteInstancesJSON: a suite's certified
-// instances (InstanceInfo says how to re-certify them) and dropped points
-// with the reason (bench-instances.json).
-type InstancesFile struct {
-	Env       Env            `json:"env"`
-	Instances []InstanceInfo `json:"instances"`
-	Dropped   []Dropped      `json:"dropped"`
-}
-
-// WriteInstancesJSON writes env and sr's certified instances and dropped
-// points as JSON (an InstancesFile) with one instance or dropped point per
-// line, the same for every shard of a suite.
-func WriteInstancesJSON(w io.Writer, env Env, sr *SuiteRun) error {
-	if err := checkWriter("WriteInstancesJSON", w); err != nil {
-		return err
-	}
-	if sr == nil {
-		return fmt.Errorf("%w: WriteInstancesJSON: nil *SuiteRun", sod.ErrBadParameter)
-	}
-	var b bytes.Buffer
-	e, err := json.Marshal(env)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(&b, "{\"env\": %s,\n\"instances\": [", e)
-	list := func(n int, item func(i int) any) error {
-		for i := range n {
-			x, err := json.Marshal(item(i))
-			if err != nil {
-				return err
-			}
-			sep := ","
-			if i == n-1 {
-				sep = ""
-			}
-			fmt.Fprintf(&b, "\n%s%s", x, sep)
-		}
-		return nil
-	}
-	if err := list(len(sr.Instances), func(i int) any { return sr.Instances[i] }); err != nil {
-		return err
-	}
-	b.WriteString("],\n\"dropped\": [")
-	if err := list(len(sr.Dropped), func(i int) any { return sr.Dropped[i] }); err != nil {
-		return err
-	}
-	b.WriteString("]}\n")
-	_, err = w.Write(b.Bytes())
-	return err
-}
-
-// ReadInstancesJSON reads what WriteInstancesJSON wrote.
-func ReadInstancesJSON(r io.Reader) (*InstancesFile, error) {
-	if r == nil {
-		return nil, fmt.Errorf("%w: ReadInstancesJSON: nil io.Reader", sod.ErrBadParameter)
-	}
-	var in InstancesFile
-	if err := json.NewDecoder(r).Decode(&in); err != nil {
-		return nil, fmt.Errorf("escapebench: not an instances file: %w", err)
-	}
-	return &in, nil
 }
 
 func fmtFloat(v float64) string {
@@ -255,9 +198,12 @@ func WriteSummaryTable(w io.Writer, ss []Summary) error {
 	return tw.Flush()
 }
 
-// SummaryFile is the JSON of WriteSummaryJSON (bench-summary.json).
+// SummaryFile is the JSON of WriteSummaryJSON (bench-summary.json): the
+// environment that wrote it and, for merged shards, each shard's (Shards[k]
+// ran shard k; the CPU times were measured there).
 type SummaryFile struct {
 	Env       Env              `json:"env"`
+	Shards    []Env            `json:"shards,omitempty"`
 	Weights   CostWeights      `json:"cost_weights"`
 	Summaries []Summary        `json:"summaries"`
 	Families  []FamilyAnalysis `json:"families"`
@@ -268,10 +214,14 @@ type SummaryFile struct {
 // JSON, a SummaryFile. It contains CPU times, so unlike the results it
 // differs between runs.
 func WriteSummaryJSON(w io.Writer, env Env, ss []Summary, as []FamilyAnalysis, weights CostWeights) error {
+	return writeSummaryJSON(w, SummaryFile{Env: env, Weights: weights, Summaries: ss, Families: as})
+}
+
+func writeSummaryJSON(w io.Writer, f SummaryFile) error {
 	if err := checkWriter("WriteSummaryJSON", w); err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(SummaryFile{env, weights, ss, as}, "", " ")
+	b, err := json.MarshalIndent(f, "", " ")
 	if err != nil {
 		return err
 	}
@@ -358,9 +308,11 @@ type OutputFile struct {
 // SummaryPageFile is the name of the markdown page (WriteSummaryPage).
 const SummaryPageFile = "bench-summary.md"
 
-// Files lists r's files: bench-results.json and .csv (deterministic),
+// Files lists r's files: bench-results.json and .csv (deterministic:
+// the same bytes for a merge as for the unsharded run),
 // bench-timings.csv, bench-summary.json (summaries and analyses) and
-// SummaryPageFile.
+// SummaryPageFile; the last three carry the shards' environments
+// (Info.Shards) beside Info.Env.
 // Each writer refuses a nil or empty Outputs (not made by NewOutputs) with
 // an error.
 func (r *Outputs) Files() []OutputFile {
@@ -375,9 +327,9 @@ func (r *Outputs) Files() []OutputFile {
 	return []OutputFile{
 		{"bench-results.json", with(func(w io.Writer) error { return WriteResultsJSON(w, r.Info.Env, r.Run.Runs) })},
 		{"bench-results.csv", with(func(w io.Writer) error { return WriteResultsCSV(w, r.Info.Env, r.Run.Runs) })},
-		{"bench-timings.csv", with(func(w io.Writer) error { return WriteTimingsCSV(w, r.Info.Env, r.Run.Runs) })},
+		{"bench-timings.csv", with(func(w io.Writer) error { return writeTimingsCSV(w, r.Info.Env, r.Info.Shards, r.Run.Runs) })},
 		{"bench-summary.json", with(func(w io.Writer) error {
-			return WriteSummaryJSON(w, r.Info.Env, r.Summaries, r.Analyses, DefaultCostWeights)
+			return writeSummaryJSON(w, SummaryFile{Env: r.Info.Env, Shards: r.Info.Shards, Weights: DefaultCostWeights, Summaries: r.Summaries, Families: r.Analyses})
 		})},
 		{SummaryPageFile, with(func(w io.Writer) error {
 			return WriteSummaryPage(w, r.Spec, r.Run, r.Summaries, r.Analyses, r.Info)

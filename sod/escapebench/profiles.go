@@ -46,13 +46,16 @@ const VirtualBest = "virtual best"
 //     τ·min_{m'} t_{p,m'}, t_{p,m} m's aRT on the problem (over its runs on
 //     the instance; +Inf if none reached it); the best on each problem is
 //     the virtual best method, whose ρ is the share of problems some
-//     method solves.
+//     method solves (a problem the best solves at zero cost: perfRatio).
 //   - Data[m]: the Moré–Wild data profile: d_m(κ) = share of problems with
 //     t_{p,m} ≤ κ phases, a phase being the instance's GD budget per phase
 //     in ∇h-equivalents; Data also holds VirtualBest (min over methods).
 //   - Paired: per method, McNemar's exact test against the method that
-//     solves most instances (the first in Methods on a tie; an instance is
-//     solved by a method when at least half of its runs succeed).
+//     solves most problems (the first in Methods on a tie), over the
+//     Distinct problems: instances equal up to the problem's symmetry
+//     (SymmetryClasses) are one problem, counted once, with their runs
+//     pooled; a problem is solved by a method when at least half of its
+//     runs on it succeed.
 //   - Matrix[i][m]: the success rate of method m on instance Instances[i]
 //     (NaN, null, where m did not run).
 type FamilyAnalysis struct {
@@ -65,8 +68,11 @@ type FamilyAnalysis struct {
 	Perf      []Curve2D    `json:"perf_profile"`
 	Data      []Curve2D    `json:"data_profile"`
 	Paired    []PairedTest `json:"paired"`
-	Matrix    [][]OptFloat `json:"matrix"`
-	CPU       []CPUTotal   `json:"cpu"`
+	// Distinct is the number of distinct problems among Instances
+	// (SymmetryClasses): the paired tests' unit.
+	Distinct int          `json:"distinct"`
+	Matrix   [][]OptFloat `json:"matrix"`
+	CPU      []CPUTotal   `json:"cpu"`
 }
 
 // Curve2D is a step curve of a method: Y[i] holds from X[i] on.
@@ -85,9 +91,10 @@ type CPUTotal struct {
 	All     int     `json:"all"`
 }
 
-// PairedTest compares Method with Best on the instances both ran:
-// OnlyBest instances solved by Best alone, OnlyMethod by Method alone, P
-// the two-sided exact McNemar p-value (McNemar).
+// PairedTest compares Method with Best on the distinct problems both ran
+// (Instances counts them; FamilyAnalysis.Paired): OnlyBest problems solved
+// by Best alone, OnlyMethod by Method alone, P the two-sided exact
+// McNemar p-value (McNemar).
 type PairedTest struct {
 	Method     string  `json:"method"`
 	Best       string  `json:"best"`
@@ -121,12 +128,14 @@ func McNemar(b, c int) (float64, error) {
 // Analyze computes the FamilyAnalysis of every family of the runs
 // (families, methods and instances in order of first appearance) over the
 // instances (for the phase lengths; an instance
-// without runs is left out).
+// without runs is left out). A run RunTrial could not have written
+// (negative oracle counts, hits out of order or after the run's cost, …;
+// validateRun) is refused with an error wrapping sod.ErrBadParameter
+// naming it, and the result holds no NaN where WriteSummaryJSON needs a
+// number (the profiles' points are finite).
 func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]FamilyAnalysis, error) {
-	for i, r := range rs {
-		if r == nil {
-			return nil, fmt.Errorf("%w: Analyze: run %d is nil", sod.ErrBadParameter, i)
-		}
+	if err := validateRuns("Analyze", rs); err != nil {
+		return nil, err
 	}
 	ts := opt.Targets
 	if ts == nil {
@@ -166,14 +175,21 @@ func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]Fa
 			}
 		}
 	}
+	classes := SymmetryClasses(insts)
 	var out []FamilyAnalysis
 	for _, f := range fams {
-		out = append(out, analyzeFamily(f, byFam[f], ts, w, func(inst string) float64 {
+		a := analyzeFamily(f, byFam[f], ts, w, func(inst string) float64 {
 			if p, ok := phase[f+"\x00"+inst]; ok {
 				return p
 			}
 			return float64(maxIter)
-		}))
+		}, func(inst string) string {
+			if c, ok := classes[f+"\x00"+inst]; ok {
+				return c
+			}
+			return inst
+		})
+		out = append(out, a)
 	}
 	return out, nil
 }
@@ -189,7 +205,7 @@ func runCost(r *TrialResult, k int, w CostWeights) (float64, bool) {
 	return w.units(r.Cost.EvalCounts), false
 }
 
-func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, phaseOf func(string) float64) FamilyAnalysis {
+func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, phaseOf func(string) float64, classOf func(string) string) FamilyAnalysis {
 	a := FamilyAnalysis{Family: fam, Targets: ts}
 	runs := map[[2]string][]*TrialResult{} // (method, instance)
 	for _, r := range rs {
@@ -296,7 +312,9 @@ func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, ph
 		var perf, data []weighted
 		for pi, p := range probs {
 			if !math.IsInf(tp[mi][pi], 1) {
-				perf = append(perf, weighted{tp[mi][pi] / best[pi], 1 / np})
+				if r := perfRatio(tp[mi][pi], best[pi]); !math.IsInf(r, 1) {
+					perf = append(perf, weighted{r, 1 / np})
+				}
 				data = append(data, weighted{tp[mi][pi] / phaseOf(p.inst), 1 / np})
 			}
 		}
@@ -311,17 +329,12 @@ func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, ph
 	}
 	a.Data = append(a.Data, stepCurve(VirtualBest, vb))
 	// Instance × method matrix and the paired tests.
-	solved := make([][]int, len(a.Methods)) // 1 solved, 0 not, −1 not run
-	for ii, in := range a.Instances {
+	for _, in := range a.Instances {
 		row := make([]OptFloat, len(a.Methods))
 		for mi, m := range a.Methods {
 			ir := runs[[2]string{m, in}]
-			if len(solved[mi]) == 0 {
-				solved[mi] = make([]int, len(a.Instances))
-			}
 			if len(ir) == 0 {
 				row[mi] = OptFloat(math.NaN())
-				solved[mi][ii] = -1
 				continue
 			}
 			ok := 0
@@ -331,11 +344,41 @@ func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, ph
 				}
 			}
 			row[mi] = OptFloat(float64(ok) / float64(len(ir)))
-			if 2*ok >= len(ir) {
-				solved[mi][ii] = 1
-			}
 		}
 		a.Matrix = append(a.Matrix, row)
+	}
+	// The paired tests count each problem once: the instances of one
+	// symmetry class (SymmetryClasses) pool their runs.
+	var classes []string
+	members := map[string][]int{}
+	for ii, in := range a.Instances {
+		c := classOf(in)
+		if members[c] == nil {
+			classes = append(classes, c)
+		}
+		members[c] = append(members[c], ii)
+	}
+	a.Distinct = len(classes)
+	solved := make([][]int, len(a.Methods)) // per class: 1 solved, 0 not, −1 not run
+	for mi, m := range a.Methods {
+		solved[mi] = make([]int, len(classes))
+		for ci, c := range classes {
+			ok, all := 0, 0
+			for _, ii := range members[c] {
+				for _, r := range runs[[2]string{m, a.Instances[ii]}] {
+					all++
+					if r.Success {
+						ok++
+					}
+				}
+			}
+			switch {
+			case all == 0:
+				solved[mi][ci] = -1
+			case 2*ok >= all:
+				solved[mi][ci] = 1
+			}
+		}
 	}
 	bi, bn := 0, -1
 	for mi := range a.Methods {
@@ -354,8 +397,8 @@ func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, ph
 			continue
 		}
 		pt := PairedTest{Method: m, Best: a.Methods[bi]}
-		for ii := range a.Instances {
-			s, b := solved[mi][ii], solved[bi][ii]
+		for ci := range classes {
+			s, b := solved[mi][ci], solved[bi][ci]
 			if s < 0 || b < 0 {
 				continue
 			}
@@ -371,6 +414,20 @@ func analyzeFamily(fam string, rs []*TrialResult, ts []Target, w CostWeights, ph
 		a.Paired = append(a.Paired, pt)
 	}
 	return a
+}
+
+// perfRatio is the Dolan–Moré ratio t/best of a method that solved a
+// problem at cost t, best the virtual best's cost (≤ t). A target
+// reached at zero cost (the start already meets it) would make it 0/0:
+// every method that reached it at zero cost too has ratio 1, and one that
+// spent a positive cost has an unbounded ratio (+Inf), so the performance
+// profile counts it as not solved at any τ, as a failure (its data
+// profile, in phases, still counts it). Never NaN.
+func perfRatio(t, best float64) float64 {
+	if t == best {
+		return 1
+	}
+	return t / best // best = 0 < t: +Inf
 }
 
 type weighted struct{ x, w float64 }

@@ -85,43 +85,6 @@ type SuiteRun struct {
 	Dropped   []Dropped
 }
 
-// InstanceInfo describes a certified instance: its certificate, its
-// Features and what an outside tool needs to re-certify it. In
-// bench-instances.json (WriteInstancesJSON) each instance is one JSON
-// object on its own line with the keys below; X̂ is "x", n·r numbers
-// row-major (x[i·r + k] = X̂_ik) in shortest round-trip decimal, and the
-// problem is rebuilt from the family and the name's cell: "paper" from
-// sod.PaperInstances by name, "pmc" from sod.NewPMCOperator(n, ε) with
-// truth z = (1, 0, 1, 0, …), "gaussian" from
-// sod.NewGaussianOperator(n, m, seed ^ stream) with Z drawn first from
-// PCG(seed, stream) (StallPoint.Stream). The trial seeds are in the
-// results (TrialResult.Seed).
-type InstanceInfo struct {
-	Family    string      `json:"family"`
-	Name      string      `json:"name"`
-	N         int         `json:"n"`
-	R         int         `json:"r"`
-	Seed      uint64      `json:"seed"`   // the suite's master seed
-	Stream    uint64      `json:"stream"` // StallPoint.Stream
-	Step      float64     `json:"step"`   // GD step of the runs
-	PhaseIter int         `json:"phase_iter,omitempty"`
-	Cert      Certificate `json:"certificate"`
-	Features  Features    `json:"features"`
-	X         []float64   `json:"x"`
-}
-
-// newInstanceInfo describes in (features computed by the caller).
-func newInstanceInfo(in CertifiedInstance, seed uint64) InstanceInfo {
-	n, r := in.P.Dims()
-	x := make([]float64, 0, n*r)
-	for i := range n {
-		for k := range r {
-			x = append(x, in.X.At(i, k))
-		}
-	}
-	return InstanceInfo{Family: in.Family, Name: in.Name, N: n, R: r, Seed: seed, Stream: in.Stream, Step: in.Step, PhaseIter: in.PhaseIter, Cert: in.Cert, X: x}
-}
-
 // Canonical sorts runs by (family, instance, method, trial), the order
 // of every output, and refuses a run listed twice with different content
 // (the same run twice, as when shards overlap, is kept once).

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,6 +51,9 @@ type PageInfo struct {
 	Wall    time.Duration // wall time of the command; 0 if unknown (merge, resumed)
 	Workers int
 	Env     Env // the environment of the command (CurrentEnv)
+	// Shards are the environments of the shards of a merged run
+	// (Shards[k] ran shard k/N, from its journal's header; ShardPairs).
+	Shards []Env
 }
 
 // WriteSummaryPage writes the markdown results page of a complete suite
@@ -157,11 +161,27 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, as []F
 		b.WriteString("\n" + note + "\n")
 	}
 	b.WriteString("\n## Environment\n\n| | |\n|---|---|\n")
-	for _, kv := range info.Env.Pairs() {
+	for _, kv := range append(info.Env.Pairs(), ShardPairs(info.Shards)...) {
 		fmt.Fprintf(&b, "| %s | %s |\n", quote.Markdown(kv[0]), quote.Markdown(kv[1]))
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// lowerBound prints v to 3 significant digits rounded down (toward −∞),
+// so that "≥ lowerBound(min)" is true of every value ≥ min: 0.808 stays
+// 0.808, 0.8089 is 0.808, never 0.81.
+func lowerBound(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	e := math.Floor(math.Log10(math.Abs(v))) - 2
+	p := math.Pow(10, e)
+	f := math.Floor(v/p) * p
+	if f > v { // v/p rounded up in floating point
+		f -= p
+	}
+	return strconv.FormatFloat(f, 'g', 3, 64)
 }
 
 // successIndex is the index of the success target in ts (the absolute
@@ -217,8 +237,13 @@ func writePaired(b *bytes.Buffer, as []FamilyAnalysis) {
 	if len(as) == 0 {
 		return
 	}
-	b.WriteString("\n## Paired comparison\n\nPer family, each method against the one that solves most instances (solved: at least half of\nits runs succeed), on the instances both ran: instances solved by the best only / by the method only,\nand the two-sided exact McNemar p-value.\n\n")
-	b.WriteString("| family | method | best | instances | best only | method only | p |\n|---|---|---|---:|---:|---:|---:|\n")
+	b.WriteString("\n## Paired comparison\n\nPer family, each method against the one that solves most problems (solved: at least half of\nits runs succeed), on the problems both ran: problems solved by the best only / by the method only,\nand the two-sided exact McNemar p-value. Instances equal up to the problem's symmetry (the sign of\nX̂ and, for PMC, permutations that keep Ω and M*) are one problem, counted once with their runs\npooled; the other tables count instances.\n\n")
+	for _, a := range as {
+		if a.Distinct < len(a.Instances) {
+			fmt.Fprintf(b, "- %s: %d instances, %d distinct problems.\n", quote.Markdown(a.Family), len(a.Instances), a.Distinct)
+		}
+	}
+	b.WriteString("\n| family | method | best | problems | best only | method only | p |\n|---|---|---|---:|---:|---:|---:|\n")
 	for _, a := range as {
 		for _, p := range a.Paired {
 			fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %d | %.2g |\n", quote.Markdown(a.Family), quote.Markdown(p.Method), quote.Markdown(p.Best), p.Instances, p.OnlyBest, p.OnlyMethod, p.P)
@@ -267,7 +292,9 @@ func writeFeatures(b *bytes.Buffer, spec Spec, insts []InstanceInfo) {
 }
 
 // featureSentences says in words what the features of one family's
-// instances imply for the SOD methods.
+// instances imply for the SOD methods. Every number in a sentence is a
+// bound computed from vals and printed rounded in the bound's direction
+// (lowerBound), so that the sentence stays true as printed.
 func featureSentences(f string, vals [][]float64) []string {
 	n := len(vals)
 	var lineUp, efsLow int
@@ -289,7 +316,7 @@ func featureSentences(f string, vals [][]float64) []string {
 	fam := quote.Markdown(f)
 	switch {
 	case lineUp == n:
-		out = append(out, fmt.Sprintf("- %s: on all %d instances the minimum of h over the whole β and γ lines is at least %.3g·h(X̂): no SOD candidate (any t, l, ρ, η) lowers h, so SOD judged by raw h (the paper's rule) cannot escape them (compare the same methods judged after a GD probe, +probe).", fam, n, minLine))
+		out = append(out, fmt.Sprintf("- %s: on all %d instances the minimum of h over the whole β and γ lines is at least %s·h(X̂): no SOD candidate (any t, l, ρ, η) lowers h, so SOD judged by raw h (the paper's rule) cannot escape them (compare the same methods judged after a GD probe, +probe).", fam, n, lowerBound(minLine)))
 	case lineUp > 0:
 		out = append(out, fmt.Sprintf("- %s: on %d of %d instances no point of the β or γ line lowers h (SOD judged by raw h cannot escape them); on the others some line point does.", fam, lineUp, n))
 	default:
@@ -299,7 +326,7 @@ func featureSentences(f string, vals [][]float64) []string {
 		out = append(out, fmt.Sprintf("- %s: EFS(0) ≤ 1 on all %d instances, so single-step SOD certifies no escape for any δ.", fam, n))
 	}
 	if !math.IsInf(minDelta, 1) {
-		out = append(out, fmt.Sprintf("- %s: the certificates give δ_2r ≥ 1 − 2h/d² ≥ %.2f on every instance: a guarantee that assumes a smaller RIP constant says nothing about them.", fam, minDelta))
+		out = append(out, fmt.Sprintf("- %s: the certificates give δ_2r ≥ 1 − 2h/d² ≥ %s on every instance: a guarantee that assumes a smaller RIP constant says nothing about them.", fam, lowerBound(minDelta)))
 	}
 	return out
 }

@@ -1,13 +1,13 @@
 package exercises
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"strconv"
+
+	"sodworkbench.org/workbench/sod/internal/strictio"
 )
 
 // An Answer is an answer as it leaves a notebook: plain data, made by Export in the notebook's
@@ -79,16 +79,12 @@ func (n *Number) UnmarshalJSON(b []byte) error {
 	return fmt.Errorf("a number: %q", s)
 }
 
-// DecodeAnswer reads an Answer from its JSON form, refusing fields an Answer does not have.
+// DecodeAnswer reads an Answer from its JSON form, refusing fields an Answer does not have,
+// a key given twice or spelled in another case, and anything after the answer (strictio).
 func DecodeAnswer(b []byte) (*Answer, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
 	var a Answer
-	if err := dec.Decode(&a); err != nil {
+	if err := strictio.DecodeJSON(b, &a); err != nil {
 		return nil, fmt.Errorf("not an exported answer: %v", err)
-	}
-	if dec.More() {
-		return nil, errors.New("not an exported answer: data after the answer")
 	}
 	return &a, nil
 }

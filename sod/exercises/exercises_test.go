@@ -182,6 +182,10 @@ func TestJudgeForgedExports(t *testing.T) {
 		{"no outputs", `{"id":"99.2","type":"func(float64) float64"}`, "want a func"},
 		{"too many outputs", `{"id":"99.2","type":"func(float64) float64","outputs":[` + strings.Repeat(`{},`, maxOutputs) + `{}]}`, "larger than any answer"},
 		{"bad matrix", `{"id":"10.1","type":"func","outputs":[{"matrices":[{"rows":2,"cols":2,"data":[1]}]}]}`, "2×2 with 1 entries"},
+		{"key twice", `{"id":"99.1","type":"int","numbers":[42],"numbers":[6]}`, `key "numbers" given twice`},
+		{"key case", `{"id":"99.1","Type":"int","numbers":[42]}`, `key "Type", which the format spells "type"`},
+		{"closing bracket after", `{"id":"99.1","type":"int","numbers":[42]}]`, "data after the JSON value"},
+		{"second answer", `{"id":"99.1","type":"int","numbers":[42]} {}`, "data after the JSON value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, err := DecodeAnswer([]byte(tc.json))

@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -14,6 +13,7 @@ import (
 
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/internal/strictio"
 	"sodworkbench.org/workbench/sod/quote"
 )
 
@@ -325,18 +325,41 @@ func WriteStudyShard(dir string, sh *StudyShard) error {
 	return os.WriteFile(filepath.Join(dir, StudyShardFile(sh.Shard, sh.Shards)), b, 0o644)
 }
 
-// ReadStudyShard reads a file written by WriteStudyShard; a file with any
-// other content (an unknown field, not JSON) is an error naming it.
+// ReadStudyShard reads a file written by WriteStudyShard, checked as an
+// argument: a path that is not a regular file (a FIFO, a device, a
+// directory) is refused before it is opened; the file must be one JSON
+// object in the writer's spelling (a key twice, an unknown key or one
+// spelled in another case, data after it are refused); the shard number,
+// the settings (the ranges RunStudy accepts) and the cells (those of the
+// settings, with this shard's trials, each once, counts equal to the
+// trials') must be what RunStudyShard writes. Errors name the file.
 func ReadStudyShard(path string) (*StudyShard, error) {
-	b, err := os.ReadFile(path)
+	b, err := readStudyFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var sh StudyShard
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&sh); err != nil {
+	sh, err := parseStudyShard(b)
+	if err != nil {
 		return nil, fmt.Errorf("%s is not a study shard: %w", path, err)
+	}
+	return sh, nil
+}
+
+// parseStudyShard is ReadStudyShard on the file's bytes.
+func parseStudyShard(b []byte) (*StudyShard, error) {
+	var sh StudyShard
+	if err := strictio.DecodeJSON(b, &sh); err != nil {
+		return nil, fmt.Errorf("%w: %v", sod.ErrBadParameter, err)
+	}
+	shard := batch.Shard{K: sh.Shard, N: sh.Shards}
+	if err := shard.Validate(); err != nil || sh.Shards < 1 {
+		return nil, fmt.Errorf("%w: shard %d of %d, want 0 ≤ k < N ≤ %d", sod.ErrBadParameter, sh.Shard, sh.Shards, batch.MaxShards)
+	}
+	if err := sh.Settings.validate(); err != nil {
+		return nil, err
+	}
+	if err := validateCells(sh.Settings, sh.Cells, &shard); err != nil {
+		return nil, err
 	}
 	return &sh, nil
 }

@@ -133,7 +133,7 @@ func TestStudyCSVTables(t *testing.T) {
 // a file that is not a shard is an error naming it.
 func TestStudyShardFiles(t *testing.T) {
 	dir := t.TempDir()
-	sh := &StudyShard{Shard: 1, Shards: 3, Cells: []StudyCell{{N: 10, Eps: 0.1, GDSuccesses: 1, Trials: []StudyTrial{{Index: 1, GDSuccess: true}}}}}
+	sh := &StudyShard{Shard: 1, Shards: 3, Settings: validSettings(), Cells: []StudyCell{{N: 10, Eps: 0.1, GDSuccesses: 1, Trials: []StudyTrial{{Index: 1, GDSuccess: true}}}}}
 	if err := WriteStudyShard(dir, sh); err != nil {
 		t.Fatal(err)
 	}
@@ -156,4 +156,11 @@ func TestStudyShardFiles(t *testing.T) {
 	if err := WriteStudyShard("", sh); err == nil {
 		t.Error(`WriteStudyShard(""): no error`)
 	}
+}
+
+// validSettings are the settings of a study of one cell (n = 10, ε = 0.1)
+// with 3 trials, as RunStudyShard records them.
+func validSettings() StudySettings {
+	return StudySettings{Sizes: []int{10}, Epsilons: []float64{0.1}, Trials: 3, Rank: 1, Truth: "alternating", Seed: 1, InitScale: 0.01, StepScale: 0.5,
+		MaxIter: 100, GradTol: 1e-8, SuccessTol: 0.02, MaxEscapes: 3, Escaper: "multi-step-sod", TraceEvery: 10}
 }

@@ -201,7 +201,12 @@ func MergeStudy(shards []*StudyShard) (*StudyResult, error) {
 				return nil, fmt.Errorf("%w: shard %d/%d, cell %d: n = %d, ε = %v with %d trials, want n = %d, ε = %v with %d", sod.ErrBadParameter,
 					sh.Shard, n, c, cell.N, cell.Eps, len(cell.Trials), res.Cells[c].N, res.Cells[c].Eps, want)
 			}
+			seenTrial := map[int]bool{}
 			for _, tr := range cell.Trials {
+				if seenTrial[tr.Index] {
+					return nil, fmt.Errorf("%w: shard %d/%d holds trial %d of cell %d twice", sod.ErrBadParameter, sh.Shard, n, tr.Index, c)
+				}
+				seenTrial[tr.Index] = true
 				if tr.Index < 0 || tr.Index >= set.Trials || !batch.InShard(c*set.Trials+tr.Index, sh.Shard, n) {
 					return nil, fmt.Errorf("%w: shard %d/%d holds trial %d of cell %d, which is not its own", sod.ErrBadParameter, sh.Shard, n, tr.Index, c)
 				}

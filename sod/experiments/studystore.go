@@ -1,8 +1,11 @@
 package experiments
 
 import (
+	"bytes"
 	"encoding/gob"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 
@@ -25,18 +28,71 @@ func SaveStudy(path string, res *StudyResult) error {
 	return f.Close()
 }
 
-// LoadStudy reads a study written by SaveStudy (Config is left zero).
+// LoadStudy reads a study written by SaveStudy (Config is left zero),
+// checked as an argument: a path that is not a regular file (a FIFO, a
+// device, a directory) is refused before it is opened, as is a file over
+// MaxStudyFileBytes, data after the gob value, and cells that no study
+// writes (validateStudyCells: n in [2, MaxStudyN], ε > 0, each (n, ε)
+// once, trials with indices 0, 1, …, counts equal to the trials').
+// Errors name the file.
 func LoadStudy(path string) (*StudyResult, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	b, err := readStudyFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no saved study (run the study first): %w", err)
 	}
-	defer f.Close()
-	res := &StudyResult{}
-	if err := gob.NewDecoder(f).Decode(&res.Cells); err != nil {
+	if err != nil {
+		return nil, err
+	}
+	res, err := parseStudy(b)
+	if err != nil {
 		return nil, fmt.Errorf("reading the study from %s: %w", path, err)
 	}
 	return res, nil
+}
+
+// parseStudy is LoadStudy on the file's bytes.
+func parseStudy(b []byte) (*StudyResult, error) {
+	r := bytes.NewReader(b)
+	res := &StudyResult{}
+	if err := gob.NewDecoder(r).Decode(&res.Cells); err != nil {
+		return nil, fmt.Errorf("%w: not a saved study: %v", sod.ErrBadParameter, err)
+	}
+	if r.Len() > 0 {
+		return nil, fmt.Errorf("%w: %d bytes after the saved study", sod.ErrBadParameter, r.Len())
+	}
+	if err := validateStudyCells(res.Cells); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// validateStudyCells checks the cells of a saved study, whose settings
+// are not saved: each cell a distinct (n, ε) with n in [2, MaxStudyN] and
+// ε finite > 0, and validateCells on each (trial indices 0, 1, …, counts
+// equal to the trials'; the rank, not saved either, from a stored point).
+func validateStudyCells(cells []StudyCell) error {
+	type key struct {
+		n   int
+		eps float64
+	}
+	seen := map[key]bool{}
+	for i, c := range cells {
+		if c.N < 2 || c.N > MaxStudyN || !(c.Eps > 0) || math.IsInf(c.Eps, 0) || seen[key{c.N, c.Eps}] {
+			return fmt.Errorf("%w: cell %d: n = %d, ε = %v, want n in [2, %d], ε finite > 0, each (n, ε) once", sod.ErrBadParameter, i, c.N, c.Eps, MaxStudyN)
+		}
+		seen[key{c.N, c.Eps}] = true
+		rank := 1
+		for _, tr := range c.Trials {
+			if len(tr.GDX) > 0 && len(tr.GDX)%c.N == 0 {
+				rank = len(tr.GDX) / c.N
+			}
+		}
+		set := StudySettings{Sizes: []int{c.N}, Epsilons: []float64{c.Eps}, Trials: len(c.Trials), Rank: rank}
+		if err := validateCells(set, []StudyCell{c}, nil); err != nil {
+			return fmt.Errorf("cell %d: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // EscapeTally counts the escape rounds of all trials by the kind of the

@@ -10,7 +10,7 @@ import (
 )
 
 func TestSaveLoadStudy(t *testing.T) {
-	res := &StudyResult{Cells: []StudyCell{{N: 40, Eps: 0.1, GDSuccesses: 2, Trials: []StudyTrial{
+	res := &StudyResult{Cells: []StudyCell{{N: 40, Eps: 0.1, GDSuccesses: 1, SODSuccesses: 2, Escapes: 3, EscapeDescent: 2, Trials: []StudyTrial{
 		{Index: 0, GDDist: math.Inf(1), SODDist: math.NaN(), SODSuccess: true, Escapes: []EscapeSummary{{Kind: "γ", Descent: false}}},
 		{Index: 1, GDSuccess: true, SODSuccess: true, Escapes: []EscapeSummary{{Kind: "γ", Descent: true}, {Kind: "β", Descent: true}}},
 	}}, {N: 50, Eps: 0.15}}}

@@ -122,15 +122,18 @@ func BenchARTTable(a escapebench.FamilyAnalysis) (widgets.Table, error) {
 }
 
 // BenchPairedTable lists one family's paired comparisons (McNemar's exact
-// test of each method against the one that solves most instances).
+// test of each method against the one that solves most problems; a
+// problem is an instance up to the problem's symmetry,
+// escapebench.SymmetryClasses).
 func BenchPairedTable(a escapebench.FamilyAnalysis) widgets.Table {
-	tab := widgets.Table{Caption: "Family " + a.Family + ": paired comparison with the method that solves most instances (McNemar, exact)",
-		Header: []string{"method", "best", "instances", "solved by best only", "by method only", "p"}}
+	tab := widgets.Table{Caption: "Family " + a.Family + ": paired comparison with the method that solves most problems (McNemar, exact)",
+		Header: []string{"method", "best", "problems", "solved by best only", "by method only", "p"}}
 	for _, p := range a.Paired {
 		tab.Rows = append(tab.Rows, []widgets.Cell{{Text: p.Method}, {Text: p.Best}, {Text: fmt.Sprint(p.Instances)},
 			{Text: fmt.Sprint(p.OnlyBest)}, {Text: fmt.Sprint(p.OnlyMethod)}, {Text: fmt.Sprintf("%.2g", p.P)}})
 	}
-	tab.Notes = []string{"An instance is solved by a method when at least half of its runs succeed."}
+	tab.Notes = []string{"A problem is solved by a method when at least half of its runs on it succeed. Instances equal up to the problem's symmetry (the sign of X̂ and, for PMC, permutations that keep Ω and M*) are one problem, their runs pooled" +
+		fmt.Sprintf(" (%d instances, %d distinct problems).", len(a.Instances), a.Distinct)}
 	return tab
 }
 

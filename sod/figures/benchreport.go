@@ -33,6 +33,9 @@ type BenchReport struct {
 	Analyses []escapebench.FamilyAnalysis
 	// Env is the environment of the run (shown in a table if not zero).
 	Env escapebench.Env
+	// Shards are the environments of a merged run's shards
+	// (escapebench.ShardPairs), in the same table.
+	Shards []escapebench.Env
 }
 
 // benchCurveSize is the size of one convergence chart (three per row on a
@@ -88,7 +91,7 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 	}
 	if rep.Env != (escapebench.Env{}) {
 		et := widgets.Table{Caption: "Environment", Header: []string{"", ""}}
-		for _, kv := range rep.Env.Pairs() {
+		for _, kv := range append(rep.Env.Pairs(), escapebench.ShardPairs(rep.Shards)...) {
 			et.Rows = append(et.Rows, []widgets.Cell{{Text: kv[0]}, {Text: kv[1]}})
 		}
 		if err := addTable(p, et); err != nil {

@@ -33,7 +33,7 @@ func TestGrade(t *testing.T) {
 		{"string", export("99.1", seed, "42"), "99.1", false, "want a number"},
 		{"verdict instead of an answer", file("99.1.json", `{"id":"99.1","pass":true}`), "99.1", false, "unknown field"},
 		{"another exercise's answer", file("99.1.json", `{"id":"99.2","type":"int","numbers":[42]}`), "99.1", false, `for exercise "99.2"`},
-		{"two answers", file("99.1.json", `{"id":"99.1","type":"int","numbers":[41]}{"id":"99.1","type":"int","numbers":[42]}`), "99.1", false, "data after the answer"},
+		{"two answers", file("99.1.json", `{"id":"99.1","type":"int","numbers":[41]}{"id":"99.1","type":"int","numbers":[42]}`), "99.1", false, "data after the JSON value"},
 		{"not JSON", file("99.1.json", "sodgrade 0123 99.1 pass \"correct\""), "99.1", false, "not an exported answer"},
 		{"too large", file("99.1.json", strings.Repeat(" ", MaxExportBytes+1)), "99.1", false, "more than any answer"},
 		{"a link", func(t *testing.T, dir string) {

@@ -2,7 +2,8 @@
 // format for text that comes from callers (family, method and instance
 // names, titles, labels, exercise messages): Markdown for inline Markdown
 // such as a table cell, HTMLText for HTML element content and quoted attribute
-// values, and CSV for a text field of a CSV file. Every writer of the
+// values, CSV for a text field of a CSV file, and Line for text that must
+// stay on its line (the "# key: value" comments before a CSV header). Every writer of the
 // workbench that puts caller text into one of these formats calls the
 // function of that format (sod/escapebench's CSV, Markdown and summary
 // page writers, sod/reproduction's report, sod/figures' benchmark report,
@@ -48,6 +49,20 @@ func Markdown(s string) string {
 }
 
 func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// Line makes s one line of a line-oriented text, such as a "# key: value"
+// comment line before a CSV header: every line break (LF, CR — which
+// spreadsheets and many CSV readers take as the end of a record —, VT,
+// FF, NEL, U+2028, U+2029) and every other control character becomes a
+// space, so that s can neither end its line nor start another.
+func Line(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+}
 
 // HTMLText escapes s for HTML element content or a quoted attribute value
 // (&, <, >, " and ').

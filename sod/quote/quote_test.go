@@ -39,3 +39,17 @@ func TestCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestLine: no line break or control character survives; other text is
+// kept.
+func TestLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"Intel(R) Xeon\r=cmd|calc":                          "Intel(R) Xeon =cmd|calc",
+		"a\nb\r\nc\u2028d\u2029e\u0085f\vg\fh\x00i\x1b[31m": "a b  c d e f g h i [31m",
+		"λ_n ≤ 0.58, plain":                                 "λ_n ≤ 0.58, plain",
+	} {
+		if got := quote.Line(in); got != want {
+			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -18,7 +18,7 @@ import (
 // a formula start and a field separator (CSV), a cell separator, a bare
 // CR, a line break, emphasis, code and a link (Markdown), and an element
 // and an entity (HTML and Markdown).
-const hostile = "=1+1|x\r|y\n<script>alert(1)</script>*_`[a](b)&amp;$"
+const hostile = "=1+1|x\r|y\n<script>alert(1)</script>*_`[a](b)&amp;$\u2028z\vw"
 
 // fill sets every exported string of v (struct fields, slice and map
 // elements, through pointers, to a depth) to hostile, giving an empty
@@ -93,6 +93,19 @@ func TestWritersEscapeEveryTextField(t *testing.T) {
 		var b bytes.Buffer
 		if err := write(&b); err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+		// Every physical line before the header (a line ends at LF, CR,
+		// U+2028 or U+2029 for some reader or other) is an Env comment.
+		lines := strings.FieldsFunc(b.String(), func(r rune) bool {
+			return r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' || r == '\v' || r == '\f' || r == '\u0085'
+		})
+		for _, l := range lines {
+			if strings.HasPrefix(l, "family,") {
+				break
+			}
+			if !strings.HasPrefix(l, "# ") {
+				t.Errorf("%s: a line before the header is no comment: %q", name, l)
+			}
 		}
 		cr := csv.NewReader(&b)
 		cr.Comment = '#' // the Env lines

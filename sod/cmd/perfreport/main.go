@@ -63,6 +63,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"sodworkbench.org/workbench/sod/internal/strictio"
 )
 
 // selection is one `go test -bench` run of the report: a package and a
@@ -93,6 +95,10 @@ type options struct {
 	count     int
 	in, out   string
 }
+
+// maxInput bounds the -in file (go test -bench output of a few runs is
+// kilobytes).
+const maxInput = 256 << 20
 
 // benchtimeRE is go test's -benchtime syntax: a duration or Nx.
 var benchtimeRE = regexp.MustCompile(`^([0-9]+)x$`)
@@ -127,6 +133,20 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.count < 1 || o.count > 20 {
 		return o, fmt.Errorf("-count %d: must be in [1, 20]", o.count)
 	}
+	// Files are checked before any work: -in must be a regular file (a
+	// FIFO would block the read, a directory fail it), and -o, if it
+	// exists, too (a FIFO would block the report's write after the
+	// benchmarks ran).
+	if o.in != "" && o.in != "-" {
+		if err := strictio.CheckRegular(o.in); err != nil {
+			return o, fmt.Errorf("-in %q: %v; want a file of go test -bench output", o.in, err)
+		}
+	}
+	if o.out != "" {
+		if err := strictio.CheckRegular(o.out); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return o, fmt.Errorf("-o %q: %v; want a file name", o.out, err)
+		}
+	}
 	return o, nil
 }
 
@@ -147,7 +167,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "-":
 		raw, err = io.ReadAll(stdin)
 	default:
-		raw, err = os.ReadFile(o.in)
+		raw, err = strictio.ReadRegular(o.in, maxInput)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "perfreport:", err)

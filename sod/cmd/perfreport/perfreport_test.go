@@ -154,7 +154,10 @@ func TestFlags(t *testing.T) {
 		{[]string{"-nope"}, 2, "flag provided but not defined"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"-h"}, 0, "usage: perfreport"},
-		{[]string{"-in", filepath.Join(t.TempDir(), "absent")}, 1, "no such file"},
+		{[]string{"-in", filepath.Join(t.TempDir(), "absent")}, 2, "no such file"},
+		{[]string{"-in", t.TempDir()}, 2, "is a directory"},
+		{[]string{"-in", "/dev/null"}, 2, "is a character device"},
+		{[]string{"-in", "-", "-o", t.TempDir()}, 2, "-o"},
 		{[]string{"-in", "-"}, 1, "no benchmark results"},
 	} {
 		var out, errs bytes.Buffer

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,6 +18,7 @@ import (
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
 	"sodworkbench.org/workbench/sod/figures"
+	"sodworkbench.org/workbench/sod/internal/strictio"
 	"sodworkbench.org/workbench/widgets"
 )
 
@@ -249,7 +251,7 @@ func writeBench(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, std
 	if err != nil {
 		return err
 	}
-	rep := figures.BenchReport{Title: "Escape benchmark", Settings: spec.Settings(), Runs: sr.Runs, Summaries: r.Summaries, Analyses: r.Analyses, Instances: sr.Instances, Dropped: sr.Dropped, Env: r.Info.Env}
+	rep := figures.BenchReport{Title: "Escape benchmark", Settings: spec.Settings(), Runs: sr.Runs, Summaries: r.Summaries, Analyses: r.Analyses, Instances: sr.Instances, Dropped: sr.Dropped, Env: r.Info.Env, Shards: r.Info.Shards}
 	files := append(r.Files(), escapebench.OutputFile{Name: benchReportFile, Write: func(w io.Writer) error { return figures.WriteBenchReport(w, rep) }})
 	var skipped []string
 	var failed []error
@@ -326,36 +328,48 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The instances file of the shards (all alike), if next to the first:
+	// read and checked (a FIFO or a device there is refused unopened)
+	// before anything is written, then copied as it is.
+	sr := &escapebench.SuiteRun{Runs: rs}
+	instPath := filepath.Join(filepath.Dir(files[0]), instancesFile)
+	var instBytes []byte
+	if _, err := os.Lstat(instPath); err == nil {
+		if instBytes, err = strictio.ReadRegular(instPath, escapebench.MaxInstancesBytes); err != nil {
+			return err
+		}
+		in, err := escapebench.ReadInstancesJSON(bytes.NewReader(instBytes))
+		if err == nil {
+			err = in.CheckRuns(rs)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", instPath, err)
+		}
+		sr.Instances, sr.Dropped = in.Instances, in.Dropped
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	// The instances file of the shards (all alike), if next to the first.
-	sr := &escapebench.SuiteRun{Runs: rs}
-	if b, err := os.ReadFile(filepath.Join(filepath.Dir(files[0]), instancesFile)); err == nil {
-		in, err := escapebench.ReadInstancesJSON(bytes.NewReader(b))
-		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(filepath.Dir(files[0]), instancesFile), err)
-		}
-		sr.Instances, sr.Dropped = in.Instances, in.Dropped
-		if filepath.Clean(filepath.Dir(files[0])) != filepath.Clean(out) {
-			if err := os.WriteFile(filepath.Join(out, instancesFile), b, 0o644); err != nil {
-				return err
-			}
+	if instBytes != nil && filepath.Clean(filepath.Dir(files[0])) != filepath.Clean(out) {
+		if err := os.WriteFile(filepath.Join(out, instancesFile), instBytes, 0o644); err != nil {
+			return err
 		}
 	}
 	fmt.Fprintf(stdout, "bench merge: %d shards\n", len(files))
-	info := escapebench.PageInfo{Command: append([]string{"go", "run", "./sod/cmd/reproduce", "bench", "merge"}, args...)}
+	info := escapebench.PageInfo{Command: append([]string{"go", "run", "./sod/cmd/reproduce", "bench", "merge"}, args...), Shards: escapebench.ShardEnvs(js)}
 	return writeBench(out, js[0].Header.Bench, sr, stdout, stderr, info, resultsMD)
 }
 
-// checkResultsMD refuses a -results-md whose folder does not exist (or
-// that names a folder) before any work, not after a long suite.
+// checkResultsMD refuses a -results-md whose folder does not exist, or
+// that names something other than a regular file (a folder; a FIFO, whose
+// write would block after the suite), before any work, not after a long
+// suite.
 func checkResultsMD(path string) error {
 	if path == "" {
 		return nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("-results-md %q is a directory; want a file name", path)
+	if err := strictio.CheckRegular(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("-results-md %q: %v; want a file name", path, err)
 	}
 	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
 		return fmt.Errorf("-results-md %q: folder %q does not exist", path, filepath.Dir(path))

@@ -64,6 +64,50 @@ func (p Package) ImportPath() string { return Module + "/" + p.Dir }
 // Exceptions. It reads the files' package clauses itself (no `go list`), so
 // a new package is walked as soon as it exists. The result is sorted by Dir.
 func Discover(root string) ([]Package, error) {
+	return discover(root, func(name string) bool { return name != "main" })
+}
+
+// Commands returns the commands of the module at root (the directories
+// of package main, found as Discover finds packages: nested modules,
+// internal, testdata and hidden directories left out), sorted by Dir.
+// TestWalkCommandFlags builds each and walks its flags.
+func Commands(root string) ([]Package, error) {
+	return discover(root, func(name string) bool { return name == "main" })
+}
+
+// Modules returns the directories (relative to root, "." first) of the
+// Go modules in the tree of the module at root: root itself and every
+// nested directory with its own go.mod (the live book's engine), found by
+// its go.mod wherever it lives; hidden directories (.ci), testdata and
+// node_modules are left out. TestWalkCommandFlags walks the commands of
+// each.
+func Modules(root string) ([]string, error) {
+	mods := []string{"."}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() || p == root {
+			return nil
+		}
+		base := d.Name()
+		if strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") || base == "testdata" || base == "node_modules" {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			mods = append(mods, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return mods, err
+}
+
+// discover lists the packages under root whose name keep accepts.
+func discover(root string, keep func(name string) bool) ([]Package, error) {
 	var pkgs []Package
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -88,7 +132,7 @@ func Discover(root string) ([]Package, error) {
 			return filepath.SkipDir // another module
 		}
 		name, ok, err := packageName(p)
-		if err != nil || !ok || name == "main" {
+		if err != nil || !ok || !keep(name) {
 			return err
 		}
 		if _, except := Exceptions[rel]; except {

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package strictio
+
+const openNonBlock = 0
