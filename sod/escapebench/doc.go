@@ -48,6 +48,17 @@
 //     instance's (l, t) where the paper gives one, else l = MultiStepL and t from
 //     sod.AutoT(1) per point; the SOD line search scans
 //     t = 10^0 … 10^12.
+//   - exec.go — a method in any language: ExecCommand runs an external
+//     program (one process per run) that speaks the versioned protocol of
+//     PROTOCOL.md (ExecProtocol; JSON lines over its stdin and stdout):
+//     the benchmark describes the instance, serves every oracle call (h,
+//     ∇h, Hessian–vector products, the critical-point analysis) on the
+//     run's counted problem, so its costs are counted like a built-in
+//     method's, and takes the program's candidates. A program that
+//     crashes, hangs, floods or breaks the protocol ends its own run with
+//     the reason (ErrExternalMethod, ExecLimits), never the suite.
+//     Reference clients: clients/python (NumPy) and the Go package
+//     execclient, each with an example escape (negcurv).
 //   - cost.go, trial.go — RunTrial runs one method once (TrialOptions: GD
 //     budget, escape rounds, success distance, the ladder of targets) with
 //     sod.RunEscape

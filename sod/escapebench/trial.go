@@ -117,6 +117,7 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 	if err != nil {
 		return nil, fmt.Errorf("escapebench: method %q: %w", m.Name, err)
 	}
+	defer closeEscaper(esc) // an external method's program (ExecCommand)
 	phase := max(opt.MaxIter, in.PhaseIter)
 	if pr, ok := esc.(prober); ok {
 		pr.setProbe(phase)
@@ -151,6 +152,9 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 	stop := threadCPU()
 	run, err := sod.RunEscape(ctx, p, in.X, esc, eo)
 	res.Cost.CPU = stop()
+	if ext := closeEscaper(esc); ext > 0 && res.Cost.CPU >= 0 {
+		res.Cost.CPU += ext // an external method's program
+	}
 	res.Cost.Wall = time.Since(wall)
 	if err != nil {
 		return nil, fmt.Errorf("escapebench: %s on %s trial %d: %w", m.Name, in.Name, trial, err)
