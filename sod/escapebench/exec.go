@@ -545,6 +545,9 @@ func (e *execEscaper) stop(grace time.Duration) {
 		killGroup(p.cmd)
 		<-p.done
 	}
+	// Whatever the program left in its group (a child that outlived it)
+	// goes too.
+	killGroup(p.cmd)
 	if p.out != nil {
 		close(p.quit)
 		p.out.Close()

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -31,6 +32,19 @@ func TestExecHelper(t *testing.T) {
 	in, out := bufio.NewReader(os.Stdin), os.Stdout
 	line := func() string { s, _ := in.ReadString('\n'); return s }
 	hello := func() { line(); fmt.Fprintln(out, `{"type":"hello","sod_escape":1}`); line() }
+	if k, ok := strings.CutPrefix(mode, "hloop:"); ok {
+		var calls int
+		fmt.Sscan(k, &calls)
+		execclient.Serve(os.Stdin, os.Stdout, func(_ execclient.Instance, rd execclient.Round, o *execclient.Oracle) ([]execclient.Candidate, error) {
+			for range max(1, rd.Round*calls) {
+				if _, err := o.H(rd.X); err != nil {
+					return nil, err
+				}
+			}
+			return nil, nil
+		})
+		os.Exit(0)
+	}
 	switch mode {
 	case "go":
 		if err := execclient.Serve(os.Stdin, os.Stdout, allCalls); err != nil {
@@ -80,7 +94,10 @@ func TestExecHelper(t *testing.T) {
 		}
 	case "child": // a child in the process group that outlives the crash
 		hello()
-		exec.Command("sleep", "300").Start()
+		c := exec.Command("sleep", "300")
+		if c.Start() == nil {
+			fmt.Fprintf(os.Stderr, "child %d\n", c.Process.Pid)
+		}
 		os.Exit(4)
 	}
 	os.Exit(0)
@@ -288,6 +305,20 @@ func TestExecMisbehaving(t *testing.T) {
 			if d := time.Since(t0); d > 20*time.Second {
 				t.Fatalf("the run took %v", d)
 			}
+			if c.mode == "child" && runtime.GOOS == "linux" {
+				// The child the program left in its process group is gone.
+				var pid int
+				if _, err := fmt.Sscanf(r.Err[strings.Index(r.Err, "child "):], "child %d", &pid); err != nil || pid <= 0 {
+					t.Fatalf("no child pid in %q", r.Err)
+				}
+				for i := 0; syscall.Kill(pid, 0) == nil; i++ {
+					if i == 100 {
+						syscall.Kill(pid, syscall.SIGKILL)
+						t.Fatalf("the program's child %d outlived its run", pid)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
 		})
 	}
 	// In a suite: the bad method's runs end with their reason, the others run.
@@ -316,4 +347,61 @@ func TestExecCommandValidate(t *testing.T) {
 	if err != nil || c.Name != "exec-true" {
 		t.Fatalf("%+v %v", c, err)
 	}
+}
+
+// BenchmarkExecOracleCall measures the time of one h call made by an
+// external program (Go client, Python client) at PMC n = 16, r = 1, beside
+// the same call in process: the protocol's overhead per oracle call. The
+// program starts and makes one call in round 0 (not timed), then b.N calls
+// in round 1.
+func BenchmarkExecOracleCall(b *testing.B) {
+	fi, err := Instances(context.Background(), PMCFamily{Sizes: []int{16}, Epsilons: []float64{0.15}}, 3, 1, CertifyOptions{})
+	if err != nil || len(fi.Instances) == 0 {
+		b.Fatal(err)
+	}
+	in := fi.Instances[0]
+	round := func(b *testing.B, m Method) {
+		esc, err := m.New(in, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer closeEscaper(esc)
+		for k := range 2 {
+			if k == 1 {
+				b.ResetTimer()
+			}
+			st := &sod.EscapeState{P: in.P, X: in.X, H: in.P.H(in.X), Round: k}
+			if _, err := esc.Propose(context.Background(), st); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+	}
+	b.Run("in-process", func(b *testing.B) {
+		for range b.N {
+			in.P.H(in.X)
+		}
+	})
+	b.Run("go", func(b *testing.B) {
+		m, err := ExecCommand{Name: "go", Argv: []string{os.Args[0], "-test.run=^TestExecHelper$", "--", fmt.Sprintf("hloop:%d", b.N)}}.Method()
+		if err != nil {
+			b.Fatal(err)
+		}
+		round(b, m)
+	})
+	b.Run("python", func(b *testing.B) {
+		dir, _ := filepath.Abs("clients/python")
+		script := filepath.Join(b.TempDir(), "hloop.py")
+		src := fmt.Sprintf("import sys\nsys.path.insert(0, %q)\nimport sodescape\n"+
+			"def esc(inst, rnd, o):\n    for _ in range(max(1, rnd['round'] * %d)):\n        o.h(rnd['x'])\n    return []\n"+
+			"sodescape.serve(esc)\n", dir, b.N)
+		if err := os.WriteFile(script, []byte(src), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		m, err := ExecCommand{Name: "python", Argv: []string{"python3", script}}.Method()
+		if err != nil {
+			b.Fatal(err)
+		}
+		round(b, m)
+	})
 }
