@@ -69,25 +69,11 @@ func nameList(p *[]string, allowed []string) listFlag[string] {
 func checkMethod(s string) (string, error) { _, err := escapebench.ResolveMethod(s); return s, err }
 
 // methodGrid is -method: it appends the methods of a grid
-// (escapebench.ExpandMethodGrid), each checked, or an external method
-// "exec:PROGRAM [ARG…]" (escapebench.ParseExecCommand) to exec too.
-type methodGrid struct {
-	p    *[]string
-	exec *[]escapebench.ExecCommand
-}
+// (escapebench.ExpandMethodGrid), each checked.
+type methodGrid struct{ p *[]string }
 
 func (g methodGrid) String() string { return "" }
 func (g methodGrid) Set(s string) error {
-	if strings.HasPrefix(s, escapebench.ExecPrefix) {
-		c, err := escapebench.ParseExecCommand(s)
-		if err == nil && slices.Contains(*g.p, c.Name) {
-			err = fmt.Errorf("method %q named twice (name an external method with exec:NAME=PROGRAM)", c.Name)
-		}
-		if err == nil {
-			*g.p, *g.exec = append(*g.p, c.Name), append(*g.exec, c)
-		}
-		return err
-	}
 	names, err := escapebench.ExpandMethodGrid(s)
 	for _, n := range names {
 		if _, err = checkMethod(n); err != nil {
@@ -126,7 +112,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	families := escapebench.FamilyNames()
 	fs.Var(nameList(&spec.Families, families), "families", "`list` of families: "+strings.Join(families, ","))
 	fs.Var(listFlag[string]{p: &spec.Methods, parse: checkMethod}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings")
-	fs.Var(methodGrid{&spec.Methods, &spec.Exec}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7, or an external program exec:[NAME=]PROGRAM [ARG…] speaking sod/escapebench/PROTOCOL.md, e.g. 'exec:python3 sod/escapebench/clients/python/negcurv.py' (repeatable)")
+	fs.Var(methodOrExec{methodGrid{&spec.Methods}, &spec.Exec}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7, or an external program exec:[NAME=]PROGRAM [ARG…] speaking sod/escapebench/PROTOCOL.md, e.g. 'exec:python3 sod/escapebench/clients/python/negcurv.py' (repeatable)")
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: escapebench.MaxCellPoints}, "per-cell", fmt.Sprintf("`k` generated points per family cell, in [1, %d]", escapebench.MaxCellPoints))
 	fs.Var(uint64Flag{p: &spec.Seed}, "seed", "master `seed` in [0, 2⁶⁴−1]")
@@ -306,7 +292,8 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, benchMergeUsage)
 		fmt.Fprintln(stdout, "\nCombines the journals of reproduce bench -shard k/N (files, or folders holding")
-		fmt.Fprintln(stdout, "bench-journal-*-of-*.jsonl) into the outputs of the unsharded run, byte for byte.")
+		fmt.Fprintln(stdout, "bench-journal*.jsonl) into the outputs of the unsharded run, byte for byte; the journal of")
+		fmt.Fprintln(stdout, "an unsharded run (bench-journal.jsonl) is its one shard, so this makes the report of any run.")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return err
@@ -322,7 +309,7 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 		return usage(err)
 	}
 	if len(paths) == 0 {
-		return usage(errors.New("no journal given; want the files (or folders) written by reproduce bench -shard k/N"))
+		return usage(errors.New("no journal given; want the files (or folders) written by reproduce bench, with or without -shard k/N"))
 	}
 	files, err := shardFiles(paths, "journal", "bench-journal*.jsonl")
 	if err != nil {
