@@ -69,8 +69,9 @@ type ExecLimits struct {
 	// plus 32 bytes for each number of Candidates n×r matrices, the
 	// largest proposal that keeps the other limits).
 	Bytes int `json:"bytes,omitzero"`
-	// Stderr is how much of the end of the program's stderr the reason
-	// of a failure quotes (default 2000 bytes; the rest is discarded).
+	// Stderr is how much of the program's stderr the reason of a failure
+	// quotes, half from its start and half from its end (default 2000
+	// bytes; the rest is discarded).
 	Stderr int `json:"stderr,omitzero"`
 	// Memory caps the program's address space in bytes (Linux's
 	// RLIMIT_AS, set just after the start; default 4 GiB; elsewhere no
@@ -244,7 +245,7 @@ func (e *execEscaper) fail(round int, format string, args ...any) error {
 			exit = "; the program's exit: " + st.String()
 		}
 		if t := strings.TrimSpace(e.proc.stderr.String()); t != "" {
-			tail = "; its stderr ends: " + strconv.Quote(t)
+			tail = "; its stderr: " + strconv.Quote(t)
 		}
 	}
 	return fmt.Errorf("%w: %s, round %d: %s%s%s", ErrExternalMethod, e.name, round, why, exit, tail)
@@ -583,25 +584,36 @@ func closeEscaper(esc sod.Escaper) time.Duration {
 	return 0
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps the first and the last max/2 bytes written to it (a
+// Go panic names its cause first, a Python traceback last).
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
+	mu         sync.Mutex
+	max        int
+	head, tail []byte
+	cut        bool // bytes between head and tail were dropped
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+	n := len(p)
+	if room := t.max/2 - len(t.head); room > 0 {
+		k := min(room, len(p))
+		t.head, p = append(t.head, p[:k]...), p[k:]
 	}
-	return len(p), nil
+	t.tail = append(t.tail, p...)
+	if keep := t.max - t.max/2; len(t.tail) > keep {
+		t.tail, t.cut = append(t.tail[:0], t.tail[len(t.tail)-keep:]...), true
+	}
+	return n, nil
 }
 
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return strings.ToValidUTF8(string(t.b), "?")
+	mid := ""
+	if t.cut {
+		mid = " … "
+	}
+	return strings.ToValidUTF8(string(t.head)+mid+string(t.tail), "?")
 }

@@ -3,8 +3,7 @@ package escapebench
 import (
 	"os/exec"
 	"syscall"
-
-	"golang.org/x/sys/unix"
+	"unsafe"
 )
 
 // setProcessGroup puts the program in a process group of its own, so
@@ -21,11 +20,15 @@ func killGroup(cmd *exec.Cmd) {
 	}
 }
 
-// limitMemory caps the program's address space at bytes (0: no cap).
+// limitMemory caps the program's address space at bytes (0: no cap), by
+// prlimit(2) on its pid.
 func limitMemory(cmd *exec.Cmd, bytes int64) error {
 	if bytes <= 0 || cmd.Process == nil {
 		return nil
 	}
-	l := unix.Rlimit{Cur: uint64(bytes), Max: uint64(bytes)}
-	return unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_AS, &l, nil)
+	l := struct{ cur, max uint64 }{uint64(bytes), uint64(bytes)}
+	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRLIMIT64, uintptr(cmd.Process.Pid), syscall.RLIMIT_AS, uintptr(unsafe.Pointer(&l)), 0, 0, 0); e != 0 {
+		return e
+	}
+	return nil
 }

@@ -92,6 +92,13 @@ func TestExecHelper(t *testing.T) {
 				os.Exit(0)
 			}
 		}
+	case "memory": // 3 GiB, over the test's cap of 2 GiB
+		hello()
+		b := make([]byte, 3<<30)
+		for i := range b {
+			b[i] = 1
+		}
+		fmt.Fprintln(out, len(b))
 	case "child": // a child in the process group that outlives the crash
 		hello()
 		c := exec.Command("sleep", "300")
@@ -290,12 +297,17 @@ func TestExecMisbehaving(t *testing.T) {
 		{"version", `sod_escape 99`},
 		{"calls", `flood: more than the limit of 50 oracle calls in a round`},
 		{"child", `exit status 4`},
+		{"memory", `out of memory`},
 	}
 	inst := tinyInstances(t)[0]
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
 			t0 := time.Now()
-			r, err := RunTrial(context.Background(), inst, helper(t, c.mode, short), 0, 1, DefaultTrialOptions())
+			lim := short
+			if c.mode == "memory" {
+				lim.Memory = 2 << 30
+			}
+			r, err := RunTrial(context.Background(), inst, helper(t, c.mode, lim), 0, 1, DefaultTrialOptions())
 			if err != nil {
 				t.Fatalf("the run's error is the suite's: %v", err)
 			}
@@ -404,4 +416,25 @@ func BenchmarkExecOracleCall(b *testing.B) {
 		}
 		round(b, m)
 	})
+}
+
+// The stderr a reason quotes keeps its start and its end, whatever the
+// amount written, and no more.
+func TestExecStderrBuffer(t *testing.T) {
+	for _, c := range []struct {
+		writes []string
+		want   string
+	}{
+		{[]string{"short"}, "short"},
+		{[]string{"0123", "456789"}, "0123456789"},
+		{[]string{"0123456789abcdefghij", strings.Repeat("z", 1<<20), "THE END"}, "0123456 … THE END"},
+	} {
+		b := &tailBuffer{max: 14}
+		for _, w := range c.writes {
+			b.Write([]byte(w))
+		}
+		if got := b.String(); got != c.want || len(b.head)+len(b.tail) > 14 {
+			t.Errorf("%.20q…: %q, want %q", c.writes, got, c.want)
+		}
+	}
 }

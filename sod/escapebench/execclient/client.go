@@ -8,6 +8,7 @@ package execclient
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -67,6 +68,9 @@ type reply struct {
 }
 
 func (o *Oracle) call(msg any) (*reply, error) {
+	if o == nil || o.in == nil || o.out == nil {
+		return nil, errors.New("execclient: an Oracle is made by Serve")
+	}
 	if err := send(o.out, msg); err != nil {
 		return nil, err
 	}
@@ -124,6 +128,9 @@ type Escape func(in Instance, rd Round, o *Oracle) ([]Candidate, error)
 
 // Serve answers the benchmark on r and w until it ends the run.
 func Serve(r io.Reader, w io.Writer, escape Escape) error {
+	if r == nil || w == nil || escape == nil {
+		return errors.New("execclient: Serve needs a reader, a writer and an escape")
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<30)
 	var hello struct {

@@ -6,6 +6,7 @@ import (
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
+	"sodworkbench.org/workbench/sod/escapebench/execclient"
 	"sodworkbench.org/workbench/sod/exercises"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/sod/figures"
@@ -21,19 +22,20 @@ import (
 // walked lists the packages walker.Discover found, with their number of
 // entries (0: no exported function or method).
 var walked = map[string]int{
-	"sod":                   179,
-	"sod/batch":             11,
-	"sod/escapebench":       84,
-	"sod/exercises":         9,
-	"sod/experiments":       80,
-	"sod/figures":           63,
-	"sod/figures/staticfig": 1,
-	"sod/grading":           6,
-	"sod/paper":             23,
-	"sod/quote":             3,
-	"sod/reproduction":      13,
-	"widgets":               45,
-	"widgets/plots":         16,
+	"sod":                        179,
+	"sod/batch":                  11,
+	"sod/escapebench":            88,
+	"sod/escapebench/execclient": 5,
+	"sod/exercises":              9,
+	"sod/experiments":            80,
+	"sod/figures":                63,
+	"sod/figures/staticfig":      1,
+	"sod/grading":                6,
+	"sod/paper":                  23,
+	"sod/quote":                  3,
+	"sod/reproduction":           13,
+	"widgets":                    45,
+	"widgets/plots":              16,
 }
 
 // Generic, not walked (no value without instantiation):
@@ -52,6 +54,10 @@ var table = []entry{
 	{"(*escapebench.SuiteRun).Counts", (*escapebench.SuiteRun).Counts},
 	{"(*escapebench.TargetQuantity).UnmarshalText", (*escapebench.TargetQuantity).UnmarshalText},
 	{"(*escapebench.TrialResult).Key", (*escapebench.TrialResult).Key},
+	{"(*execclient.Oracle).Critical", (*execclient.Oracle).Critical},
+	{"(*execclient.Oracle).Grad", (*execclient.Oracle).Grad},
+	{"(*execclient.Oracle).H", (*execclient.Oracle).H},
+	{"(*execclient.Oracle).HessVec", (*execclient.Oracle).HessVec},
 	{"(*exercises.Number).UnmarshalJSON", (*exercises.Number).UnmarshalJSON},
 	{"(*experiments.AblationWithScans).CSVTables", (*experiments.AblationWithScans).CSVTables},
 	{"(*experiments.BasicExampleResult).CSVTables", (*experiments.BasicExampleResult).CSVTables},
@@ -193,11 +199,14 @@ var table = []entry{
 	{"escapebench.CostWeights.Validate", escapebench.CostWeights.Validate},
 	{"escapebench.CreateJournal", escapebench.CreateJournal},
 	{"escapebench.CurrentEnv", escapebench.CurrentEnv},
+	{"escapebench.DefaultExecLimits", escapebench.DefaultExecLimits},
 	{"escapebench.DefaultSpec", escapebench.DefaultSpec},
 	{"escapebench.DefaultTargets", escapebench.DefaultTargets},
 	{"escapebench.DefaultTrialOptions", escapebench.DefaultTrialOptions},
 	{"escapebench.Env.Pairs", escapebench.Env.Pairs},
 	{"escapebench.EscaperMethod", escapebench.EscaperMethod},
+	{"escapebench.ExecCommand.Method", escapebench.ExecCommand.Method},
+	{"escapebench.ExecCommand.Validate", escapebench.ExecCommand.Validate},
 	{"escapebench.ExpandMethodGrid", escapebench.ExpandMethodGrid},
 	{"escapebench.FamilyNames", escapebench.FamilyNames},
 	{"escapebench.Features.Values", escapebench.Features.Values},
@@ -226,6 +235,7 @@ var table = []entry{
 	{"escapebench.PMCStart.String", escapebench.PMCStart.String},
 	{"escapebench.PaperFamily.Generate", escapebench.PaperFamily.Generate},
 	{"escapebench.PaperFamily.Name", escapebench.PaperFamily.Name},
+	{"escapebench.ParseExecCommand", escapebench.ParseExecCommand},
 	{"escapebench.ParseGaussianCell", escapebench.ParseGaussianCell},
 	{"escapebench.ParsePMCCell", escapebench.ParsePMCCell},
 	{"escapebench.PointKind.MarshalText", escapebench.PointKind.MarshalText},
@@ -258,6 +268,7 @@ var table = []entry{
 	{"escapebench.WriteSummaryPage", escapebench.WriteSummaryPage},
 	{"escapebench.WriteSummaryTable", escapebench.WriteSummaryTable},
 	{"escapebench.WriteTimingsCSV", escapebench.WriteTimingsCSV},
+	{"execclient.Serve", execclient.Serve},
 	{"exercises.Check", exercises.Check},
 	{"exercises.DecodeAnswer", exercises.DecodeAnswer},
 	{"exercises.Export", exercises.Export},

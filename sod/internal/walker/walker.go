@@ -42,8 +42,9 @@ const Module = "sodworkbench.org/workbench"
 // `go list ./...` is neither walked nor listed here (nor internal, nor a
 // command).
 var Exceptions = map[string]string{
-	"docker":     "no Go API: its files are the container image's scripts, tested by its own tests",
-	"docker/hub": "no Go API: the classroom hub's configuration and scripts",
+	"docker":           "no Go API: its files are the container image's scripts, tested by its own tests",
+	"docker/hub":       "no Go API: the classroom hub's configuration and scripts",
+	"sod/reproducecli": "the command reproduce as a library: Main exits the process and Run runs the command on its arguments; both are tested by the package's own tests (bad arguments are usage errors, exit status 2)",
 }
 
 // Package is one walked package.

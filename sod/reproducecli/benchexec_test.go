@@ -1,4 +1,4 @@
-package main
+package reproducecli
 
 import (
 	"encoding/json"
@@ -25,12 +25,12 @@ func TestBenchExternalMethods(t *testing.T) {
 	}
 	dir := t.TempDir()
 	goBin := filepath.Join(dir, "negcurv")
-	if out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", goBin, "../../escapebench/execclient/negcurv").CombinedOutput(); err != nil {
+	if out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", goBin, "../escapebench/execclient/negcurv").CombinedOutput(); err != nil {
 		t.Fatalf("go build execclient/negcurv: %v\n%s", err, out)
 	}
 	out := filepath.Join(dir, "q")
 	runBenchOK(t, []string{"bench", "-out", out, "-quiet", "-profile", "quick", "-trials", "1",
-		"-method", "exec:python3 ../../escapebench/clients/python/negcurv.py", "-method", "exec:negcurv-go=" + goBin})
+		"-method", "exec:python3 ../escapebench/clients/python/negcurv.py", "-method", "exec:negcurv-go=" + goBin})
 	j, err := escapebench.ReadJournal(filepath.Join(out, "bench-journal.jsonl"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package reproducecli
 
 import (
 	"bytes"
@@ -99,6 +99,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if profile == "quick" {
 		spec = escapebench.QuickSpec()
 	}
+	user := methodsFrom(ctx) // Run's (Main's) methods
+	addUserMethods(&spec, user)
 	fs := newFlagSet("bench")
 	var resultsMD string
 	var pmcSizes, gaussN, gaussM, gaussR []int
@@ -107,11 +109,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var workers int
 	var sh shardFlag
 	methodNames := escapebench.MethodNames()
+	for _, m := range user {
+		methodNames = append(methodNames, m.Name)
+	}
 	fs.StringVar(&c.out, "out", "bench-out", "output `dir`ectory")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	families := escapebench.FamilyNames()
 	fs.Var(nameList(&spec.Families, families), "families", "`list` of families: "+strings.Join(families, ","))
-	fs.Var(listFlag[string]{p: &spec.Methods, parse: checkMethod}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings")
+	fs.Var(listFlag[string]{p: &spec.Methods, parse: checkMethodIn(user)}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings")
 	fs.Var(methodOrExec{methodGrid{&spec.Methods}, &spec.Exec}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7, or an external program exec:[NAME=]PROGRAM [ARG…] speaking sod/escapebench/PROTOCOL.md, e.g. 'exec:python3 sod/escapebench/clients/python/negcurv.py' (repeatable)")
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: escapebench.MaxCellPoints}, "per-cell", fmt.Sprintf("`k` generated points per family cell, in [1, %d]", escapebench.MaxCellPoints))
@@ -157,7 +162,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkResultsMD(resultsMD); err != nil {
 		return usage(err)
 	}
-	suite, err := spec.Suite()
+	suite, err := spec.Suite(user...)
 	if err != nil {
 		return usage(err)
 	}
@@ -202,6 +207,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil
 	}
 	info := escapebench.PageInfo{Command: append([]string{"go", "run", "./sod/cmd/reproduce", "bench"}, args...), Workers: workers}
+	if len(user) > 0 { // the user's own main (Main)
+		info.Command = append([]string{filepath.Base(os.Args[0]), "bench"}, args...)
+	}
 	if !resumed {
 		info.Wall = time.Since(start)
 	}
