@@ -66,7 +66,9 @@
 //     (evaluations of h, of ∇h, Hessian–vector products, eigen-solves, and
 //     the run's CPU time) has no global state, so parallel workers count
 //     apart, and the trace holds h and ‖XXᵀ − M*‖_F against gradient
-//     evaluations (TracePoint). Counting costs under 1 % of a gradient
+//     evaluations (TracePoint); each escape round is recorded
+//     (EscapeRound: candidates proposed, the one accepted with its label,
+//     and for SOD's its kind β or γ, line and t). Counting costs under 1 % of a gradient
 //     descent step at n = 80 and n = 10⁴ (BenchmarkGDCountingRatio).
 //   - The cost unit. Every cost of a report is in ∇h-equivalents: one
 //     evaluation of h and ∇h together is 1, and an evaluation of h alone,
@@ -104,7 +106,10 @@
 //     with its 95 % Wilson interval (Wilson) over runs and, since runs on
 //     one instance are not independent, the per-instance view (instances
 //     escaped by at least one run, by every run, with the Wilson interval
-//     over instances), median and 90th percentile
+//     over instances; a method whose runs agree on every instance, all
+//     succeeding or all failing, gets the interval over instances as its
+//     interval, Summary.RunsAgree, marked ‡ in the summary page: repeated
+//     runs that do not vary add no information), median and 90th percentile
 //     (Quantile) of gradient evaluations and CPU time to success, the share
 //     of escape rounds whose accepted point lowered h, and the convergence
 //     band (Curve: median and 10–90 % of ‖XXᵀ − M*‖_F against gradient
