@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/escapebench"
@@ -32,7 +33,7 @@ func BenchProfileCharts(a escapebench.FamilyAnalysis) ([]widgets.Chart, error) {
 		{"performance profile (Dolan–Moré)", "τ: aRT / best aRT", "share of (instance, target)", a.Perf},
 		{"data profile (Moré–Wild)", "budget (GD phases)", "share of (instance, target)", a.Data},
 	} {
-		c, ok, err := stepCurvesChart(a.Family+": "+p.title, p.x, p.y, p.curves)
+		c, ok, err := stepCurvesChart(a.Family+": "+p.title, p.x, p.y, p.curves, widgets.Subtitle(pooledTargets(a.Targets)))
 		if err != nil {
 			return nil, fmt.Errorf("BenchProfileCharts: %s: %w", a.Family, err)
 		}
@@ -45,7 +46,7 @@ func BenchProfileCharts(a escapebench.FamilyAnalysis) ([]widgets.Chart, error) {
 
 // stepCurvesChart samples step curves (Y[i] from X[i] on, 0 before the
 // first) on a shared log-spaced x grid and draws them with a log x axis.
-func stepCurvesChart(title, xName, yName string, cs []escapebench.Curve2D) (widgets.Chart, bool, error) {
+func stepCurvesChart(title, xName, yName string, cs []escapebench.Curve2D, options ...widgets.Option) (widgets.Chart, bool, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range cs {
 		if len(c.X) != len(c.Y) {
@@ -83,12 +84,22 @@ func stepCurvesChart(title, xName, yName string, cs []escapebench.Curve2D) (widg
 		}
 		series = append(series, widgets.Series{Name: c.Method, Y: y})
 	}
-	ch, err := widgets.Curves{Title: title, XName: xName, YName: yName, X: xs, Series: series, LogX: true}.Chart(benchProfileSize)
+	ch, err := widgets.Curves{Title: title, XName: xName, YName: yName, X: xs, Series: series, LogX: true,
+		Step: true, Probability: true, Distinct: true}.Chart(append([]widgets.Option{benchProfileSize}, options...)...)
 	return ch, err == nil, err
 }
 
+// pooledTargets says which targets a profile pools, for its subtitle.
+func pooledTargets(ts []escapebench.Target) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.String()
+	}
+	return fmt.Sprintf("pooled over %d targets: %s", len(ts), strings.Join(names, "; "))
+}
+
 // benchProfileSize is the size of one profile chart.
-var benchProfileSize = widgets.Size("600px", "380px")
+var benchProfileSize = widgets.Size("600px", "480px")
 
 // BenchARTTable lists one family's aRT of every method to every target
 // of the ladder, in ∇h-equivalents ("∞" where no run reached it), with
@@ -226,6 +237,6 @@ func featureChart(a escapebench.FamilyAnalysis, insts []escapebench.InstanceInfo
 		series = append(series, widgets.Series{Name: m, Y: y})
 	}
 	ch, err := widgets.Curves{Title: a.Family + ": success rate per instance against " + escapebench.FeatureNames[k], XName: escapebench.FeatureNames[k], YName: "success rate",
-		X: xs, Series: series, LogX: true}.Chart(benchProfileSize)
+		X: xs, Series: series, LogX: true, Probability: true, Distinct: true}.Chart(benchProfileSize)
 	return ch, err == nil, err
 }
