@@ -24,7 +24,25 @@ const profilePoints = 80
 // step curve is sampled at profilePoints log-spaced x values; a family
 // whose curves are all empty (no run reached any target) gives no chart.
 func BenchProfileCharts(a escapebench.FamilyAnalysis) ([]widgets.Chart, error) {
+	cs, err := BenchProfileCurves(a)
+	if err != nil {
+		return nil, err
+	}
 	var out []widgets.Chart
+	for _, c := range cs {
+		ch, err := c.Chart(benchProfileSize, widgets.Subtitle(pooledTargets(a.Targets)))
+		if err != nil {
+			return nil, fmt.Errorf("BenchProfileCharts: %s: %w", a.Family, err)
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// BenchProfileCurves are the curves of BenchProfileCharts, for a static
+// figure of the same charts (plots.CurvesPlot; staticfig.BenchProfileFigures).
+func BenchProfileCurves(a escapebench.FamilyAnalysis) ([]widgets.Curves, error) {
+	var out []widgets.Curves
 	for _, p := range []struct {
 		title, x, y string
 		curves      []escapebench.Curve2D
@@ -33,9 +51,9 @@ func BenchProfileCharts(a escapebench.FamilyAnalysis) ([]widgets.Chart, error) {
 		{"performance profile (Dolan–Moré)", "τ: aRT / best aRT", "share of (instance, target)", a.Perf},
 		{"data profile (Moré–Wild)", "budget (GD phases)", "share of (instance, target)", a.Data},
 	} {
-		c, ok, err := stepCurvesChart(a.Family+": "+p.title, p.x, p.y, p.curves, widgets.Subtitle(pooledTargets(a.Targets)))
+		c, ok, err := stepCurves(a.Family+": "+p.title, p.x, p.y, p.curves)
 		if err != nil {
-			return nil, fmt.Errorf("BenchProfileCharts: %s: %w", a.Family, err)
+			return nil, fmt.Errorf("BenchProfileCurves: %s: %w", a.Family, err)
 		}
 		if ok {
 			out = append(out, c)
@@ -44,13 +62,13 @@ func BenchProfileCharts(a escapebench.FamilyAnalysis) ([]widgets.Chart, error) {
 	return out, nil
 }
 
-// stepCurvesChart samples step curves (Y[i] from X[i] on, 0 before the
+// stepCurves samples step curves (Y[i] from X[i] on, 0 before the
 // first) on a shared log-spaced x grid and draws them with a log x axis.
-func stepCurvesChart(title, xName, yName string, cs []escapebench.Curve2D, options ...widgets.Option) (widgets.Chart, bool, error) {
+func stepCurves(title, xName, yName string, cs []escapebench.Curve2D) (widgets.Curves, bool, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range cs {
 		if len(c.X) != len(c.Y) {
-			return nil, false, fmt.Errorf("%w: curve %q has %d x and %d y values", sod.ErrBadParameter, c.Method, len(c.X), len(c.Y))
+			return widgets.Curves{}, false, fmt.Errorf("%w: curve %q has %d x and %d y values", sod.ErrBadParameter, c.Method, len(c.X), len(c.Y))
 		}
 		for _, x := range c.X {
 			if x > 0 && !math.IsInf(x, 0) {
@@ -59,7 +77,7 @@ func stepCurvesChart(title, xName, yName string, cs []escapebench.Curve2D, optio
 		}
 	}
 	if math.IsInf(lo, 1) {
-		return nil, false, nil
+		return widgets.Curves{}, false, nil
 	}
 	if hi <= lo {
 		hi = 10 * lo
@@ -84,9 +102,8 @@ func stepCurvesChart(title, xName, yName string, cs []escapebench.Curve2D, optio
 		}
 		series = append(series, widgets.Series{Name: c.Method, Y: y})
 	}
-	ch, err := widgets.Curves{Title: title, XName: xName, YName: yName, X: xs, Series: series, LogX: true,
-		Step: true, Probability: true, Distinct: true}.Chart(append([]widgets.Option{benchProfileSize}, options...)...)
-	return ch, err == nil, err
+	c := widgets.Curves{Title: title, XName: xName, YName: yName, X: xs, Series: series, LogX: true, Step: true, Probability: true, Distinct: true}
+	return c, true, c.Validate("BenchProfileCurves")
 }
 
 // pooledTargets says which targets a profile pools, for its subtitle.

@@ -74,6 +74,11 @@ func TestBenchExternalMethods(t *testing.T) {
 			}
 		}
 	}
+	// The profiles as SVG, every method in the legend.
+	svg, err := os.ReadFile(filepath.Join(out, "bench-profile-pmc-ecdf.svg"))
+	if err != nil || !strings.Contains(string(svg), "exec-negcurv") || !strings.Contains(string(svg), "sod-line-search") {
+		t.Errorf("bench-profile-pmc-ecdf.svg: %v (%d bytes)", err, len(svg))
+	}
 	a, _ := os.ReadFile(filepath.Join(out, "bench-results.json"))
 	b, _ := os.ReadFile(filepath.Join(merged, "bench-results.json"))
 	var ra, rb map[string]json.RawMessage
