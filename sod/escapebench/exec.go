@@ -261,6 +261,9 @@ func (e *execEscaper) start(ctx context.Context, st *sod.EscapeState) error {
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1", "MKL_NUM_THREADS=1", "SOD_ESCAPE_PROTOCOL=" + strconv.Itoa(ExecProtocol)}
 	setProcessGroup(cmd)
+	// A process that escaped the group and holds stderr open must not
+	// keep Wait (and the run) waiting.
+	cmd.WaitDelay = 2 * time.Second
 	p := &execProc{cmd: cmd, dir: dir, lines: make(chan execLine, 1), stderr: &tailBuffer{max: e.lim.Stderr}, done: make(chan struct{}), quit: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	// Our own pipe, not StdoutPipe: Wait must not close the read end
