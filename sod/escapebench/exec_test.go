@@ -222,7 +222,7 @@ func TestExecGoClient(t *testing.T) {
 func goExample(t *testing.T, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "negcurv")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "./execclient/negcurv")
+	cmd := exec.Command("go", "build", "-o", bin, "./execclient/negcurv")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./execclient/negcurv: %v\n%s", err, out)
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -25,7 +24,7 @@ func TestBenchExternalMethods(t *testing.T) {
 	}
 	dir := t.TempDir()
 	goBin := filepath.Join(dir, "negcurv")
-	if out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", goBin, "../escapebench/execclient/negcurv").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", goBin, "../escapebench/execclient/negcurv").CombinedOutput(); err != nil {
 		t.Fatalf("go build execclient/negcurv: %v\n%s", err, out)
 	}
 	out := filepath.Join(dir, "q")
