@@ -37,7 +37,8 @@ NOTEBOOK_PKGS=(jupyter-notebook python3-notebook jupyter-nbconvert python3-nbcon
   python3-ipykernel jupyter-core jupyter-client jupyter-nbformat)
 LAB_PKGS=(jupyterlab jupyter-core jupyter-client jupyter-nbconvert python3-nbconvert python3-nbclient python3-jupyter-server
   libjs-mathjax)
-BASE_PKGS=(ca-certificates git python3 tar gzip)
+# python3-numpy: the escape benchmark's Python reference client (sod/escapebench/clients/python).
+BASE_PKGS=(ca-certificates git python3 python3-numpy tar gzip)
 
 do_system=0 do_user=0 with_browser=0 with_podman=0 with_grader=0
 for arg in "$@"; do

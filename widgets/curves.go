@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
+
+	"sodworkbench.org/workbench/widgets/internal/chartkit"
 )
 
 // Series is one named curve: Y[i] is drawn at the i-th x value of the
@@ -29,6 +31,15 @@ type Curves struct {
 	EscapeLabel string // label of the escape lines (default "SOD escape")
 	LogX        bool   // log₁₀ x axis
 	LogY        bool   // log₁₀ y axis, as the paper uses for these curves
+	// Step draws each series as a step function (Y[i] holds from X[i] to
+	// X[i+1]), as ECDFs and profiles are.
+	Step bool
+	// Probability fixes the y axis to [0, 1] (shares, rates).
+	Probability bool
+	// Distinct gives each series its own colour, dash and marker
+	// (chartkit.SeriesStyle: 16 colours) and a legend that lists every
+	// series without scrolling, for charts that compare many methods.
+	Distinct bool
 }
 
 // Validate checks c for the function chart (named in the errors): x
@@ -80,6 +91,14 @@ func (c Curves) Chart(options ...Option) (*charts.Line, error) {
 		skipped += sk
 		ls := lineSeries(s.Name, data, len(c.X) <= 60)
 		ls["color"] = palette[k%len(palette)]
+		if c.Distinct {
+			st := chartkit.SeriesStyle(k)
+			ls["color"], ls["symbol"], ls["showSymbol"] = st.Color, st.Marker, true
+			ls["lineStyle"] = map[string]any{"type": st.Dash, "width": 2}
+		}
+		if c.Step {
+			ls["step"] = "end"
+		}
 		if k == 0 && len(c.EscapeAt) > 0 {
 			items := make([]map[string]any, len(c.EscapeAt))
 			for j, i := range c.EscapeAt {
@@ -102,5 +121,16 @@ func (c Curves) Chart(options ...Option) (*charts.Line, error) {
 	}
 	ch, p := newRect(c.Title, cfg, skipped)
 	p.series = series
+	if c.Distinct {
+		// Every name visible: a plain legend (no scrolling) under the
+		// plot, about four names a row, the plot's bottom margin made
+		// room for it.
+		rows := (len(c.Series) + 3) / 4
+		p.set["legend"] = map[string]any{"show": true, "type": "plain", "bottom": 0, "left": "center", "itemGap": 12}
+		p.set["grid"] = map[string]any{"left": "70px", "right": "40px", "top": "70px", "bottom": fmt.Sprintf("%dpx", 50+22*rows), "containLabel": true}
+	}
+	if c.Probability {
+		p.axes = func(m map[string]any) { setAxisRange(m, "yAxis", 0, 1) }
+	}
 	return ch, nil
 }

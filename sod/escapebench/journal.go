@@ -368,11 +368,13 @@ func (j *Journal) finish(n int) error {
 // MergeJournals combines the journals of the N shards of one suite (each
 // k in [0, N) exactly once, in any order, each complete) into the runs of
 // the whole suite, in canonical order: the same runs as one unsharded
-// RunSuite, byte for byte in WriteResultsJSON. Journals of another suite
-// or sharding, of an unsharded run, of another build (the version or
-// revision of their Env differ), a shard given twice, an incomplete or
-// a missing one are refused with an error wrapping sod.ErrBadParameter
-// naming the file or the shard.
+// RunSuite, byte for byte in WriteResultsJSON. The journal of an
+// unsharded run is the one shard 0/1 of its suite, so merging it alone
+// gives its runs (reproduce bench merge makes the report of any
+// journal). Journals of another suite or sharding, of another build (the
+// version or revision of their Env differ), a shard given twice, an
+// incomplete or a missing one are refused with an error wrapping
+// sod.ErrBadParameter naming the file or the shard.
 func MergeJournals(js []*Journal) ([]*TrialResult, error) {
 	if len(js) == 0 {
 		return nil, fmt.Errorf("%w: no journal to merge", sod.ErrBadParameter)
@@ -385,11 +387,12 @@ func MergeJournals(js []*Journal) ([]*TrialResult, error) {
 			return nil, fmt.Errorf("%w: MergeJournals: journal %d is nil", sod.ErrBadParameter, i)
 		}
 		h := j.Header
+		if h.ShardN < 1 { // an unsharded run's journal is shard 0/1
+			h.ShardK, h.ShardN = 0, 1
+		}
 		switch {
-		case !reflect.DeepEqual(first.Header.Bench, h.Bench) || first.Header.ShardN != h.ShardN:
+		case !reflect.DeepEqual(first.Header.Bench, h.Bench) || max(first.Header.ShardN, 1) != h.ShardN:
 			return nil, fmt.Errorf("%w: %s belongs to another suite or sharding than %s", sod.ErrBadParameter, j.path, first.path)
-		case h.ShardN < 1:
-			return nil, fmt.Errorf("%w: %s is the journal of an unsharded run, not a shard", sod.ErrBadParameter, j.path)
 		case seen[h.ShardK] != "":
 			return nil, fmt.Errorf("%w: shard %d/%d given twice (%s and %s)", sod.ErrBadParameter, h.ShardK, h.ShardN, seen[h.ShardK], j.path)
 		case !j.Complete():
@@ -401,9 +404,9 @@ func MergeJournals(js []*Journal) ([]*TrialResult, error) {
 		seen[h.ShardK] = j.path
 		all = append(all, j.runs...)
 	}
-	for k := range first.Header.ShardN {
+	for k := range max(first.Header.ShardN, 1) {
 		if seen[k] == "" {
-			return nil, fmt.Errorf("%w: shard %d/%d is missing", sod.ErrBadParameter, k, first.Header.ShardN)
+			return nil, fmt.Errorf("%w: shard %d/%d is missing", sod.ErrBadParameter, k, max(first.Header.ShardN, 1))
 		}
 	}
 	return Canonical(all)

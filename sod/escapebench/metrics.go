@@ -91,8 +91,16 @@ type Summary struct {
 	Trials    int         `json:"trials"`
 	Successes int         `json:"successes"`
 	Rate      float64     `json:"rate"`
-	RateLo    float64     `json:"rate_lo"` // 95 % Wilson interval over runs
-	RateHi    float64     `json:"rate_hi"`
+	// RateLo and RateHi are the 95 % Wilson interval of the rate: over
+	// runs, or over instances when RunsAgree.
+	RateLo float64 `json:"rate_lo"`
+	RateHi float64 `json:"rate_hi"`
+	// RunsAgree is set when the method ran more than once on some
+	// instance and its runs agree on every instance (all succeed or all
+	// fail): they do not vary, so repeating them adds no information,
+	// and RateLo, RateHi are the interval over instances (InstLo,
+	// InstHi) rather than a falsely narrow one over runs.
+	RunsAgree bool `json:"runs_agree"`
 	// The per-instance view. Runs on one instance are not independent
 	// (a point the method cannot leave fails every trial), so the
 	// interval over runs is too narrow when instances differ; instances
@@ -204,6 +212,10 @@ func summarizeCell(family, method string, rs []*TrialResult) Summary {
 		}
 	}
 	s.InstLo, s.InstHi = wilson(s.Escaped, s.Instances)
+	if s.Escaped == s.Always && s.Trials > s.Instances {
+		s.RunsAgree = true
+		s.RateLo, s.RateHi = s.InstLo, s.InstHi
+	}
 	s.GradMedian, s.GradP90 = optQuantile(grads, 0.5), optQuantile(grads, 0.9)
 	s.CPUMedian, s.CPUP90 = optQuantile(cpus, 0.5), optQuantile(cpus, 0.9)
 	s.LoweredShare = OptFloat(math.NaN())

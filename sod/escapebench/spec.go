@@ -29,6 +29,9 @@ type Spec struct {
 	GaussTries int            `json:"gauss_tries"`
 	MaxIter    int            `json:"max_iter"`
 	MaxEscapes int            `json:"max_escapes"`
+	// Exec are the external methods (ExecCommand, PROTOCOL.md), each
+	// named in Methods by its Name.
+	Exec []ExecCommand `json:"exec,omitempty"`
 }
 
 // FamilyNames returns the names of the built-in families of a Spec:
@@ -106,6 +109,13 @@ func (s Spec) Suite(extra ...Method) (Suite, error) {
 		}
 		su.Families = append(su.Families, fams[f])
 	}
+	for _, c := range s.Exec {
+		m, err := c.Method()
+		if err != nil {
+			return Suite{}, err
+		}
+		extra = append(extra, m)
+	}
 	for _, name := range s.Methods {
 		m, err := ResolveMethod(name, extra...)
 		if err != nil {
@@ -135,8 +145,11 @@ func (s Spec) Settings() []Setting {
 	if slices.Contains(s.Families, "gaussian") {
 		set = append(set, Setting{Name: "gaussian", Value: fmt.Sprintf("cells n:m:r %s; up to %d draws per point", CellList(s.GaussCells), s.GaussTries)})
 	}
+	set = append(set, Setting{Name: "methods", Value: join(s.Methods)})
+	for _, c := range s.Exec {
+		set = append(set, Setting{Name: "external method " + c.Name, Value: strings.Join(c.Argv, " ") + " (protocol " + strconv.Itoa(ExecProtocol) + ", PROTOCOL.md)"})
+	}
 	return append(set,
-		Setting{Name: "methods", Value: join(s.Methods)},
 		Setting{Name: "points per family cell", Value: strconv.Itoa(s.PerCell)},
 		Setting{Name: "trials per (instance, seeded method)", Value: strconv.Itoa(s.Trials) + " (deterministic methods run once per instance)"},
 		Setting{Name: "seed", Value: strconv.FormatUint(s.Seed, 10)},

@@ -139,7 +139,13 @@ func TestSuiteResumeAndShards(t *testing.T) {
 	if !bytes.Equal(resultBytes(t, all), want) {
 		t.Error("merged shards differ from one run")
 	}
-	for name, c := range map[string][]*Journal{"missing": {js[0], js[2]}, "given twice": {js[0], js[1], js[1], js[2]}, "unsharded run": {after}} {
+	// An unsharded run's journal is shard 0/1: merged alone it gives the
+	// run's results (a report from any journal), beside shards it is of
+	// another sharding.
+	if one, err := MergeJournals([]*Journal{after}); err != nil || !bytes.Equal(resultBytes(t, one), want) {
+		t.Errorf("merging an unsharded run's journal: %v", err)
+	}
+	for name, c := range map[string][]*Journal{"missing": {js[0], js[2]}, "given twice": {js[0], js[1], js[1], js[2]}, "another sharding": {after, js[0]}} {
 		if _, err := MergeJournals(c); !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), strings.Fields(name)[0]) {
 			t.Errorf("merge with a shard %s: %v", name, err)
 		}

@@ -366,7 +366,7 @@ func writeGlance(b *bytes.Buffer, spec Spec, ss []Summary, as []FamilyAnalysis) 
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")
-	na := false
+	na, anyAgree := false, false
 	for _, m := range spec.Methods {
 		fmt.Fprintf(b, "| %s | %v |", quote.Markdown(m), judge[m])
 		for _, f := range spec.Families {
@@ -383,10 +383,17 @@ func writeGlance(b *bytes.Buffer, spec Spec, ss []Summary, as []FamilyAnalysis) 
 				b.WriteString(" n/a |")
 				na = true
 			default:
-				fmt.Fprintf(b, " %.0f %% [%.0f, %.0f] · %s |", 100*s.Rate, 100*s.RateLo, 100*s.RateHi, g)
+				agree := ""
+				if s.RunsAgree {
+					agree, anyAgree = "‡", true
+				}
+				fmt.Fprintf(b, " %.0f %% [%.0f, %.0f]%s · %s |", 100*s.Rate, 100*s.RateLo, 100*s.RateHi, agree, g)
 			}
 		}
 		b.WriteString("\n")
+	}
+	if anyAgree {
+		b.WriteString("\n‡: the method's runs agree on every instance (all succeed or all fail), so repeating them adds no information: the interval is over instances, not over runs.\n")
 	}
 	switch note := sizeLimitNote(spec.Methods); {
 	case na:

@@ -78,7 +78,10 @@ type TrialResult struct {
 	// the ladder it reached (TrialOptions.Targets), in ladder order.
 	Hits  []Hit        `json:"hits"`
 	Trace []TracePoint `json:"trace"`
-	Err   string       `json:"err,omitempty"`
+	// Escapes says what happened in each escape round: the candidates
+	// proposed and the one accepted (kind, line and t for SOD's).
+	Escapes []EscapeRound `json:"escapes,omitempty"`
+	Err     string        `json:"err,omitempty"`
 }
 
 // Key identifies a run: family, instance, method and trial.
@@ -117,6 +120,7 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 	if err != nil {
 		return nil, fmt.Errorf("escapebench: method %q: %w", m.Name, err)
 	}
+	defer closeEscaper(esc) // an external method's program (ExecCommand)
 	phase := max(opt.MaxIter, in.PhaseIter)
 	if pr, ok := esc.(prober); ok {
 		pr.setProbe(phase)
@@ -151,6 +155,9 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 	stop := threadCPU()
 	run, err := sod.RunEscape(ctx, p, in.X, esc, eo)
 	res.Cost.CPU = stop()
+	if ext := closeEscaper(esc); ext > 0 && res.Cost.CPU >= 0 {
+		res.Cost.CPU += ext // an external method's program
+	}
 	res.Cost.Wall = time.Since(wall)
 	if err != nil {
 		return nil, fmt.Errorf("escapebench: %s on %s trial %d: %w", m.Name, in.Name, trial, err)
@@ -165,6 +172,7 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 	}
 	for _, rec := range run.Escapes {
 		res.Rounds++
+		res.Escapes = append(res.Escapes, roundOf(rec))
 		// By the value the candidate was judged on: h after its probe,
 		// if it had one (random restart's h(X̌) is that of a random start).
 		if rec.Accepted >= 0 && rec.Candidates[rec.Accepted].HProbe < rec.HFrom {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/escapebench"
@@ -23,7 +24,25 @@ const profilePoints = 80
 // step curve is sampled at profilePoints log-spaced x values; a family
 // whose curves are all empty (no run reached any target) gives no chart.
 func BenchProfileCharts(a escapebench.FamilyAnalysis) ([]widgets.Chart, error) {
+	cs, err := BenchProfileCurves(a)
+	if err != nil {
+		return nil, err
+	}
 	var out []widgets.Chart
+	for _, c := range cs {
+		ch, err := c.Chart(benchProfileSize, widgets.Subtitle(pooledTargets(a.Targets)))
+		if err != nil {
+			return nil, fmt.Errorf("BenchProfileCharts: %s: %w", a.Family, err)
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// BenchProfileCurves are the curves of BenchProfileCharts, for a static
+// figure of the same charts (plots.CurvesPlot; staticfig.BenchProfileFigures).
+func BenchProfileCurves(a escapebench.FamilyAnalysis) ([]widgets.Curves, error) {
+	var out []widgets.Curves
 	for _, p := range []struct {
 		title, x, y string
 		curves      []escapebench.Curve2D
@@ -32,9 +51,9 @@ func BenchProfileCharts(a escapebench.FamilyAnalysis) ([]widgets.Chart, error) {
 		{"performance profile (Dolan–Moré)", "τ: aRT / best aRT", "share of (instance, target)", a.Perf},
 		{"data profile (Moré–Wild)", "budget (GD phases)", "share of (instance, target)", a.Data},
 	} {
-		c, ok, err := stepCurvesChart(a.Family+": "+p.title, p.x, p.y, p.curves)
+		c, ok, err := stepCurves(a.Family+": "+p.title, p.x, p.y, p.curves)
 		if err != nil {
-			return nil, fmt.Errorf("BenchProfileCharts: %s: %w", a.Family, err)
+			return nil, fmt.Errorf("BenchProfileCurves: %s: %w", a.Family, err)
 		}
 		if ok {
 			out = append(out, c)
@@ -43,13 +62,13 @@ func BenchProfileCharts(a escapebench.FamilyAnalysis) ([]widgets.Chart, error) {
 	return out, nil
 }
 
-// stepCurvesChart samples step curves (Y[i] from X[i] on, 0 before the
+// stepCurves samples step curves (Y[i] from X[i] on, 0 before the
 // first) on a shared log-spaced x grid and draws them with a log x axis.
-func stepCurvesChart(title, xName, yName string, cs []escapebench.Curve2D) (widgets.Chart, bool, error) {
+func stepCurves(title, xName, yName string, cs []escapebench.Curve2D) (widgets.Curves, bool, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range cs {
 		if len(c.X) != len(c.Y) {
-			return nil, false, fmt.Errorf("%w: curve %q has %d x and %d y values", sod.ErrBadParameter, c.Method, len(c.X), len(c.Y))
+			return widgets.Curves{}, false, fmt.Errorf("%w: curve %q has %d x and %d y values", sod.ErrBadParameter, c.Method, len(c.X), len(c.Y))
 		}
 		for _, x := range c.X {
 			if x > 0 && !math.IsInf(x, 0) {
@@ -58,7 +77,7 @@ func stepCurvesChart(title, xName, yName string, cs []escapebench.Curve2D) (widg
 		}
 	}
 	if math.IsInf(lo, 1) {
-		return nil, false, nil
+		return widgets.Curves{}, false, nil
 	}
 	if hi <= lo {
 		hi = 10 * lo
@@ -83,12 +102,21 @@ func stepCurvesChart(title, xName, yName string, cs []escapebench.Curve2D) (widg
 		}
 		series = append(series, widgets.Series{Name: c.Method, Y: y})
 	}
-	ch, err := widgets.Curves{Title: title, XName: xName, YName: yName, X: xs, Series: series, LogX: true}.Chart(benchProfileSize)
-	return ch, err == nil, err
+	c := widgets.Curves{Title: title, XName: xName, YName: yName, X: xs, Series: series, LogX: true, Step: true, Probability: true, Distinct: true}
+	return c, true, c.Validate("BenchProfileCurves")
+}
+
+// pooledTargets says which targets a profile pools, for its subtitle.
+func pooledTargets(ts []escapebench.Target) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.String()
+	}
+	return fmt.Sprintf("pooled over %d targets: %s", len(ts), strings.Join(names, "; "))
 }
 
 // benchProfileSize is the size of one profile chart.
-var benchProfileSize = widgets.Size("600px", "380px")
+var benchProfileSize = widgets.Size("600px", "480px")
 
 // BenchARTTable lists one family's aRT of every method to every target
 // of the ladder, in ∇h-equivalents ("∞" where no run reached it), with
@@ -229,6 +257,6 @@ func featureChart(a escapebench.FamilyAnalysis, insts []escapebench.InstanceInfo
 		series = append(series, widgets.Series{Name: m, Y: y})
 	}
 	ch, err := widgets.Curves{Title: a.Family + ": success rate per instance against " + escapebench.FeatureNames[k], XName: escapebench.FeatureNames[k], YName: "success rate",
-		X: xs, Series: series, LogX: true}.Chart(benchProfileSize)
+		X: xs, Series: series, LogX: true, Probability: true, Distinct: true}.Chart(benchProfileSize)
 	return ch, err == nil, err
 }

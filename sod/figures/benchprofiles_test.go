@@ -28,11 +28,24 @@ func TestBenchARTTableAndSampling(t *testing.T) {
 		t.Error("missing aRT rows accepted")
 	}
 	c := escapebench.Curve2D{Method: "m", X: []float64{10, 100}, Y: []float64{0.25, 0.75}}
-	ch, ok, err := stepCurvesChart("t", "x", "y", []escapebench.Curve2D{c})
-	if err != nil || !ok || ch == nil {
-		t.Fatalf("chart %v, %v, %v", ch, ok, err)
+	cv, ok, err := stepCurves("t", "x", "y", []escapebench.Curve2D{c})
+	if err != nil || !ok || !cv.Step || !cv.Probability || !cv.Distinct {
+		t.Fatalf("curves %+v, %v, %v", cv, ok, err)
 	}
-	if _, ok, err := stepCurvesChart("t", "x", "y", []escapebench.Curve2D{{Method: "m"}}); ok || err != nil {
+	// The sampled steps: 0 before x = 10, 0.25 from 10, 0.75 from 100.
+	for i, x := range cv.X {
+		want := 0.0
+		switch {
+		case x >= 100:
+			want = 0.75
+		case x >= 10:
+			want = 0.25
+		}
+		if cv.Series[0].Y[i] != want {
+			t.Errorf("at x = %v: %v, want %v", x, cv.Series[0].Y[i], want)
+		}
+	}
+	if _, ok, err := stepCurves("t", "x", "y", []escapebench.Curve2D{{Method: "m"}}); ok || err != nil {
 		t.Errorf("empty curves: ok %v, err %v; want no chart", ok, err)
 	}
 }

@@ -79,7 +79,7 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 	}
 	p := &widgets.Page{Title: title, Head: benchReportStyle}
 	p.AddHTML("<h1>" + quote.HTMLText(title) + "</h1>")
-	p.AddHTML(`<p class="bench-note">Every method is run from certified spurious second-order points of each family; a run succeeds when it ends with ‖XXᵀ − M*‖<sub>F</sub> &lt; 0.02. Rates carry a 95 % Wilson interval over runs; since runs on one instance are not independent, the last column counts instances (escaped by at least one run / by every run / all) with the 95 % Wilson interval over instances. Gradient evaluations and CPU time to success are over successful runs. Every run records its cost in ∇h-equivalents (escapebench.CostWeights) at its first hit of each target of a ladder (distance to M* and h): aRT, COCO's average runtime, charges failed runs in full; the ECDF, performance and data profiles are drawn from these first hits, against the virtual best method. Each method is named with its judge: raw-h (the paper's rule: h of the candidate) or gd-probe (h after a gradient descent phase from it).</p>`)
+	p.AddHTML(`<p class="bench-note">Every method is run from certified spurious second-order points of each family; a run succeeds when it ends with ‖XXᵀ − M*‖<sub>F</sub> &lt; 0.02. Rates carry a 95 % Wilson interval over runs, or over instances (‡) for a method whose runs agree on every instance (all succeed or all fail: repeating them adds no information); since runs on one instance are not independent, the last column counts instances (escaped by at least one run / by every run / all) with the 95 % Wilson interval over instances. Gradient evaluations and CPU time to success are over successful runs. Every run records its cost in ∇h-equivalents (escapebench.CostWeights) at its first hit of each target of a ladder (distance to M* and h): aRT, COCO's average runtime, charges failed runs in full; the ECDF, performance and data profiles are drawn from these first hits, against the virtual best method. Each method is named with its judge: raw-h (the paper's rule: h of the candidate) or gd-probe (h after a gradient descent phase from it).</p>`)
 	if len(rep.Settings) > 0 {
 		st := widgets.Table{Caption: "Suite", Header: []string{"parameter", "value"}}
 		for _, s := range rep.Settings {
@@ -302,7 +302,7 @@ func BenchMetricsTable(ss []escapebench.Summary, family string) (widgets.Table, 
 		tab.Rows = append(tab.Rows, []widgets.Cell{
 			{Text: s.Method},
 			{Text: fmt.Sprintf("%d/%d", s.Successes, s.Trials)},
-			{Text: fmt.Sprintf("%.0f %% [%.0f, %.0f]", 100*s.Rate, 100*s.RateLo, 100*s.RateHi)},
+			{Text: fmt.Sprintf("%.0f %% [%.0f, %.0f]%s", 100*s.Rate, 100*s.RateLo, 100*s.RateHi, map[bool]string{true: "‡"}[s.RunsAgree])},
 			{Text: benchNum("%.0f", float64(s.GradMedian))},
 			{Text: benchNum("%.0f", float64(s.GradP90))},
 			{Text: benchSeconds(float64(s.CPUMedian))},

@@ -10,7 +10,8 @@ import (
 )
 
 // CurvesPlot is the static (gonum/plot) version of widgets.Curves.Chart, for SVG,
-// PNG or PDF export with Save.
+// PNG or PDF export with Save: the same Step, Probability and Distinct
+// styles (colours and dashes of chartkit.SeriesStyle).
 func CurvesPlot(c widgets.Curves) (*plot.Plot, error) {
 	if err := c.Validate("CurvesPlot"); err != nil {
 		return nil, err
@@ -20,7 +21,17 @@ func CurvesPlot(c widgets.Curves) (*plot.Plot, error) {
 	ys := make([][]float64, len(c.Series))
 	for k, s := range c.Series {
 		ys[k] = s.Y
-		sk, err := addLine(p, s.Name, c.X, s.Y, c.LogX, c.LogY, lineStyle(chartkit.Palette[k%len(chartkit.Palette)], vg.Points(1.5), false), true)
+		style := lineStyle(chartkit.Palette[k%len(chartkit.Palette)], vg.Points(1.5), false)
+		if c.Distinct {
+			st := chartkit.SeriesStyle(k)
+			style = lineStyle(st.Color, vg.Points(1.5), false)
+			style.Dashes = staticDashes[st.Dash]
+		}
+		x, y := c.X, s.Y
+		if c.Step {
+			x, y = stepXY(x, y)
+		}
+		sk, err := addLine(p, s.Name, x, y, c.LogX, c.LogY, style, true)
 		if err != nil {
 			return nil, err
 		}
@@ -39,6 +50,25 @@ func CurvesPlot(c widgets.Curves) (*plot.Plot, error) {
 			return nil, err
 		}
 	}
+	if c.Probability {
+		p.Y.Min, p.Y.Max = 0, 1
+	}
 	p.Title.Text = tx(skippedNote(c.Title, skipped, c.LogX || c.LogY))
 	return p, nil
+}
+
+// staticDashes are chartkit.Dashes as gonum/plot dash patterns.
+var staticDashes = map[string][]vg.Length{"solid": nil, "dashed": {vg.Points(6), vg.Points(3)}, "dotted": {vg.Points(1.5), vg.Points(2.5)}}
+
+// stepXY returns the points of the step function that holds y[i] from
+// x[i] to x[i+1].
+func stepXY(x, y []float64) ([]float64, []float64) {
+	sx, sy := make([]float64, 0, 2*len(x)), make([]float64, 0, 2*len(y))
+	for i := range x {
+		if i > 0 {
+			sx, sy = append(sx, x[i]), append(sy, y[i-1])
+		}
+		sx, sy = append(sx, x[i]), append(sy, y[i])
+	}
+	return sx, sy
 }

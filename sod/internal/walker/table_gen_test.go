@@ -6,6 +6,7 @@ import (
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
+	"sodworkbench.org/workbench/sod/escapebench/execclient"
 	"sodworkbench.org/workbench/sod/exercises"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/sod/figures"
@@ -21,19 +22,20 @@ import (
 // walked lists the packages walker.Discover found, with their number of
 // entries (0: no exported function or method).
 var walked = map[string]int{
-	"sod":                   183,
-	"sod/batch":             11,
-	"sod/escapebench":       91,
-	"sod/exercises":         9,
-	"sod/experiments":       80,
-	"sod/figures":           63,
-	"sod/figures/staticfig": 1,
-	"sod/grading":           6,
-	"sod/paper":             23,
-	"sod/quote":             4,
-	"sod/reproduction":      13,
-	"widgets":               46,
-	"widgets/plots":         18,
+	"sod":                        183,
+	"sod/batch":                  11,
+	"sod/escapebench":            95,
+	"sod/escapebench/execclient": 5,
+	"sod/exercises":              9,
+	"sod/experiments":            80,
+	"sod/figures":                64,
+	"sod/figures/staticfig":      2,
+	"sod/grading":                6,
+	"sod/paper":                  23,
+	"sod/quote":                  4,
+	"sod/reproduction":           13,
+	"widgets":                    46,
+	"widgets/plots":              18,
 }
 
 // Generic, not walked (no value without instantiation):
@@ -53,6 +55,10 @@ var table = []entry{
 	{"(*escapebench.SuiteRun).Counts", (*escapebench.SuiteRun).Counts},
 	{"(*escapebench.TargetQuantity).UnmarshalText", (*escapebench.TargetQuantity).UnmarshalText},
 	{"(*escapebench.TrialResult).Key", (*escapebench.TrialResult).Key},
+	{"(*execclient.Oracle).Critical", (*execclient.Oracle).Critical},
+	{"(*execclient.Oracle).Grad", (*execclient.Oracle).Grad},
+	{"(*execclient.Oracle).H", (*execclient.Oracle).H},
+	{"(*execclient.Oracle).HessVec", (*execclient.Oracle).HessVec},
 	{"(*exercises.Number).UnmarshalJSON", (*exercises.Number).UnmarshalJSON},
 	{"(*experiments.AblationWithScans).CSVTables", (*experiments.AblationWithScans).CSVTables},
 	{"(*experiments.BasicExampleResult).CSVTables", (*experiments.BasicExampleResult).CSVTables},
@@ -193,11 +199,14 @@ var table = []entry{
 	{"escapebench.CostWeights.Validate", escapebench.CostWeights.Validate},
 	{"escapebench.CreateJournal", escapebench.CreateJournal},
 	{"escapebench.CurrentEnv", escapebench.CurrentEnv},
+	{"escapebench.DefaultExecLimits", escapebench.DefaultExecLimits},
 	{"escapebench.DefaultSpec", escapebench.DefaultSpec},
 	{"escapebench.DefaultTargets", escapebench.DefaultTargets},
 	{"escapebench.DefaultTrialOptions", escapebench.DefaultTrialOptions},
 	{"escapebench.Env.Pairs", escapebench.Env.Pairs},
 	{"escapebench.EscaperMethod", escapebench.EscaperMethod},
+	{"escapebench.ExecCommand.Method", escapebench.ExecCommand.Method},
+	{"escapebench.ExecCommand.Validate", escapebench.ExecCommand.Validate},
 	{"escapebench.ExpandMethodGrid", escapebench.ExpandMethodGrid},
 	{"escapebench.FamilyNames", escapebench.FamilyNames},
 	{"escapebench.Features.Values", escapebench.Features.Values},
@@ -226,6 +235,7 @@ var table = []entry{
 	{"escapebench.PMCStart.String", escapebench.PMCStart.String},
 	{"escapebench.PaperFamily.Generate", escapebench.PaperFamily.Generate},
 	{"escapebench.PaperFamily.Name", escapebench.PaperFamily.Name},
+	{"escapebench.ParseExecCommand", escapebench.ParseExecCommand},
 	{"escapebench.ParseGaussianCell", escapebench.ParseGaussianCell},
 	{"escapebench.ParsePMCCell", escapebench.ParsePMCCell},
 	{"escapebench.PointKind.MarshalText", escapebench.PointKind.MarshalText},
@@ -264,6 +274,7 @@ var table = []entry{
 	{"escapebench.WriteSummaryPage", escapebench.WriteSummaryPage},
 	{"escapebench.WriteSummaryTable", escapebench.WriteSummaryTable},
 	{"escapebench.WriteTimingsCSV", escapebench.WriteTimingsCSV},
+	{"execclient.Serve", execclient.Serve},
 	{"exercises.Check", exercises.Check},
 	{"exercises.DecodeAnswer", exercises.DecodeAnswer},
 	{"exercises.Export", exercises.Export},
@@ -357,6 +368,7 @@ var table = []entry{
 	{"figures.BenchMetricsTable", figures.BenchMetricsTable},
 	{"figures.BenchPairedTable", figures.BenchPairedTable},
 	{"figures.BenchProfileCharts", figures.BenchProfileCharts},
+	{"figures.BenchProfileCurves", figures.BenchProfileCurves},
 	{"figures.CaseCurves", figures.CaseCurves},
 	{"figures.CaseLifted", figures.CaseLifted},
 	{"figures.CaseOneLandscapeChart", figures.CaseOneLandscapeChart},
@@ -547,6 +559,7 @@ var table = []entry{
 	{"sod.TPGDConditionsAt", sod.TPGDConditionsAt},
 	{"sod.ValidateEscaper", sod.ValidateEscaper},
 	{"sod.XiSquared", sod.XiSquared},
+	{"staticfig.BenchProfileFigures", staticfig.BenchProfileFigures},
 	{"staticfig.CaseFigure", staticfig.CaseFigure},
 	{"widgets.AssetsDir", widgets.AssetsDir},
 	{"widgets.Bundle.Chart", widgets.Bundle.Chart},

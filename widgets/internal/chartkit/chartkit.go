@@ -71,3 +71,28 @@ func LSuffix(l int) string {
 
 // BundleName is the legend name of a group of runs.
 func BundleName(name string, runs int) string { return fmt.Sprintf("%s (%d runs)", name, runs) }
+
+// Distinct are 16 colours that stay apart from one another on screen and
+// in print (Tableau 10 and six more), for charts that compare many
+// methods (SeriesStyle).
+var Distinct = []string{"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+	"#9c755f", "#79706e", "#1f3a93", "#8cd17d", "#d37295", "#499894", "#b6992d", "#000000"}
+
+// Dashes and Markers are the line dashes and point markers SeriesStyle
+// cycles through (ECharts' names).
+var (
+	Dashes  = []string{"solid", "dashed", "dotted"}
+	Markers = []string{"circle", "rect", "triangle", "diamond", "pin", "arrow", "roundRect", "emptyCircle"}
+)
+
+// Style is how one series is drawn.
+type Style struct{ Color, Dash, Marker string }
+
+// SeriesStyle returns the style of the k-th series (k ≥ 0) of a chart of
+// many methods: its colour is Distinct[k mod 16] and its dash and marker
+// cycle, so that the first 16 series have distinct colours and the first
+// 48 distinct (colour, dash) pairs.
+func SeriesStyle(k int) Style {
+	k = max(k, 0)
+	return Style{Color: Distinct[k%len(Distinct)], Dash: Dashes[(k+k/len(Distinct))%len(Dashes)], Marker: Markers[k%len(Markers)]}
+}

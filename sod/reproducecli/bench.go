@@ -1,4 +1,4 @@
-package main
+package reproducecli
 
 import (
 	"bytes"
@@ -101,6 +101,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if profile == "quick" {
 		spec = escapebench.QuickSpec()
 	}
+	user := methodsFrom(ctx) // Run's (Main's) methods
+	addUserMethods(&spec, user)
 	fs := newFlagSet("bench")
 	var resultsMD string
 	var pmcSizes, gaussN, gaussM, gaussR []int
@@ -109,12 +111,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var workers int
 	var sh shardFlag
 	methodNames := escapebench.MethodNames()
+	for _, m := range user {
+		methodNames = append(methodNames, m.Name)
+	}
 	fs.StringVar(&c.out, "out", "bench-out", "output `dir`ectory")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	families := escapebench.FamilyNames()
 	fs.Var(nameList(&spec.Families, families), "families", "`list` of families: "+strings.Join(families, ","))
-	fs.Var(listFlag[string]{p: &spec.Methods, parse: checkMethod}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings")
-	fs.Var(methodGrid{&spec.Methods}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7 (repeatable)")
+	fs.Var(listFlag[string]{p: &spec.Methods, parse: checkMethodIn(user)}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings")
+	fs.Var(methodOrExec{methodGrid{&spec.Methods}, &spec.Exec}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7, or an external program exec:[NAME=]PROGRAM [ARG…] speaking sod/escapebench/PROTOCOL.md, e.g. 'exec:python3 sod/escapebench/clients/python/negcurv.py' (repeatable)")
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: escapebench.MaxCellPoints}, "per-cell", fmt.Sprintf("`k` generated points per family cell, in [1, %d]", escapebench.MaxCellPoints))
 	fs.Var(uint64Flag{p: &spec.Seed}, "seed", "master `seed` in [0, 2⁶⁴−1]")
@@ -137,7 +142,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, benchUsage)
-		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, and\nbench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md.\n\nFlags:\n")
+		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md.\n\nFlags:\n")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return err
@@ -159,7 +164,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkResultsMD(resultsMD); err != nil {
 		return usage(err)
 	}
-	suite, err := spec.Suite()
+	suite, err := spec.Suite(user...)
 	if err != nil {
 		return usage(err)
 	}
@@ -204,6 +209,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil
 	}
 	info := escapebench.PageInfo{Command: append([]string{"go", "run", "./sod/cmd/reproduce", "bench"}, args...), Workers: workers}
+	if len(user) > 0 { // the user's own main (Main)
+		info.Command = append([]string{filepath.Base(os.Args[0]), "bench"}, args...)
+	}
 	if !resumed {
 		info.Wall = time.Since(start)
 	}
@@ -253,6 +261,7 @@ func writeBench(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, std
 	}
 	rep := figures.BenchReport{Title: "Escape benchmark", Settings: spec.Settings(), Runs: sr.Runs, Summaries: r.Summaries, Analyses: r.Analyses, Instances: sr.Instances, Dropped: sr.Dropped, Env: r.Info.Env, Shards: r.Info.Shards}
 	files := append(r.Files(), escapebench.OutputFile{Name: benchReportFile, Write: func(w io.Writer) error { return figures.WriteBenchReport(w, rep) }})
+	files = append(files, profileFigureFiles(r.Analyses)...) // the profiles as SVG for papers
 	var skipped []string
 	var failed []error
 	for _, f := range files {
@@ -294,7 +303,8 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, benchMergeUsage)
 		fmt.Fprintln(stdout, "\nCombines the journals of reproduce bench -shard k/N (files, or folders holding")
-		fmt.Fprintln(stdout, "bench-journal-*-of-*.jsonl) into the outputs of the unsharded run, byte for byte.")
+		fmt.Fprintln(stdout, "bench-journal*.jsonl) into the outputs of the unsharded run, byte for byte; the journal of")
+		fmt.Fprintln(stdout, "an unsharded run (bench-journal.jsonl) is its one shard, so this makes the report of any run.")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return err
@@ -310,9 +320,9 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 		return usage(err)
 	}
 	if len(paths) == 0 {
-		return usage(errors.New("no journal given; want the files (or folders) written by reproduce bench -shard k/N"))
+		return usage(errors.New("no journal given; want the files (or folders) written by reproduce bench, with or without -shard k/N"))
 	}
-	files, err := shardFiles(paths, "journal", "bench-journal-*-of-*.jsonl")
+	files, err := shardFiles(paths, "journal", "bench-journal*.jsonl")
 	if err != nil {
 		return usage(err)
 	}

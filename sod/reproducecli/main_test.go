@@ -1,4 +1,4 @@
-package main
+package reproducecli
 
 import (
 	"bytes"
@@ -16,11 +16,11 @@ import (
 	"testing"
 )
 
-// TestMain lets the tests run the real command (main, with its exit
+// TestMain lets the tests run the real command (Main, with its exit
 // status) by re-executing the test binary with REPRODUCE_TEST_MAIN=1.
 func TestMain(m *testing.M) {
 	if os.Getenv("REPRODUCE_TEST_MAIN") == "1" {
-		main()
+		Main()
 		return
 	}
 	os.Exit(m.Run())
@@ -230,7 +230,7 @@ func TestRunQNNSeed(t *testing.T) {
 // every flag) on stdout and returns flag.ErrHelp, which main treats as
 // success; the package doc lists every flag the help lists.
 func TestRunHelp(t *testing.T) {
-	doc := string(must(os.ReadFile("main.go")))
+	doc := string(must(os.ReadFile("../cmd/reproduce/main.go"))) // the command's doc
 	for _, args := range [][]string{{"-h"}, {"study", "-h"}, {"-trials", "2", "study", "-help"}} {
 		var out, errb bytes.Buffer
 		err := run(context.Background(), args, &out, &errb)

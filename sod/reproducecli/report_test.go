@@ -1,4 +1,4 @@
-package main
+package reproducecli
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // TestReportUpToDate keeps that equal to a fresh render), a usage error
 // (exit status 2) for arguments, -h.
 func TestReportCommand(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join("..", "..", "..", reproduction.File))
+	want, err := os.ReadFile(filepath.Join("..", "..", reproduction.File))
 	if err != nil {
 		t.Fatal(err)
 	}
