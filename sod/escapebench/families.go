@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // descend runs seeded gradient descent to where it stalls: ‖∇h‖_F ≤
@@ -180,7 +180,7 @@ func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoi
 		}
 		for j := range k {
 			stream := cellSeed("pmc", uint64(n), math.Float64bits(eps), uint64(j))
-			rng := rand.New(rand.NewPCG(seed, stream))
+			rng := randstream.NewIndexed(seed, randstream.PMCFamilyPoints, stream)
 			x0 := mat.NewDense(n, 1, nil)
 			for i := range n {
 				x0.Set(i, 0, 0.01*rng.NormFloat64())
@@ -356,7 +356,7 @@ func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]Sta
 				if err != nil {
 					return nil, err
 				}
-				rng := rand.New(rand.NewPCG(seed, s))
+				rng := randstream.NewIndexed(seed, randstream.GaussianFamilyPoints, s)
 				sc := 1 / math.Sqrt(float64(n))
 				z, x0 := mat.NewDense(n, r, nil), mat.NewDense(n, r, nil)
 				for i := range n {

@@ -28,7 +28,8 @@ type StallPoint struct {
 	// 0.5/n needs O(n) steps to converge).
 	PhaseIter int
 	// Stream is the point's random stream under the master seed: its
-	// draws come from math/rand/v2's PCG(seed, Stream) (PMCFamily: the
+	// draws come from randstream.NewIndexed(seed, …, Stream), math/rand/v2's
+	// PCG(seed, Stream) (PMCFamily: the
 	// start x₀; GaussianFamily: Z and x₀, and the sensing matrices from
 	// sod.NewGaussianOperator(n, m, seed ^ Stream)); 0 for a point drawn
 	// from no stream (PaperFamily).

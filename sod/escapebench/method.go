@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // Method is an escape method under test: a name, its parameters (recorded
@@ -181,7 +181,7 @@ func (*randomRestart) Name() string { return "random-restart" }
 
 func (rr *randomRestart) Propose(_ context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
 	n, r := st.X.Dims()
-	rng := rand.New(rand.NewPCG(rr.seed, uint64(st.Round)))
+	rng := randstream.NewIndexed(rr.seed, randstream.RestartRounds, uint64(st.Round))
 	sc := mat.Norm(st.X, 2) / math.Sqrt(float64(n*r))
 	x := mat.NewDense(n, r, nil)
 	for i := range n {
