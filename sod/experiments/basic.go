@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // BasicExampleConfig configures the basic example of the paper's Fig. 2 (section
@@ -128,7 +128,7 @@ func RunBasicExample(ctx context.Context, cfg BasicExampleConfig, prog batch.Pro
 	total := cfg.Starts + 1
 	for try := uint64(0); len(res.Seeds) < cfg.Starts && try < 100; try++ {
 		seed := cfg.Seed + try // wraps around at 2⁶⁴: any Seed has 100 tries
-		rng := rand.New(rand.NewPCG(seed, 0xba51c))
+		rng := randstream.New(seed, randstream.BasicExampleStarts)
 		x0 := mat.NewDense(2, 1, []float64{rng.NormFloat64(), rng.NormFloat64()})
 		run, err := sod.RunEscape(ctx, p, x0, cfg.Escaper, sod.EscapeOptions{GD: gdo, MaxEscapes: 1, AllowAscent: true, TargetDist: 1e-3})
 		if err == nil {

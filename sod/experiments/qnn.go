@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // QNNConfig configures the quadratic-network experiment of the paper's
@@ -281,7 +281,7 @@ func continueGD(ctx context.Context, c *LossCurve, p *sod.Problem, run *sod.Esca
 // qnnStart returns W₀ = scale·N(0, I) (n×r) drawn from seed.
 func qnnStart(p *sod.Problem, scale float64, seed uint64) *mat.Dense {
 	n, r := p.Dims()
-	rng := rand.New(rand.NewPCG(seed, 0x9_11))
+	rng := randstream.New(seed, randstream.QNNStarts)
 	x0 := mat.NewDense(n, r, nil)
 	for i := 0; i < n; i++ {
 		for k := 0; k < r; k++ {

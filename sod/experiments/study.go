@@ -12,6 +12,7 @@ import (
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/paper"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // StudyConfig configures the success-rate study of the paper's Fig.
@@ -273,10 +274,10 @@ func (c *StudyConfig) validate() error {
 // command can refuse bad input before it creates files.
 func (c StudyConfig) Validate() error { return c.validate() }
 
-// trialRNG gives every trial its own PCG stream, so the outcome of a trial
+// trialRNG gives every trial its own stream (randstream.StudyTrials), so the outcome of a trial
 // depends only on (Seed, cell, trial) and not on scheduling.
 func trialRNG(seed uint64, cell, trial int) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, uint64(cell)<<32|uint64(trial)))
+	return randstream.NewIndexed(seed, randstream.StudyTrials, uint64(cell)<<32|uint64(trial))
 }
 
 // RunStudy runs the success-rate study. Trials run in parallel on
