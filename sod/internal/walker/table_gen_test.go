@@ -13,6 +13,7 @@ import (
 	"sodworkbench.org/workbench/sod/grading"
 	"sodworkbench.org/workbench/sod/paper"
 	"sodworkbench.org/workbench/sod/quote"
+	"sodworkbench.org/workbench/sod/randstream"
 	"sodworkbench.org/workbench/sod/reproduction"
 	"sodworkbench.org/workbench/widgets"
 	"sodworkbench.org/workbench/widgets/plots"
@@ -31,6 +32,7 @@ var walked = map[string]int{
 	"sod/grading":           6,
 	"sod/paper":             23,
 	"sod/quote":             3,
+	"sod/randstream":        4,
 	"sod/reproduction":      13,
 	"widgets":               45,
 	"widgets/plots":         16,
@@ -440,6 +442,10 @@ var table = []entry{
 	{"quote.CSV", quote.CSV},
 	{"quote.HTMLText", quote.HTMLText},
 	{"quote.Markdown", quote.Markdown},
+	{"randstream.Indexed.String", randstream.Indexed.String},
+	{"randstream.New", randstream.New},
+	{"randstream.NewIndexed", randstream.NewIndexed},
+	{"randstream.Stream.String", randstream.Stream.String},
 	{"reproduction.AblationDiffKind.String", reproduction.AblationDiffKind.String},
 	{"reproduction.AblationValues.CellAt", reproduction.AblationValues.CellAt},
 	{"reproduction.AllSections", reproduction.AllSections},
