@@ -149,10 +149,10 @@ func (o CertifyOptions) withDefaults() (CertifyOptions, error) {
 		o.DescentDrop = DefaultDescentDrop
 	}
 	if !(o.Tol > 0) || math.IsInf(o.Tol, 0) || !(o.MinDist > 0) || math.IsInf(o.MinDist, 0) || o.DenseMax < 1 {
-		return o, fmt.Errorf("%w: CertifyOptions Tol = %v, MinDist = %v, DenseMax = %d, want Tol, MinDist finite > 0 and DenseMax ≥ 1", sod.ErrBadParameter, o.Tol, o.MinDist, o.DenseMax)
+		return o, fmt.Errorf("%w: CertifyOptions Tol = %v, MinDist = %v, DenseMax = %d, want Tol, MinDist finite > 0 and DenseMax ≥ 1", ErrBadBench, o.Tol, o.MinDist, o.DenseMax)
 	}
 	if !(o.RelH > 0 && o.RelH < 1) || !(o.Step >= 0) || math.IsInf(o.Step, 0) || o.DescentSteps < 1 || o.DescentSteps > 10_000_000 || !(o.DescentDrop > 0 && o.DescentDrop < 1) {
-		return o, fmt.Errorf("%w: CertifyOptions RelH = %v (want in (0, 1)), Step = %v (want finite ≥ 0), DescentSteps = %d (want 1…10⁷), DescentDrop = %v (want in (0, 1))", sod.ErrBadParameter, o.RelH, o.Step, o.DescentSteps, o.DescentDrop)
+		return o, fmt.Errorf("%w: CertifyOptions RelH = %v (want in (0, 1)), Step = %v (want finite ≥ 0), DescentSteps = %d (want 1…10⁷), DescentDrop = %v (want in (0, 1))", ErrBadBench, o.RelH, o.Step, o.DescentSteps, o.DescentDrop)
 	}
 	return o, nil
 }
@@ -160,21 +160,21 @@ func (o CertifyOptions) withDefaults() (CertifyOptions, error) {
 // Certify checks that X is a spurious second-order point of p and returns
 // its certificate; the error wraps ErrNotCertified (with the certificate
 // filled as far as computed) when it is not, sod.ErrNoGroundTruth when M*
-// is unknown, and sod.ErrBadParameter for bad options. At nr ≤ DenseMax the
+// is unknown, and ErrBadBench for bad options. At nr ≤ DenseMax the
 // smallest Hessian eigenvalue comes from the dense sod.Problem.Hessian
 // (the one sod.AnalyzeCritical decomposes); above it from sod.HessianMinEig, which never forms the nr×nr
 // matrix.
 func Certify(ctx context.Context, p *sod.Problem, X mat.Matrix, opt CertifyOptions) (Certificate, error) {
 	var c Certificate
 	if ctx == nil {
-		return c, fmt.Errorf("%w: Certify needs a context", sod.ErrBadParameter)
+		return c, fmt.Errorf("%w: Certify needs a context", ErrBadBench)
 	}
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return c, err
 	}
 	if p == nil {
-		return c, fmt.Errorf("%w: nil problem", sod.ErrBadParameter)
+		return c, fmt.Errorf("%w: nil problem", ErrBadBench)
 	}
 	if err := p.CheckX(X); err != nil {
 		return c, err

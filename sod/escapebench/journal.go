@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"time"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 )
 
@@ -146,10 +145,10 @@ func ReadJournal(path string) (*Journal, error) {
 }
 
 // Path returns the journal's file name. On a nil journal it panics with
-// an error wrapping sod.ErrBadParameter (it has no error result).
+// an error wrapping ErrBadBench (it has no error result).
 func (j *Journal) Path() string {
 	if j == nil {
-		panic(fmt.Errorf("%w: Journal.Path on a nil *Journal (use CreateJournal, ResumeJournal or ReadJournal)", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: Journal.Path on a nil *Journal (use CreateJournal, ResumeJournal or ReadJournal)", ErrBadBench))
 	}
 	return j.path
 }
@@ -176,7 +175,7 @@ func (j *Journal) Complete() bool {
 // Close closes a journal open for writing; it does nothing on a read one.
 func (j *Journal) Close() error {
 	if j == nil {
-		return fmt.Errorf("%w: Close on a nil *Journal", sod.ErrBadParameter)
+		return fmt.Errorf("%w: Close on a nil *Journal", ErrBadBench)
 	}
 	if j.f == nil {
 		return nil
@@ -208,36 +207,36 @@ func (j *Journal) finish(n int) error {
 // the whole suite, in canonical order: the same runs as one unsharded
 // RunSuite, byte for byte in WriteResultsJSON. Journals of another suite
 // or sharding, of an unsharded run, a shard given twice, an incomplete or
-// a missing one are refused with an error wrapping sod.ErrBadParameter
+// a missing one are refused with an error wrapping ErrBadBench
 // naming the file or the shard.
 func MergeJournals(js []*Journal) ([]*TrialResult, error) {
 	if len(js) == 0 {
-		return nil, fmt.Errorf("%w: no journal to merge", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: no journal to merge", ErrBadBench)
 	}
 	var all []*TrialResult
 	first := js[0]
 	seen := map[int]string{}
 	for i, j := range js {
 		if j == nil {
-			return nil, fmt.Errorf("%w: MergeJournals: journal %d is nil", sod.ErrBadParameter, i)
+			return nil, fmt.Errorf("%w: MergeJournals: journal %d is nil", ErrBadBench, i)
 		}
 		h := j.Header
 		switch {
 		case !reflect.DeepEqual(first.Header.Bench, h.Bench) || first.Header.ShardN != h.ShardN:
-			return nil, fmt.Errorf("%w: %s belongs to another suite or sharding than %s", sod.ErrBadParameter, j.path, first.path)
+			return nil, fmt.Errorf("%w: %s belongs to another suite or sharding than %s", ErrBadBench, j.path, first.path)
 		case h.ShardN < 1:
-			return nil, fmt.Errorf("%w: %s is the journal of an unsharded run, not a shard", sod.ErrBadParameter, j.path)
+			return nil, fmt.Errorf("%w: %s is the journal of an unsharded run, not a shard", ErrBadBench, j.path)
 		case seen[h.ShardK] != "":
-			return nil, fmt.Errorf("%w: shard %d/%d given twice (%s and %s)", sod.ErrBadParameter, h.ShardK, h.ShardN, seen[h.ShardK], j.path)
+			return nil, fmt.Errorf("%w: shard %d/%d given twice (%s and %s)", ErrBadBench, h.ShardK, h.ShardN, seen[h.ShardK], j.path)
 		case !j.Complete():
-			return nil, fmt.Errorf("%w: %s: shard %d/%d is not complete (rerun its command to resume it)", sod.ErrBadParameter, j.path, h.ShardK, h.ShardN)
+			return nil, fmt.Errorf("%w: %s: shard %d/%d is not complete (rerun its command to resume it)", ErrBadBench, j.path, h.ShardK, h.ShardN)
 		}
 		seen[h.ShardK] = j.path
 		all = append(all, j.runs...)
 	}
 	for k := range first.Header.ShardN {
 		if seen[k] == "" {
-			return nil, fmt.Errorf("%w: shard %d/%d is missing", sod.ErrBadParameter, k, first.Header.ShardN)
+			return nil, fmt.Errorf("%w: shard %d/%d is missing", ErrBadBench, k, first.Header.ShardN)
 		}
 	}
 	return Canonical(all)

@@ -73,10 +73,10 @@ const (
 // candidates without their probes.
 func WithJudge(m Method, j JudgingRule) (Method, error) {
 	if j != JudgeRawH && j != JudgeProbe {
-		return Method{}, fmt.Errorf("%w: judge %v, want raw-h or gd-probe", sod.ErrBadParameter, j)
+		return Method{}, fmt.Errorf("%w: judge %v, want raw-h or gd-probe", ErrBadBench, j)
 	}
 	if m.New == nil || m.Name == "" {
-		return Method{}, fmt.Errorf("%w: method %q has no name or no constructor", sod.ErrBadParameter, m.Name)
+		return Method{}, fmt.Errorf("%w: method %q has no name or no constructor", ErrBadBench, m.Name)
 	}
 	if m.judge() == j {
 		return m, nil

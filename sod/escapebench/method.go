@@ -45,11 +45,11 @@ type Method struct {
 func EscaperMethod(name string, params map[string]string, newEsc func(in CertifiedInstance, seed uint64) sod.Escaper) Method {
 	return Method{Name: name, Params: params, Seeded: true, New: func(in CertifiedInstance, seed uint64) (sod.Escaper, error) {
 		if newEsc == nil {
-			return nil, fmt.Errorf("%w: method %q: nil escaper constructor (EscaperMethod's newEsc)", sod.ErrBadParameter, name)
+			return nil, fmt.Errorf("%w: method %q: nil escaper constructor (EscaperMethod's newEsc)", ErrBadBench, name)
 		}
 		esc := newEsc(in, seed)
 		if esc == nil {
-			return nil, fmt.Errorf("%w: method %q: the escaper constructor returned nil", sod.ErrBadParameter, name)
+			return nil, fmt.Errorf("%w: method %q: the escaper constructor returned nil", ErrBadBench, name)
 		}
 		return esc, nil
 	}}

@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // AnalysisOptions configure Analyze.
@@ -103,7 +101,7 @@ type PairedTest struct {
 // b + c = 0.
 func McNemar(b, c int) (float64, error) {
 	if b < 0 || c < 0 || b > 1_000_000 || c > 1_000_000 || b+c > 1_000_000 {
-		return 0, fmt.Errorf("%w: McNemar b = %d, c = %d, want 0 ≤ b, c and b + c ≤ 10⁶", sod.ErrBadParameter, b, c)
+		return 0, fmt.Errorf("%w: McNemar b = %d, c = %d, want 0 ≤ b, c and b + c ≤ 10⁶", ErrBadBench, b, c)
 	}
 	n, k := b+c, min(b, c)
 	if n == 0 {
@@ -125,7 +123,7 @@ func McNemar(b, c int) (float64, error) {
 func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]FamilyAnalysis, error) {
 	for i, r := range rs {
 		if r == nil {
-			return nil, fmt.Errorf("%w: Analyze: run %d is nil", sod.ErrBadParameter, i)
+			return nil, fmt.Errorf("%w: Analyze: run %d is nil", ErrBadBench, i)
 		}
 	}
 	ts := opt.Targets
@@ -147,7 +145,7 @@ func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]Fa
 		maxIter = DefaultTrialOptions().MaxIter
 	}
 	if maxIter < 0 {
-		return nil, fmt.Errorf("%w: AnalysisOptions.MaxIter = %d, want ≥ 0", sod.ErrBadParameter, maxIter)
+		return nil, fmt.Errorf("%w: AnalysisOptions.MaxIter = %d, want ≥ 0", ErrBadBench, maxIter)
 	}
 	phase := map[string]float64{}
 	for _, in := range insts {
@@ -162,7 +160,7 @@ func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]Fa
 		byFam[r.Family] = append(byFam[r.Family], r)
 		for _, h := range r.Hits {
 			if h.Target < 0 || h.Target >= len(ts) {
-				return nil, fmt.Errorf("%w: run %s / %s / %s / trial %d has a hit of target %d; the ladder has %d", sod.ErrBadParameter, r.Family, r.Instance, r.Method, r.Trial, h.Target, len(ts))
+				return nil, fmt.Errorf("%w: run %s / %s / %s / trial %d has a hit of target %d; the ladder has %d", ErrBadBench, r.Family, r.Instance, r.Method, r.Trial, h.Target, len(ts))
 			}
 		}
 	}
