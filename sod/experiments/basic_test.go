@@ -153,7 +153,7 @@ func TestBasicExampleErrors(t *testing.T) {
 	for _, tc := range tests {
 		cfg := DefaultBasicExampleConfig()
 		tc.mod(&cfg)
-		if _, err := RunBasicExample(context.Background(), cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := RunBasicExample(context.Background(), cfg, nil); !errors.Is(err, ErrBadExperiment) {
 			t.Errorf("%s: err = %v", tc.name, err)
 		}
 	}

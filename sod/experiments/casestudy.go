@@ -126,23 +126,23 @@ type LiftedPanels struct {
 // ItersBefore ≥ 1, ItersAfter ≥ 0, T in [1, sod.MaxSubspaceSteps],
 // CurvePoints at most MaxGridPoints (below 2 means the default 200), and
 // InitScale > 0 with SeedTries ≥ 1 when X0 is nil. The error wraps
-// sod.ErrBadParameter and names the bad value.
+// ErrBadExperiment and names the bad value.
 func (c CaseStudyConfig) Validate() error {
 	if c.Problem == nil || !c.Problem.HasTruth() {
-		return fmt.Errorf("%w: case study needs a problem with known M*", sod.ErrBadParameter)
+		return fmt.Errorf("%w: case study needs a problem with known M*", ErrBadExperiment)
 	}
 	if !(c.Step > 0) || math.IsInf(c.Step, 0) || c.ItersBefore < 1 || c.ItersAfter < 0 {
-		return fmt.Errorf("%w: case study step %v (want finite > 0), iterations %d before (want ≥ 1) and %d after (want ≥ 0)", sod.ErrBadParameter, c.Step, c.ItersBefore, c.ItersAfter)
+		return fmt.Errorf("%w: case study step %v (want finite > 0), iterations %d before (want ≥ 1) and %d after (want ≥ 0)", ErrBadExperiment, c.Step, c.ItersBefore, c.ItersAfter)
 	}
 	if c.T < 1 || c.T > sod.MaxSubspaceSteps {
 		// The lifted panels run T exact PGD steps (sod.SubspacePGD).
-		return fmt.Errorf("%w: case study t = %d, want [1, sod.MaxSubspaceSteps = %d]", sod.ErrBadParameter, c.T, sod.MaxSubspaceSteps)
+		return fmt.Errorf("%w: case study t = %d, want [1, sod.MaxSubspaceSteps = %d]", ErrBadExperiment, c.T, sod.MaxSubspaceSteps)
 	}
 	if c.CurvePoints > MaxGridPoints {
-		return fmt.Errorf("%w: case study CurvePoints = %d, want at most %d", sod.ErrBadParameter, c.CurvePoints, MaxGridPoints)
+		return fmt.Errorf("%w: case study CurvePoints = %d, want at most %d", ErrBadExperiment, c.CurvePoints, MaxGridPoints)
 	}
 	if c.X0 == nil && (!(c.InitScale > 0) || c.SeedTries < 1) {
-		return fmt.Errorf("%w: case study InitScale = %v (want > 0), SeedTries = %d (want ≥ 1) when X0 is nil", sod.ErrBadParameter, c.InitScale, c.SeedTries)
+		return fmt.Errorf("%w: case study InitScale = %v (want > 0), SeedTries = %d (want ≥ 1) when X0 is nil", ErrBadExperiment, c.InitScale, c.SeedTries)
 	}
 	if err := c.Problem.Validate(); err != nil {
 		return fmt.Errorf("case study problem: %w", err)
@@ -183,7 +183,7 @@ func (c *CaseStudyConfig) findStart(ctx context.Context) (*mat.Dense, uint64, er
 			return x0, seed, nil
 		}
 	}
-	return nil, 0, fmt.Errorf("%w: no seed in [%d, %d) lands GD at a spurious point", sod.ErrBadParameter, c.Seed, c.Seed+uint64(c.SeedTries))
+	return nil, 0, fmt.Errorf("%w: no seed in [%d, %d) lands GD at a spurious point", ErrBadExperiment, c.Seed, c.Seed+uint64(c.SeedTries))
 }
 
 // RunCaseStudy runs a case study (PMCCaseStudyConfig,

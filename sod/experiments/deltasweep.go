@@ -48,10 +48,10 @@ type DeltaSweepResult struct {
 // Validate checks c: at least one size, each in [1, sod.MaxDenseSize]; at
 // least one ε, each in (0, 1]; Trials in [1, MaxStudyRuns]; a finite Step
 // > 0; MaxIter in [1, MaxStudyRuns]; GradTol ≥ 0; Success > 0. The error
-// wraps sod.ErrBadParameter and names the bad value.
+// wraps ErrBadExperiment and names the bad value.
 func (c DeltaSweepConfig) Validate() error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: δ sweep "+format, append([]any{sod.ErrBadParameter}, a...)...)
+		return fmt.Errorf("%w: δ sweep "+format, append([]any{ErrBadExperiment}, a...)...)
 	}
 	switch {
 	case len(c.Sizes) == 0:

@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/randstream"
 )
 
@@ -292,7 +291,7 @@ func TestQNNProblemOptions(t *testing.T) {
 		t.Errorf("±1 targets: h(0) = %v, want ½·100 = 50", v)
 	}
 	cfg.Features = "log"
-	if _, err := QNNProblem(cfg); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := QNNProblem(cfg); !errors.Is(err, ErrBadExperiment) {
 		t.Errorf("unknown features: err = %v", err)
 	}
 }
@@ -309,7 +308,7 @@ func TestQNNErrors(t *testing.T) {
 	for _, tc := range tests {
 		cfg := DefaultQNNConfig()
 		tc.mod(&cfg)
-		if _, err := RunQNN(context.Background(), cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := RunQNN(context.Background(), cfg, nil); !errors.Is(err, ErrBadExperiment) {
 			t.Errorf("%s: err = %v", tc.name, err)
 		}
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // SaveStudy writes the cells of res to path with encoding/gob (which keeps
@@ -46,7 +44,7 @@ func LoadStudy(path string) (*StudyResult, error) {
 // descent steps).
 func (r *StudyResult) EscapeTally() (kinds map[string]int, ascentRescues int) {
 	if r == nil {
-		panic(fmt.Errorf("%w: StudyResult.EscapeTally on a nil result", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: StudyResult.EscapeTally on a nil result", ErrBadExperiment))
 	}
 	kinds = map[string]int{}
 	for _, c := range r.Cells {
@@ -68,7 +66,7 @@ func (r *StudyResult) EscapeTally() (kinds map[string]int, ascentRescues int) {
 // none).
 func (r *StudyResult) Cell(n int, eps float64) *StudyCell {
 	if r == nil {
-		panic(fmt.Errorf("%w: StudyResult.Cell on a nil result", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: StudyResult.Cell on a nil result", ErrBadExperiment))
 	}
 	for i := range r.Cells {
 		if c := &r.Cells[i]; c.N == n && math.Abs(c.Eps-eps) < 1e-12 {
