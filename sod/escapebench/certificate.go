@@ -45,7 +45,7 @@ func (k PointKind) String() string {
 // MarshalText implements encoding.TextMarshaler (the words of String).
 func (k PointKind) MarshalText() ([]byte, error) {
 	if k < StrictLocalMin || int(k) >= len(pointKindNames) {
-		return nil, fmt.Errorf("escapebench: invalid PointKind %d", int(k))
+		return nil, fmt.Errorf("%w: invalid PointKind %d", ErrBadBench, int(k))
 	}
 	return []byte(k.String()), nil
 }
@@ -58,7 +58,7 @@ func (k *PointKind) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("escapebench: unknown point kind %q, want strict-local-min or degenerate", b)
+	return fmt.Errorf("%w: unknown point kind %q, want strict-local-min or degenerate", ErrBadBench, b)
 }
 
 // Certificate is the evidence that X̂ is a spurious second-order point of

@@ -136,7 +136,7 @@ func Canonical(rs []*TrialResult) ([]*TrialResult, error) {
 			a, _ := json.Marshal(old)
 			b, _ := json.Marshal(r)
 			if !bytes.Equal(a, b) {
-				return nil, fmt.Errorf("escapebench: run %s / %s / %s / trial %d appears twice with different results", r.Family, r.Instance, r.Method, r.Trial)
+				return nil, fmt.Errorf("%w: run %s / %s / %s / trial %d appears twice with different results", ErrBadBench, r.Family, r.Instance, r.Method, r.Trial)
 			}
 			continue
 		}

@@ -33,7 +33,7 @@ func (q TargetQuantity) String() string {
 // MarshalText implements encoding.TextMarshaler.
 func (q TargetQuantity) MarshalText() ([]byte, error) {
 	if q != TargetDist && q != TargetH {
-		return nil, fmt.Errorf("escapebench: invalid TargetQuantity %d", int(q))
+		return nil, fmt.Errorf("%w: invalid TargetQuantity %d", ErrBadBench, int(q))
 	}
 	return []byte(q.String()), nil
 }
@@ -46,7 +46,7 @@ func (q *TargetQuantity) UnmarshalText(b []byte) error {
 	case "h":
 		*q = TargetH
 	default:
-		return fmt.Errorf("escapebench: unknown target quantity %q, want dist or h", b)
+		return fmt.Errorf("%w: unknown target quantity %q, want dist or h", ErrBadBench, b)
 	}
 	return nil
 }
