@@ -122,7 +122,7 @@ func (e GDEnd) String() string {
 // MarshalText writes String.
 func (e GDEnd) MarshalText() ([]byte, error) {
 	if e < 0 || int(e) >= len(gdEndText) {
-		return nil, fmt.Errorf("experiments: no GDEnd %d", int(e))
+		return nil, fmt.Errorf("%w: no GDEnd %d", ErrBadExperiment, int(e))
 	}
 	return []byte(gdEndText[e]), nil
 }
@@ -135,7 +135,7 @@ func (e *GDEnd) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("experiments: GD end %q, want one of \"+\", \"-\", \"nan\", \"other\", \"\"", b)
+	return fmt.Errorf("%w: GD end %q, want one of \"+\", \"-\", \"nan\", \"other\", \"\"", ErrBadExperiment, b)
 }
 
 // PaperWindow is Kind in the paper's terms (its row "U"): paper.InUBeta for

@@ -63,7 +63,7 @@ func ParseFileFormat(s string) (FileFormat, error) {
 // (flag.TextVar) and a JSON string.
 func (f FileFormat) MarshalText() ([]byte, error) {
 	if f < 0 || int(f) >= len(fileFormats) {
-		return nil, fmt.Errorf("experiments: %v is no file format", f)
+		return nil, fmt.Errorf("%w: %v is no file format", ErrBadExperiment, f)
 	}
 	return []byte(f.String()), nil
 }

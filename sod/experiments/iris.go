@@ -47,12 +47,12 @@ func parseIris(data []byte, wantHash string) (*Iris, error) {
 		return nil, fmt.Errorf("experiments: iris.csv: %w", err)
 	}
 	if len(recs) < 2 {
-		return nil, fmt.Errorf("experiments: iris.csv: no rows")
+		return nil, fmt.Errorf("%w: iris.csv: no rows", ErrBadExperiment)
 	}
 	ir := &Iris{}
 	for k, rec := range recs[1:] {
 		if len(rec) != 5 {
-			return nil, fmt.Errorf("experiments: iris.csv row %d: %d fields, want 5", k+2, len(rec))
+			return nil, fmt.Errorf("%w: iris.csv row %d: %d fields, want 5", ErrBadExperiment, k+2, len(rec))
 		}
 		var f [4]float64
 		for j := range 4 {
