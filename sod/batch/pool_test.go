@@ -96,7 +96,7 @@ func TestForEachBadInput(t *testing.T) {
 		}
 		err := ForEach(c.ctx, c.count, c.opt, job)
 		if !errors.Is(err, ErrBadBatch) || !strings.Contains(err.Error(), c.want) || ran {
-			t.Errorf("%s: %v (ran %v), want ErrBadParameter mentioning %q before any job", c.name, err, ran, c.want)
+			t.Errorf("%s: %v (ran %v), want ErrBadBatch mentioning %q before any job", c.name, err, ran, c.want)
 		}
 	}
 }

@@ -34,7 +34,7 @@ func TestShards(t *testing.T) {
 	}
 	for _, s := range []Shard{{-1, 2}, {2, 2}, {0, -1}, {1, 0}, {0, MaxShards + 1}} {
 		if err := s.Validate(); !errors.Is(err, ErrBadBatch) {
-			t.Errorf("shard %v: error %v, want ErrBadParameter", s, err)
+			t.Errorf("shard %v: error %v, want ErrBadBatch", s, err)
 		}
 	}
 	if InShard(3, 0, 0) {

@@ -52,7 +52,7 @@ func TestMethodGrid(t *testing.T) {
 	}
 	for _, bad := range []string{":l=3", "sod-line-search:l", "sod-line-search:l=3;l=4", "sod-line-search:l=,", "sod-line-search:l=1e+3"} {
 		if _, err := ExpandMethodGrid(bad); !errors.Is(err, ErrBadBench) {
-			t.Errorf("ExpandMethodGrid(%q) = %v, want ErrBadParameter", bad, err)
+			t.Errorf("ExpandMethodGrid(%q) = %v, want ErrBadBench", bad, err)
 		}
 	}
 }

@@ -68,7 +68,7 @@ func TestSpecSuiteErrors(t *testing.T) {
 		s := QuickSpec()
 		c.edit(&s)
 		if _, err := s.Suite(); !errors.Is(err, ErrBadBench) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v, want ErrBadParameter naming %s", err, c.want)
+			t.Errorf("%v, want ErrBadBench naming %s", err, c.want)
 		}
 	}
 }

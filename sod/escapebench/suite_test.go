@@ -160,7 +160,7 @@ func TestWritersNeedCanonicalOrder(t *testing.T) {
 		}
 		for _, rs := range [][]*TrialResult{{b, a}, {a, a}, {a, nil}} {
 			if err := w(io.Discard, testEnv, rs); !errors.Is(err, ErrBadBench) {
-				t.Errorf("%s: %d runs out of order: %v, want ErrBadParameter", name, len(rs), err)
+				t.Errorf("%s: %d runs out of order: %v, want ErrBadBench", name, len(rs), err)
 			}
 		}
 	}
@@ -181,7 +181,7 @@ func TestSuiteValidate(t *testing.T) {
 		{"NaN weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: math.NaN(), New: ms[0].New}}, TrialOptions: DefaultTrialOptions()}},
 	} {
 		if _, err := RunSuite(context.Background(), c.s, RunOptions{}); !errors.Is(err, ErrBadBench) {
-			t.Errorf("%s: %v, want ErrBadParameter", c.name, err)
+			t.Errorf("%s: %v, want ErrBadBench", c.name, err)
 		}
 	}
 	if _, err := RunSuite(context.Background(), quickSuite(), RunOptions{Shard: batch.Shard{K: 3, N: 3}}); !errors.Is(err, batch.ErrBadBatch) {
@@ -274,6 +274,6 @@ func TestMethodMaxN(t *testing.T) {
 	bad := small
 	bad.MaxN = -1
 	if err := (Suite{Families: []Family{PaperFamily{}}, Methods: []Method{bad}}).Validate(); !errors.Is(err, ErrBadBench) {
-		t.Errorf("MaxN = -1: got %v, want ErrBadParameter", err)
+		t.Errorf("MaxN = -1: got %v, want ErrBadBench", err)
 	}
 }

@@ -36,7 +36,7 @@ func TestDeltaSweep(t *testing.T) {
 		c := DefaultDeltaSweepConfig()
 		bad(&c)
 		if _, err := RunDeltaSweep(context.Background(), c, nil); !errors.Is(err, ErrBadExperiment) {
-			t.Errorf("bad config %+v: %v, want ErrBadParameter", c, err)
+			t.Errorf("bad config %+v: %v, want ErrBadExperiment", c, err)
 		}
 	}
 }

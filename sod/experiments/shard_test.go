@@ -100,12 +100,12 @@ func TestMergeStudyErrors(t *testing.T) {
 	} {
 		_, err := MergeStudy(tc.shards)
 		if !errors.Is(err, ErrBadExperiment) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want ErrBadParameter mentioning %q", tc.name, err, tc.want)
+			t.Errorf("%s: error %v, want ErrBadExperiment mentioning %q", tc.name, err, tc.want)
 		}
 	}
 	for _, kn := range [][2]int{{-1, 2}, {2, 2}, {0, 0}, {0, batch.MaxShards + 1}} {
 		if _, err := RunStudyShard(context.Background(), cfg, kn[0], kn[1], nil); !errors.Is(err, ErrBadExperiment) {
-			t.Errorf("shard %d/%d: error %v, want ErrBadParameter", kn[0], kn[1], err)
+			t.Errorf("shard %d/%d: error %v, want ErrBadExperiment", kn[0], kn[1], err)
 		}
 	}
 }
