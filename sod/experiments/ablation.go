@@ -229,7 +229,7 @@ func RunAblation(ctx context.Context, cfg AblationConfig, prog batch.ProgressFun
 	}
 	p, xhat, _ := cfg.problem()
 	if !p.HasTruth() {
-		return nil, fmt.Errorf("ablation: %w", sod.ErrNoGroundTruth)
+		return nil, fmt.Errorf("%w: the ablation needs a problem with its ground truth M*", ErrBadExperiment)
 	}
 	cp, err := sod.AnalyzeCritical(p, xhat, cfg.Critical)
 	if err != nil {

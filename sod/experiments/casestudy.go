@@ -234,7 +234,7 @@ func RunCaseStudy(ctx context.Context, cfg CaseStudyConfig, prog batch.ProgressF
 	}
 	res.HHat, res.LambdaN, res.SigmaR, res.EXNorm = cp.H, cp.LambdaN, cp.SigmaR, cp.EXNorm
 	if !(cp.LambdaN < 0) {
-		return nil, fmt.Errorf("%w: GD ended at a point with λ_n = %g ≥ 0", sod.ErrNotSpuriousMinimum, cp.LambdaN)
+		return nil, fmt.Errorf("%w: case study start: GD ended at a point with λ_n = %g ≥ 0, not a spurious local minimum", ErrBadExperiment, cp.LambdaN)
 	}
 	cf, err := sod.NewTPGDFromCritical(cp, cfg.L, cfg.Rho, cfg.Eta)
 	if err != nil {

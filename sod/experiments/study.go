@@ -231,7 +231,7 @@ func (c *StudyConfig) validate() error {
 			return fmt.Errorf("%w: study Truth(%d) returned no matrix", ErrBadExperiment, n)
 		}
 		if zr, zc := z.Dims(); zr != n || zc < 1 || zc > n {
-			return fmt.Errorf("%w: study Truth(%d) is %d×%d, want %d×k with 1 ≤ k ≤ %d", sod.ErrShape, n, zr, zc, n, n)
+			return fmt.Errorf("%w: study Truth(%d) is %d×%d, want %d×k with 1 ≤ k ≤ %d", ErrBadExperiment, n, zr, zc, n, n)
 		}
 	}
 	if c.Trials < 1 || c.Trials > MaxStudyRuns || len(c.Sizes)*len(c.Epsilons) > MaxStudyRuns/c.Trials {

@@ -174,7 +174,7 @@ func TestStudyErrors(t *testing.T) {
 		{"negative rank", func(c *StudyConfig) { c.Rank = -1 }, ErrBadExperiment},
 		{"wrong truth size", func(c *StudyConfig) {
 			c.Truth = func(n int) (*mat.Dense, error) { return mat.NewDense(n+1, 1, nil), nil }
-		}, sod.ErrShape},
+		}, ErrBadExperiment},
 		{"negative escapes", func(c *StudyConfig) { c.MaxEscapes = -1 }, ErrBadExperiment},
 	}
 	for _, tc := range tests {

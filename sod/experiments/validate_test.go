@@ -40,7 +40,7 @@ func TestConfigsRefuseBeforeWork(t *testing.T) {
 		{"study ε repeated", study(func(c *StudyConfig) { c.Epsilons = []float64{0.1, 0.1} }), ErrBadExperiment, "given twice"},
 		{"study Truth wrong shape", study(func(c *StudyConfig) {
 			c.Truth = func(n int) (*mat.Dense, error) { return mat.NewDense(3, 1, []float64{1, 0, 1}), nil }
-		}), sod.ErrShape, "Truth(40) is 3×1"},
+		}), ErrBadExperiment, "Truth(40) is 3×1"},
 		{"study Truth nil", study(func(c *StudyConfig) { c.Truth = func(int) (*mat.Dense, error) { return nil, nil } }), ErrBadExperiment, "no matrix"},
 		{"study escaper", study(func(c *StudyConfig) { c.Escaper = badEsc }), sod.ErrBadParameter, "Alphas[0] = NaN"},
 		{"study MultiStepAutoT l", study(func(c *StudyConfig) { c.Escaper = sod.MultiStepAutoT(4, 0.1, 0.1, sod.AutoT(1.1)) }), sod.ErrBadParameter, "odd and ≥ 3, got 4"},
