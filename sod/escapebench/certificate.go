@@ -159,8 +159,9 @@ func (o CertifyOptions) withDefaults() (CertifyOptions, error) {
 
 // Certify checks that X is a spurious second-order point of p and returns
 // its certificate; the error wraps ErrNotCertified (with the certificate
-// filled as far as computed) when it is not, sod.ErrNoGroundTruth when M*
-// is unknown, and ErrBadBench for bad options. At nr ≤ DenseMax the
+// filled as far as computed) when it is not (or when the Hessian's
+// eigenvalues cannot be computed), and ErrBadBench for bad options and
+// for a problem without M*. At nr ≤ DenseMax the
 // smallest Hessian eigenvalue comes from the dense sod.Problem.Hessian
 // (the one sod.AnalyzeCritical decomposes); above it from sod.HessianMinEig, which never forms the nr×nr
 // matrix.
@@ -180,7 +181,7 @@ func Certify(ctx context.Context, p *sod.Problem, X mat.Matrix, opt CertifyOptio
 		return c, err
 	}
 	if !p.HasTruth() {
-		return c, fmt.Errorf("%w: certifying a spurious point needs M*", sod.ErrNoGroundTruth)
+		return c, fmt.Errorf("%w: certifying a spurious point needs a problem with its ground truth M*", ErrBadBench)
 	}
 	if err := ctx.Err(); err != nil {
 		return c, err
@@ -219,7 +220,7 @@ func Certify(ctx context.Context, p *sod.Problem, X mat.Matrix, opt CertifyOptio
 		}
 		var eig mat.EigenSym
 		if !eig.Factorize(hs, false) {
-			return c, fmt.Errorf("%w: eigenvalues of the %d×%d Hessian", sod.ErrFactorization, n*r, n*r)
+			return c, fmt.Errorf("%w: the eigenvalues of the %d×%d Hessian did not converge", ErrNotCertified, n*r, n*r)
 		}
 		c.MinHessEig = eig.Values(nil)[0]
 	} else {
