@@ -372,9 +372,9 @@ func cases(t *testing.T) []badCase {
 		}, context.Canceled, nil, true},
 		// Widgets.
 		{"Render 1e6 × 1e6 png", func() error { _, err := plots.Render(fig, 1e6, 1e6, "png"); return err }, plots.ErrRenderTooLarge, []string{"size 1e+06 × 1e+06 pt", "MaxRenderSize"}, true},
-		{"Render NaN size", func() error { _, err := plots.Render(fig, plots.Length(math.NaN()), 100, "svg"); return err }, widgets.ErrBadInput, []string{"size NaN × 100 pt"}, true},
-		{"Render negative size", func() error { _, err := plots.Render(fig, -1, 100, "svg"); return err }, widgets.ErrBadInput, []string{"size -1 × 100 pt"}, true},
-		{"Render nil figure", func() error { _, err := plots.Render(nil, 100, 100, "svg"); return err }, widgets.ErrBadInput, []string{"nil figure"}, true},
+		{"Render NaN size", func() error { _, err := plots.Render(fig, plots.Length(math.NaN()), 100, "svg"); return err }, plots.ErrBadPlot, []string{"size NaN × 100 pt"}, true},
+		{"Render negative size", func() error { _, err := plots.Render(fig, -1, 100, "svg"); return err }, plots.ErrBadPlot, []string{"size -1 × 100 pt"}, true},
+		{"Render nil figure", func() error { _, err := plots.Render(nil, 100, 100, "svg"); return err }, plots.ErrBadPlot, []string{"nil figure"}, true},
 		{"Save too large", func() error { return plots.Save(fig, "/nonexistent/x.png", 1e5, 10) }, plots.ErrRenderTooLarge, []string{"size 100000 × 10 pt"}, true},
 		{"Explore nil draw", func() error { return widgets.Explore(context.Background(), nil, nil) }, widgets.ErrBadInput, []string{"draw false"}, true},
 		{"Explore nil context", func() error {
