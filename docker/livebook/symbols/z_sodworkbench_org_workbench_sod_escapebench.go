@@ -31,6 +31,7 @@ func init() {
 		"DefaultTargets":              reflect.ValueOf(escapebench.DefaultTargets),
 		"DefaultTrialOptions":         reflect.ValueOf(escapebench.DefaultTrialOptions),
 		"DegenerateSecondOrder":       reflect.ValueOf(escapebench.DegenerateSecondOrder),
+		"ErrBadBench":                 reflect.ValueOf(&escapebench.ErrBadBench).Elem(),
 		"ErrNotCertified":             reflect.ValueOf(&escapebench.ErrNotCertified).Elem(),
 		"EscaperMethod":               reflect.ValueOf(escapebench.EscaperMethod),
 		"ExpandMethodGrid":            reflect.ValueOf(escapebench.ExpandMethodGrid),

@@ -38,6 +38,7 @@ func init() {
 		"EFSAgainstDeltaChart":     reflect.ValueOf(figures.EFSAgainstDeltaChart),
 		"EFSTable":                 reflect.ValueOf(figures.EFSTable),
 		"EFSZonesCharts":           reflect.ValueOf(figures.EFSZonesCharts),
+		"ErrBadFigure":             reflect.ValueOf(&figures.ErrBadFigure).Elem(),
 		"ExplicitMemoryTable":      reflect.ValueOf(figures.ExplicitMemoryTable),
 		"ExplorerChart":            reflect.ValueOf(figures.ExplorerChart),
 		"ExplorerControls":         reflect.ValueOf(figures.ExplorerControls),
