@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // Baseline optimisers for the paper's comparisons (section 6: Fig. 2's SGD
@@ -22,7 +23,7 @@ type Minibatch struct {
 	// replacement each step; 0 or m means full batch (then SGD is GD and
 	// Adam uses the full gradient).
 	BatchSize int
-	// Seed seeds the minibatch sampler (math/rand/v2 PCG). The same Seed
+	// Seed seeds the minibatch sampler (randstream.Minibatches). The same Seed
 	// gives the same path, with or without Iteration.KeepIterates.
 	Seed uint64
 }
@@ -73,7 +74,7 @@ func newStochasticGradient(p *Problem, batch int, seed uint64) (*stochasticGradi
 		batch = m
 	}
 	s := &stochasticGradient{p: p, n: n, r: r, m: m, batch: batch,
-		rng:  rand.New(rand.NewPCG(seed, 0x5d0b)),
+		rng:  randstream.New(seed, randstream.Minibatches),
 		perm: make([]int, m), y: make([]float64, m), keep: make([]bool, m),
 		xx: mat.NewDense(n, n, nil), gf: mat.NewDense(n, n, nil),
 		g: mat.NewDense(n, r, nil), full: mat.NewDense(n, r, nil)}

@@ -278,8 +278,11 @@
 //
 // # Randomness
 //
-// Every random function takes an explicit uint64 seed and uses
-// math/rand/v2's PCG generator, so results are reproducible.
+// Every random function and escaper takes an explicit uint64 seed (a
+// parameter seed, a field Seed), never a rand.Source, and draws from the
+// generator sod/randstream makes from that seed and the function's named
+// stream (math/rand/v2's PCG), so results are reproducible and can be
+// recorded; the package doc of sod/randstream gives the convention.
 //
 // # Version
 //

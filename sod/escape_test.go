@@ -30,7 +30,7 @@ func TestRunEscapeRealWorld(t *testing.T) {
 	p := RealWorldProblem()
 	op, b, _, _, _ := refRealWorld()
 	gd := GDOptions{Iteration: Iteration{Step: 0.1, MaxIter: 2000}, GradTol: 1e-10}
-	rc := paper.RealWorldCase()
+	rc := paper.RealWorldSettings()
 	tests := []struct {
 		name    string
 		esc     Escaper
@@ -91,7 +91,7 @@ func TestRunEscapeRealWorld(t *testing.T) {
 // 1000 more steps) and requires the paper's success criterion
 // ‖XXᵀ − M*‖_F < 0.02.
 func TestRunEscapePMC(t *testing.T) {
-	c := paper.PMCCase()
+	c := paper.PMCSettings()
 	p, err := PMCCaseStudyProblem(c.Eps)
 	if err != nil {
 		t.Fatal(err)
@@ -373,7 +373,7 @@ func TestRunEscapeAcceptRules(t *testing.T) {
 // case at l = 7 (via the c-term), but not the real-world case at l = 5,
 // where exact PGD returns to ŵ (REPRODUCTION.md F9).
 func TestExactSubspaceSOD(t *testing.T) {
-	pc, rc := paper.PMCCase(), paper.RealWorldCase()
+	pc, rc := paper.PMCSettings(), paper.RealWorldSettings()
 	pmc, _ := PMCCaseStudyProblem(pc.Eps)
 	rw := RealWorldProblem()
 	for _, tc := range []struct {
@@ -453,7 +453,7 @@ func BenchmarkSODEscapePMC80(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	pc := paper.PMCCase()
+	pc := paper.PMCSettings()
 	esc := &MultiStepSOD{L: pc.L, T: pc.T, Rho: 0.1, Eta: 0.1, Force: KindGamma}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -142,7 +142,7 @@ func FuzzGaussian(f *testing.F) {
 // FuzzRealWorldH: on the paper's real-world case, a finite X gets
 // consistent h and ∇h; a non-finite one is refused by CheckX.
 func FuzzRealWorldH(f *testing.F) {
-	x := paper.RealWorldCase().XHat // the printed spurious point
+	x := paper.RealWorldSettings().XHat // the printed spurious point
 	f.Add(x[0].Value(), x[1].Value(), x[2].Value())
 	f.Add(1.0, 0.0, 0.0)
 	f.Add(0.0, 0.0, 0.0)

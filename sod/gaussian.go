@@ -6,15 +6,12 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // MaxGaussianBytes bounds the memory of NewGaussianOperator (2·8·m·n² bytes: the
 // drawn matrices and the operator's copy).
 const MaxGaussianBytes = 1 << 30
-
-// gaussianStream is the second PCG word used with the caller's seed, so
-// that NewGaussianOperator(n, m, seed) is reproducible across runs and platforms.
-const gaussianStream = 0x50d6a055
 
 // NewGaussianOperator draws m independent symmetric n×n sensing matrices from the
 // Gaussian ensemble of the paper's section 4.3 (eq. gaussian_ensemble):
@@ -22,8 +19,8 @@ const gaussianStream = 0x50d6a055
 // (A_i)_kj = (A_i)_jk. For every symmetric M this gives
 // E‖𝒜(M)‖² = ‖M‖_F².
 //
-// The draw is deterministic given seed (math/rand/v2 PCG with seed and a
-// fixed stream word). Entries are drawn matrix by matrix, row by row over
+// The draw is deterministic given seed (randstream.New(seed,
+// randstream.GaussianEnsemble)). Entries are drawn matrix by matrix, row by row over
 // the upper triangle.
 //
 // n must lie in [1, MaxDenseSize] and m ≥ 1, and the m dense matrices (and
@@ -39,7 +36,7 @@ func NewGaussianOperator(n, m int, seed uint64) (*DenseOperator, error) {
 	if need := 2 * 8 * float64(m) * float64(n) * float64(n); need > MaxGaussianBytes {
 		return nil, fmt.Errorf("%w: Gaussian ensemble n = %d, m = %d needs %.3g bytes, more than MaxGaussianBytes = %d MiB", ErrTooLarge, n, m, need, MaxGaussianBytes>>20)
 	}
-	rng := rand.New(rand.NewPCG(seed, gaussianStream))
+	rng := randstream.New(seed, randstream.GaussianEnsemble)
 	as := make([]*mat.Dense, m)
 	sd := 1 / math.Sqrt(float64(m))
 	so := 1 / math.Sqrt(2*float64(m))

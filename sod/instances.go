@@ -82,7 +82,7 @@ func RealWorldProblem() *Problem {
 // ablation table is reproduced with this rounded point, not with the
 // converged minimum (REPRODUCTION.md C9).
 func RealWorldXHat() *mat.Dense {
-	x := paper.RealWorldCase().XHat
+	x := paper.RealWorldSettings().XHat
 	return mat.NewDense(3, 1, []float64{x[0].Value(), x[1].Value(), x[2].Value()})
 }
 

@@ -80,7 +80,7 @@ func BasicExample() Instance {
 }
 
 // PMCCase returns the perturbed matrix completion case study (Appendix,
-// case 1; n = 3, ε = 0.3, paper.PMCCase) at its spurious local minimum
+// case 1; n = 3, ε = 0.3, paper.PMCSettings) at its spurious local minimum
 // PMCCaseStudyXHat(0.3), with δ₁ = 0.455, the paper's δ ≈ (1−ε)/(1+ε) =
 // 0.538 (paper.PMCDelta) and δ₂ = 0.91 (exact: 1 − ε²), and the paper's
 // (l, t) = (11, 59000). Each call returns a new value.
@@ -88,7 +88,7 @@ func BasicExample() Instance {
 // The δ values here and in RealWorldCase are rounded results of
 // RIPOptimize (p = 1) and RIPExact; the tests recompute them.
 func PMCCase() Instance {
-	pc := paper.PMCCase()
+	pc := paper.PMCSettings()
 	p, err := PMCCaseStudyProblem(pc.Eps)
 	if err != nil {
 		panic("sod: PMC case study: " + err.Error()) // unreachable: the paper's ε = 0.3 is valid
@@ -99,11 +99,11 @@ func PMCCase() Instance {
 }
 
 // RealWorldCase returns the real-world case study (Appendix, case 2;
-// paper.RealWorldCase) at the printed x̂ = (0.2234, 0.0918, 0.5985), with
+// paper.RealWorldSettings) at the printed x̂ = (0.2234, 0.0918, 0.5985), with
 // δ₁ = 0.81106 and δ₂ = 0.89834 (exact), and the paper's (l, t) =
 // (5, 150000). Each call returns a new value.
 func RealWorldCase() Instance {
-	rc := paper.RealWorldCase()
+	rc := paper.RealWorldSettings()
 	return Instance{Name: "real-world", P: RealWorldProblem(), XHat: RealWorldXHat(), L: rc.L, T: rc.T,
 		Deltas: []RIPConstant{{0.81106, "δ₁"}, {0.89834, "δ₂ = exact"}}}
 }

@@ -28,8 +28,8 @@ func TestPaperInstances(t *testing.T) {
 		t       int64
 	}{
 		{"basic example", 3.0 / 8, 1e-15, 1e-15, 3, 40},
-		{"PMC n=3 ε=0.3", 0.330275, 1e-6, 1e-12, paper.PMCCase().L, paper.PMCCase().T},
-		{"real-world", 0.058289, 1e-5, 1e-3, paper.RealWorldCase().L, paper.RealWorldCase().T},
+		{"PMC n=3 ε=0.3", 0.330275, 1e-6, 1e-12, paper.PMCSettings().L, paper.PMCSettings().T},
+		{"real-world", 0.058289, 1e-5, 1e-3, paper.RealWorldSettings().L, paper.RealWorldSettings().T},
 	} {
 		var in *Instance
 		for i := range insts {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // PerturbedGD is the perturbation step of perturbed gradient descent (Jin,
@@ -69,7 +70,7 @@ func (g *PerturbedGD) Propose(ctx context.Context, st *EscapeState) ([]Candidate
 		return nil, err
 	}
 	if g.rng == nil {
-		g.rng = rand.New(rand.NewPCG(g.Seed, 0x9e3779b97f4a7c15))
+		g.rng = randstream.New(g.Seed, randstream.Perturbations)
 	}
 	k := g.Samples
 	if k == 0 {

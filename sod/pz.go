@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // SMoments returns the moments of S_𝒜(P, Q) = Σ_i ⟨A_i, P⟩⟨A_i, Q⟩ for
@@ -154,9 +154,6 @@ func PaleyZygmund(p *Problem, cp *CriticalPoint, delta float64) (*PZAnalysis, er
 // MaxSamples bounds the Monte Carlo sample counts (SampleS, MonteCarloEFS).
 const MaxSamples = 100_000_000
 
-// pzStream is the second PCG word of the Monte Carlo functions.
-const pzStream = 0x9a1e7
-
 // SampleS draws samples independent values of S_𝒜(P, Q) = Σ_i ⟨A_i,P⟩⟨A_i,Q⟩:
 // each sample is a fresh draw of m sensing matrices from the Gaussian
 // ensemble (eq. gaussian_ensemble, n×n, entries drawn as in NewGaussianOperator),
@@ -177,7 +174,7 @@ func SampleS(ctx context.Context, n, m, samples int, seed uint64) ([]float64, er
 	if m > MaxSamples {
 		return nil, fmt.Errorf("%w: SampleS with m = %d measurements, more than MaxSamples = %d", ErrTooLarge, m, MaxSamples)
 	}
-	rng := rand.New(rand.NewPCG(seed, pzStream))
+	rng := randstream.New(seed, randstream.PZSamples)
 	// Random orthonormal u, v by Gram–Schmidt on Gaussian vectors.
 	u, v := make([]float64, n), make([]float64, n)
 	for i := range u {

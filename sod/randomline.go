@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // RandomLineSearch proposes X̂ + α D along Directions random unit (Frobenius)
@@ -60,7 +61,7 @@ func (s *RandomLineSearch) Propose(ctx context.Context, st *EscapeState) ([]Cand
 		return nil, err
 	}
 	if s.rng == nil {
-		s.rng = rand.New(rand.NewPCG(s.Seed, 0xda3e39cb94b95bdb))
+		s.rng = randstream.New(s.Seed, randstream.RandomDirections)
 	}
 	k := s.Directions
 	if k == 0 {

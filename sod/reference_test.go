@@ -7,11 +7,11 @@ package sod
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod/paper"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // refOperator is a sensing operator given by explicit symmetric matrices.
@@ -188,7 +188,7 @@ func refRealWorld() (*refOperator, []float64, *mat.Dense, *mat.Dense, refCritica
 	op := refRealWorldOperator()
 	z := mat.NewDense(3, 1, []float64{1, 0, 0})
 	b := refMeasure(op, z)
-	x := paper.RealWorldCase().XHat
+	x := paper.RealWorldSettings().XHat
 	xh := mat.NewDense(3, 1, []float64{x[0].Value(), x[1].Value(), x[2].Value()})
 	cr := refAnalyzeCritical(op, b, xh, []float64{-0.93577, 0.12392, 0.33013})
 	var mstar mat.Dense
@@ -215,7 +215,7 @@ func classifyEscape(x *mat.Dense, z []float64) string {
 // refGaussianOperator returns m symmetric Gaussian sensing matrices (REPRODUCTION.md
 // C5: diagonal N(0,1/m), off-diagonal N(0,1/(2m))), seeded.
 func refGaussianOperator(n, m int, seed uint64) *refOperator {
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	rng := randstream.New(seed, randstream.CaseStudyStarts)
 	op := &refOperator{n: n}
 	for i := 0; i < m; i++ {
 		a := mat.NewSymDense(n, nil)
@@ -232,11 +232,11 @@ func refGaussianOperator(n, m int, seed uint64) *refOperator {
 
 // refSGD is the test's own minibatch SGD on explicit sensing matrices:
 // each step draws a batch without replacement by a partial Fisher–Yates
-// shuffle of a PCG(seed, 0x5d0b) stream and steps along
+// shuffle of the randstream.Minibatches stream of seed and steps along
 // 2 (m/|S|) Σ_{i∈S} (⟨A_i, XXᵀ⟩ − b_i) A_i X. It returns every iterate.
 func refSGD(as []*mat.Dense, b []float64, x0 *mat.Dense, step float64, batch, iters int, seed uint64) []*mat.Dense {
 	m := len(as)
-	rng := rand.New(rand.NewPCG(seed, 0x5d0b))
+	rng := randstream.New(seed, randstream.Minibatches)
 	perm := make([]int, m)
 	for i := range perm {
 		perm[i] = i

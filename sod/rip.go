@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // RIPEstimate is an estimate of the restricted isometry constant δ_p of the
@@ -122,7 +122,7 @@ func RIPSample(ctx context.Context, op Operator, p, samples int, seed uint64) (*
 	if p < 1 || p > n || samples < 1 {
 		return nil, fmt.Errorf("%w: RIPSample needs the rank p in [1, n = %d] and samples ≥ 1, got p = %d, samples = %d", ErrBadParameter, n, p, samples)
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x71b))
+	rng := randstream.New(seed, randstream.RIPSamples)
 	ev := newRIPEval(op, p)
 	y := mat.NewDense(n, p, nil)
 	s := make([]float64, p)
@@ -167,7 +167,7 @@ func RIPOptimize(ctx context.Context, op Operator, p, starts int, seed uint64) (
 	if p < 1 || p > n || starts < 1 {
 		return nil, fmt.Errorf("%w: RIPOptimize needs the rank p in [1, n = %d] and starts ≥ 1, got p = %d, starts = %d", ErrBadParameter, n, p, starts)
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x0b7))
+	rng := randstream.New(seed, randstream.RIPStarts)
 	ev := newRIPEval(op, p)
 	y := mat.NewDense(n, p, nil)
 	evals := 0

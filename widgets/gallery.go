@@ -2,8 +2,8 @@ package widgets
 
 import (
 	"math"
-	"math/rand/v2"
 	"reflect"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // GalleryItem is one chart of the gallery, with the paper's figure it
@@ -170,7 +170,7 @@ const (
 
 // NewGalleryData returns the gallery's synthetic inputs, seeded with seed.
 func NewGalleryData(seed uint64) GalleryData {
-	rng := rand.New(rand.NewPCG(seed, 0x50d))
+	rng := randstream.New(seed, randstream.GallerySamples)
 	var gd GalleryData
 
 	// Curves: a run stuck at a spurious minimum, escaping at iteration 100.

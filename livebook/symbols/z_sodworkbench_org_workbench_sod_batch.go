@@ -12,6 +12,7 @@ import (
 func init() {
 	Symbols["sodworkbench.org/workbench/sod/batch/batch"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"ErrBadBatch":      reflect.ValueOf(&batch.ErrBadBatch).Elem(),
 		"ForEach":          reflect.ValueOf(batch.ForEach),
 		"FormatDuration":   reflect.ValueOf(batch.FormatDuration),
 		"InShard":          reflect.ValueOf(batch.InShard),

@@ -25,6 +25,7 @@ func init() {
 		"DefaultVariantComparisonConfig": reflect.ValueOf(experiments.DefaultVariantComparisonConfig),
 		"DefaultVariantOptions":          reflect.ValueOf(experiments.DefaultVariantOptions),
 		"DefaultVariants":                reflect.ValueOf(experiments.DefaultVariants),
+		"ErrBadExperiment":               reflect.ValueOf(&experiments.ErrBadExperiment).Elem(),
 		"ErrChecksum":                    reflect.ValueOf(&experiments.ErrChecksum).Elem(),
 		"ExactRIPVariants":               reflect.ValueOf(experiments.ExactRIPVariants),
 		"FormatCSV":                      reflect.ValueOf(experiments.FormatCSV),

@@ -19,6 +19,7 @@ func init() {
 		"CurvesPlot":            reflect.ValueOf(plots.CurvesPlot),
 		"DisplayStatic":         reflect.ValueOf(plots.DisplayStatic),
 		"EFSZonesPlot":          reflect.ValueOf(plots.EFSZonesPlot),
+		"ErrBadPlot":            reflect.ValueOf(&plots.ErrBadPlot).Elem(),
 		"ErrRenderTooLarge":     reflect.ValueOf(&plots.ErrRenderTooLarge).Elem(),
 		"EscapeWindowsPlot":     reflect.ValueOf(plots.EscapeWindowsPlot),
 		"Inch":                  reflect.ValueOf(plots.Inch),

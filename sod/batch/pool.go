@@ -6,8 +6,6 @@ import (
 	"math"
 	"runtime"
 	"sync"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // MaxWorkers bounds Pool.Workers.
@@ -45,17 +43,17 @@ type Pool struct {
 // (jobs already running finish) and is returned. A nil ctx or job, a count
 // outside [0, MaxJobs], workers outside [0, MaxWorkers] and a weight that
 // is negative or not finite are refused with an error wrapping
-// sod.ErrBadParameter before any job runs.
+// ErrBadBatch before any job runs.
 func ForEach(ctx context.Context, count int, pool Pool, job func(j int) error) error {
 	switch {
 	case ctx == nil:
-		return fmt.Errorf("%w: batch.ForEach needs a context, got nil (use context.Background())", sod.ErrBadParameter)
+		return fmt.Errorf("%w: batch.ForEach needs a context, got nil (use context.Background())", ErrBadBatch)
 	case job == nil:
-		return fmt.Errorf("%w: batch.ForEach: nil job function", sod.ErrBadParameter)
+		return fmt.Errorf("%w: batch.ForEach: nil job function", ErrBadBatch)
 	case count < 0 || count > MaxJobs:
-		return fmt.Errorf("%w: batch.ForEach: %d jobs, want 0 ≤ count ≤ %d", sod.ErrBadParameter, count, MaxJobs)
+		return fmt.Errorf("%w: batch.ForEach: %d jobs, want 0 ≤ count ≤ %d", ErrBadBatch, count, MaxJobs)
 	case pool.Workers < 0 || pool.Workers > MaxWorkers:
-		return fmt.Errorf("%w: batch.ForEach: %d workers, want 0 ≤ workers ≤ %d (0: all cores)", sod.ErrBadParameter, pool.Workers, MaxWorkers)
+		return fmt.Errorf("%w: batch.ForEach: %d workers, want 0 ≤ workers ≤ %d (0: all cores)", ErrBadBatch, pool.Workers, MaxWorkers)
 	}
 	weight := func(int) float64 { return 1 }
 	if pool.Weight != nil {
@@ -65,7 +63,7 @@ func ForEach(ctx context.Context, count int, pool Pool, job func(j int) error) e
 	for j := range count {
 		w := weight(j)
 		if !(w >= 0) || math.IsInf(w, 0) {
-			return fmt.Errorf("%w: batch.ForEach: job %d weighs %v, want a finite weight ≥ 0", sod.ErrBadParameter, j, w)
+			return fmt.Errorf("%w: batch.ForEach: job %d weighs %v, want a finite weight ≥ 0", ErrBadBatch, j, w)
 		}
 		total += w
 	}

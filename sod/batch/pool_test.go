@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // TestForEach: every job runs once whatever the workers; progress comes
@@ -97,8 +95,8 @@ func TestForEachBadInput(t *testing.T) {
 			job = func(int) error { ran = true; return nil }
 		}
 		err := ForEach(c.ctx, c.count, c.opt, job)
-		if !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), c.want) || ran {
-			t.Errorf("%s: %v (ran %v), want ErrBadParameter mentioning %q before any job", c.name, err, ran, c.want)
+		if !errors.Is(err, ErrBadBatch) || !strings.Contains(err.Error(), c.want) || ran {
+			t.Errorf("%s: %v (ran %v), want ErrBadBatch mentioning %q before any job", c.name, err, ran, c.want)
 		}
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // A run of many jobs can be split into N shards that run independently
@@ -29,7 +27,7 @@ func (s Shard) Validate() error {
 		return nil
 	}
 	if s.N < 1 || s.N > MaxShards || s.K < 0 || s.K >= s.N {
-		return fmt.Errorf("%w: shard %d/%d, want 0 ≤ k < N ≤ %d", sod.ErrBadParameter, s.K, s.N, MaxShards)
+		return fmt.Errorf("%w: shard %d/%d, want 0 ≤ k < N ≤ %d", ErrBadBatch, s.K, s.N, MaxShards)
 	}
 	return nil
 }
@@ -48,20 +46,20 @@ func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
 
 // ParseShard reads a shard in the form of String, "k/N" with decimal
 // integers 0 ≤ k < N ≤ MaxShards (spaces around the parts allowed). Bad
-// text is an error wrapping sod.ErrBadParameter that names the part and
+// text is an error wrapping ErrBadBatch that names the part and
 // its range.
 func ParseShard(s string) (Shard, error) {
 	ks, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok {
-		return Shard{}, fmt.Errorf("%w: shard %q: want k/N with 0 ≤ k < N ≤ %d (e.g. 0/4)", sod.ErrBadParameter, s, MaxShards)
+		return Shard{}, fmt.Errorf("%w: shard %q: want k/N with 0 ≤ k < N ≤ %d (e.g. 0/4)", ErrBadBatch, s, MaxShards)
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(ns))
 	if err != nil || n < 1 || n > MaxShards {
-		return Shard{}, fmt.Errorf("%w: shard %q: want a shard count N in [1, %d]", sod.ErrBadParameter, s, MaxShards)
+		return Shard{}, fmt.Errorf("%w: shard %q: want a shard count N in [1, %d]", ErrBadBatch, s, MaxShards)
 	}
 	k, err := strconv.Atoi(strings.TrimSpace(ks))
 	if err != nil || k < 0 || k >= n {
-		return Shard{}, fmt.Errorf("%w: shard %q: want a shard number k in [0, %d]", sod.ErrBadParameter, s, n-1)
+		return Shard{}, fmt.Errorf("%w: shard %q: want a shard number k in [0, %d]", ErrBadBatch, s, n-1)
 	}
 	return Shard{K: k, N: n}, nil
 }

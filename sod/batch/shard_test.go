@@ -3,8 +3,6 @@ package batch
 import (
 	"errors"
 	"testing"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // TestShards: the N shards hold every job exactly once, round robin.
@@ -35,8 +33,8 @@ func TestShards(t *testing.T) {
 		t.Error("the zero Shard is not the whole run")
 	}
 	for _, s := range []Shard{{-1, 2}, {2, 2}, {0, -1}, {1, 0}, {0, MaxShards + 1}} {
-		if err := s.Validate(); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("shard %v: error %v, want ErrBadParameter", s, err)
+		if err := s.Validate(); !errors.Is(err, ErrBadBatch) {
+			t.Errorf("shard %v: error %v, want ErrBadBatch", s, err)
 		}
 	}
 	if InShard(3, 0, 0) {

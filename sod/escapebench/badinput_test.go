@@ -13,10 +13,17 @@ import (
 )
 
 // TestBadInputs: each bad value a new user might pass gets an error
-// wrapping sod.ErrBadParameter that names the value and the accepted
+// wrapping escapebench.ErrBadBench that names the value and the accepted
 // range (the substring want), before any work; never a panic, a NaN or a
 // silent substitution.
 func TestBadInputs(t *testing.T) {
+	// lowerOwners are the cases whose value is checked by a lower package,
+	// which owns the error: names by sod.CheckIdentifier, shards by batch.
+	lowerOwners := map[string]error{
+		"FuncFamily path name":    sod.ErrBadParameter,
+		"method name with a path": sod.ErrBadParameter,
+		"Shard 5 of 0":            batch.ErrBadBatch,
+	}
 	ctx := context.Background()
 	points := func(context.Context, uint64, int) ([]escapebench.StallPoint, error) { return nil, nil }
 	for _, tc := range []struct {
@@ -87,8 +94,12 @@ func TestBadInputs(t *testing.T) {
 		{"MergeJournals nil journal", func() error { _, err := escapebench.MergeJournals([]*escapebench.Journal{nil}); return err }, "journal 0 is nil"},
 	} {
 		err := tc.call()
-		if !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want sod.ErrBadParameter naming %q", tc.name, err, tc.want)
+		want := escapebench.ErrBadBench
+		if o, ok := lowerOwners[tc.name]; ok {
+			want = o
+		}
+		if !errors.Is(err, want) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %v naming %q", tc.name, err, want, tc.want)
 		}
 	}
 }

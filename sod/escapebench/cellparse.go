@@ -5,8 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // The ranges ParsePMCCell and ParseGaussianCell accept.
@@ -20,12 +18,12 @@ const (
 
 // ParsePMCCell reads a PMC cell in the form of PMCCell.String: "n:ε" or
 // "n:ε:points", with n in [3, MaxPMCCellSize], ε in (0, 1] and points in
-// [1, MaxCellPoints]. Bad text is an error wrapping sod.ErrBadParameter
+// [1, MaxCellPoints]. Bad text is an error wrapping ErrBadBench
 // that names the part and its range.
 func ParsePMCCell(s string) (PMCCell, error) {
 	parts := strings.Split(s, ":")
 	if len(parts) < 2 || len(parts) > 3 {
-		return PMCCell{}, fmt.Errorf("%w: PMC cell %q: want n:ε or n:ε:points, e.g. 1000:0.02 or 10000:0.001:2", sod.ErrBadParameter, s)
+		return PMCCell{}, fmt.Errorf("%w: PMC cell %q: want n:ε or n:ε:points, e.g. 1000:0.02 or 10000:0.001:2", ErrBadBench, s)
 	}
 	c := PMCCell{}
 	var err error
@@ -34,7 +32,7 @@ func ParsePMCCell(s string) (PMCCell, error) {
 	}
 	eps, perr := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
 	if perr != nil || !(eps > 0 && eps <= 1) {
-		return PMCCell{}, fmt.Errorf("%w: ε = %q: want a number in (0, 1]", sod.ErrBadParameter, parts[1])
+		return PMCCell{}, fmt.Errorf("%w: ε = %q: want a number in (0, 1]", ErrBadBench, parts[1])
 	}
 	c.Eps = eps
 	if len(parts) == 3 {
@@ -48,12 +46,12 @@ func ParsePMCCell(s string) (PMCCell, error) {
 // ParseGaussianCell reads a Gaussian cell in the form of
 // GaussianCell.String: "n:m:r", with n in [2, MaxGaussianCellSize], m in [1,
 // MaxGaussianCellMeasurements] and r in [1, min(n, MaxGaussianCellRank)]. Bad
-// text is an error wrapping sod.ErrBadParameter that names the part and
+// text is an error wrapping ErrBadBench that names the part and
 // its range.
 func ParseGaussianCell(s string) (GaussianCell, error) {
 	parts := strings.Split(s, ":")
 	if len(parts) != 3 {
-		return GaussianCell{}, fmt.Errorf("%w: Gaussian cell %q: want n:m:r, e.g. 20:45:1", sod.ErrBadParameter, s)
+		return GaussianCell{}, fmt.Errorf("%w: Gaussian cell %q: want n:m:r, e.g. 20:45:1", ErrBadBench, s)
 	}
 	var c GaussianCell
 	var err error
@@ -67,7 +65,7 @@ func ParseGaussianCell(s string) (GaussianCell, error) {
 		return GaussianCell{}, err
 	}
 	if c.R > c.N {
-		return GaussianCell{}, fmt.Errorf("%w: Gaussian cell %q: rank r = %d exceeds n = %d", sod.ErrBadParameter, s, c.R, c.N)
+		return GaussianCell{}, fmt.Errorf("%w: Gaussian cell %q: rank r = %d exceeds n = %d", ErrBadBench, s, c.R, c.N)
 	}
 	return c, nil
 }
@@ -79,13 +77,13 @@ func ParseGaussianCell(s string) (GaussianCell, error) {
 // read from text.
 func (c PMCCell) Validate() error {
 	if c.N < 3 || c.N > MaxPMCCellSize {
-		return fmt.Errorf("%w: PMC cell %v: n = %d, want an integer in [3, %d]", sod.ErrBadParameter, c, c.N, MaxPMCCellSize)
+		return fmt.Errorf("%w: PMC cell %v: n = %d, want an integer in [3, %d]", ErrBadBench, c, c.N, MaxPMCCellSize)
 	}
 	if !(c.Eps > 0 && c.Eps <= 1) {
-		return fmt.Errorf("%w: PMC cell %v: ε = %v, want a number in (0, 1]", sod.ErrBadParameter, c, c.Eps)
+		return fmt.Errorf("%w: PMC cell %v: ε = %v, want a number in (0, 1]", ErrBadBench, c, c.Eps)
 	}
 	if c.Points < 0 || c.Points > MaxCellPoints {
-		return fmt.Errorf("%w: PMC cell %v: points = %d, want an integer in [0, %d] (0: the family's)", sod.ErrBadParameter, c, c.Points, MaxCellPoints)
+		return fmt.Errorf("%w: PMC cell %v: points = %d, want an integer in [0, %d] (0: the family's)", ErrBadBench, c, c.Points, MaxCellPoints)
 	}
 	return nil
 }
@@ -96,11 +94,11 @@ func (c PMCCell) Validate() error {
 func (c GaussianCell) Validate() error {
 	switch {
 	case c.N < 2 || c.N > MaxGaussianCellSize:
-		return fmt.Errorf("%w: Gaussian cell %v: n = %d, want an integer in [2, %d]", sod.ErrBadParameter, c, c.N, MaxGaussianCellSize)
+		return fmt.Errorf("%w: Gaussian cell %v: n = %d, want an integer in [2, %d]", ErrBadBench, c, c.N, MaxGaussianCellSize)
 	case c.M < 1 || c.M > MaxGaussianCellMeasurements:
-		return fmt.Errorf("%w: Gaussian cell %v: m = %d, want an integer in [1, %d]", sod.ErrBadParameter, c, c.M, MaxGaussianCellMeasurements)
+		return fmt.Errorf("%w: Gaussian cell %v: m = %d, want an integer in [1, %d]", ErrBadBench, c, c.M, MaxGaussianCellMeasurements)
 	case c.R < 1 || c.R > min(c.N, MaxGaussianCellRank):
-		return fmt.Errorf("%w: Gaussian cell %v: r = %d, want an integer in [1, min(n, %d)]", sod.ErrBadParameter, c, c.R, MaxGaussianCellRank)
+		return fmt.Errorf("%w: Gaussian cell %v: r = %d, want an integer in [1, min(n, %d)]", ErrBadBench, c, c.R, MaxGaussianCellRank)
 	}
 	return nil
 }
@@ -109,7 +107,7 @@ func (c GaussianCell) Validate() error {
 func cellInt(s, what string, lo, hi int) (int, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
-		return 0, fmt.Errorf("%w: %s = %q: want an integer in [%d, %d]", sod.ErrBadParameter, what, s, lo, hi)
+		return 0, fmt.Errorf("%w: %s = %q: want an integer in [%d, %d]", ErrBadBench, what, s, lo, hi)
 	}
 	return int(v), nil
 }

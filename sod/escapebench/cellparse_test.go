@@ -3,8 +3,6 @@ package escapebench
 import (
 	"errors"
 	"testing"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // The cells' text forms read back what String writes, within their ranges.
@@ -28,7 +26,7 @@ func TestParseCells(t *testing.T) {
 		{"20.5:0.1", PMCCell{}, false},   // n not an integer
 	} {
 		got, err := ParsePMCCell(c.in)
-		if (err == nil) != c.ok || (c.ok && got != c.want) || (!c.ok && !errors.Is(err, sod.ErrBadParameter)) {
+		if (err == nil) != c.ok || (c.ok && got != c.want) || (!c.ok && !errors.Is(err, ErrBadBench)) {
 			t.Errorf("ParsePMCCell(%q) = %v, %v; want %v, ok %v", c.in, got, err, c.want, c.ok)
 		}
 		if c.ok {
@@ -50,7 +48,7 @@ func TestParseCells(t *testing.T) {
 		{"20:45", GaussianCell{}, false},
 	} {
 		got, err := ParseGaussianCell(c.in)
-		if (err == nil) != c.ok || (c.ok && got != c.want) || (!c.ok && !errors.Is(err, sod.ErrBadParameter)) {
+		if (err == nil) != c.ok || (c.ok && got != c.want) || (!c.ok && !errors.Is(err, ErrBadBench)) {
 			t.Errorf("ParseGaussianCell(%q) = %v, %v; want %v, ok %v", c.in, got, err, c.want, c.ok)
 		}
 	}

@@ -45,7 +45,7 @@ func (k PointKind) String() string {
 // MarshalText implements encoding.TextMarshaler (the words of String).
 func (k PointKind) MarshalText() ([]byte, error) {
 	if k < StrictLocalMin || int(k) >= len(pointKindNames) {
-		return nil, fmt.Errorf("escapebench: invalid PointKind %d", int(k))
+		return nil, fmt.Errorf("%w: invalid PointKind %d", ErrBadBench, int(k))
 	}
 	return []byte(k.String()), nil
 }
@@ -58,7 +58,7 @@ func (k *PointKind) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("escapebench: unknown point kind %q, want strict-local-min or degenerate", b)
+	return fmt.Errorf("%w: unknown point kind %q, want strict-local-min or degenerate", ErrBadBench, b)
 }
 
 // Certificate is the evidence that X̂ is a spurious second-order point of
@@ -149,38 +149,39 @@ func (o CertifyOptions) withDefaults() (CertifyOptions, error) {
 		o.DescentDrop = DefaultDescentDrop
 	}
 	if !(o.Tol > 0) || math.IsInf(o.Tol, 0) || !(o.MinDist > 0) || math.IsInf(o.MinDist, 0) || o.DenseMax < 1 {
-		return o, fmt.Errorf("%w: CertifyOptions Tol = %v, MinDist = %v, DenseMax = %d, want Tol, MinDist finite > 0 and DenseMax ≥ 1", sod.ErrBadParameter, o.Tol, o.MinDist, o.DenseMax)
+		return o, fmt.Errorf("%w: CertifyOptions Tol = %v, MinDist = %v, DenseMax = %d, want Tol, MinDist finite > 0 and DenseMax ≥ 1", ErrBadBench, o.Tol, o.MinDist, o.DenseMax)
 	}
 	if !(o.RelH > 0 && o.RelH < 1) || !(o.Step >= 0) || math.IsInf(o.Step, 0) || o.DescentSteps < 1 || o.DescentSteps > 10_000_000 || !(o.DescentDrop > 0 && o.DescentDrop < 1) {
-		return o, fmt.Errorf("%w: CertifyOptions RelH = %v (want in (0, 1)), Step = %v (want finite ≥ 0), DescentSteps = %d (want 1…10⁷), DescentDrop = %v (want in (0, 1))", sod.ErrBadParameter, o.RelH, o.Step, o.DescentSteps, o.DescentDrop)
+		return o, fmt.Errorf("%w: CertifyOptions RelH = %v (want in (0, 1)), Step = %v (want finite ≥ 0), DescentSteps = %d (want 1…10⁷), DescentDrop = %v (want in (0, 1))", ErrBadBench, o.RelH, o.Step, o.DescentSteps, o.DescentDrop)
 	}
 	return o, nil
 }
 
 // Certify checks that X is a spurious second-order point of p and returns
 // its certificate; the error wraps ErrNotCertified (with the certificate
-// filled as far as computed) when it is not, sod.ErrNoGroundTruth when M*
-// is unknown, and sod.ErrBadParameter for bad options. At nr ≤ DenseMax the
+// filled as far as computed) when it is not (or when the Hessian's
+// eigenvalues cannot be computed), and ErrBadBench for bad options and
+// for a problem without M*. At nr ≤ DenseMax the
 // smallest Hessian eigenvalue comes from the dense sod.Problem.Hessian
 // (the one sod.AnalyzeCritical decomposes); above it from sod.HessianMinEig, which never forms the nr×nr
 // matrix.
 func Certify(ctx context.Context, p *sod.Problem, X mat.Matrix, opt CertifyOptions) (Certificate, error) {
 	var c Certificate
 	if ctx == nil {
-		return c, fmt.Errorf("%w: Certify needs a context", sod.ErrBadParameter)
+		return c, fmt.Errorf("%w: Certify needs a context", ErrBadBench)
 	}
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return c, err
 	}
 	if p == nil {
-		return c, fmt.Errorf("%w: nil problem", sod.ErrBadParameter)
+		return c, fmt.Errorf("%w: nil problem", ErrBadBench)
 	}
 	if err := p.CheckX(X); err != nil {
 		return c, err
 	}
 	if !p.HasTruth() {
-		return c, fmt.Errorf("%w: certifying a spurious point needs M*", sod.ErrNoGroundTruth)
+		return c, fmt.Errorf("%w: certifying a spurious point needs a problem with its ground truth M*", ErrBadBench)
 	}
 	if err := ctx.Err(); err != nil {
 		return c, err
@@ -219,7 +220,7 @@ func Certify(ctx context.Context, p *sod.Problem, X mat.Matrix, opt CertifyOptio
 		}
 		var eig mat.EigenSym
 		if !eig.Factorize(hs, false) {
-			return c, fmt.Errorf("%w: eigenvalues of the %d×%d Hessian", sod.ErrFactorization, n*r, n*r)
+			return c, fmt.Errorf("%w: the eigenvalues of the %d×%d Hessian did not converge", ErrNotCertified, n*r, n*r)
 		}
 		c.MinHessEig = eig.Values(nil)[0]
 	} else {

@@ -74,7 +74,7 @@ func TestCertifyLanczosMatchesDense(t *testing.T) {
 
 func TestCertifyBadOptions(t *testing.T) {
 	_, err := Certify(context.Background(), sod.BasicExampleProblem(), mat.NewDense(2, 1, nil), CertifyOptions{Tol: -1})
-	if !errors.Is(err, sod.ErrBadParameter) {
+	if !errors.Is(err, ErrBadBench) {
 		t.Fatalf("Tol = −1: %v", err)
 	}
 }

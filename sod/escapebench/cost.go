@@ -53,7 +53,7 @@ var DefaultCostWeights = CostWeights{H: 0.75, HessVec: 8, Eigen: 300}
 func (w CostWeights) Validate() error {
 	for _, v := range []float64{w.H, w.HessVec, w.Eigen} {
 		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: CostWeights %+v, want finite weights ≥ 0", sod.ErrBadParameter, w)
+			return fmt.Errorf("%w: CostWeights %+v, want finite weights ≥ 0", ErrBadBench, w)
 		}
 	}
 	return nil

@@ -35,7 +35,7 @@ func ExampleWilson() {
 	fmt.Println(err)
 	// Output:
 	// 18/20: [0.699, 0.972]
-	// sod: parameter out of range: Wilson interval of k = 5 successes in n = 3 trials, want 0 ≤ k ≤ n
+	// escapebench: parameter out of range: Wilson interval of k = 5 successes in n = 3 trials, want 0 ≤ k ≤ n
 }
 
 // A user's escape variant measured against two built-ins on the paper's

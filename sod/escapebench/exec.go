@@ -88,7 +88,7 @@ func DefaultExecLimits() ExecLimits {
 func (l ExecLimits) withDefaults() (ExecLimits, error) {
 	d := DefaultExecLimits()
 	if l.Reply < 0 || l.Round < 0 || l.Calls < 0 || l.Candidates < 0 || l.Bytes < 0 || l.Stderr < 0 || l.Memory < 0 || l.Candidates > 100_000 {
-		return l, fmt.Errorf("%w: ExecLimits %+v, want every limit ≥ 0 (0: default) and Candidates ≤ 100000", sod.ErrBadParameter, l)
+		return l, fmt.Errorf("%w: ExecLimits %+v, want every limit ≥ 0 (0: default) and Candidates ≤ 100000", ErrBadBench, l)
 	}
 	if l.Reply == 0 {
 		l.Reply = d.Reply
@@ -118,7 +118,7 @@ func (l ExecLimits) withDefaults() (ExecLimits, error) {
 func ParseExecCommand(s string) (ExecCommand, error) {
 	rest, ok := strings.CutPrefix(s, ExecPrefix)
 	bad := func(why string) (ExecCommand, error) {
-		return ExecCommand{}, fmt.Errorf("%w: external method %q: %s; want %s[NAME=]PROGRAM [ARG…], e.g. %spython3 negcurv.py", sod.ErrBadParameter, s, why, ExecPrefix, ExecPrefix)
+		return ExecCommand{}, fmt.Errorf("%w: external method %q: %s; want %s[NAME=]PROGRAM [ARG…], e.g. %spython3 negcurv.py", ErrBadBench, s, why, ExecPrefix, ExecPrefix)
 	}
 	if !ok {
 		return bad("no " + ExecPrefix + " prefix")
@@ -158,10 +158,10 @@ func (c ExecCommand) Validate() error {
 		return err
 	}
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
-		return fmt.Errorf("%w: external method %q has no program (ExecCommand.Argv)", sod.ErrBadParameter, c.Name)
+		return fmt.Errorf("%w: external method %q has no program (ExecCommand.Argv)", ErrBadBench, c.Name)
 	}
 	if _, err := exec.LookPath(c.Argv[0]); err != nil {
-		return fmt.Errorf("%w: external method %q: program %q: %v", sod.ErrBadParameter, c.Name, c.Argv[0], err)
+		return fmt.Errorf("%w: external method %q: program %q: %v", ErrBadBench, c.Name, c.Argv[0], err)
 	}
 	_, err := c.Limits.withDefaults()
 	return err

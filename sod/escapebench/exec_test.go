@@ -35,7 +35,7 @@ func TestExecHelper(t *testing.T) {
 	if k, ok := strings.CutPrefix(mode, "hloop:"); ok {
 		var calls int
 		fmt.Sscan(k, &calls)
-		execclient.Serve(os.Stdin, os.Stdout, func(_ execclient.Instance, rd execclient.Round, o *execclient.Oracle) ([]execclient.Candidate, error) {
+		execclient.Serve(os.Stdin, os.Stdout, func(_ execclient.Hello, rd execclient.Round, o *execclient.Oracle) ([]execclient.Proposal, error) {
 			for range max(1, rd.Round*calls) {
 				if _, err := o.H(rd.X); err != nil {
 					return nil, err
@@ -112,7 +112,7 @@ func TestExecHelper(t *testing.T) {
 
 // allCalls makes every oracle call once and proposes X̂ + s·u_n q_rᵀ
 // for the step s of least h on a small grid.
-func allCalls(in execclient.Instance, rd execclient.Round, o *execclient.Oracle) ([]execclient.Candidate, error) {
+func allCalls(in execclient.Hello, rd execclient.Round, o *execclient.Oracle) ([]execclient.Proposal, error) {
 	if _, err := o.H(rd.X); err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func allCalls(in execclient.Instance, rd execclient.Round, o *execclient.Oracle)
 	if err != nil {
 		return nil, err
 	}
-	var cs []execclient.Candidate
+	var cs []execclient.Proposal
 	for _, s := range []float64{-1, -0.1, 0.1, 1} {
 		y := append([]float64(nil), rd.X...)
 		for i := range in.N {
@@ -135,7 +135,7 @@ func allCalls(in execclient.Instance, rd execclient.Round, o *execclient.Oracle)
 				y[i*in.R+k] += s * cp.Un[i] * cp.Qr[k]
 			}
 		}
-		cs = append(cs, execclient.Candidate{X: y, Label: fmt.Sprint(s)})
+		cs = append(cs, execclient.Proposal{X: y, Label: fmt.Sprint(s)})
 	}
 	return cs, nil
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // descend runs seeded gradient descent to where it stalls: ‖∇h‖_F ≤
@@ -145,18 +145,18 @@ func (PMCFamily) Name() string { return "pmc" }
 func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
 	cells := f.cells(k)
 	if len(cells) == 0 {
-		return nil, fmt.Errorf("%w: PMC family needs cells, or sizes and epsilons", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: PMC family needs cells, or sizes and epsilons", ErrBadBench)
 	}
 	for _, c := range cells {
 		if err := c.Validate(); err != nil {
 			return nil, err
 		}
 		if c.Points < 0 || c.Points > MaxInstancesPerFamily {
-			return nil, fmt.Errorf("%w: PMC cell n = %d ε = %g: %d points, want 0…%d", sod.ErrBadParameter, c.N, c.Eps, c.Points, MaxInstancesPerFamily)
+			return nil, fmt.Errorf("%w: PMC cell n = %d ε = %g: %d points, want 0…%d", ErrBadBench, c.N, c.Eps, c.Points, MaxInstancesPerFamily)
 		}
 	}
 	if f.Start < StartSmallRandom || f.Start > StartRandomSigns {
-		return nil, fmt.Errorf("%w: PMC start %v, want small-random, one-flip or random-signs", sod.ErrBadParameter, f.Start)
+		return nil, fmt.Errorf("%w: PMC start %v, want small-random, one-flip or random-signs", ErrBadBench, f.Start)
 	}
 	tol := orDefault(f.GradTol, 1e-8)
 	var out []StallPoint
@@ -180,7 +180,7 @@ func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoi
 		}
 		for j := range k {
 			stream := cellSeed("pmc", uint64(n), math.Float64bits(eps), uint64(j))
-			rng := rand.New(rand.NewPCG(seed, stream))
+			rng := randstream.NewIndexed(seed, randstream.PMCFamilyPoints, stream)
 			x0 := mat.NewDense(n, 1, nil)
 			for i := range n {
 				x0.Set(i, 0, 0.01*rng.NormFloat64())
@@ -322,7 +322,7 @@ func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]Sta
 		cells = GaussianGrid(f.Sizes, f.Ms, f.Ranks)
 	}
 	if len(cells) == 0 {
-		return nil, fmt.Errorf("%w: Gaussian family needs cells, or sizes, measurement counts and ranks", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: Gaussian family needs cells, or sizes, measurement counts and ranks", ErrBadBench)
 	}
 	for _, c := range cells {
 		if err := c.Validate(); err != nil {
@@ -334,7 +334,7 @@ func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]Sta
 		tries = 1
 	}
 	if tries < 0 || tries > MaxGaussianTries {
-		return nil, fmt.Errorf("%w: Gaussian family: %d tries per point, want 1…%d", sod.ErrBadParameter, tries, MaxGaussianTries)
+		return nil, fmt.Errorf("%w: Gaussian family: %d tries per point, want 1…%d", ErrBadBench, tries, MaxGaussianTries)
 	}
 	maxIter := f.MaxIter
 	if maxIter == 0 {
@@ -356,7 +356,7 @@ func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]Sta
 				if err != nil {
 					return nil, err
 				}
-				rng := rand.New(rand.NewPCG(seed, s))
+				rng := randstream.NewIndexed(seed, randstream.GaussianFamilyPoints, s)
 				sc := 1 / math.Sqrt(float64(n))
 				z, x0 := mat.NewDense(n, r, nil), mat.NewDense(n, r, nil)
 				for i := range n {

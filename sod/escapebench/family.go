@@ -28,7 +28,8 @@ type StallPoint struct {
 	// 0.5/n needs O(n) steps to converge).
 	PhaseIter int
 	// Stream is the point's random stream under the master seed: its
-	// draws come from math/rand/v2's PCG(seed, Stream) (PMCFamily: the
+	// draws come from randstream.NewIndexed(seed, …, Stream), math/rand/v2's
+	// PCG(seed, Stream) (PMCFamily: the
 	// start x₀; GaussianFamily: Z and x₀, and the sensing matrices from
 	// sod.NewGaussianOperator(n, m, seed ^ Stream)); 0 for a point drawn
 	// from no stream (PaperFamily).
@@ -68,7 +69,7 @@ type funcFamily struct {
 func (f funcFamily) Name() string { return f.name }
 func (f funcFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
 	if f.f == nil {
-		return nil, fmt.Errorf("%w: family %q: nil generator function (FuncFamily's f)", sod.ErrBadParameter, f.name)
+		return nil, fmt.Errorf("%w: family %q: nil generator function (FuncFamily's f)", ErrBadBench, f.name)
 	}
 	return f.f(ctx, seed, k)
 }
@@ -77,10 +78,10 @@ func (f funcFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPo
 // a name that fails sod.CheckIdentifier.
 func checkFamily(f Family) error {
 	if f == nil {
-		return fmt.Errorf("%w: nil family", sod.ErrBadParameter)
+		return fmt.Errorf("%w: nil family", ErrBadBench)
 	}
 	if ff, ok := f.(funcFamily); ok && ff.f == nil {
-		return fmt.Errorf("%w: family %q: nil generator function (FuncFamily's f)", sod.ErrBadParameter, ff.name)
+		return fmt.Errorf("%w: family %q: nil generator function (FuncFamily's f)", ErrBadBench, ff.name)
 	}
 	return sod.CheckIdentifier("family name", f.Name())
 }
@@ -109,13 +110,13 @@ const MaxInstancesPerFamily = 10_000
 // (wrong shape, no ground truth) is returned as an error.
 func Instances(ctx context.Context, f Family, seed uint64, k int, opt CertifyOptions) (*FamilyInstances, error) {
 	if ctx == nil {
-		return nil, fmt.Errorf("%w: Instances needs a context", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: Instances needs a context", ErrBadBench)
 	}
 	if err := checkFamily(f); err != nil {
 		return nil, err
 	}
 	if k < 1 || k > MaxInstancesPerFamily {
-		return nil, fmt.Errorf("%w: k = %d points per cell, want 1 ≤ k ≤ %d", sod.ErrBadParameter, k, MaxInstancesPerFamily)
+		return nil, fmt.Errorf("%w: k = %d points per cell, want 1 ≤ k ≤ %d", ErrBadBench, k, MaxInstancesPerFamily)
 	}
 	if _, err := opt.withDefaults(); err != nil {
 		return nil, err
@@ -128,7 +129,7 @@ func Instances(ctx context.Context, f Family, seed uint64, k int, opt CertifyOpt
 	seen := map[string]bool{}
 	for _, pt := range pts {
 		if seen[pt.Name] {
-			return nil, fmt.Errorf("%w: family %q generated the name %q twice", sod.ErrBadParameter, f.Name(), pt.Name)
+			return nil, fmt.Errorf("%w: family %q generated the name %q twice", ErrBadBench, f.Name(), pt.Name)
 		}
 		seen[pt.Name] = true
 		o := opt

@@ -61,7 +61,7 @@ func InstanceFeatures(ctx context.Context, in CertifiedInstance) (Features, erro
 	nan := OptFloat(math.NaN())
 	f := Features{BetaMin: nan, GammaMin: nan, EFS0: nan, LambdaMin: OptFloat(in.Cert.MinHessEig), DeltaLower: nan, Dist: OptFloat(in.Cert.Dist)}
 	if in.P == nil || in.X == nil {
-		return f, fmt.Errorf("%w: instance %q has no problem or point", sod.ErrBadParameter, in.Name)
+		return f, fmt.Errorf("%w: instance %q has no problem or point", ErrBadBench, in.Name)
 	}
 	if err := ctx.Err(); err != nil {
 		return f, err

@@ -4,13 +4,12 @@ import (
 	"errors"
 	"testing"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/escapebench"
 )
 
 // FuzzParseCells: any text is either a PMC (Gaussian) cell that Validate
 // accepts and whose String reads back as the same cell, or an error
-// wrapping sod.ErrBadParameter; never a panic.
+// wrapping escapebench.ErrBadBench; never a panic.
 func FuzzParseCells(f *testing.F) {
 	for _, s := range []string{"1000:0.02", "10000:0.001:2", "3:1", "2:0.5", "12:0:1", "12:NaN", "12:inf", "1e4:0.1", "12:0.1:0", "12:0.1:1001",
 		"20:45:1", "5:10:0", "3:10:4", "200:10000:10", "201:1:1", "2:1:1", "::", "a:b:c", "1:2:3:4", "", ":", "12:0.1:", "9e18:0.1"} {
@@ -18,8 +17,8 @@ func FuzzParseCells(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if c, err := escapebench.ParsePMCCell(s); err != nil {
-			if !errors.Is(err, sod.ErrBadParameter) {
-				t.Fatalf("ParsePMCCell(%q): error %v does not wrap sod.ErrBadParameter", s, err)
+			if !errors.Is(err, escapebench.ErrBadBench) {
+				t.Fatalf("ParsePMCCell(%q): error %v does not wrap escapebench.ErrBadBench", s, err)
 			}
 		} else {
 			if err := c.Validate(); err != nil {
@@ -30,8 +29,8 @@ func FuzzParseCells(f *testing.F) {
 			}
 		}
 		if c, err := escapebench.ParseGaussianCell(s); err != nil {
-			if !errors.Is(err, sod.ErrBadParameter) {
-				t.Fatalf("ParseGaussianCell(%q): error %v does not wrap sod.ErrBadParameter", s, err)
+			if !errors.Is(err, escapebench.ErrBadBench) {
+				t.Fatalf("ParseGaussianCell(%q): error %v does not wrap escapebench.ErrBadBench", s, err)
 			}
 		} else {
 			if err := c.Validate(); err != nil {

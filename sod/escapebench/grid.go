@@ -35,7 +35,7 @@ const MaxGridMethods = 100
 func ExpandMethodGrid(spec string) ([]string, error) {
 	base, grid, ok := strings.Cut(spec, ":")
 	if base == "" {
-		return nil, fmt.Errorf("%w: method grid %q: want base[:key=v1,v2;key2=…], e.g. sod-line-search:l=3,5,7", sod.ErrBadParameter, spec)
+		return nil, fmt.Errorf("%w: method grid %q: want base[:key=v1,v2;key2=…], e.g. sod-line-search:l=3,5,7", ErrBadBench, spec)
 	}
 	if !ok {
 		return []string{base}, nil
@@ -46,20 +46,20 @@ func ExpandMethodGrid(spec string) ([]string, error) {
 		key, vals, ok := strings.Cut(part, "=")
 		key = strings.TrimSpace(key)
 		if !ok || key == "" || vals == "" || seen[key] || strings.ContainsAny(key, "+-") {
-			return nil, fmt.Errorf("%w: method grid %q: part %q, want key=v1,v2 with each key once", sod.ErrBadParameter, spec, part)
+			return nil, fmt.Errorf("%w: method grid %q: part %q, want key=v1,v2 with each key once", ErrBadBench, spec, part)
 		}
 		seen[key] = true
 		var next []string
 		for _, n := range names {
 			for _, v := range strings.Split(vals, ",") {
 				if v = strings.TrimSpace(v); v == "" || strings.Contains(v, "+") {
-					return nil, fmt.Errorf("%w: method grid %q: empty value or a value with '+' in %q", sod.ErrBadParameter, spec, part)
+					return nil, fmt.Errorf("%w: method grid %q: empty value or a value with '+' in %q", ErrBadBench, spec, part)
 				}
 				next = append(next, n+"+"+key+"-"+v)
 			}
 		}
 		if len(next) > MaxGridMethods {
-			return nil, fmt.Errorf("%w: method grid %q gives more than %d methods", sod.ErrBadParameter, spec, MaxGridMethods)
+			return nil, fmt.Errorf("%w: method grid %q gives more than %d methods", ErrBadBench, spec, MaxGridMethods)
 		}
 		names = next
 	}
@@ -69,7 +69,7 @@ func ExpandMethodGrid(spec string) ([]string, error) {
 // ResolveMethod returns the method a name denotes (see ExpandMethodGrid
 // for the form), looking base up in extra first, then BuiltinMethods. An
 // unknown base, judge or key, or a value that does not parse, is an
-// error wrapping sod.ErrBadParameter that names it and what is accepted,
+// error wrapping ErrBadBench that names it and what is accepted,
 // found before any run.
 func ResolveMethod(name string, extra ...Method) (Method, error) {
 	segs := strings.Split(name, "+")
@@ -87,10 +87,10 @@ func ResolveMethod(name string, extra ...Method) (Method, error) {
 		default:
 			k, v, ok := strings.Cut(seg, "-")
 			if !ok || k == "" || v == "" {
-				return Method{}, fmt.Errorf("%w: method %q: %q is neither a judge (probe or raw-h, first) nor a setting key-value", sod.ErrBadParameter, name, seg)
+				return Method{}, fmt.Errorf("%w: method %q: %q is neither a judge (probe or raw-h, first) nor a setting key-value", ErrBadBench, name, seg)
 			}
 			if _, dup := set[k]; dup {
-				return Method{}, fmt.Errorf("%w: method %q sets %q twice", sod.ErrBadParameter, name, k)
+				return Method{}, fmt.Errorf("%w: method %q sets %q twice", ErrBadBench, name, k)
 			}
 			keys = append(keys, k)
 			set[k] = v
@@ -106,7 +106,7 @@ func ResolveMethod(name string, extra ...Method) (Method, error) {
 		}
 	}
 	if !found {
-		return Method{}, fmt.Errorf("%w: unknown method %q, want one of %s (optionally with %s or %s and +key-value settings)", sod.ErrBadParameter, base, strings.Join(known, ", "), ProbeSuffix, RawHSuffix)
+		return Method{}, fmt.Errorf("%w: unknown method %q, want one of %s (optionally with %s or %s and +key-value settings)", ErrBadBench, base, strings.Join(known, ", "), ProbeSuffix, RawHSuffix)
 	}
 	if len(set) > 0 {
 		// Check the settings now on an escaper built for a zero instance
@@ -135,7 +135,7 @@ func ResolveMethod(name string, extra ...Method) (Method, error) {
 	}
 	if judge >= 0 {
 		if judge == m.Judge {
-			return Method{}, fmt.Errorf("%w: method %q: %s is already judged by %v (drop the suffix)", sod.ErrBadParameter, name, base, judge)
+			return Method{}, fmt.Errorf("%w: method %q: %s is already judged by %v (drop the suffix)", ErrBadBench, name, base, judge)
 		}
 		jm, err := WithJudge(m, judge)
 		if err != nil {
@@ -152,7 +152,7 @@ func ResolveMethod(name string, extra ...Method) (Method, error) {
 func checkSettings(m Method, set map[string]string) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = fmt.Errorf("%w: cannot check settings %v on method %q without an instance: %v", sod.ErrBadParameter, set, m.Name, v)
+			err = fmt.Errorf("%w: cannot check settings %v on method %q without an instance: %v", ErrBadBench, set, m.Name, v)
 		}
 	}()
 	e, err := m.New(CertifiedInstance{}, 0)
@@ -170,7 +170,7 @@ func checkSettings(m Method, set map[string]string) (err error) {
 func applySettings(e sod.Escaper, set map[string]string) error {
 	v := reflect.ValueOf(e)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("%w: escaper %T has no settable fields", sod.ErrBadParameter, e)
+		return fmt.Errorf("%w: escaper %T has no settable fields", ErrBadBench, e)
 	}
 	s := v.Elem()
 	var fields []string
@@ -187,10 +187,10 @@ func applySettings(e sod.Escaper, set map[string]string) error {
 			}
 		}
 		if !f.IsValid() {
-			return fmt.Errorf("%w: %s has no setting %q (its exported fields: %s)", sod.ErrBadParameter, e.Name(), key, strings.Join(fields, ", "))
+			return fmt.Errorf("%w: %s has no setting %q (its exported fields: %s)", ErrBadBench, e.Name(), key, strings.Join(fields, ", "))
 		}
 		bad := func(err error) error {
-			return fmt.Errorf("%w: %s setting %s = %q: want a %v (%v)", sod.ErrBadParameter, e.Name(), key, val, f.Type(), err)
+			return fmt.Errorf("%w: %s setting %s = %q: want a %v (%v)", ErrBadBench, e.Name(), key, val, f.Type(), err)
 		}
 		switch f.Kind() {
 		case reflect.Int, reflect.Int64, reflect.Int32:
@@ -212,7 +212,7 @@ func applySettings(e sod.Escaper, set map[string]string) error {
 			}
 			f.SetBool(x)
 		default:
-			return fmt.Errorf("%w: %s setting %q of type %v cannot be set from text", sod.ErrBadParameter, e.Name(), key, f.Type())
+			return fmt.Errorf("%w: %s setting %q of type %v cannot be set from text", ErrBadBench, e.Name(), key, f.Type())
 		}
 	}
 	return nil

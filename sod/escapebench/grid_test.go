@@ -33,23 +33,26 @@ func TestMethodGrid(t *testing.T) {
 	if err := sod.CheckIdentifier("method", names[0]); err != nil {
 		t.Errorf("grid name %q is not an identifier: %v", names[0], err)
 	}
-	for _, c := range []struct{ name, want string }{
-		{"sod-line-search+zz-1", `no setting "zz"`},
-		{"sod-line-search+l-x", `l = "x"`},
-		{"sod-line-search+l-0", ""}, // its Validate refuses L = 0
-		{"random-restart+probe", "already judged"},
-		{"no-such-method", "unknown method"},
-		{"sod-line-search+l", "neither a judge"},
-		{"sod-line-search+l-3+probe", "neither a judge"}, // the judge comes first
+	for _, c := range []struct {
+		name, want string
+		sentinel   error
+	}{
+		{"sod-line-search+zz-1", `no setting "zz"`, ErrBadBench},
+		{"sod-line-search+l-x", `l = "x"`, ErrBadBench},
+		{"sod-line-search+l-0", "l must be odd", sod.ErrBadParameter}, // the escaper's Validate (sod) refuses L = 0
+		{"random-restart+probe", "already judged", ErrBadBench},
+		{"no-such-method", "unknown method", ErrBadBench},
+		{"sod-line-search+l", "neither a judge", ErrBadBench},
+		{"sod-line-search+l-3+probe", "neither a judge", ErrBadBench}, // the judge comes first
 	} {
 		_, err := ResolveMethod(c.name)
-		if !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("ResolveMethod(%q) = %v, want ErrBadParameter mentioning %q", c.name, err, c.want)
+		if !errors.Is(err, c.sentinel) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ResolveMethod(%q) = %v, want %v mentioning %q", c.name, err, c.sentinel, c.want)
 		}
 	}
 	for _, bad := range []string{":l=3", "sod-line-search:l", "sod-line-search:l=3;l=4", "sod-line-search:l=,", "sod-line-search:l=1e+3"} {
-		if _, err := ExpandMethodGrid(bad); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("ExpandMethodGrid(%q) = %v, want ErrBadParameter", bad, err)
+		if _, err := ExpandMethodGrid(bad); !errors.Is(err, ErrBadBench) {
+			t.Errorf("ExpandMethodGrid(%q) = %v, want ErrBadBench", bad, err)
 		}
 	}
 }

@@ -103,10 +103,10 @@ func WriteInstancesJSON(w io.Writer, env Env, sr *SuiteRun) error {
 		return err
 	}
 	if sr == nil {
-		return fmt.Errorf("%w: WriteInstancesJSON: nil *SuiteRun", sod.ErrBadParameter)
+		return fmt.Errorf("%w: WriteInstancesJSON: nil *SuiteRun", ErrBadBench)
 	}
 	if err := validateInstances(sr.Instances, sr.Dropped); err != nil {
-		return fmt.Errorf("%w: WriteInstancesJSON: %v", sod.ErrBadParameter, err)
+		return fmt.Errorf("%w: WriteInstancesJSON: %v", ErrBadBench, err)
 	}
 	var b bytes.Buffer
 	e, err := json.Marshal(env)
@@ -146,17 +146,17 @@ func WriteInstancesJSON(w io.Writer, env Env, sr *SuiteRun) error {
 // and instances that make sense (validateInstances: names, 1 ≤ r ≤ n,
 // len(x) = n·r with finite entries, a positive step, a certificate of a
 // known kind with values ≥ 0, no instance or dropped point twice). Errors
-// wrap sod.ErrBadParameter and name the instance.
+// wrap ErrBadBench and name the instance.
 func ReadInstancesJSON(r io.Reader) (*InstancesFile, error) {
 	if r == nil {
-		return nil, fmt.Errorf("%w: ReadInstancesJSON: nil io.Reader", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: ReadInstancesJSON: nil io.Reader", ErrBadBench)
 	}
 	b, err := io.ReadAll(io.LimitReader(r, MaxInstancesBytes+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(b) > MaxInstancesBytes {
-		return nil, fmt.Errorf("%w: instances file over %d bytes", sod.ErrBadParameter, MaxInstancesBytes)
+		return nil, fmt.Errorf("%w: instances file over %d bytes", ErrBadBench, MaxInstancesBytes)
 	}
 	return parseInstances(b)
 }
@@ -164,16 +164,16 @@ func ReadInstancesJSON(r io.Reader) (*InstancesFile, error) {
 func parseInstances(b []byte) (*InstancesFile, error) {
 	var in InstancesFile
 	if err := strictio.DecodeJSON(b, &in); err != nil {
-		return nil, fmt.Errorf("%w: not an instances file: %v", sod.ErrBadParameter, err)
+		return nil, fmt.Errorf("%w: not an instances file: %v", ErrBadBench, err)
 	}
 	if in.Format != 0 && in.Format != InstancesFormat {
-		return nil, fmt.Errorf("%w: instances file of format %d, want %d (or none, format 1)", sod.ErrBadParameter, in.Format, InstancesFormat)
+		return nil, fmt.Errorf("%w: instances file of format %d, want %d (or none, format 1)", ErrBadBench, in.Format, InstancesFormat)
 	}
 	if in.Instances == nil || in.Dropped == nil {
-		return nil, fmt.Errorf("%w: not an instances file: no \"instances\" or no \"dropped\" list", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: not an instances file: no \"instances\" or no \"dropped\" list", ErrBadBench)
 	}
 	if err := validateInstances(in.Instances, in.Dropped); err != nil {
-		return nil, fmt.Errorf("%w: %v", sod.ErrBadParameter, err)
+		return nil, fmt.Errorf("%w: %v", ErrBadBench, err)
 	}
 	return &in, nil
 }
@@ -238,11 +238,11 @@ func (in InstanceInfo) validate() error {
 
 // CheckRuns checks that every run of rs is on an instance of f (a run on
 // an instance the file does not list, or lists as dropped, is an error
-// wrapping sod.ErrBadParameter naming it): the instances file and the
+// wrapping ErrBadBench naming it): the instances file and the
 // runs belong together.
 func (f *InstancesFile) CheckRuns(rs []*TrialResult) error {
 	if f == nil {
-		return fmt.Errorf("%w: CheckRuns on a nil *InstancesFile", sod.ErrBadParameter)
+		return fmt.Errorf("%w: CheckRuns on a nil *InstancesFile", ErrBadBench)
 	}
 	have := map[string]bool{}
 	for _, in := range f.Instances {
@@ -250,10 +250,10 @@ func (f *InstancesFile) CheckRuns(rs []*TrialResult) error {
 	}
 	for i, r := range rs {
 		if r == nil {
-			return fmt.Errorf("%w: run %d is nil", sod.ErrBadParameter, i)
+			return fmt.Errorf("%w: run %d is nil", ErrBadBench, i)
 		}
 		if !have[r.Family+"\x00"+r.Instance] {
-			return fmt.Errorf("%w: run %s / %s / %s / trial %d is on an instance the instances file does not certify", sod.ErrBadParameter, r.Family, r.Instance, r.Method, r.Trial)
+			return fmt.Errorf("%w: run %s / %s / %s / trial %d is on an instance the instances file does not certify", ErrBadBench, r.Family, r.Instance, r.Method, r.Trial)
 		}
 	}
 	return nil

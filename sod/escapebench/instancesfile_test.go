@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // TestInstancesFileRecertify: bench-instances.json holds each instance on
@@ -93,7 +91,7 @@ func TestReadInstancesRefuses(t *testing.T) {
 		"overflowing number": {strings.Replace(ok, `"x":[1,`, `"x":[1e999,`, 1), "not an instances file"},
 	} {
 		_, err := ReadInstancesJSON(strings.NewReader(c.text))
-		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, sod.ErrBadParameter) {
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, ErrBadBench) {
 			t.Errorf("%s: %v, want an error wrapping ErrBadParameter with %q", name, err, c.want)
 		}
 	}
@@ -109,7 +107,7 @@ func TestReadInstancesRefuses(t *testing.T) {
 // FuzzReadInstances: whatever ReadInstancesJSON accepts, WriteInstancesJSON
 // writes back, and that reads back to what writes the same bytes (the
 // writer's output is a fixed point); anything else is an error wrapping
-// sod.ErrBadParameter, never a panic.
+// ErrBadBench, never a panic.
 func FuzzReadInstances(f *testing.F) {
 	ok := validInstancesFile(f)
 	f.Add(ok)
@@ -120,8 +118,8 @@ func FuzzReadInstances(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		in, err := ReadInstancesJSON(strings.NewReader(s))
 		if err != nil {
-			if !errors.Is(err, sod.ErrBadParameter) {
-				t.Fatalf("error %v does not wrap sod.ErrBadParameter", err)
+			if !errors.Is(err, ErrBadBench) {
+				t.Fatalf("error %v does not wrap ErrBadBench", err)
 			}
 			return
 		}

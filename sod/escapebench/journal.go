@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"time"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/internal/strictio"
 )
@@ -110,7 +109,7 @@ type Journal struct {
 // (a FIFO, which opening would block on, a device, a directory).
 func checkJournalPath(path string) error {
 	if err := strictio.CheckRegular(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w: journal %v", sod.ErrBadParameter, err)
+		return fmt.Errorf("%w: journal %v", ErrBadBench, err)
 	}
 	return nil
 }
@@ -131,7 +130,7 @@ func CreateJournal(path string, h JournalHeader) (*Journal, error) {
 		h.Env = &e
 	}
 	if err := h.validate(); err != nil {
-		return nil, fmt.Errorf("%w: CreateJournal %s: %v", sod.ErrBadParameter, path, err)
+		return nil, fmt.Errorf("%w: CreateJournal %s: %v", ErrBadBench, path, err)
 	}
 	hb, err := json.Marshal(h)
 	if err != nil {
@@ -221,13 +220,13 @@ func parseJournal(b []byte) (*Journal, error) {
 	first, rest, ok := bytes.Cut(b, []byte("\n"))
 	j := &Journal{complete: -1}
 	if !ok {
-		return nil, fmt.Errorf("%w: not a bench journal (no suite header on its first line)", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: not a bench journal (no suite header on its first line)", ErrBadBench)
 	}
 	if err := strictio.DecodeJSON(first, &j.Header); err != nil {
-		return nil, fmt.Errorf("%w: not a bench journal (line 1 is no suite header: %v)", sod.ErrBadParameter, err)
+		return nil, fmt.Errorf("%w: not a bench journal (line 1 is no suite header: %v)", ErrBadBench, err)
 	}
 	if err := j.Header.validate(); err != nil {
-		return nil, fmt.Errorf("%w: line 1: %v", sod.ErrBadParameter, err)
+		return nil, fmt.Errorf("%w: line 1: %v", ErrBadBench, err)
 	}
 	fams := map[string]bool{}
 	for _, f := range j.Header.Bench.Families {
@@ -241,12 +240,12 @@ func parseJournal(b []byte) (*Journal, error) {
 		l, rest, _ = bytes.Cut(rest, []byte("\n"))
 		line++
 		if j.complete >= 0 {
-			return nil, fmt.Errorf("%w: line %d: a line after the completion line", sod.ErrBadParameter, line)
+			return nil, fmt.Errorf("%w: line %d: a line after the completion line", ErrBadBench, line)
 		}
 		if bytes.HasPrefix(bytes.TrimSpace(l), []byte(`{"complete"`)) {
 			var end journalEnd
 			if err := strictio.DecodeJSON(l, &end); err != nil || end.Complete < 0 {
-				return nil, fmt.Errorf("%w: line %d: not a completion line {\"complete\": n ≥ 0} (%v)", sod.ErrBadParameter, line, err)
+				return nil, fmt.Errorf("%w: line %d: not a completion line {\"complete\": n ≥ 0} (%v)", ErrBadBench, line, err)
 			}
 			j.complete = end.Complete
 			continue
@@ -256,7 +255,7 @@ func parseJournal(b []byte) (*Journal, error) {
 			if err == nil {
 				err = errors.New("no result")
 			}
-			return nil, fmt.Errorf("%w: line %d: not a run record (%v)", sod.ErrBadParameter, line, err)
+			return nil, fmt.Errorf("%w: line %d: not a run record (%v)", ErrBadBench, line, err)
 		}
 		r := rec.Result
 		r.Cost.CPU = time.Duration(rec.CPUNs)
@@ -265,11 +264,11 @@ func parseJournal(b []byte) (*Journal, error) {
 			return nil, err
 		}
 		if !fams[r.Family] {
-			return nil, fmt.Errorf("%w: line %d: a run of family %q, which the suite (%v) does not have", sod.ErrBadParameter, line, r.Family, j.Header.Bench.Families)
+			return nil, fmt.Errorf("%w: line %d: a run of family %q, which the suite (%v) does not have", ErrBadBench, line, r.Family, j.Header.Bench.Families)
 		}
 		if old, ok := byKey[r.Key()]; ok {
 			if !sameRun(old, r) {
-				return nil, fmt.Errorf("%w: lines %d and %d hold run %s / %s / %s / trial %d with different results", sod.ErrBadParameter, lineOf[r.Key()], line, r.Family, r.Instance, r.Method, r.Trial)
+				return nil, fmt.Errorf("%w: lines %d and %d hold run %s / %s / %s / trial %d with different results", ErrBadBench, lineOf[r.Key()], line, r.Family, r.Instance, r.Method, r.Trial)
 			}
 			continue
 		}
@@ -288,10 +287,10 @@ func sameRun(a, b *TrialResult) bool {
 }
 
 // Path returns the journal's file name. On a nil journal it panics with
-// an error wrapping sod.ErrBadParameter (it has no error result).
+// an error wrapping ErrBadBench (it has no error result).
 func (j *Journal) Path() string {
 	if j == nil {
-		panic(fmt.Errorf("%w: Journal.Path on a nil *Journal (use CreateJournal, ResumeJournal or ReadJournal)", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: Journal.Path on a nil *Journal (use CreateJournal, ResumeJournal or ReadJournal)", ErrBadBench))
 	}
 	return j.path
 }
@@ -338,7 +337,7 @@ func (j *Journal) Complete() bool {
 // Close closes a journal open for writing; it does nothing on a read one.
 func (j *Journal) Close() error {
 	if j == nil {
-		return fmt.Errorf("%w: Close on a nil *Journal", sod.ErrBadParameter)
+		return fmt.Errorf("%w: Close on a nil *Journal", ErrBadBench)
 	}
 	if j.f == nil {
 		return nil
@@ -374,17 +373,17 @@ func (j *Journal) finish(n int) error {
 // journal). Journals of another suite or sharding, of another build (the
 // version or revision of their Env differ), a shard given twice, an
 // incomplete or a missing one are refused with an error wrapping
-// sod.ErrBadParameter naming the file or the shard.
+// ErrBadBench naming the file or the shard.
 func MergeJournals(js []*Journal) ([]*TrialResult, error) {
 	if len(js) == 0 {
-		return nil, fmt.Errorf("%w: no journal to merge", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: no journal to merge", ErrBadBench)
 	}
 	var all []*TrialResult
 	first := js[0]
 	seen := map[int]string{}
 	for i, j := range js {
 		if j == nil {
-			return nil, fmt.Errorf("%w: MergeJournals: journal %d is nil", sod.ErrBadParameter, i)
+			return nil, fmt.Errorf("%w: MergeJournals: journal %d is nil", ErrBadBench, i)
 		}
 		h := j.Header
 		if h.ShardN < 1 { // an unsharded run's journal is shard 0/1
@@ -392,21 +391,21 @@ func MergeJournals(js []*Journal) ([]*TrialResult, error) {
 		}
 		switch {
 		case !reflect.DeepEqual(first.Header.Bench, h.Bench) || max(first.Header.ShardN, 1) != h.ShardN:
-			return nil, fmt.Errorf("%w: %s belongs to another suite or sharding than %s", sod.ErrBadParameter, j.path, first.path)
+			return nil, fmt.Errorf("%w: %s belongs to another suite or sharding than %s", ErrBadBench, j.path, first.path)
 		case seen[h.ShardK] != "":
-			return nil, fmt.Errorf("%w: shard %d/%d given twice (%s and %s)", sod.ErrBadParameter, h.ShardK, h.ShardN, seen[h.ShardK], j.path)
+			return nil, fmt.Errorf("%w: shard %d/%d given twice (%s and %s)", ErrBadBench, h.ShardK, h.ShardN, seen[h.ShardK], j.path)
 		case !j.Complete():
-			return nil, fmt.Errorf("%w: %s: shard %d/%d is not complete (rerun its command to resume it)", sod.ErrBadParameter, j.path, h.ShardK, h.ShardN)
+			return nil, fmt.Errorf("%w: %s: shard %d/%d is not complete (rerun its command to resume it)", ErrBadBench, j.path, h.ShardK, h.ShardN)
 		}
 		if e, f := h.Env, first.Header.Env; e != nil && f != nil && (e.Version != f.Version || e.Revision != f.Revision) {
-			return nil, fmt.Errorf("%w: %s was run by build %s %s, %s by %s %s: the shards of one suite must come from one build", sod.ErrBadParameter, j.path, e.Version, e.Revision, first.path, f.Version, f.Revision)
+			return nil, fmt.Errorf("%w: %s was run by build %s %s, %s by %s %s: the shards of one suite must come from one build", ErrBadBench, j.path, e.Version, e.Revision, first.path, f.Version, f.Revision)
 		}
 		seen[h.ShardK] = j.path
 		all = append(all, j.runs...)
 	}
 	for k := range max(first.Header.ShardN, 1) {
 		if seen[k] == "" {
-			return nil, fmt.Errorf("%w: shard %d/%d is missing", sod.ErrBadParameter, k, max(first.Header.ShardN, 1))
+			return nil, fmt.Errorf("%w: shard %d/%d is missing", ErrBadBench, k, max(first.Header.ShardN, 1))
 		}
 	}
 	return Canonical(all)

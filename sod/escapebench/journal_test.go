@@ -113,7 +113,7 @@ func TestReadJournalRefuses(t *testing.T) {
 // FuzzReadJournal: whatever parseJournal accepts, the journal writer
 // (CreateJournal, append, finish) writes back as a journal that reads back
 // to the same header (in the current format), runs and completion; anything else is an error
-// wrapping sod.ErrBadParameter, never a panic.
+// wrapping ErrBadBench, never a panic.
 func FuzzReadJournal(f *testing.F) {
 	head, run := journalLines(f)
 	f.Add(head + "\n" + run + "\n" + `{"complete":1}` + "\n")
@@ -124,8 +124,8 @@ func FuzzReadJournal(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		j, err := parseJournal([]byte(s))
 		if err != nil {
-			if !errors.Is(err, sod.ErrBadParameter) {
-				t.Fatalf("error %v does not wrap sod.ErrBadParameter", err)
+			if !errors.Is(err, ErrBadBench) {
+				t.Fatalf("error %v does not wrap ErrBadBench", err)
 			}
 			return
 		}

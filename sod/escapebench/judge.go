@@ -40,7 +40,7 @@ func (j JudgingRule) String() string {
 // MarshalText implements encoding.TextMarshaler.
 func (j JudgingRule) MarshalText() ([]byte, error) {
 	if j != JudgeRawH && j != JudgeProbe {
-		return nil, fmt.Errorf("escapebench: invalid JudgingRule %d", int(j))
+		return nil, fmt.Errorf("%w: invalid JudgingRule %d", ErrBadBench, int(j))
 	}
 	return []byte(j.String()), nil
 }
@@ -53,7 +53,7 @@ func (j *JudgingRule) UnmarshalText(b []byte) error {
 	case "gd-probe":
 		*j = JudgeProbe
 	default:
-		return fmt.Errorf("escapebench: unknown judge %q, want raw-h or gd-probe", b)
+		return fmt.Errorf("%w: unknown judge %q, want raw-h or gd-probe", ErrBadBench, b)
 	}
 	return nil
 }
@@ -73,10 +73,10 @@ const (
 // candidates without their probes.
 func WithJudge(m Method, j JudgingRule) (Method, error) {
 	if j != JudgeRawH && j != JudgeProbe {
-		return Method{}, fmt.Errorf("%w: judge %v, want raw-h or gd-probe", sod.ErrBadParameter, j)
+		return Method{}, fmt.Errorf("%w: judge %v, want raw-h or gd-probe", ErrBadBench, j)
 	}
 	if m.New == nil || m.Name == "" {
-		return Method{}, fmt.Errorf("%w: method %q has no name or no constructor", sod.ErrBadParameter, m.Name)
+		return Method{}, fmt.Errorf("%w: method %q has no name or no constructor", ErrBadBench, m.Name)
 	}
 	if m.judge() == j {
 		return m, nil

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // Method is an escape method under test: a name, its parameters (recorded
@@ -45,11 +45,11 @@ type Method struct {
 func EscaperMethod(name string, params map[string]string, newEsc func(in CertifiedInstance, seed uint64) sod.Escaper) Method {
 	return Method{Name: name, Params: params, Seeded: true, New: func(in CertifiedInstance, seed uint64) (sod.Escaper, error) {
 		if newEsc == nil {
-			return nil, fmt.Errorf("%w: method %q: nil escaper constructor (EscaperMethod's newEsc)", sod.ErrBadParameter, name)
+			return nil, fmt.Errorf("%w: method %q: nil escaper constructor (EscaperMethod's newEsc)", ErrBadBench, name)
 		}
 		esc := newEsc(in, seed)
 		if esc == nil {
-			return nil, fmt.Errorf("%w: method %q: the escaper constructor returned nil", sod.ErrBadParameter, name)
+			return nil, fmt.Errorf("%w: method %q: the escaper constructor returned nil", ErrBadBench, name)
 		}
 		return esc, nil
 	}}
@@ -181,7 +181,7 @@ func (*randomRestart) Name() string { return "random-restart" }
 
 func (rr *randomRestart) Propose(_ context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
 	n, r := st.X.Dims()
-	rng := rand.New(rand.NewPCG(rr.seed, uint64(st.Round)))
+	rng := randstream.NewIndexed(rr.seed, randstream.RestartRounds, uint64(st.Round))
 	sc := mat.Norm(st.X, 2) / math.Sqrt(float64(n*r))
 	x := mat.NewDense(n, r, nil)
 	for i := range n {

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // z95 is the 97.5 % quantile of the standard normal distribution.
@@ -20,10 +18,10 @@ const z95 = 1.959963984540054
 //
 // Unlike the normal interval it stays inside [0, 1] and is not empty at
 // p̂ = 0 or 1. n = 0 gives [0, 1]. Counts outside 0 ≤ k ≤ n are an
-// error wrapping sod.ErrBadParameter.
+// error wrapping ErrBadBench.
 func Wilson(k, n int) (lo, hi float64, err error) {
 	if n < 0 || k < 0 || k > n {
-		return 0, 0, fmt.Errorf("%w: Wilson interval of k = %d successes in n = %d trials, want 0 ≤ k ≤ n", sod.ErrBadParameter, k, n)
+		return 0, 0, fmt.Errorf("%w: Wilson interval of k = %d successes in n = %d trials, want 0 ≤ k ≤ n", ErrBadBench, k, n)
 	}
 	if n == 0 {
 		return 0, 1, nil
@@ -40,16 +38,16 @@ func Wilson(k, n int) (lo, hi float64, err error) {
 // Quantile returns the q-quantile (0 ≤ q ≤ 1) of xs by linear
 // interpolation between order statistics (type 7 of Hyndman and Fan, the
 // default of R and NumPy). xs is not modified. No data, a NaN in xs or q
-// outside [0, 1] is an error wrapping sod.ErrBadParameter.
+// outside [0, 1] is an error wrapping ErrBadBench.
 func Quantile(xs []float64, q float64) (float64, error) {
 	if !(q >= 0 && q <= 1) {
-		return 0, fmt.Errorf("%w: quantile q = %v, want 0 ≤ q ≤ 1", sod.ErrBadParameter, q)
+		return 0, fmt.Errorf("%w: quantile q = %v, want 0 ≤ q ≤ 1", ErrBadBench, q)
 	}
 	if len(xs) == 0 {
-		return 0, fmt.Errorf("%w: quantile of no data", sod.ErrBadParameter)
+		return 0, fmt.Errorf("%w: quantile of no data", ErrBadBench)
 	}
 	if i := slices.IndexFunc(xs, math.IsNaN); i >= 0 {
-		return 0, fmt.Errorf("%w: quantile of data with a NaN (xs[%d])", sod.ErrBadParameter, i)
+		return 0, fmt.Errorf("%w: quantile of data with a NaN (xs[%d])", ErrBadBench, i)
 	}
 	s := slices.Clone(xs)
 	sort.Float64s(s)
@@ -144,7 +142,7 @@ const CurvePoints = 40
 
 // Summarize computes the Summary of each (family, method) cell of rs, in
 // the order cells first appear. A nil run is an error wrapping
-// sod.ErrBadParameter.
+// ErrBadBench.
 func Summarize(rs []*TrialResult) ([]Summary, error) {
 	if err := validateRuns("Summarize", rs); err != nil {
 		return nil, err
@@ -278,7 +276,7 @@ func (v OptFloat) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads null as NaN.
 func (v *OptFloat) UnmarshalJSON(b []byte) error {
 	if v == nil {
-		return fmt.Errorf("%w: OptFloat.UnmarshalJSON into nil", sod.ErrBadParameter)
+		return fmt.Errorf("%w: OptFloat.UnmarshalJSON into nil", ErrBadBench)
 	}
 	if string(b) == "null" {
 		*v = OptFloat(math.NaN())

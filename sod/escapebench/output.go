@@ -11,14 +11,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/quote"
 )
 
 // checkWriter refuses a nil writer before anything is computed.
 func checkWriter(fn string, w io.Writer) error {
 	if w == nil {
-		return fmt.Errorf("%w: %s: nil io.Writer", sod.ErrBadParameter, fn)
+		return fmt.Errorf("%w: %s: nil io.Writer", ErrBadBench, fn)
 	}
 	return nil
 }
@@ -159,10 +158,10 @@ func writeTimingsCSV(w io.Writer, env Env, shards []Env, rs []*TrialResult) erro
 func checkCanonical(writer string, rs []*TrialResult) error {
 	for i, r := range rs {
 		if r == nil {
-			return fmt.Errorf("%w: %s: run %d is nil", sod.ErrBadParameter, writer, i)
+			return fmt.Errorf("%w: %s: run %d is nil", ErrBadBench, writer, i)
 		}
 		if i > 0 && !canonicalLess(rs[i-1], r) {
-			return fmt.Errorf("%w: %s: runs %d and %d (%s / %s / %s / trial %d) are not in canonical order; pass the runs through Canonical", sod.ErrBadParameter, writer, i-1, i, r.Family, r.Instance, r.Method, r.Trial)
+			return fmt.Errorf("%w: %s: runs %d and %d (%s / %s / %s / trial %d) are not in canonical order; pass the runs through Canonical", ErrBadBench, writer, i-1, i, r.Family, r.Instance, r.Method, r.Trial)
 		}
 	}
 	return nil
@@ -283,7 +282,7 @@ type Outputs struct {
 // is filled with CurrentEnv if empty.
 func NewOutputs(spec Spec, sr *SuiteRun, info PageInfo) (*Outputs, error) {
 	if sr == nil {
-		return nil, fmt.Errorf("%w: NewOutputs: nil *SuiteRun", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: NewOutputs: nil *SuiteRun", ErrBadBench)
 	}
 	as, err := Analyze(sr.Runs, sr.Instances, AnalysisOptions{MaxIter: spec.MaxIter})
 	if err != nil {
@@ -319,7 +318,7 @@ func (r *Outputs) Files() []OutputFile {
 	with := func(write func(w io.Writer) error) func(io.Writer) error {
 		return func(w io.Writer) error {
 			if r == nil || r.Run == nil {
-				return fmt.Errorf("%w: an Outputs without a run (use NewOutputs)", sod.ErrBadParameter)
+				return fmt.Errorf("%w: an Outputs without a run (use NewOutputs)", ErrBadBench)
 			}
 			return write(w)
 		}

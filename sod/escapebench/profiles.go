@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // AnalysisOptions configure Analyze.
@@ -110,7 +108,7 @@ type PairedTest struct {
 // b + c = 0.
 func McNemar(b, c int) (float64, error) {
 	if b < 0 || c < 0 || b > 1_000_000 || c > 1_000_000 || b+c > 1_000_000 {
-		return 0, fmt.Errorf("%w: McNemar b = %d, c = %d, want 0 ≤ b, c and b + c ≤ 10⁶", sod.ErrBadParameter, b, c)
+		return 0, fmt.Errorf("%w: McNemar b = %d, c = %d, want 0 ≤ b, c and b + c ≤ 10⁶", ErrBadBench, b, c)
 	}
 	n, k := b+c, min(b, c)
 	if n == 0 {
@@ -130,7 +128,7 @@ func McNemar(b, c int) (float64, error) {
 // instances (for the phase lengths; an instance
 // without runs is left out). A run RunTrial could not have written
 // (negative oracle counts, hits out of order or after the run's cost, …;
-// validateRun) is refused with an error wrapping sod.ErrBadParameter
+// validateRun) is refused with an error wrapping ErrBadBench
 // naming it, and the result holds no NaN where WriteSummaryJSON needs a
 // number (the profiles' points are finite).
 func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]FamilyAnalysis, error) {
@@ -156,7 +154,7 @@ func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]Fa
 		maxIter = DefaultTrialOptions().MaxIter
 	}
 	if maxIter < 0 {
-		return nil, fmt.Errorf("%w: AnalysisOptions.MaxIter = %d, want ≥ 0", sod.ErrBadParameter, maxIter)
+		return nil, fmt.Errorf("%w: AnalysisOptions.MaxIter = %d, want ≥ 0", ErrBadBench, maxIter)
 	}
 	phase := map[string]float64{}
 	for _, in := range insts {
@@ -171,7 +169,7 @@ func Analyze(rs []*TrialResult, insts []InstanceInfo, opt AnalysisOptions) ([]Fa
 		byFam[r.Family] = append(byFam[r.Family], r)
 		for _, h := range r.Hits {
 			if h.Target < 0 || h.Target >= len(ts) {
-				return nil, fmt.Errorf("%w: run %s / %s / %s / trial %d has a hit of target %d; the ladder has %d", sod.ErrBadParameter, r.Family, r.Instance, r.Method, r.Trial, h.Target, len(ts))
+				return nil, fmt.Errorf("%w: run %s / %s / %s / trial %d has a hit of target %d; the ladder has %d", ErrBadBench, r.Family, r.Instance, r.Method, r.Trial, h.Target, len(ts))
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/internal/resultcache"
 )
 
@@ -19,7 +18,7 @@ import (
 // change it.
 func Remember(spec Spec, run *SuiteRun) error {
 	if run == nil {
-		return fmt.Errorf("%w: Remember: nil *SuiteRun", sod.ErrBadParameter)
+		return fmt.Errorf("%w: Remember: nil *SuiteRun", ErrBadBench)
 	}
 	return resultcache.Store("escapebench.SuiteRun", spec, run)
 }

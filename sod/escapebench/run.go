@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 )
 
@@ -49,7 +48,7 @@ const ProgressInstances = "instances"
 // instances and dropped points.
 func RunSuite(ctx context.Context, s Suite, opt RunOptions) (*SuiteRun, error) {
 	if ctx == nil {
-		return nil, fmt.Errorf("%w: RunSuite needs a context", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: RunSuite needs a context", ErrBadBench)
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -59,15 +58,15 @@ func RunSuite(ctx context.Context, s Suite, opt RunOptions) (*SuiteRun, error) {
 		return nil, err
 	}
 	if opt.Workers < 0 || opt.Workers > batch.MaxWorkers {
-		return nil, fmt.Errorf("%w: RunOptions.Workers = %d, want 0…%d (0: all cores)", sod.ErrBadParameter, opt.Workers, batch.MaxWorkers)
+		return nil, fmt.Errorf("%w: RunOptions.Workers = %d, want 0…%d (0: all cores)", ErrBadBench, opt.Workers, batch.MaxWorkers)
 	}
 	var done []*TrialResult
 	if j := opt.Journal; j != nil {
 		if j.f == nil {
-			return nil, fmt.Errorf("%w: journal %s is not open for writing (use CreateJournal or ResumeJournal)", sod.ErrBadParameter, j.path)
+			return nil, fmt.Errorf("%w: journal %s is not open for writing (use CreateJournal or ResumeJournal)", ErrBadBench, j.path)
 		}
 		if hs := j.Header.Shard(); hs != sh && !(hs.N <= 1 && sh.N <= 1) {
-			return nil, fmt.Errorf("%w: journal %s is of shard %v, RunOptions.Shard is %v", sod.ErrBadParameter, j.path, hs, sh)
+			return nil, fmt.Errorf("%w: journal %s is of shard %v, RunOptions.Shard is %v", ErrBadBench, j.path, hs, sh)
 		}
 		done = j.runs
 	}

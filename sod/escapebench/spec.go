@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // Spec names a suite built from the built-in families (FamilyNames) and
@@ -84,7 +82,7 @@ func QuickSpec() Spec {
 // settings, ResolveMethod) is looked up in extra (your own methods, named
 // in s.Methods so that the journal's header records them) before
 // BuiltinMethods. An unknown family, method or PMC start is an
-// error wrapping sod.ErrBadParameter naming it and the known ones, as is
+// error wrapping ErrBadBench naming it and the known ones, as is
 // anything Suite.Validate refuses.
 func (s Spec) Suite(extra ...Method) (Suite, error) {
 	var start PMCStart
@@ -96,7 +94,7 @@ func (s Spec) Suite(extra ...Method) (Suite, error) {
 		}
 	}
 	if !slices.Contains(known, s.PMCStart) {
-		return Suite{}, fmt.Errorf("%w: PMC start %q, want one of %s", sod.ErrBadParameter, s.PMCStart, strings.Join(known, ", "))
+		return Suite{}, fmt.Errorf("%w: PMC start %q, want one of %s", ErrBadBench, s.PMCStart, strings.Join(known, ", "))
 	}
 	fams := map[string]Family{"paper": PaperFamily{},
 		"pmc":      PMCFamily{Cells: s.PMCCells, MaxIter: s.PMCIter, Start: start},
@@ -105,7 +103,7 @@ func (s Spec) Suite(extra ...Method) (Suite, error) {
 	su.TrialOptions.MaxIter, su.TrialOptions.MaxEscapes = s.MaxIter, s.MaxEscapes
 	for _, f := range s.Families {
 		if fams[f] == nil {
-			return Suite{}, fmt.Errorf("%w: unknown family %q, want some of %s", sod.ErrBadParameter, f, strings.Join(FamilyNames(), ", "))
+			return Suite{}, fmt.Errorf("%w: unknown family %q, want some of %s", ErrBadBench, f, strings.Join(FamilyNames(), ", "))
 		}
 		su.Families = append(su.Families, fams[f])
 	}

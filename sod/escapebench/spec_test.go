@@ -67,8 +67,8 @@ func TestSpecSuiteErrors(t *testing.T) {
 	} {
 		s := QuickSpec()
 		c.edit(&s)
-		if _, err := s.Suite(); !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v, want ErrBadParameter naming %s", err, c.want)
+		if _, err := s.Suite(); !errors.Is(err, ErrBadBench) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want ErrBadBench naming %s", err, c.want)
 		}
 	}
 }
@@ -82,7 +82,7 @@ func TestSpecSuiteExtra(t *testing.T) {
 	if err != nil || len(su.Methods) != 2 || su.Methods[1].Name != "mine" {
 		t.Fatalf("%v, %v", su.Methods, err)
 	}
-	if _, err := s.Suite(); !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), `"mine"`) {
+	if _, err := s.Suite(); !errors.Is(err, ErrBadBench) || !strings.Contains(err.Error(), `"mine"`) {
 		t.Errorf("without the method: %v", err)
 	}
 }

@@ -31,42 +31,42 @@ const MaxTrials = 100_000
 // method without a constructor, no name twice, sizes within their limits.
 func (s Suite) Validate() error {
 	if len(s.Families) == 0 || len(s.Methods) == 0 {
-		return fmt.Errorf("%w: a suite needs at least one family and one method, got %d and %d", sod.ErrBadParameter, len(s.Families), len(s.Methods))
+		return fmt.Errorf("%w: a suite needs at least one family and one method, got %d and %d", ErrBadBench, len(s.Families), len(s.Methods))
 	}
 	seen := map[string]bool{}
 	for i, f := range s.Families {
 		if f == nil {
-			return fmt.Errorf("%w: family %d is nil", sod.ErrBadParameter, i)
+			return fmt.Errorf("%w: family %d is nil", ErrBadBench, i)
 		}
 		if err := checkFamily(f); err != nil {
 			return err
 		}
 		if seen[f.Name()] {
-			return fmt.Errorf("%w: family %q listed twice", sod.ErrBadParameter, f.Name())
+			return fmt.Errorf("%w: family %q listed twice", ErrBadBench, f.Name())
 		}
 		seen[f.Name()] = true
 	}
 	seen = map[string]bool{}
 	for i, m := range s.Methods {
 		if m.Name == "" || m.New == nil {
-			return fmt.Errorf("%w: method %d (%q) has no name or no constructor", sod.ErrBadParameter, i, m.Name)
+			return fmt.Errorf("%w: method %d (%q) has no name or no constructor", ErrBadBench, i, m.Name)
 		}
 		if err := sod.CheckIdentifier("method name", m.Name); err != nil {
 			return err
 		}
 		if seen[m.Name] {
-			return fmt.Errorf("%w: method %q listed twice", sod.ErrBadParameter, m.Name)
+			return fmt.Errorf("%w: method %q listed twice", ErrBadBench, m.Name)
 		}
 		if !(m.Weight >= 0) || math.IsInf(m.Weight, 0) {
-			return fmt.Errorf("%w: method %q: Weight = %v, want a finite value ≥ 0", sod.ErrBadParameter, m.Name, m.Weight)
+			return fmt.Errorf("%w: method %q: Weight = %v, want a finite value ≥ 0", ErrBadBench, m.Name, m.Weight)
 		}
 		if m.MaxN < 0 {
-			return fmt.Errorf("%w: method %q: MaxN = %d, want ≥ 0 (0: any n)", sod.ErrBadParameter, m.Name, m.MaxN)
+			return fmt.Errorf("%w: method %q: MaxN = %d, want ≥ 0 (0: any n)", ErrBadBench, m.Name, m.MaxN)
 		}
 		seen[m.Name] = true
 	}
 	if s.PerCell < 0 || s.PerCell > MaxInstancesPerFamily || s.Trials < 0 || s.Trials > MaxTrials {
-		return fmt.Errorf("%w: PerCell = %d (want 0…%d), Trials = %d (want 0…%d)", sod.ErrBadParameter, s.PerCell, MaxInstancesPerFamily, s.Trials, MaxTrials)
+		return fmt.Errorf("%w: PerCell = %d (want 0…%d), Trials = %d (want 0…%d)", ErrBadBench, s.PerCell, MaxInstancesPerFamily, s.Trials, MaxTrials)
 	}
 	if _, err := s.Certify.withDefaults(); err != nil {
 		return err
@@ -93,13 +93,13 @@ func Canonical(rs []*TrialResult) ([]*TrialResult, error) {
 	var out []*TrialResult
 	for i, r := range rs {
 		if r == nil {
-			return nil, fmt.Errorf("%w: Canonical: run %d is nil", sod.ErrBadParameter, i)
+			return nil, fmt.Errorf("%w: Canonical: run %d is nil", ErrBadBench, i)
 		}
 		if old, ok := byKey[r.Key()]; ok {
 			a, _ := json.Marshal(old)
 			b, _ := json.Marshal(r)
 			if !bytes.Equal(a, b) {
-				return nil, fmt.Errorf("escapebench: run %s / %s / %s / trial %d appears twice with different results", r.Family, r.Instance, r.Method, r.Trial)
+				return nil, fmt.Errorf("%w: run %s / %s / %s / trial %d appears twice with different results", ErrBadBench, r.Family, r.Instance, r.Method, r.Trial)
 			}
 			continue
 		}

@@ -146,12 +146,12 @@ func TestSuiteResumeAndShards(t *testing.T) {
 		t.Errorf("merging an unsharded run's journal: %v", err)
 	}
 	for name, c := range map[string][]*Journal{"missing": {js[0], js[2]}, "given twice": {js[0], js[1], js[1], js[2]}, "another sharding": {after, js[0]}} {
-		if _, err := MergeJournals(c); !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), strings.Fields(name)[0]) {
+		if _, err := MergeJournals(c); !errors.Is(err, ErrBadBench) || !strings.Contains(err.Error(), strings.Fields(name)[0]) {
 			t.Errorf("merge with a shard %s: %v", name, err)
 		}
 	}
 	// A journal of another shard than the run's is refused.
-	if _, err := RunSuite(ctx, quickSuite(), RunOptions{Shard: batch.Shard{K: 1, N: 3}, Journal: journal(t, t.TempDir(), batch.Shard{})}); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunSuite(ctx, quickSuite(), RunOptions{Shard: batch.Shard{K: 1, N: 3}, Journal: journal(t, t.TempDir(), batch.Shard{})}); !errors.Is(err, ErrBadBench) {
 		t.Errorf("journal of another shard: %v", err)
 	}
 }
@@ -165,8 +165,8 @@ func TestWritersNeedCanonicalOrder(t *testing.T) {
 			t.Errorf("%s: canonical order refused: %v", name, err)
 		}
 		for _, rs := range [][]*TrialResult{{b, a}, {a, a}, {a, nil}} {
-			if err := w(io.Discard, testEnv, rs); !errors.Is(err, sod.ErrBadParameter) {
-				t.Errorf("%s: %d runs out of order: %v, want ErrBadParameter", name, len(rs), err)
+			if err := w(io.Discard, testEnv, rs); !errors.Is(err, ErrBadBench) {
+				t.Errorf("%s: %d runs out of order: %v, want ErrBadBench", name, len(rs), err)
 			}
 		}
 	}
@@ -186,14 +186,14 @@ func TestSuiteValidate(t *testing.T) {
 		{"negative weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: -1, New: ms[0].New}}, TrialOptions: DefaultTrialOptions()}},
 		{"NaN weight", Suite{Families: []Family{PaperFamily{}}, Methods: []Method{{Name: "w", Weight: math.NaN(), New: ms[0].New}}, TrialOptions: DefaultTrialOptions()}},
 	} {
-		if _, err := RunSuite(context.Background(), c.s, RunOptions{}); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("%s: %v, want ErrBadParameter", c.name, err)
+		if _, err := RunSuite(context.Background(), c.s, RunOptions{}); !errors.Is(err, ErrBadBench) {
+			t.Errorf("%s: %v, want ErrBadBench", c.name, err)
 		}
 	}
-	if _, err := RunSuite(context.Background(), quickSuite(), RunOptions{Shard: batch.Shard{K: 3, N: 3}}); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunSuite(context.Background(), quickSuite(), RunOptions{Shard: batch.Shard{K: 3, N: 3}}); !errors.Is(err, batch.ErrBadBatch) {
 		t.Errorf("shard 3/3: %v", err)
 	}
-	if _, err := RunSuite(context.Background(), quickSuite(), RunOptions{Workers: batch.MaxWorkers + 1}); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunSuite(context.Background(), quickSuite(), RunOptions{Workers: batch.MaxWorkers + 1}); !errors.Is(err, ErrBadBench) {
 		t.Errorf("too many workers: %v", err)
 	}
 }
@@ -279,7 +279,7 @@ func TestMethodMaxN(t *testing.T) {
 	}
 	bad := small
 	bad.MaxN = -1
-	if err := (Suite{Families: []Family{PaperFamily{}}, Methods: []Method{bad}}).Validate(); !errors.Is(err, sod.ErrBadParameter) {
-		t.Errorf("MaxN = -1: got %v, want ErrBadParameter", err)
+	if err := (Suite{Families: []Family{PaperFamily{}}, Methods: []Method{bad}}).Validate(); !errors.Is(err, ErrBadBench) {
+		t.Errorf("MaxN = -1: got %v, want ErrBadBench", err)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/quote"
 )
 
@@ -71,7 +70,7 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, as []F
 		return err
 	}
 	if sr == nil {
-		return fmt.Errorf("%w: WriteSummaryPage: nil *SuiteRun", sod.ErrBadParameter)
+		return fmt.Errorf("%w: WriteSummaryPage: nil *SuiteRun", ErrBadBench)
 	}
 	rs, in := sr.Runs, sr
 	var b bytes.Buffer

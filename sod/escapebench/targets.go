@@ -33,7 +33,7 @@ func (q TargetQuantity) String() string {
 // MarshalText implements encoding.TextMarshaler.
 func (q TargetQuantity) MarshalText() ([]byte, error) {
 	if q != TargetDist && q != TargetH {
-		return nil, fmt.Errorf("escapebench: invalid TargetQuantity %d", int(q))
+		return nil, fmt.Errorf("%w: invalid TargetQuantity %d", ErrBadBench, int(q))
 	}
 	return []byte(q.String()), nil
 }
@@ -46,7 +46,7 @@ func (q *TargetQuantity) UnmarshalText(b []byte) error {
 	case "h":
 		*q = TargetH
 	default:
-		return fmt.Errorf("escapebench: unknown target quantity %q, want dist or h", b)
+		return fmt.Errorf("%w: unknown target quantity %q, want dist or h", ErrBadBench, b)
 	}
 	return nil
 }
@@ -101,11 +101,11 @@ const SuccessTarget = 2
 // quantity and a finite Level > 0 (< 1 if Relative).
 func validateTargets(ts []Target) error {
 	if len(ts) == 0 || len(ts) > 100 {
-		return fmt.Errorf("%w: %d targets, want 1…100", sod.ErrBadParameter, len(ts))
+		return fmt.Errorf("%w: %d targets, want 1…100", ErrBadBench, len(ts))
 	}
 	for i, t := range ts {
 		if (t.Of != TargetDist && t.Of != TargetH) || !(t.Level > 0) || math.IsInf(t.Level, 0) || (t.Relative && !(t.Level < 1)) {
-			return fmt.Errorf("%w: target %d (%v): want quantity dist or h and a finite level > 0 (< 1 if relative)", sod.ErrBadParameter, i, t)
+			return fmt.Errorf("%w: target %d (%v): want quantity dist or h and a finite level > 0 (< 1 if relative)", ErrBadBench, i, t)
 		}
 	}
 	return nil

@@ -41,7 +41,7 @@ func DefaultTrialOptions() TrialOptions {
 // Validate checks the options (all > 0, MaxIter ≤ 10⁷, MaxEscapes ≤ 1000).
 func (o TrialOptions) Validate() error {
 	if o.MaxIter < 1 || o.MaxIter > 10_000_000 || o.MaxEscapes < 1 || o.MaxEscapes > 1000 || !(o.SuccessDist > 0) || o.TracePoints < 1 || o.TracePoints > 10_000 {
-		return fmt.Errorf("%w: TrialOptions MaxIter = %d (want 1…10⁷), MaxEscapes = %d (want 1…1000), SuccessDist = %v (want > 0), TracePoints = %d (want 1…10⁴)", sod.ErrBadParameter, o.MaxIter, o.MaxEscapes, o.SuccessDist, o.TracePoints)
+		return fmt.Errorf("%w: TrialOptions MaxIter = %d (want 1…10⁷), MaxEscapes = %d (want 1…1000), SuccessDist = %v (want > 0), TracePoints = %d (want 1…10⁴)", ErrBadBench, o.MaxIter, o.MaxEscapes, o.SuccessDist, o.TracePoints)
 	}
 	if o.Targets == nil {
 		return nil
@@ -87,7 +87,7 @@ type TrialResult struct {
 // Key identifies a run: family, instance, method and trial.
 func (t *TrialResult) Key() string {
 	if t == nil {
-		panic(fmt.Errorf("%w: TrialResult.Key on a nil run", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: TrialResult.Key on a nil run", ErrBadBench))
 	}
 	return fmt.Sprintf("%s\x00%s\x00%s\x00%d", t.Family, t.Instance, t.Method, t.Trial)
 }
@@ -106,10 +106,10 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 		return nil, err
 	}
 	if m.New == nil || m.Name == "" {
-		return nil, fmt.Errorf("%w: method %q has no name or no constructor", sod.ErrBadParameter, m.Name)
+		return nil, fmt.Errorf("%w: method %q has no name or no constructor", ErrBadBench, m.Name)
 	}
 	if in.P == nil || in.X == nil || !(in.Step > 0) {
-		return nil, fmt.Errorf("%w: instance %q has no problem, point or step", sod.ErrBadParameter, in.Name)
+		return nil, fmt.Errorf("%w: instance %q has no problem, point or step", ErrBadBench, in.Name)
 	}
 	ts := TrialSeed(seed, in, m.Name, trial)
 	res := &TrialResult{Family: in.Family, Instance: in.Name, Method: m.Name, Params: m.Params, Trial: trial, Seed: ts, Judge: m.judge(), Hits: []Hit{}}

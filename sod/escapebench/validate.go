@@ -17,14 +17,14 @@ import (
 // names set and distinct up to case, and a wall time
 // ≥ 0 (a CPU time of −1: not measured). The readers (ReadJournal,
 // ReadResultsJSON, stored true) and the analyses (Summarize, Analyze,
-// which need only the numbers) refuse runs it refuses, with an error wrapping sod.ErrBadParameter that names the run
+// which need only the numbers) refuse runs it refuses, with an error wrapping ErrBadBench that names the run
 // (where says which run: its index or the file's line).
 func validateRun(where string, r *TrialResult, stored bool) error {
 	if r == nil {
-		return fmt.Errorf("%w: %s: no run", sod.ErrBadParameter, where)
+		return fmt.Errorf("%w: %s: no run", ErrBadBench, where)
 	}
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: %s (%q / %q / %q / trial %d): %s", sod.ErrBadParameter, where, r.Family, r.Instance, r.Method, r.Trial, fmt.Sprintf(format, a...))
+		return fmt.Errorf("%w: %s (%q / %q / %q / trial %d): %s", ErrBadBench, where, r.Family, r.Instance, r.Method, r.Trial, fmt.Sprintf(format, a...))
 	}
 	switch {
 	case stored && (r.Family == "" || r.Instance == "" || r.Method == ""):

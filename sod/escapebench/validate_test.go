@@ -88,7 +88,7 @@ func TestAnalysesRefuseImpossibleRuns(t *testing.T) {
 		_, err1 := Analyze(rs, nil, AnalysisOptions{})
 		_, err2 := Summarize(rs)
 		for _, err := range []error{err1, err2} {
-			if !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "run 1") {
+			if !errors.Is(err, ErrBadBench) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "run 1") {
 				t.Errorf("%s: %v, want an error naming run 1 and %q", name, err, c.want)
 			}
 		}

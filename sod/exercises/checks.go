@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"reflect"
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/experiments"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // pair converts a two-number answer ([2]int64, [2]int, []int, …) to two int64.
@@ -71,7 +71,7 @@ func checkFeatureScale(answer any) (string, error) {
 		return "", err
 	}
 	n, r := half.Dims()
-	rng := rand.New(rand.NewPCG(13, 0))
+	rng := randstream.New(13, randstream.FeatureCheckWeights)
 	w := mat.NewDense(n, r, nil) // any W will do: the outputs agree for all W or for almost none
 	for i := range n {
 		for j := range r {

@@ -3,7 +3,7 @@ package exercises
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // fixtures are the exercises of notebook 99, the autograder's test notebook
@@ -30,7 +30,7 @@ func fixtures() map[string]exercise {
 // table of outputs can stand in for the function). Messages print them in full (%v), so that
 // the input shown is the input used.
 func squareInputs(seed uint64) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 0x992))
+	rng := randstream.New(seed, randstream.SquareInputs)
 	xs := make([]float64, 5)
 	for i := range xs {
 		xs[i] = 16*rng.Float64() - 8

@@ -32,13 +32,13 @@ type AblationConfig struct {
 
 // DefaultAblationConfig returns the paper's table settings (REPRODUCTION.md
 // C9): the grid of l and t and ρ, η of paper.Ablation; GD from each escape
-// point with the real-world case's step (paper.RealWorldCase) for 5000
+// point with the real-world case's step (paper.RealWorldSettings) for 5000
 // steps.
 func DefaultAblationConfig() AblationConfig {
 	return AblationConfig{
 		Problem: sod.RealWorldProblem(), XHat: sod.RealWorldXHat(),
 		Ls: paper.AblationOrders(), Ts: paper.AblationSteps(),
-		Rho: paper.AblationRho, Eta: paper.AblationEta, GDStep: paper.RealWorldCase().Step, GDIter: 5000,
+		Rho: paper.AblationRho, Eta: paper.AblationEta, GDStep: paper.RealWorldSettings().Step, GDIter: 5000,
 	}
 }
 
@@ -46,14 +46,14 @@ func DefaultAblationConfig() AblationConfig {
 // neither, for the paper's real-world case) and compatible, at least one l
 // and one t, every l, ρ and η valid for the closed form
 // (sod.CheckTPGDParams), every t ≥ 0, a finite GD step > 0 and GDIter ≥ 0.
-// Errors wrap sod.ErrBadParameter (sod.ErrShape for a mis-shaped X̂) and
+// Errors wrap ErrBadExperiment (sod.ErrShape for a mis-shaped X̂) and
 // name the value.
 func (c AblationConfig) Validate() error {
 	if _, _, err := c.problem(); err != nil {
 		return err
 	}
 	if len(c.Ls) == 0 || len(c.Ts) == 0 {
-		return fmt.Errorf("%w: ablation needs l and t values, got %d and %d", sod.ErrBadParameter, len(c.Ls), len(c.Ts))
+		return fmt.Errorf("%w: ablation needs l and t values, got %d and %d", ErrBadExperiment, len(c.Ls), len(c.Ts))
 	}
 	for _, l := range c.Ls {
 		if err := sod.CheckTPGDParams(l, c.Rho, c.Eta); err != nil {
@@ -62,11 +62,11 @@ func (c AblationConfig) Validate() error {
 	}
 	for _, t := range c.Ts {
 		if t < 0 {
-			return fmt.Errorf("%w: ablation step count t = %d, want ≥ 0", sod.ErrBadParameter, t)
+			return fmt.Errorf("%w: ablation step count t = %d, want ≥ 0", ErrBadExperiment, t)
 		}
 	}
 	if !(c.GDStep > 0) || math.IsInf(c.GDStep, 0) || c.GDIter < 0 {
-		return fmt.Errorf("%w: ablation GD step %v (want finite > 0), iterations %d (want ≥ 0)", sod.ErrBadParameter, c.GDStep, c.GDIter)
+		return fmt.Errorf("%w: ablation GD step %v (want finite > 0), iterations %d (want ≥ 0)", ErrBadExperiment, c.GDStep, c.GDIter)
 	}
 	return nil
 }
@@ -122,7 +122,7 @@ func (e GDEnd) String() string {
 // MarshalText writes String.
 func (e GDEnd) MarshalText() ([]byte, error) {
 	if e < 0 || int(e) >= len(gdEndText) {
-		return nil, fmt.Errorf("experiments: no GDEnd %d", int(e))
+		return nil, fmt.Errorf("%w: no GDEnd %d", ErrBadExperiment, int(e))
 	}
 	return []byte(gdEndText[e]), nil
 }
@@ -135,7 +135,7 @@ func (e *GDEnd) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("experiments: GD end %q, want one of \"+\", \"-\", \"nan\", \"other\", \"\"", b)
+	return fmt.Errorf("%w: GD end %q, want one of \"+\", \"-\", \"nan\", \"other\", \"\"", ErrBadExperiment, b)
 }
 
 // PaperWindow is Kind in the paper's terms (its row "U"): paper.InUBeta for
@@ -202,9 +202,9 @@ func (c AblationConfig) problem() (*sod.Problem, *mat.Dense, error) {
 		d := DefaultAblationConfig()
 		return d.Problem, d.XHat, nil
 	case c.Problem == nil:
-		return nil, nil, fmt.Errorf("%w: AblationConfig has an X̂ but no Problem; set both, or neither for the paper's real-world case", sod.ErrBadParameter)
+		return nil, nil, fmt.Errorf("%w: AblationConfig has an X̂ but no Problem; set both, or neither for the paper's real-world case", ErrBadExperiment)
 	case c.XHat == nil:
-		return nil, nil, fmt.Errorf("%w: AblationConfig has a Problem but no X̂; set both, or neither for the paper's real-world case", sod.ErrBadParameter)
+		return nil, nil, fmt.Errorf("%w: AblationConfig has a Problem but no X̂; set both, or neither for the paper's real-world case", ErrBadExperiment)
 	}
 	if err := c.Problem.Validate(); err != nil {
 		return nil, nil, err
@@ -229,7 +229,7 @@ func RunAblation(ctx context.Context, cfg AblationConfig, prog batch.ProgressFun
 	}
 	p, xhat, _ := cfg.problem()
 	if !p.HasTruth() {
-		return nil, fmt.Errorf("ablation: %w", sod.ErrNoGroundTruth)
+		return nil, fmt.Errorf("%w: the ablation needs a problem with its ground truth M*", ErrBadExperiment)
 	}
 	cp, err := sod.AnalyzeCritical(p, xhat, cfg.Critical)
 	if err != nil {
@@ -364,11 +364,11 @@ func (c DescentScanConfig) Validate() error {
 		return err
 	}
 	if len(c.Ts) == 0 {
-		return fmt.Errorf("%w: descent scan needs a t grid, got none", sod.ErrBadParameter)
+		return fmt.Errorf("%w: descent scan needs a t grid, got none", ErrBadExperiment)
 	}
 	for _, t := range c.Ts {
 		if t < 0 {
-			return fmt.Errorf("%w: descent scan step count t = %d, want ≥ 0", sod.ErrBadParameter, t)
+			return fmt.Errorf("%w: descent scan step count t = %d, want ≥ 0", ErrBadExperiment, t)
 		}
 	}
 	return nil
@@ -426,13 +426,13 @@ const MaxGridPoints = 1_000_000
 // LogGrid returns k integer step counts log-spaced from lo to hi, without
 // repeats (so possibly fewer than k when hi − lo < k). It needs
 // 1 ≤ lo ≤ hi and k in [1, MaxGridPoints] (k = 1 gives [lo]); otherwise the
-// error wraps sod.ErrBadParameter and names the values.
+// error wraps ErrBadExperiment and names the values.
 func LogGrid(lo, hi int64, k int) ([]int64, error) {
 	if lo < 1 || hi < lo {
-		return nil, fmt.Errorf("%w: LogGrid needs 1 ≤ lo ≤ hi, got lo = %d, hi = %d", sod.ErrBadParameter, lo, hi)
+		return nil, fmt.Errorf("%w: LogGrid needs 1 ≤ lo ≤ hi, got lo = %d, hi = %d", ErrBadExperiment, lo, hi)
 	}
 	if k < 1 || k > MaxGridPoints {
-		return nil, fmt.Errorf("%w: LogGrid needs k in [1, %d] points, got %d", sod.ErrBadParameter, MaxGridPoints, k)
+		return nil, fmt.Errorf("%w: LogGrid needs k in [1, %d] points, got %d", ErrBadExperiment, MaxGridPoints, k)
 	}
 	var out []int64
 	for i := 0; i < k; i++ {

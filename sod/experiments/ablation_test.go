@@ -85,11 +85,11 @@ func TestAblationErrors(t *testing.T) {
 		mod  func(*AblationConfig)
 		want error
 	}{
-		{"even l", func(c *AblationConfig) { c.Ls = []int{4} }, sod.ErrBadParameter},
+		{"even l", func(c *AblationConfig) { c.Ls = []int{4} }, sod.ErrBadParameter}, // sod checks l and ρ
 		{"ρ ≥ 1", func(c *AblationConfig) { c.Rho = 1 }, sod.ErrBadParameter},
-		{"empty grid", func(c *AblationConfig) { c.Ts = nil }, sod.ErrBadParameter},
-		{"negative t", func(c *AblationConfig) { c.Ts = []int64{-1} }, sod.ErrBadParameter},
-		{"bad step", func(c *AblationConfig) { c.GDStep = 0 }, sod.ErrBadParameter},
+		{"empty grid", func(c *AblationConfig) { c.Ts = nil }, ErrBadExperiment},
+		{"negative t", func(c *AblationConfig) { c.Ts = []int64{-1} }, ErrBadExperiment},
+		{"bad step", func(c *AblationConfig) { c.GDStep = 0 }, ErrBadExperiment},
 	}
 	for _, tc := range tests {
 		cfg := DefaultAblationConfig()
@@ -140,16 +140,17 @@ func TestDescentScanErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		mod  func(*DescentScanConfig)
+		want error
 	}{
-		{"no grid", func(c *DescentScanConfig) { c.Ts = nil }},
-		{"negative t", func(c *DescentScanConfig) { c.Ts = []int64{-1} }},
-		{"even l", func(c *DescentScanConfig) { c.L = 4 }},
-		{"X̂ without problem", func(c *DescentScanConfig) { c.Ablation.Problem = nil }},
+		{"no grid", func(c *DescentScanConfig) { c.Ts = nil }, ErrBadExperiment},
+		{"negative t", func(c *DescentScanConfig) { c.Ts = []int64{-1} }, ErrBadExperiment},
+		{"even l", func(c *DescentScanConfig) { c.L = 4 }, sod.ErrBadParameter}, // sod checks l
+		{"X̂ without problem", func(c *DescentScanConfig) { c.Ablation.Problem = nil }, ErrBadExperiment},
 	} {
 		cfg := good
 		tc.mod(&cfg)
-		if _, err := RunDescentScan(context.Background(), cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("%s: err = %v, want ErrBadParameter", tc.name, err)
+		if _, err := RunDescentScan(context.Background(), cfg, nil); !errors.Is(err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.want)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())

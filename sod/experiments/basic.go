@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // BasicExampleConfig configures the basic example of the paper's Fig. 2 (section
@@ -84,21 +84,21 @@ const (
 
 // Validate checks cfg against the limits MaxBasicStarts, MaxBasicIters and
 // MaxBasicGrid, naming the bad value and its range (an error wrapping
-// sod.ErrBadParameter).
+// ErrBadExperiment).
 func (cfg BasicExampleConfig) Validate() error {
 	switch {
 	case cfg.Starts < 1 || cfg.Starts > MaxBasicStarts:
-		return fmt.Errorf("%w: basic example Starts = %d, want [1, %d]", sod.ErrBadParameter, cfg.Starts, MaxBasicStarts)
+		return fmt.Errorf("%w: basic example Starts = %d, want [1, %d]", ErrBadExperiment, cfg.Starts, MaxBasicStarts)
 	case !(cfg.Step > 0) || math.IsInf(cfg.Step, 0):
-		return fmt.Errorf("%w: basic example Step = %v, want finite and > 0", sod.ErrBadParameter, cfg.Step)
+		return fmt.Errorf("%w: basic example Step = %v, want finite and > 0", ErrBadExperiment, cfg.Step)
 	case cfg.Iters < 1 || cfg.Iters > MaxBasicIters:
-		return fmt.Errorf("%w: basic example Iters = %d, want [1, %d]", sod.ErrBadParameter, cfg.Iters, MaxBasicIters)
+		return fmt.Errorf("%w: basic example Iters = %d, want [1, %d]", ErrBadExperiment, cfg.Iters, MaxBasicIters)
 	case cfg.SGDBatch < 0:
-		return fmt.Errorf("%w: basic example SGDBatch = %d, want ≥ 0 (0: 1; above m = 2: full batch)", sod.ErrBadParameter, cfg.SGDBatch)
+		return fmt.Errorf("%w: basic example SGDBatch = %d, want ≥ 0 (0: 1; above m = 2: full batch)", ErrBadExperiment, cfg.SGDBatch)
 	case cfg.GridSize < 2 || cfg.GridSize > MaxBasicGrid:
-		return fmt.Errorf("%w: basic example GridSize = %d, want [2, %d]", sod.ErrBadParameter, cfg.GridSize, MaxBasicGrid)
+		return fmt.Errorf("%w: basic example GridSize = %d, want [2, %d]", ErrBadExperiment, cfg.GridSize, MaxBasicGrid)
 	case !(math.Abs(cfg.GridMin) <= MaxBasicGridExtent) || !(math.Abs(cfg.GridMax) <= MaxBasicGridExtent) || !(cfg.GridMax > cfg.GridMin):
-		return fmt.Errorf("%w: basic example grid [%v, %v], want GridMin < GridMax in [−%g, %g]", sod.ErrBadParameter, cfg.GridMin, cfg.GridMax, MaxBasicGridExtent, MaxBasicGridExtent)
+		return fmt.Errorf("%w: basic example grid [%v, %v], want GridMin < GridMax in [−%g, %g]", ErrBadExperiment, cfg.GridMin, cfg.GridMax, MaxBasicGridExtent, MaxBasicGridExtent)
 	}
 	if cfg.Escaper != nil { // nil: the default
 		if err := sod.ValidateEscaper(cfg.Escaper); err != nil {
@@ -128,7 +128,7 @@ func RunBasicExample(ctx context.Context, cfg BasicExampleConfig, prog batch.Pro
 	total := cfg.Starts + 1
 	for try := uint64(0); len(res.Seeds) < cfg.Starts && try < 100; try++ {
 		seed := cfg.Seed + try // wraps around at 2⁶⁴: any Seed has 100 tries
-		rng := rand.New(rand.NewPCG(seed, 0xba51c))
+		rng := randstream.New(seed, randstream.BasicExampleStarts)
 		x0 := mat.NewDense(2, 1, []float64{rng.NormFloat64(), rng.NormFloat64()})
 		run, err := sod.RunEscape(ctx, p, x0, cfg.Escaper, sod.EscapeOptions{GD: gdo, MaxEscapes: 1, AllowAscent: true, TargetDist: 1e-3})
 		if err == nil {
@@ -169,7 +169,7 @@ func RunBasicExample(ctx context.Context, cfg BasicExampleConfig, prog batch.Pro
 		prog.Report("basic example", k+1, total)
 	}
 	if len(res.Seeds) < cfg.Starts {
-		return nil, fmt.Errorf("%w: only %d of %d starts stall at a spurious point in 100 seeds", sod.ErrBadParameter, len(res.Seeds), cfg.Starts)
+		return nil, fmt.Errorf("%w: only %d of %d starts stall at a spurious point in 100 seeds", ErrBadExperiment, len(res.Seeds), cfg.Starts)
 	}
 	res.GridX = linspace(cfg.GridMin, cfg.GridMax, cfg.GridSize)
 	res.GridY = linspace(cfg.GridMin, cfg.GridMax, cfg.GridSize)

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // basicH is the basic example's h written out by hand from eq.
@@ -99,7 +99,7 @@ func TestBasicExampleSGDPath(t *testing.T) {
 		}
 		checked++
 		seed := r.Seeds[path.Start]
-		rng := rand.New(rand.NewPCG(seed, 0xba51c))
+		rng := randstream.New(seed, randstream.BasicExampleStarts)
 		x0 := mat.NewDense(2, 1, []float64{rng.NormFloat64(), rng.NormFloat64()})
 		if len(path.X) != cfg.Iters+1 || path.X[0] != x0.At(0, 0) || path.Y[0] != x0.At(1, 0) {
 			t.Fatalf("start %d: %d points from (%v, %v), want %d from x₀ = %v", path.Start, len(path.X), path.X[0], path.Y[0], cfg.Iters+1, x0.RawMatrix().Data)
@@ -153,7 +153,7 @@ func TestBasicExampleErrors(t *testing.T) {
 	for _, tc := range tests {
 		cfg := DefaultBasicExampleConfig()
 		tc.mod(&cfg)
-		if _, err := RunBasicExample(context.Background(), cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := RunBasicExample(context.Background(), cfg, nil); !errors.Is(err, ErrBadExperiment) {
 			t.Errorf("%s: err = %v", tc.name, err)
 		}
 	}

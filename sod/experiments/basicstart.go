@@ -44,15 +44,15 @@ type BasicFromStartResult struct {
 }
 
 // Validate checks cfg: Step finite and > 0, Phase in [1, MaxBasicIters/2],
-// SGDEvery ≥ 1 (an error wrapping sod.ErrBadParameter naming the value).
+// SGDEvery ≥ 1 (an error wrapping ErrBadExperiment naming the value).
 func (cfg BasicFromStartConfig) Validate() error {
 	switch {
 	case !(cfg.Step > 0) || math.IsInf(cfg.Step, 0):
-		return fmt.Errorf("%w: basic-example runs Step = %v, want finite and > 0", sod.ErrBadParameter, cfg.Step)
+		return fmt.Errorf("%w: basic-example runs Step = %v, want finite and > 0", ErrBadExperiment, cfg.Step)
 	case cfg.Phase < 1 || cfg.Phase > MaxBasicIters/2:
-		return fmt.Errorf("%w: basic-example runs Phase = %d, want [1, %d]", sod.ErrBadParameter, cfg.Phase, MaxBasicIters/2)
+		return fmt.Errorf("%w: basic-example runs Phase = %d, want [1, %d]", ErrBadExperiment, cfg.Phase, MaxBasicIters/2)
 	case cfg.SGDEvery < 1:
-		return fmt.Errorf("%w: basic-example runs SGDEvery = %d, want ≥ 1", sod.ErrBadParameter, cfg.SGDEvery)
+		return fmt.Errorf("%w: basic-example runs SGDEvery = %d, want ≥ 1", ErrBadExperiment, cfg.SGDEvery)
 	}
 	// The escaper the run builds (the same settings, checked by its own rule).
 	if err := (&sod.MultiStepSOD{L: cfg.L, T: cfg.T, Rho: cfg.Rho, Eta: cfg.Eta}).Validate(); err != nil {

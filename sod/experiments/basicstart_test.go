@@ -5,8 +5,6 @@ import (
 	"errors"
 	"math"
 	"testing"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // From (0.05, 1): GD stays next to x̂ = (0, 1/√2) (‖x̂x̂ᵀ − M*‖ = √5/2 there), the escape point
@@ -32,7 +30,7 @@ func TestBasicFromStart(t *testing.T) {
 	}
 	bad := DefaultBasicFromStartConfig()
 	bad.Step = 0
-	if _, err := RunBasicFromStart(context.Background(), bad, nil); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunBasicFromStart(context.Background(), bad, nil); !errors.Is(err, ErrBadExperiment) {
 		t.Errorf("step 0: %v", err)
 	}
 }

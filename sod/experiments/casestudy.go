@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/paper"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // CaseStudyConfig configures a case study of the paper's section 6.1 (Figs.
@@ -44,7 +44,7 @@ type CaseStudyConfig struct {
 // REPRODUCTION.md C10): n = 3, ε = 0.3, z = (1, 0, 1), x₀ = 0.01·N(0, I), 6000 GD
 // steps of 0.001 before SOD and 1000 after, l = 11, t = 59000, ρ = η = 0.1.
 func PMCCaseStudyConfig() CaseStudyConfig {
-	c := paper.PMCCase()
+	c := paper.PMCSettings()
 	p, _ := sod.PMCCaseStudyProblem(c.Eps) // cannot fail for the printed ε = 0.3
 	return CaseStudyConfig{Name: fmt.Sprintf("PMC n=%d ε=%g", c.N, c.Eps), Problem: p, InitScale: c.StartScale, Seed: 1, SeedTries: 100,
 		Step: c.Step, ItersBefore: c.Before, ItersAfter: c.After, L: c.L, T: c.T, Rho: 0.1, Eta: 0.1, CurvePoints: 200}
@@ -57,7 +57,7 @@ func PMCCaseStudyConfig() CaseStudyConfig {
 // the spurious point within 100 steps of 0.1), and GD then ends next to the
 // printed x̂ = (0.2234, 0.0918, 0.5985).
 func RealWorldCaseStudyConfig() CaseStudyConfig {
-	c := paper.RealWorldCase() // the paper gives no start scale: InitScale 1 is ours
+	c := paper.RealWorldSettings() // the paper gives no start scale: InitScale 1 is ours
 	return CaseStudyConfig{Name: "real-world", Problem: sod.RealWorldProblem(), InitScale: 1, Seed: 1, SeedTries: 100,
 		Step: c.Step, ItersBefore: c.Before, ItersAfter: c.After, L: c.L, T: c.T, Rho: 0.1, Eta: 0.1, CurvePoints: 200}
 }
@@ -126,23 +126,23 @@ type LiftedPanels struct {
 // ItersBefore ≥ 1, ItersAfter ≥ 0, T in [1, sod.MaxSubspaceSteps],
 // CurvePoints at most MaxGridPoints (below 2 means the default 200), and
 // InitScale > 0 with SeedTries ≥ 1 when X0 is nil. The error wraps
-// sod.ErrBadParameter and names the bad value.
+// ErrBadExperiment and names the bad value.
 func (c CaseStudyConfig) Validate() error {
 	if c.Problem == nil || !c.Problem.HasTruth() {
-		return fmt.Errorf("%w: case study needs a problem with known M*", sod.ErrBadParameter)
+		return fmt.Errorf("%w: case study needs a problem with known M*", ErrBadExperiment)
 	}
 	if !(c.Step > 0) || math.IsInf(c.Step, 0) || c.ItersBefore < 1 || c.ItersAfter < 0 {
-		return fmt.Errorf("%w: case study step %v (want finite > 0), iterations %d before (want ≥ 1) and %d after (want ≥ 0)", sod.ErrBadParameter, c.Step, c.ItersBefore, c.ItersAfter)
+		return fmt.Errorf("%w: case study step %v (want finite > 0), iterations %d before (want ≥ 1) and %d after (want ≥ 0)", ErrBadExperiment, c.Step, c.ItersBefore, c.ItersAfter)
 	}
 	if c.T < 1 || c.T > sod.MaxSubspaceSteps {
 		// The lifted panels run T exact PGD steps (sod.SubspacePGD).
-		return fmt.Errorf("%w: case study t = %d, want [1, sod.MaxSubspaceSteps = %d]", sod.ErrBadParameter, c.T, sod.MaxSubspaceSteps)
+		return fmt.Errorf("%w: case study t = %d, want [1, sod.MaxSubspaceSteps = %d]", ErrBadExperiment, c.T, sod.MaxSubspaceSteps)
 	}
 	if c.CurvePoints > MaxGridPoints {
-		return fmt.Errorf("%w: case study CurvePoints = %d, want at most %d", sod.ErrBadParameter, c.CurvePoints, MaxGridPoints)
+		return fmt.Errorf("%w: case study CurvePoints = %d, want at most %d", ErrBadExperiment, c.CurvePoints, MaxGridPoints)
 	}
 	if c.X0 == nil && (!(c.InitScale > 0) || c.SeedTries < 1) {
-		return fmt.Errorf("%w: case study InitScale = %v (want > 0), SeedTries = %d (want ≥ 1) when X0 is nil", sod.ErrBadParameter, c.InitScale, c.SeedTries)
+		return fmt.Errorf("%w: case study InitScale = %v (want > 0), SeedTries = %d (want ≥ 1) when X0 is nil", ErrBadExperiment, c.InitScale, c.SeedTries)
 	}
 	if err := c.Problem.Validate(); err != nil {
 		return fmt.Errorf("case study problem: %w", err)
@@ -168,7 +168,7 @@ func (c *CaseStudyConfig) findStart(ctx context.Context) (*mat.Dense, uint64, er
 	n, r := c.Problem.Dims()
 	for k := 0; k < c.SeedTries; k++ {
 		seed := c.Seed + uint64(k)
-		rng := rand.New(rand.NewPCG(seed, 0x5eed))
+		rng := randstream.New(seed, randstream.CaseStudyStarts)
 		x0 := mat.NewDense(n, r, nil)
 		for i := 0; i < n; i++ {
 			for j := 0; j < r; j++ {
@@ -183,7 +183,7 @@ func (c *CaseStudyConfig) findStart(ctx context.Context) (*mat.Dense, uint64, er
 			return x0, seed, nil
 		}
 	}
-	return nil, 0, fmt.Errorf("%w: no seed in [%d, %d) lands GD at a spurious point", sod.ErrBadParameter, c.Seed, c.Seed+uint64(c.SeedTries))
+	return nil, 0, fmt.Errorf("%w: no seed in [%d, %d) lands GD at a spurious point", ErrBadExperiment, c.Seed, c.Seed+uint64(c.SeedTries))
 }
 
 // RunCaseStudy runs a case study (PMCCaseStudyConfig,
@@ -234,7 +234,7 @@ func RunCaseStudy(ctx context.Context, cfg CaseStudyConfig, prog batch.ProgressF
 	}
 	res.HHat, res.LambdaN, res.SigmaR, res.EXNorm = cp.H, cp.LambdaN, cp.SigmaR, cp.EXNorm
 	if !(cp.LambdaN < 0) {
-		return nil, fmt.Errorf("%w: GD ended at a point with λ_n = %g ≥ 0", sod.ErrNotSpuriousMinimum, cp.LambdaN)
+		return nil, fmt.Errorf("%w: case study start: GD ended at a point with λ_n = %g ≥ 0, not a spurious local minimum", ErrBadExperiment, cp.LambdaN)
 	}
 	cf, err := sod.NewTPGDFromCritical(cp, cfg.L, cfg.Rho, cfg.Eta)
 	if err != nil {

@@ -34,7 +34,7 @@ func TestCaseStudies(t *testing.T) {
 		below bool
 	}{
 		{PMCCaseStudyConfig(), []float64{-a, 0, a}, 1e-3, 0.330275, "γ", true, true},
-		{RealWorldCaseStudyConfig(), printedXHat(paper.RealWorldCase()), 0.01, math.NaN(), "γ", false, false},
+		{RealWorldCaseStudyConfig(), printedXHat(paper.RealWorldSettings()), 0.01, math.NaN(), "γ", false, false},
 	}
 	for _, tc := range tests {
 		r, err := RunCaseStudy(context.Background(), tc.cfg, nil)
@@ -110,11 +110,11 @@ func TestCaseStudyErrors(t *testing.T) {
 		mod  func(*CaseStudyConfig)
 		want error
 	}{
-		{"no problem", func(c *CaseStudyConfig) { c.Problem = nil }, sod.ErrBadParameter},
-		{"step 0", func(c *CaseStudyConfig) { c.Step = 0 }, sod.ErrBadParameter},
-		{"even l", func(c *CaseStudyConfig) { c.L = 4 }, sod.ErrBadParameter},
+		{"no problem", func(c *CaseStudyConfig) { c.Problem = nil }, ErrBadExperiment},
+		{"step 0", func(c *CaseStudyConfig) { c.Step = 0 }, ErrBadExperiment},
+		{"even l", func(c *CaseStudyConfig) { c.L = 4 }, sod.ErrBadParameter}, // sod checks l
 		{"bad X0", func(c *CaseStudyConfig) { c.X0 = mat.NewDense(2, 1, nil) }, sod.ErrShape},
-		{"no spurious start", func(c *CaseStudyConfig) { c.Problem = sod.BasicExampleProblem(); c.SeedTries = 2 }, sod.ErrBadParameter},
+		{"no spurious start", func(c *CaseStudyConfig) { c.Problem = sod.BasicExampleProblem(); c.SeedTries = 2 }, ErrBadExperiment},
 	}
 	for _, tc := range tests {
 		cfg := RealWorldCaseStudyConfig()

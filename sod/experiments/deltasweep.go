@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // DeltaSweepConfig configures RunDeltaSweep: how the landscape of perturbed
@@ -23,7 +23,7 @@ type DeltaSweepConfig struct {
 	MaxIter  int       // GD steps at most
 	GradTol  float64   // GD stops at ‖∇h‖_F ≤ GradTol
 	Success  float64   // success iff ‖XXᵀ − M*‖_F < Success (the paper's 0.02)
-	Seed     uint64    // the starts of size n come from PCG(Seed, n)
+	Seed     uint64    // the starts of size n come from randstream.NewIndexed(Seed, DeltaSweepStarts, n)
 }
 
 // DefaultDeltaSweepConfig returns n ∈ {3, 6, 10}, ε from 1 down to 0.05
@@ -48,10 +48,10 @@ type DeltaSweepResult struct {
 // Validate checks c: at least one size, each in [1, sod.MaxDenseSize]; at
 // least one ε, each in (0, 1]; Trials in [1, MaxStudyRuns]; a finite Step
 // > 0; MaxIter in [1, MaxStudyRuns]; GradTol ≥ 0; Success > 0. The error
-// wraps sod.ErrBadParameter and names the bad value.
+// wraps ErrBadExperiment and names the bad value.
 func (c DeltaSweepConfig) Validate() error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: δ sweep "+format, append([]any{sod.ErrBadParameter}, a...)...)
+		return fmt.Errorf("%w: δ sweep "+format, append([]any{ErrBadExperiment}, a...)...)
 	}
 	switch {
 	case len(c.Sizes) == 0:
@@ -117,7 +117,7 @@ func RunDeltaSweep(ctx context.Context, cfg DeltaSweepConfig, prog batch.Progres
 			if err != nil {
 				return nil, err
 			}
-			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(n)))
+			rng := randstream.NewIndexed(cfg.Seed, randstream.DeltaSweepStarts, uint64(n))
 			x0 := mat.NewDense(n, 1, nil)
 			succ := 0
 			for range cfg.Trials {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"math"
 	"testing"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // The exact RIP constant of PMC is 1 − ε² (independently: the operator's weights are 1 and ε,
@@ -37,8 +35,8 @@ func TestDeltaSweep(t *testing.T) {
 	} {
 		c := DefaultDeltaSweepConfig()
 		bad(&c)
-		if _, err := RunDeltaSweep(context.Background(), c, nil); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("bad config %+v: %v, want ErrBadParameter", c, err)
+		if _, err := RunDeltaSweep(context.Background(), c, nil); !errors.Is(err, ErrBadExperiment) {
+			t.Errorf("bad config %+v: %v, want ErrBadExperiment", c, err)
 		}
 	}
 }

@@ -15,7 +15,7 @@
 //
 // with DefaultXConfig (or a named preset) giving the paper's settings.
 // RunX first checks cfg with XConfig.Validate (an error wrapping
-// sod.ErrBadParameter that names the bad value and its range, before any
+// ErrBadExperiment that names the bad value and its range, before any
 // work), stops early with an error wrapping ctx.Err() when ctx is
 // cancelled, and reports through prog (may be nil; called from the
 // caller's goroutine). Configs hold neither a context nor a progress

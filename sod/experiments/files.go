@@ -63,7 +63,7 @@ func ParseFileFormat(s string) (FileFormat, error) {
 // (flag.TextVar) and a JSON string.
 func (f FileFormat) MarshalText() ([]byte, error) {
 	if f < 0 || int(f) >= len(fileFormats) {
-		return nil, fmt.Errorf("experiments: %v is no file format", f)
+		return nil, fmt.Errorf("%w: %v is no file format", ErrBadExperiment, f)
 	}
 	return []byte(f.String()), nil
 }
@@ -83,10 +83,10 @@ func (f *FileFormat) UnmarshalText(b []byte) error {
 // written.
 func WriteResultFiles(dir, name string, format FileFormat, result any, tables []CSVTable) error {
 	if dir == "" {
-		return errors.New("experiments: empty directory name")
+		return fmt.Errorf("%w: empty directory name", ErrBadExperiment)
 	}
 	if format < 0 || int(format) >= len(fileFormats) {
-		return fmt.Errorf("experiments: file format %d: want FormatJSONAndCSV, FormatJSON or FormatCSV", int(format))
+		return fmt.Errorf("%w: file format %d: want FormatJSONAndCSV, FormatJSON or FormatCSV", ErrBadExperiment, int(format))
 	}
 	if err := sod.CheckIdentifier("experiments: result name", name); err != nil {
 		return err
@@ -162,7 +162,7 @@ func joinFloats(v []float64) string {
 // iterate of every run) and "landscape" (h on the grid).
 func (r *BasicExampleResult) CSVTables() []CSVTable {
 	if r == nil {
-		panic(fmt.Errorf("%w: BasicExampleResult.CSVTables on a nil result", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: BasicExampleResult.CSVTables on a nil result", ErrBadExperiment))
 	}
 	rows := [][]string{{"method", "start", "k", "x", "y", "h", "dist"}}
 	for _, p := range r.Paths {
@@ -184,7 +184,7 @@ func (r *BasicExampleResult) CSVTables() []CSVTable {
 // closed form and exact, over t).
 func (r *CaseStudyResult) CSVTables() []CSVTable {
 	if r == nil {
-		panic(fmt.Errorf("%w: CaseStudyResult.CSVTables on a nil result", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: CaseStudyResult.CSVTables on a nil result", ErrBadExperiment))
 	}
 	curves := [][]string{{"iter", "h", "grad_norm", "dist", "x"}}
 	for k := range r.Iter {
@@ -203,7 +203,7 @@ func (r *CaseStudyResult) CSVTables() []CSVTable {
 // training loss per iteration of each run of panels (a) and (b)).
 func (r *QNNResult) CSVTables() []CSVTable {
 	if r == nil {
-		panic(fmt.Errorf("%w: QNNResult.CSVTables on a nil result", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: QNNResult.CSVTables on a nil result", ErrBadExperiment))
 	}
 	rows := [][]string{{"panel", "name", "iter", "h"}}
 	for _, set := range []struct {
@@ -224,7 +224,7 @@ func (r *QNNResult) CSVTables() []CSVTable {
 // to M* along GD and GD+SOD of every trial).
 func (r *StudyResult) CSVTables() []CSVTable {
 	if r == nil {
-		panic(fmt.Errorf("%w: StudyResult.CSVTables on a nil result", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: StudyResult.CSVTables on a nil result", ErrBadExperiment))
 	}
 	summary := [][]string{{"n", "eps", "trials", "gd_successes", "sod_successes", "escapes", "escape_descent", "escape_errors"}}
 	trials := [][]string{{"n", "eps", "trial", "gd_dist", "gd_success", "gd_iter", "sod_dist", "sod_success", "sod_iter", "outcome", "escapes"}}
@@ -281,7 +281,7 @@ func RunAblationWithScans(ctx context.Context, cfg AblationConfig, prog batch.Pr
 // cell) and "descent_scan" (h at the β- and γ-type points over t, per l).
 func (a *AblationWithScans) CSVTables() []CSVTable {
 	if a == nil {
-		panic(fmt.Errorf("%w: AblationWithScans.CSVTables on a nil result", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: AblationWithScans.CSVTables on a nil result", ErrBadExperiment))
 	}
 	rows := [][]string{{"l", "rho_min", "u_beta", "u_gamma", "t", "kind", "defined", "d_hat", "d_star", "ratio", "h_hat", "h_check", "descent", "final"}}
 	if a.AblationResult != nil {
@@ -313,10 +313,10 @@ const StudyShardPattern = "study-shard-*-of-*.json"
 // sh.Shards), for MergeStudy in another process (ReadStudyShard).
 func WriteStudyShard(dir string, sh *StudyShard) error {
 	if dir == "" {
-		return errors.New("experiments: empty directory name")
+		return fmt.Errorf("%w: empty directory name", ErrBadExperiment)
 	}
 	if sh == nil {
-		return errors.New("experiments: nil study shard")
+		return fmt.Errorf("%w: nil study shard", ErrBadExperiment)
 	}
 	b, err := json.Marshal(sh)
 	if err != nil {
@@ -349,11 +349,11 @@ func ReadStudyShard(path string) (*StudyShard, error) {
 func parseStudyShard(b []byte) (*StudyShard, error) {
 	var sh StudyShard
 	if err := strictio.DecodeJSON(b, &sh); err != nil {
-		return nil, fmt.Errorf("%w: %v", sod.ErrBadParameter, err)
+		return nil, fmt.Errorf("%w: %v", ErrBadExperiment, err)
 	}
 	shard := batch.Shard{K: sh.Shard, N: sh.Shards}
 	if err := shard.Validate(); err != nil || sh.Shards < 1 {
-		return nil, fmt.Errorf("%w: shard %d of %d, want 0 ≤ k < N ≤ %d", sod.ErrBadParameter, sh.Shard, sh.Shards, batch.MaxShards)
+		return nil, fmt.Errorf("%w: shard %d of %d, want 0 ≤ k < N ≤ %d", ErrBadExperiment, sh.Shard, sh.Shards, batch.MaxShards)
 	}
 	if err := sh.Settings.validate(); err != nil {
 		return nil, err

@@ -65,7 +65,7 @@ func SODFloors(p *sod.Problem, xhat mat.Matrix) (beta, gamma float64, cp *sod.Cr
 // 1/k. n must be 4 (no bias) or 5.
 func ScaleMeasurements(w []float64, n, r int, k float64) (*mat.Dense, error) {
 	if (n != 4 && n != 5) || r < 1 || len(w) != n*r {
-		return nil, fmt.Errorf("%w: W has %d entries, want n·r with n = 4 or 5 (got n = %d, r = %d)", sod.ErrShape, len(w), n, r)
+		return nil, fmt.Errorf("%w: W has %d entries, want n·r with n = 4 or 5 (got n = %d, r = %d)", ErrBadExperiment, len(w), n, r)
 	}
 	out := mat.NewDense(n, r, append([]float64(nil), w...))
 	for i := range 4 {

@@ -61,7 +61,7 @@ func TestScaleMeasurements(t *testing.T) {
 		t.Error("the input was modified")
 	}
 	for _, bad := range []struct{ n, r, len int }{{3, 1, 3}, {5, 1, 4}, {5, 0, 0}} {
-		if _, err := ScaleMeasurements(make([]float64, bad.len), bad.n, bad.r, 2); !errors.Is(err, sod.ErrShape) {
+		if _, err := ScaleMeasurements(make([]float64, bad.len), bad.n, bad.r, 2); !errors.Is(err, ErrBadExperiment) {
 			t.Errorf("n = %d, r = %d, %d entries: %v, want ErrShape", bad.n, bad.r, bad.len, err)
 		}
 	}

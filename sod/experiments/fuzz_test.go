@@ -8,7 +8,7 @@ import (
 	"sodworkbench.org/workbench/sod"
 )
 
-// FuzzLogGrid: LogGrid refuses (sod.ErrBadParameter) exactly lo < 1,
+// FuzzLogGrid: LogGrid refuses (ErrBadExperiment) exactly lo < 1,
 // hi < lo and k outside [1, MaxGridPoints]; otherwise it returns at most k
 // strictly increasing values from lo to hi ([lo] for k = 1).
 func FuzzLogGrid(f *testing.F) {
@@ -23,7 +23,7 @@ func FuzzLogGrid(f *testing.F) {
 		}
 		g, err := LogGrid(lo, hi, k)
 		valid := lo >= 1 && hi >= lo && k >= 1 && k <= MaxGridPoints
-		if (err == nil) != valid || (err != nil && !errors.Is(err, sod.ErrBadParameter)) {
+		if (err == nil) != valid || (err != nil && !errors.Is(err, ErrBadExperiment)) {
 			t.Fatalf("LogGrid(%d, %d, %d): %v", lo, hi, k, err)
 		}
 		if err != nil {
@@ -51,8 +51,8 @@ func FuzzConfigs(f *testing.F) {
 	f.Add(math.MaxInt, -3, math.Inf(-1), 0.0, math.MaxInt, math.MaxInt, math.MaxInt, int64(math.MaxInt64), 1e-300, 0.999, 1<<40, 1e300, math.NaN())
 	f.Fuzz(func(t *testing.T, n1, n2 int, e1, e2 float64, trials, workers, l int, tt int64, rho, eta float64, width int, step, growth float64) {
 		sentinel := func(what string, err error) {
-			if !errors.Is(err, sod.ErrBadParameter) && !errors.Is(err, sod.ErrTooLarge) && !errors.Is(err, sod.ErrDelta) && !errors.Is(err, sod.ErrShape) {
-				t.Errorf("%s: Validate: %v, want an error wrapping a sod sentinel", what, err)
+			if !errors.Is(err, ErrBadExperiment) && !errors.Is(err, sod.ErrBadParameter) && !errors.Is(err, sod.ErrTooLarge) && !errors.Is(err, sod.ErrDelta) && !errors.Is(err, sod.ErrShape) {
+				t.Errorf("%s: Validate: %v, want an error wrapping a sentinel of experiments or sod", what, err)
 			}
 		}
 		esc := &sod.MultiStepSOD{L: l, T: tt, Rho: rho, Eta: eta}

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 //go:embed data/iris.csv
@@ -49,12 +47,12 @@ func parseIris(data []byte, wantHash string) (*Iris, error) {
 		return nil, fmt.Errorf("experiments: iris.csv: %w", err)
 	}
 	if len(recs) < 2 {
-		return nil, fmt.Errorf("experiments: iris.csv: no rows")
+		return nil, fmt.Errorf("%w: iris.csv: no rows", ErrBadExperiment)
 	}
 	ir := &Iris{}
 	for k, rec := range recs[1:] {
 		if len(rec) != 5 {
-			return nil, fmt.Errorf("experiments: iris.csv row %d: %d fields, want 5", k+2, len(rec))
+			return nil, fmt.Errorf("%w: iris.csv row %d: %d fields, want 5", ErrBadExperiment, k+2, len(rec))
 		}
 		var f [4]float64
 		for j := range 4 {
@@ -73,10 +71,10 @@ func parseIris(data []byte, wantHash string) (*Iris, error) {
 // The paper's quadratic-network experiment uses pos = "versicolor",
 // neg = "virginica" (section 6.3). pos and neg must be two different
 // species of the data (setosa, versicolor, virginica); a misspelt or
-// repeated name is an error wrapping sod.ErrBadParameter that lists them.
+// repeated name is an error wrapping ErrBadExperiment that lists them.
 func (ir *Iris) BinaryTask(pos, neg string) (x [][4]float64, y []float64, err error) {
 	if ir == nil {
-		return nil, nil, fmt.Errorf("%w: Iris.BinaryTask on a nil *Iris (use LoadIris)", sod.ErrBadParameter)
+		return nil, nil, fmt.Errorf("%w: Iris.BinaryTask on a nil *Iris (use LoadIris)", ErrBadExperiment)
 	}
 	var known []string
 	for _, s := range ir.Species {
@@ -86,11 +84,11 @@ func (ir *Iris) BinaryTask(pos, neg string) (x [][4]float64, y []float64, err er
 	}
 	for _, sp := range []string{pos, neg} {
 		if !slices.Contains(known, sp) {
-			return nil, nil, fmt.Errorf("%w: Iris has no species %q; want two of %s", sod.ErrBadParameter, sp, strings.Join(known, ", "))
+			return nil, nil, fmt.Errorf("%w: Iris has no species %q; want two of %s", ErrBadExperiment, sp, strings.Join(known, ", "))
 		}
 	}
 	if pos == neg {
-		return nil, nil, fmt.Errorf("%w: Iris task %q vs %q: want two different species", sod.ErrBadParameter, pos, neg)
+		return nil, nil, fmt.Errorf("%w: Iris task %q vs %q: want two different species", ErrBadExperiment, pos, neg)
 	}
 	for _, sp := range []string{pos, neg} {
 		lab := 1.0
@@ -105,7 +103,7 @@ func (ir *Iris) BinaryTask(pos, neg string) (x [][4]float64, y []float64, err er
 		}
 	}
 	if len(y) == 0 || pos == neg {
-		return nil, nil, fmt.Errorf("%w: Iris task %q vs %q: no rows or identical species", sod.ErrBadParameter, pos, neg)
+		return nil, nil, fmt.Errorf("%w: Iris task %q vs %q: no rows or identical species", ErrBadExperiment, pos, neg)
 	}
 	return x, y, nil
 }

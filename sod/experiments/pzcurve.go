@@ -46,17 +46,17 @@ type PZCurveResult struct {
 // Validate checks c: Points in [2, MaxGridPoints], Samples in [1,
 // sod.MaxSamples], δ in [0, 1), a finite SigmaTr > 0 (N, M and the radii
 // are checked by sod.Radii and sod.MonteCarloEFS). The error wraps
-// sod.ErrBadParameter and names the bad value.
+// ErrBadExperiment and names the bad value.
 func (c PZCurveConfig) Validate() error {
 	switch {
 	case c.Points < 2 || c.Points > MaxGridPoints:
-		return fmt.Errorf("%w: P(EFS > 1) curve Points = %d, want [2, %d]", sod.ErrBadParameter, c.Points, MaxGridPoints)
+		return fmt.Errorf("%w: P(EFS > 1) curve Points = %d, want [2, %d]", ErrBadExperiment, c.Points, MaxGridPoints)
 	case c.Samples < 1 || c.Samples > sod.MaxSamples:
-		return fmt.Errorf("%w: P(EFS > 1) curve Samples = %d, want [1, %d]", sod.ErrBadParameter, c.Samples, sod.MaxSamples)
+		return fmt.Errorf("%w: P(EFS > 1) curve Samples = %d, want [1, %d]", ErrBadExperiment, c.Samples, sod.MaxSamples)
 	case !(c.Delta >= 0 && c.Delta < 1):
-		return fmt.Errorf("%w: P(EFS > 1) curve δ = %v, want [0, 1)", sod.ErrBadParameter, c.Delta)
+		return fmt.Errorf("%w: P(EFS > 1) curve δ = %v, want [0, 1)", ErrBadExperiment, c.Delta)
 	case !(c.SigmaTr > 0) || math.IsInf(c.SigmaTr, 0):
-		return fmt.Errorf("%w: P(EFS > 1) curve SigmaTr = %v, want finite and > 0", sod.ErrBadParameter, c.SigmaTr)
+		return fmt.Errorf("%w: P(EFS > 1) curve SigmaTr = %v, want finite and > 0", ErrBadExperiment, c.SigmaTr)
 	}
 	return nil
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"math"
 	"testing"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // The bound follows the theorem's three cases, written out by hand, and lies below the Monte
@@ -45,8 +43,8 @@ func TestPZCurve(t *testing.T) {
 	if band == 0 {
 		t.Error("no point in the band [r₁, r₂)")
 	}
-	if _, err := RunPZCurve(context.Background(), PZCurveConfig{N: 3, M: 10, Delta: 0.5, SigmaTr: 1, Points: 1, Samples: 10}, nil); !errors.Is(err, sod.ErrBadParameter) {
-		t.Errorf("one point: %v, want ErrBadParameter", err)
+	if _, err := RunPZCurve(context.Background(), PZCurveConfig{N: 3, M: 10, Delta: 0.5, SigmaTr: 1, Points: 1, Samples: 10}, nil); !errors.Is(err, ErrBadExperiment) {
+		t.Errorf("one point: %v, want ErrBadExperiment", err)
 	}
 	if _, err := RunPZCurve(context.Background(), PZCurveConfig{N: 3, M: 10, Delta: 1.5, SigmaTr: 1, Points: 5, Samples: 10}, nil); err == nil {
 		t.Error("δ = 1.5 accepted")

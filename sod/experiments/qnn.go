@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // QNNConfig configures the quadratic-network experiment of the paper's
@@ -188,7 +188,7 @@ func QNNProblem(cfg QNNConfig) (*sod.Problem, error) {
 				v = (v - lo) / (hi - lo)
 			case "raw":
 			default:
-				return nil, fmt.Errorf("%w: QNN features %q (want standardized/2, standardized, raw or minmax)", sod.ErrBadParameter, cfg.Features)
+				return nil, fmt.Errorf("%w: QNN features %q (want standardized/2, standardized, raw or minmax)", ErrBadExperiment, cfg.Features)
 			}
 			xs.Set(i, j, v)
 		}
@@ -210,7 +210,7 @@ func QNNProblem(cfg QNNConfig) (*sod.Problem, error) {
 		return nil, err
 	}
 	if cfg.Width < 1 {
-		return nil, fmt.Errorf("%w: width %d", sod.ErrBadParameter, cfg.Width)
+		return nil, fmt.Errorf("%w: width %d", ErrBadExperiment, cfg.Width)
 	}
 	return sod.NewProblemFromMeasurements(op, b, cfg.Width)
 }
@@ -281,7 +281,7 @@ func continueGD(ctx context.Context, c *LossCurve, p *sod.Problem, run *sod.Esca
 // qnnStart returns W₀ = scale·N(0, I) (n×r) drawn from seed.
 func qnnStart(p *sod.Problem, scale float64, seed uint64) *mat.Dense {
 	n, r := p.Dims()
-	rng := rand.New(rand.NewPCG(seed, 0x9_11))
+	rng := randstream.New(seed, randstream.QNNStarts)
 	x0 := mat.NewDense(n, r, nil)
 	for i := 0; i < n; i++ {
 		for k := 0; k < r; k++ {
@@ -294,10 +294,10 @@ func qnnStart(p *sod.Problem, scale float64, seed uint64) *mat.Dense {
 // Validate checks c: a known Features value, Width ≥ 1, finite Step,
 // AdamStep and InitScale > 0, Iters in [1, MaxStudyRuns], StagnationWindow
 // in [1, sod.MaxStagnationWindow], MaxEscapes ≥ 1. The error wraps
-// sod.ErrBadParameter and names the bad value.
+// ErrBadExperiment and names the bad value.
 func (c QNNConfig) Validate() error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: QNN "+format, append([]any{sod.ErrBadParameter}, a...)...)
+		return fmt.Errorf("%w: QNN "+format, append([]any{ErrBadExperiment}, a...)...)
 	}
 	finitePos := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
 	switch {

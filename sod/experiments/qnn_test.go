@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
-	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // qnnHand is the quadratic network written out by hand from the CSV
@@ -130,7 +130,7 @@ func TestQNN(t *testing.T) {
 	}
 	q := newQNNHand(t, false)
 	n, r := len(q.x[0]), cfg.Width
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x9_11))
+	rng := randstream.New(cfg.Seed, randstream.QNNStarts)
 	w := make([]float64, n*r)
 	for k := range w {
 		w[k] = cfg.InitScale * rng.NormFloat64()
@@ -291,7 +291,7 @@ func TestQNNProblemOptions(t *testing.T) {
 		t.Errorf("±1 targets: h(0) = %v, want ½·100 = 50", v)
 	}
 	cfg.Features = "log"
-	if _, err := QNNProblem(cfg); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := QNNProblem(cfg); !errors.Is(err, ErrBadExperiment) {
 		t.Errorf("unknown features: err = %v", err)
 	}
 }
@@ -308,7 +308,7 @@ func TestQNNErrors(t *testing.T) {
 	for _, tc := range tests {
 		cfg := DefaultQNNConfig()
 		tc.mod(&cfg)
-		if _, err := RunQNN(context.Background(), cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := RunQNN(context.Background(), cfg, nil); !errors.Is(err, ErrBadExperiment) {
 			t.Errorf("%s: err = %v", tc.name, err)
 		}
 	}

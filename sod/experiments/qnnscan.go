@@ -75,17 +75,17 @@ type QNNMinimum struct {
 // Validate checks c: Starts in [0, MaxBasicStarts·100], MaxIter in [0,
 // MaxStudyRuns], GradTol and HessTol ≥ 0 (zero meaning the default), and
 // the network c.QNN (QNNConfig.Validate). The error wraps
-// sod.ErrBadParameter and names the bad value.
+// ErrBadExperiment and names the bad value.
 func (c QNNScanConfig) Validate() error {
 	switch {
 	case c.Starts < 0 || c.Starts > 100*MaxBasicStarts:
-		return fmt.Errorf("%w: QNN scan Starts = %d, want [0, %d] (0: the default 20)", sod.ErrBadParameter, c.Starts, 100*MaxBasicStarts)
+		return fmt.Errorf("%w: QNN scan Starts = %d, want [0, %d] (0: the default 20)", ErrBadExperiment, c.Starts, 100*MaxBasicStarts)
 	case c.MaxIter < 0 || c.MaxIter > MaxStudyRuns:
-		return fmt.Errorf("%w: QNN scan MaxIter = %d, want [0, %d] (0: the default 50000)", sod.ErrBadParameter, c.MaxIter, MaxStudyRuns)
+		return fmt.Errorf("%w: QNN scan MaxIter = %d, want [0, %d] (0: the default 50000)", ErrBadExperiment, c.MaxIter, MaxStudyRuns)
 	case !(c.GradTol >= 0):
-		return fmt.Errorf("%w: QNN scan GradTol = %v, want ≥ 0 (0: the default 1e-7)", sod.ErrBadParameter, c.GradTol)
+		return fmt.Errorf("%w: QNN scan GradTol = %v, want ≥ 0 (0: the default 1e-7)", ErrBadExperiment, c.GradTol)
 	case !(c.HessTol >= 0):
-		return fmt.Errorf("%w: QNN scan HessTol = %v, want ≥ 0 (0: the default 1e-6)", sod.ErrBadParameter, c.HessTol)
+		return fmt.Errorf("%w: QNN scan HessTol = %v, want ≥ 0 (0: the default 1e-6)", ErrBadExperiment, c.HessTol)
 	}
 	return c.QNN.Validate()
 }

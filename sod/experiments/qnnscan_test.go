@@ -122,11 +122,11 @@ func TestQNNScan(t *testing.T) {
 
 func TestQNNScanErrors(t *testing.T) {
 	cfg := DefaultQNNConfig()
-	if _, err := RunQNNScan(context.Background(), QNNScanConfig{QNN: cfg, Starts: -1}, nil); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunQNNScan(context.Background(), QNNScanConfig{QNN: cfg, Starts: -1}, nil); !errors.Is(err, ErrBadExperiment) {
 		t.Errorf("negative starts: %v", err)
 	}
 	cfg.Step = 0
-	if _, err := RunQNNScan(context.Background(), QNNScanConfig{QNN: cfg}, nil); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := RunQNNScan(context.Background(), QNNScanConfig{QNN: cfg}, nil); !errors.Is(err, ErrBadExperiment) {
 		t.Errorf("step 0: %v", err)
 	}
 }

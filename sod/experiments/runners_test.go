@@ -7,13 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 )
 
 // TestRunnersConvention checks the one shape every experiment runner has,
 // RunX(ctx, cfg, prog): a nil ctx and a bad config are refused with an
-// error wrapping sod.ErrBadParameter that names the bad value, before any
+// error wrapping ErrBadExperiment that names the bad value, before any
 // progress report; a cancelled ctx stops the run with context.Canceled.
 func TestRunnersConvention(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
@@ -153,11 +152,11 @@ func TestRunnersConvention(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			reports := 0
 			prog := func(batch.Progress) { reports++ }
-			if err := tc.good(nil, prog); !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), "needs a context") {
-				t.Errorf("nil ctx: %v, want sod.ErrBadParameter naming the context", err)
+			if err := tc.good(nil, prog); !errors.Is(err, ErrBadExperiment) || !strings.Contains(err.Error(), "needs a context") {
+				t.Errorf("nil ctx: %v, want ErrBadExperiment naming the context", err)
 			}
-			if err := tc.bad(context.Background(), prog); !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), tc.badValue) {
-				t.Errorf("bad config: %v, want sod.ErrBadParameter naming %q", err, tc.badValue)
+			if err := tc.bad(context.Background(), prog); !errors.Is(err, ErrBadExperiment) || !strings.Contains(err.Error(), tc.badValue) {
+				t.Errorf("bad config: %v, want ErrBadExperiment naming %q", err, tc.badValue)
 			}
 			if reports != 0 {
 				t.Errorf("%d progress reports before the refusals, want 0", reports)

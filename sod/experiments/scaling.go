@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // This file holds the study beyond the paper's range of n (the paper stops
@@ -33,10 +31,10 @@ import (
 // SignPatternBound returns 2(1 − ε²)/ε², the size from which the study's
 // instance has no balanced sign pattern as a critical point (see above),
 // for 0 < ε < 1 (≤ 0 for ε ≥ 1: every size). A NaN, infinite or
-// non-positive ε is refused with an error wrapping sod.ErrBadParameter.
+// non-positive ε is refused with an error wrapping ErrBadExperiment.
 func SignPatternBound(eps float64) (float64, error) {
 	if !(eps > 0) || math.IsInf(eps, 0) {
-		return 0, fmt.Errorf("%w: SignPatternBound needs a finite ε > 0, got %v", sod.ErrBadParameter, eps)
+		return 0, fmt.Errorf("%w: SignPatternBound needs a finite ε > 0, got %v", ErrBadExperiment, eps)
 	}
 	return 2 * (1/(eps*eps) - 1), nil // this form cannot give Inf − Inf
 }
@@ -46,7 +44,7 @@ func SignPatternBound(eps float64) (float64, error) {
 // trials per cell, with every other setting of DefaultStudyConfig.
 func ScalingStudyConfig(maxN, trials int) (StudyConfig, error) {
 	if maxN < 40 || maxN > MaxStudyN {
-		return StudyConfig{}, fmt.Errorf("%w: largest size %d, want 40 ≤ n ≤ %d", sod.ErrBadParameter, maxN, MaxStudyN)
+		return StudyConfig{}, fmt.Errorf("%w: largest size %d, want 40 ≤ n ≤ %d", ErrBadExperiment, maxN, MaxStudyN)
 	}
 	cfg := DefaultStudyConfig()
 	cfg.Sizes = nil
@@ -72,7 +70,7 @@ type Transition struct {
 // order the ε first appear.
 func (r *StudyResult) GDTransitions() []Transition {
 	if r == nil {
-		panic(fmt.Errorf("%w: StudyResult.GDTransitions on a nil result", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: StudyResult.GDTransitions on a nil result", ErrBadExperiment))
 	}
 	var out []Transition
 	seen := map[float64]bool{}

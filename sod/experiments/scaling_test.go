@@ -69,11 +69,11 @@ func TestScalingStudyConfig(t *testing.T) {
 		t.Errorf("config %v %v %d", cfg.Sizes, cfg.Epsilons, cfg.Trials)
 	}
 	for _, n := range []int{39, MaxStudyN + 1} {
-		if _, err := ScalingStudyConfig(n, 3); !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := ScalingStudyConfig(n, 3); !errors.Is(err, ErrBadExperiment) {
 			t.Errorf("maxN = %d: error %v", n, err)
 		}
 	}
-	if _, err := ScalingStudyConfig(100, 0); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := ScalingStudyConfig(100, 0); !errors.Is(err, ErrBadExperiment) {
 		t.Errorf("0 trials: error %v", err)
 	}
 }

@@ -74,11 +74,11 @@ type StudyShard struct {
 // and parallelism are as in RunStudy.
 func RunStudyShard(ctx context.Context, cfg StudyConfig, k, n int, prog batch.ProgressFunc) (*StudyShard, error) {
 	if ctx == nil {
-		return nil, fmt.Errorf("%w: RunStudy needs a context, got nil (use context.Background())", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: RunStudy needs a context, got nil (use context.Background())", ErrBadExperiment)
 	}
 	shard := batch.Shard{K: k, N: n}
 	if err := shard.Validate(); err != nil || n < 1 {
-		return nil, fmt.Errorf("%w: shard %d of %d, want 0 ≤ k < N ≤ %d", sod.ErrBadParameter, k, n, batch.MaxShards)
+		return nil, fmt.Errorf("%w: shard %d of %d, want 0 ≤ k < N ≤ %d", ErrBadExperiment, k, n, batch.MaxShards)
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -138,36 +138,36 @@ func RunStudyShard(ctx context.Context, cfg StudyConfig, k, n int, prog batch.Pr
 // MergeStudy combines the N shards of one study (each k in [0, N) exactly
 // once, in any order) into the study's result: the same cells, trials and
 // counts as RunStudy, bit for bit. It returns an error wrapping
-// sod.ErrBadParameter, naming the problem, when the shards disagree on N or
+// ErrBadExperiment, naming the problem, when the shards disagree on N or
 // on the settings, when a shard is missing or given twice, or when a
 // shard's trials are not the ones its number assigns. The result's Config
 // holds the settings (Truth and Escaper are nil; the merged data
 // do not need them).
 func MergeStudy(shards []*StudyShard) (*StudyResult, error) {
 	if len(shards) == 0 {
-		return nil, fmt.Errorf("%w: no shards to merge", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: no shards to merge", ErrBadExperiment)
 	}
 	first := shards[0]
 	if first == nil {
-		return nil, fmt.Errorf("%w: shard 0 of the list is nil", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: shard 0 of the list is nil", ErrBadExperiment)
 	}
 	n := first.Shards
 	if n < 1 || n > batch.MaxShards {
-		return nil, fmt.Errorf("%w: shard count N = %d, want 1 ≤ N ≤ %d", sod.ErrBadParameter, n, batch.MaxShards)
+		return nil, fmt.Errorf("%w: shard count N = %d, want 1 ≤ N ≤ %d", ErrBadExperiment, n, batch.MaxShards)
 	}
 	seen := make([]bool, n)
 	for _, sh := range shards {
 		switch {
 		case sh == nil:
-			return nil, fmt.Errorf("%w: a nil shard", sod.ErrBadParameter)
+			return nil, fmt.Errorf("%w: a nil shard", ErrBadExperiment)
 		case sh.Shards != n:
-			return nil, fmt.Errorf("%w: shard %d is one of %d, but shard %d is one of %d: not the same split", sod.ErrBadParameter, sh.Shard, sh.Shards, first.Shard, n)
+			return nil, fmt.Errorf("%w: shard %d is one of %d, but shard %d is one of %d: not the same split", ErrBadExperiment, sh.Shard, sh.Shards, first.Shard, n)
 		case sh.Shard < 0 || sh.Shard >= n:
-			return nil, fmt.Errorf("%w: shard number %d, want 0 ≤ k < %d", sod.ErrBadParameter, sh.Shard, n)
+			return nil, fmt.Errorf("%w: shard number %d, want 0 ≤ k < %d", ErrBadExperiment, sh.Shard, n)
 		case seen[sh.Shard]:
-			return nil, fmt.Errorf("%w: shard %d/%d given twice", sod.ErrBadParameter, sh.Shard, n)
+			return nil, fmt.Errorf("%w: shard %d/%d given twice", ErrBadExperiment, sh.Shard, n)
 		case !reflect.DeepEqual(sh.Settings, first.Settings):
-			return nil, fmt.Errorf("%w: shard %d/%d has other settings than shard %d/%d (%+v vs %+v): not the same study", sod.ErrBadParameter, sh.Shard, n, first.Shard, n, sh.Settings, first.Settings)
+			return nil, fmt.Errorf("%w: shard %d/%d has other settings than shard %d/%d (%+v vs %+v): not the same study", ErrBadExperiment, sh.Shard, n, first.Shard, n, sh.Settings, first.Settings)
 		}
 		seen[sh.Shard] = true
 	}
@@ -178,7 +178,7 @@ func MergeStudy(shards []*StudyShard) (*StudyResult, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%w: shards %v of %d missing", sod.ErrBadParameter, missing, n)
+		return nil, fmt.Errorf("%w: shards %v of %d missing", ErrBadExperiment, missing, n)
 	}
 	set := first.Settings
 	ncell := len(set.Sizes) * len(set.Epsilons)
@@ -188,7 +188,7 @@ func MergeStudy(shards []*StudyShard) (*StudyResult, error) {
 	}
 	for _, sh := range shards {
 		if len(sh.Cells) != ncell {
-			return nil, fmt.Errorf("%w: shard %d/%d has %d cells, want %d", sod.ErrBadParameter, sh.Shard, n, len(sh.Cells), ncell)
+			return nil, fmt.Errorf("%w: shard %d/%d has %d cells, want %d", ErrBadExperiment, sh.Shard, n, len(sh.Cells), ncell)
 		}
 		for c, cell := range sh.Cells {
 			want := 0
@@ -198,17 +198,17 @@ func MergeStudy(shards []*StudyShard) (*StudyResult, error) {
 				}
 			}
 			if cell.N != res.Cells[c].N || cell.Eps != res.Cells[c].Eps || len(cell.Trials) != want {
-				return nil, fmt.Errorf("%w: shard %d/%d, cell %d: n = %d, ε = %v with %d trials, want n = %d, ε = %v with %d", sod.ErrBadParameter,
+				return nil, fmt.Errorf("%w: shard %d/%d, cell %d: n = %d, ε = %v with %d trials, want n = %d, ε = %v with %d", ErrBadExperiment,
 					sh.Shard, n, c, cell.N, cell.Eps, len(cell.Trials), res.Cells[c].N, res.Cells[c].Eps, want)
 			}
 			seenTrial := map[int]bool{}
 			for _, tr := range cell.Trials {
 				if seenTrial[tr.Index] {
-					return nil, fmt.Errorf("%w: shard %d/%d holds trial %d of cell %d twice", sod.ErrBadParameter, sh.Shard, n, tr.Index, c)
+					return nil, fmt.Errorf("%w: shard %d/%d holds trial %d of cell %d twice", ErrBadExperiment, sh.Shard, n, tr.Index, c)
 				}
 				seenTrial[tr.Index] = true
 				if tr.Index < 0 || tr.Index >= set.Trials || !batch.InShard(c*set.Trials+tr.Index, sh.Shard, n) {
-					return nil, fmt.Errorf("%w: shard %d/%d holds trial %d of cell %d, which is not its own", sod.ErrBadParameter, sh.Shard, n, tr.Index, c)
+					return nil, fmt.Errorf("%w: shard %d/%d holds trial %d of cell %d, which is not its own", ErrBadExperiment, sh.Shard, n, tr.Index, c)
 				}
 				res.Cells[c].Trials[tr.Index] = tr
 			}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 )
 
@@ -100,13 +99,13 @@ func TestMergeStudyErrors(t *testing.T) {
 		{"nil", []*StudyShard{s0, nil, s2}, "nil shard"},
 	} {
 		_, err := MergeStudy(tc.shards)
-		if !errors.Is(err, sod.ErrBadParameter) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want ErrBadParameter mentioning %q", tc.name, err, tc.want)
+		if !errors.Is(err, ErrBadExperiment) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want ErrBadExperiment mentioning %q", tc.name, err, tc.want)
 		}
 	}
 	for _, kn := range [][2]int{{-1, 2}, {2, 2}, {0, 0}, {0, batch.MaxShards + 1}} {
-		if _, err := RunStudyShard(context.Background(), cfg, kn[0], kn[1], nil); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("shard %d/%d: error %v, want ErrBadParameter", kn[0], kn[1], err)
+		if _, err := RunStudyShard(context.Background(), cfg, kn[0], kn[1], nil); !errors.Is(err, ErrBadExperiment) {
+			t.Errorf("shard %d/%d: error %v, want ErrBadExperiment", kn[0], kn[1], err)
 		}
 	}
 }

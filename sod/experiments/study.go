@@ -13,6 +13,7 @@ import (
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/internal/resultcache"
 	"sodworkbench.org/workbench/sod/paper"
+	"sodworkbench.org/workbench/sod/randstream"
 )
 
 // StudyConfig configures the success-rate study of the paper's Fig.
@@ -156,10 +157,10 @@ const (
 // AlternatingTruth is the study's default ground truth z = (1, 0, 1, 0, …)ᵀ
 // (n×1): entries 1 at the 1-based odd indices, the n-dimensional version of
 // the PMC case study's z = (1, 0, 1). n must lie in [1, MaxStudyN] (else
-// the error wraps sod.ErrBadParameter, before allocating).
+// the error wraps ErrBadExperiment, before allocating).
 func AlternatingTruth(n int) (*mat.Dense, error) {
 	if n < 1 || n > MaxStudyN {
-		return nil, fmt.Errorf("%w: AlternatingTruth needs n in [1, %d], got %d", sod.ErrBadParameter, MaxStudyN, n)
+		return nil, fmt.Errorf("%w: AlternatingTruth needs n in [1, %d], got %d", ErrBadExperiment, MaxStudyN, n)
 	}
 	z := mat.NewDense(n, 1, nil)
 	for i := 0; i < n; i += 2 {
@@ -178,7 +179,7 @@ func pmcProblem(n int, eps float64, rank int, truth func(int) (*mat.Dense, error
 		return nil, err
 	}
 	if z == nil {
-		return nil, fmt.Errorf("%w: Truth returned no matrix", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: Truth returned no matrix", ErrBadExperiment)
 	}
 	return sod.NewProblem(op, z, rank)
 }
@@ -197,19 +198,19 @@ func (c *StudyConfig) validate() error {
 		c.Rank = 1
 	}
 	if c.Rank < 0 {
-		return fmt.Errorf("%w: search rank %d, want ≥ 1 (0: the default 1)", sod.ErrBadParameter, c.Rank)
+		return fmt.Errorf("%w: search rank %d, want ≥ 1 (0: the default 1)", ErrBadExperiment, c.Rank)
 	}
 	if c.Workers > MaxStudyWorkers {
-		return fmt.Errorf("%w: %d workers, want at most %d (0: all cores)", sod.ErrBadParameter, c.Workers, MaxStudyWorkers)
+		return fmt.Errorf("%w: %d workers, want at most %d (0: all cores)", ErrBadExperiment, c.Workers, MaxStudyWorkers)
 	}
 	if c.Workers < 0 {
-		return fmt.Errorf("%w: %d workers, want ≥ 0 (0: all cores)", sod.ErrBadParameter, c.Workers)
+		return fmt.Errorf("%w: %d workers, want ≥ 0 (0: all cores)", ErrBadExperiment, c.Workers)
 	}
 	if c.Workers == 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
 	}
 	if len(c.Sizes) == 0 || len(c.Epsilons) == 0 {
-		return fmt.Errorf("%w: study needs at least one size and one ε, got %d sizes and %d ε", sod.ErrBadParameter, len(c.Sizes), len(c.Epsilons))
+		return fmt.Errorf("%w: study needs at least one size and one ε, got %d sizes and %d ε", ErrBadExperiment, len(c.Sizes), len(c.Epsilons))
 	}
 	if err := checkDistinct("study size n", c.Sizes); err != nil {
 		return err
@@ -229,26 +230,26 @@ func (c *StudyConfig) validate() error {
 			return fmt.Errorf("study Truth(%d): %w", n, err)
 		}
 		if z == nil {
-			return fmt.Errorf("%w: study Truth(%d) returned no matrix", sod.ErrBadParameter, n)
+			return fmt.Errorf("%w: study Truth(%d) returned no matrix", ErrBadExperiment, n)
 		}
 		if zr, zc := z.Dims(); zr != n || zc < 1 || zc > n {
-			return fmt.Errorf("%w: study Truth(%d) is %d×%d, want %d×k with 1 ≤ k ≤ %d", sod.ErrShape, n, zr, zc, n, n)
+			return fmt.Errorf("%w: study Truth(%d) is %d×%d, want %d×k with 1 ≤ k ≤ %d", ErrBadExperiment, n, zr, zc, n, n)
 		}
 	}
 	if c.Trials < 1 || c.Trials > MaxStudyRuns || len(c.Sizes)*len(c.Epsilons) > MaxStudyRuns/c.Trials {
-		return fmt.Errorf("%w: %d trials per cell × %d cells, want trials ≥ 1 and at most %d runs in all", sod.ErrBadParameter, c.Trials, len(c.Sizes)*len(c.Epsilons), MaxStudyRuns)
+		return fmt.Errorf("%w: %d trials per cell × %d cells, want trials ≥ 1 and at most %d runs in all", ErrBadExperiment, c.Trials, len(c.Sizes)*len(c.Epsilons), MaxStudyRuns)
 	}
 	for _, n := range c.Sizes {
 		if n < 2 || n > MaxStudyN {
-			return fmt.Errorf("%w: study size n = %d, want n in [2, %d]", sod.ErrBadParameter, n, MaxStudyN)
+			return fmt.Errorf("%w: study size n = %d, want n in [2, %d]", ErrBadExperiment, n, MaxStudyN)
 		}
 		if c.Rank > n {
-			return fmt.Errorf("%w: search rank %d exceeds the size n = %d, want rank in [1, n]", sod.ErrBadParameter, c.Rank, n)
+			return fmt.Errorf("%w: search rank %d exceeds the size n = %d, want rank in [1, n]", ErrBadExperiment, c.Rank, n)
 		}
 	}
 	for _, e := range c.Epsilons {
 		if !(e > 0) || math.IsInf(e, 0) {
-			return fmt.Errorf("%w: ε = %v, want finite and > 0", sod.ErrBadParameter, e)
+			return fmt.Errorf("%w: ε = %v, want finite and > 0", ErrBadExperiment, e)
 		}
 	}
 	for _, v := range []struct {
@@ -261,11 +262,11 @@ func (c *StudyConfig) validate() error {
 			if v.pos {
 				rng = "(0, ∞)"
 			}
-			return fmt.Errorf("%w: study %s = %v, want a finite value in %s", sod.ErrBadParameter, v.name, v.v, rng)
+			return fmt.Errorf("%w: study %s = %v, want a finite value in %s", ErrBadExperiment, v.name, v.v, rng)
 		}
 	}
 	if c.MaxIter < 1 || c.MaxEscapes < 0 {
-		return fmt.Errorf("%w: study MaxIter = %d, MaxEscapes = %d, want MaxIter ≥ 1, MaxEscapes ≥ 0", sod.ErrBadParameter, c.MaxIter, c.MaxEscapes)
+		return fmt.Errorf("%w: study MaxIter = %d, MaxEscapes = %d, want MaxIter ≥ 1, MaxEscapes ≥ 0", ErrBadExperiment, c.MaxIter, c.MaxEscapes)
 	}
 	return nil
 }
@@ -275,10 +276,10 @@ func (c *StudyConfig) validate() error {
 // command can refuse bad input before it creates files.
 func (c StudyConfig) Validate() error { return c.validate() }
 
-// trialRNG gives every trial its own PCG stream, so the outcome of a trial
+// trialRNG gives every trial its own stream (randstream.StudyTrials), so the outcome of a trial
 // depends only on (Seed, cell, trial) and not on scheduling.
 func trialRNG(seed uint64, cell, trial int) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, uint64(cell)<<32|uint64(trial)))
+	return randstream.NewIndexed(seed, randstream.StudyTrials, uint64(cell)<<32|uint64(trial))
 }
 
 // RunStudy runs the success-rate study. Trials run in parallel on

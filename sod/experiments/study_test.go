@@ -165,17 +165,17 @@ func TestStudyErrors(t *testing.T) {
 		mod  func(*StudyConfig)
 		want error
 	}{
-		{"no sizes", func(c *StudyConfig) { c.Sizes = nil }, sod.ErrBadParameter},
-		{"n=1", func(c *StudyConfig) { c.Sizes = []int{1} }, sod.ErrBadParameter},
-		{"ε=0", func(c *StudyConfig) { c.Epsilons = []float64{0} }, sod.ErrBadParameter},
-		{"no trials", func(c *StudyConfig) { c.Trials = 0 }, sod.ErrBadParameter},
-		{"step 0", func(c *StudyConfig) { c.StepScale = 0 }, sod.ErrBadParameter},
-		{"negative step", func(c *StudyConfig) { c.Step = -1 }, sod.ErrBadParameter},
-		{"negative rank", func(c *StudyConfig) { c.Rank = -1 }, sod.ErrBadParameter},
+		{"no sizes", func(c *StudyConfig) { c.Sizes = nil }, ErrBadExperiment},
+		{"n=1", func(c *StudyConfig) { c.Sizes = []int{1} }, ErrBadExperiment},
+		{"ε=0", func(c *StudyConfig) { c.Epsilons = []float64{0} }, ErrBadExperiment},
+		{"no trials", func(c *StudyConfig) { c.Trials = 0 }, ErrBadExperiment},
+		{"step 0", func(c *StudyConfig) { c.StepScale = 0 }, ErrBadExperiment},
+		{"negative step", func(c *StudyConfig) { c.Step = -1 }, ErrBadExperiment},
+		{"negative rank", func(c *StudyConfig) { c.Rank = -1 }, ErrBadExperiment},
 		{"wrong truth size", func(c *StudyConfig) {
 			c.Truth = func(n int) (*mat.Dense, error) { return mat.NewDense(n+1, 1, nil), nil }
-		}, sod.ErrShape},
-		{"negative escapes", func(c *StudyConfig) { c.MaxEscapes = -1 }, sod.ErrBadParameter},
+		}, ErrBadExperiment},
+		{"negative escapes", func(c *StudyConfig) { c.MaxEscapes = -1 }, ErrBadExperiment},
 	}
 	for _, tc := range tests {
 		cfg := smallStudy()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/internal/strictio"
 )
@@ -14,7 +13,7 @@ import (
 // before it is opened (strictio), a shard file is exactly one JSON object
 // in the writer's spelling (no key twice, no unknown key, nothing after
 // it), and the content must be what a study writes (validateSettings,
-// validateCells), with an error wrapping sod.ErrBadParameter naming the
+// validateCells), with an error wrapping ErrBadExperiment naming the
 // file and the problem.
 
 // MaxStudyFileBytes bounds the size of a study file ReadStudyShard and
@@ -25,16 +24,16 @@ const MaxStudyFileBytes = 1 << 30
 // validation accepts and a known truth.
 func (s StudySettings) validate() error {
 	if s.Truth != "alternating" && s.Truth != "custom" {
-		return fmt.Errorf("%w: study truth %q, want alternating or custom", sod.ErrBadParameter, s.Truth)
+		return fmt.Errorf("%w: study truth %q, want alternating or custom", ErrBadExperiment, s.Truth)
 	}
 	if s.Escaper == "" {
-		return fmt.Errorf("%w: study settings name no escaper", sod.ErrBadParameter)
+		return fmt.Errorf("%w: study settings name no escaper", ErrBadExperiment)
 	}
 	cfg := StudyConfig{Sizes: s.Sizes, Epsilons: s.Epsilons, Trials: s.Trials, Rank: s.Rank, Seed: s.Seed,
 		InitScale: s.InitScale, StepScale: s.StepScale, Step: s.Step, MaxIter: s.MaxIter, GradTol: s.GradTol,
 		SuccessTol: s.SuccessTol, MaxEscapes: s.MaxEscapes, TraceEvery: s.TraceEvery, DensePath: s.DensePath, Workers: 1}
 	if s.Rank < 1 || s.TraceEvery < 1 {
-		return fmt.Errorf("%w: study rank %d, trace_every %d, want ≥ 1", sod.ErrBadParameter, s.Rank, s.TraceEvery)
+		return fmt.Errorf("%w: study rank %d, trace_every %d, want ≥ 1", ErrBadExperiment, s.Rank, s.TraceEvery)
 	}
 	return cfg.validate()
 }
@@ -47,12 +46,12 @@ func (s StudySettings) validate() error {
 func validateCells(set StudySettings, cells []StudyCell, shard *batch.Shard) error {
 	ncell := len(set.Sizes) * len(set.Epsilons)
 	if len(cells) != ncell {
-		return fmt.Errorf("%w: %d cells, the settings have %d sizes × %d ε = %d", sod.ErrBadParameter, len(cells), len(set.Sizes), len(set.Epsilons), ncell)
+		return fmt.Errorf("%w: %d cells, the settings have %d sizes × %d ε = %d", ErrBadExperiment, len(cells), len(set.Sizes), len(set.Epsilons), ncell)
 	}
 	for c, cell := range cells {
 		n, eps := set.Sizes[c/len(set.Epsilons)], set.Epsilons[c%len(set.Epsilons)]
 		if cell.N != n || cell.Eps != eps {
-			return fmt.Errorf("%w: cell %d is n = %d, ε = %v; the settings put n = %d, ε = %v there", sod.ErrBadParameter, c, cell.N, cell.Eps, n, eps)
+			return fmt.Errorf("%w: cell %d is n = %d, ε = %v; the settings put n = %d, ε = %v there", ErrBadExperiment, c, cell.N, cell.Eps, n, eps)
 		}
 		seen := map[int]bool{}
 		want := set.Trials
@@ -65,21 +64,21 @@ func validateCells(set StudySettings, cells []StudyCell, shard *batch.Shard) err
 			}
 		}
 		if len(cell.Trials) != want {
-			return fmt.Errorf("%w: cell %d (n = %d, ε = %v) has %d trials, want %d", sod.ErrBadParameter, c, n, eps, len(cell.Trials), want)
+			return fmt.Errorf("%w: cell %d (n = %d, ε = %v) has %d trials, want %d", ErrBadExperiment, c, n, eps, len(cell.Trials), want)
 		}
 		for i, tr := range cell.Trials {
 			if err := tr.validate(n * set.Rank); err != nil {
-				return fmt.Errorf("%w: cell %d (n = %d, ε = %v), trial %d: %v", sod.ErrBadParameter, c, n, eps, i, err)
+				return fmt.Errorf("%w: cell %d (n = %d, ε = %v), trial %d: %v", ErrBadExperiment, c, n, eps, i, err)
 			}
 			if tr.Index >= set.Trials || seen[tr.Index] || (shard != nil && !batch.InShard(c*set.Trials+tr.Index, shard.K, shard.N)) || (shard == nil && tr.Index != i) {
-				return fmt.Errorf("%w: cell %d (n = %d, ε = %v): trial index %d is repeated, out of [0, %d) or not this file's", sod.ErrBadParameter, c, n, eps, tr.Index, set.Trials)
+				return fmt.Errorf("%w: cell %d (n = %d, ε = %v): trial index %d is repeated, out of [0, %d) or not this file's", ErrBadExperiment, c, n, eps, tr.Index, set.Trials)
 			}
 			seen[tr.Index] = true
 		}
 		counted := cell
 		countCell(&counted)
 		if counted.GDSuccesses != cell.GDSuccesses || counted.SODSuccesses != cell.SODSuccesses || counted.Escapes != cell.Escapes || counted.EscapeDescent != cell.EscapeDescent || counted.EscapeErrors != cell.EscapeErrors {
-			return fmt.Errorf("%w: cell %d (n = %d, ε = %v): its counts (%d, %d, %d, %d, %d) are not those of its trials (%d, %d, %d, %d, %d)", sod.ErrBadParameter, c, n, eps,
+			return fmt.Errorf("%w: cell %d (n = %d, ε = %v): its counts (%d, %d, %d, %d, %d) are not those of its trials (%d, %d, %d, %d, %d)", ErrBadExperiment, c, n, eps,
 				cell.GDSuccesses, cell.SODSuccesses, cell.Escapes, cell.EscapeDescent, cell.EscapeErrors, counted.GDSuccesses, counted.SODSuccesses, counted.Escapes, counted.EscapeDescent, counted.EscapeErrors)
 		}
 	}

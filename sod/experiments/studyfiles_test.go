@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // validShardJSON is shard 1 of 3 of a one-cell study, as WriteStudyShard
@@ -49,7 +47,7 @@ func TestReadStudyShardRefuses(t *testing.T) {
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
 		os.WriteFile(path, []byte(c.text), 0o644)
-		if _, err := ReadStudyShard(path); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) || !errors.Is(err, sod.ErrBadParameter) {
+		if _, err := ReadStudyShard(path); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) || !errors.Is(err, ErrBadExperiment) {
 			t.Errorf("%s: %v, want an error naming the file and %q", name, err, c.want)
 		}
 	}
@@ -76,7 +74,7 @@ func TestReadStudyShardRefuses(t *testing.T) {
 
 // FuzzReadStudyShard: whatever parseStudyShard accepts, WriteStudyShard
 // writes back, and that file reads back to the same bytes once written
-// again; anything else is an error wrapping sod.ErrBadParameter.
+// again; anything else is an error wrapping ErrBadExperiment.
 func FuzzReadStudyShard(f *testing.F) {
 	ok := validShardJSON(f)
 	f.Add(ok)
@@ -86,8 +84,8 @@ func FuzzReadStudyShard(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		sh, err := parseStudyShard([]byte(s))
 		if err != nil {
-			if !errors.Is(err, sod.ErrBadParameter) {
-				t.Fatalf("error %v does not wrap sod.ErrBadParameter", err)
+			if !errors.Is(err, ErrBadExperiment) {
+				t.Fatalf("error %v does not wrap ErrBadExperiment", err)
 			}
 			return
 		}
@@ -109,7 +107,7 @@ func FuzzReadStudyShard(f *testing.F) {
 
 // FuzzLoadStudy: whatever parseStudy accepts (gob), SaveStudy writes
 // back to a file that loads to the same cells; anything else is an error
-// wrapping sod.ErrBadParameter, never a panic or a huge allocation.
+// wrapping ErrBadExperiment, never a panic or a huge allocation.
 func FuzzLoadStudy(f *testing.F) {
 	var b bytes.Buffer
 	res := &StudyResult{Cells: []StudyCell{{N: 10, Eps: 0.1, GDSuccesses: 1, Trials: []StudyTrial{{Index: 0, GDSuccess: true, GDDist: 0.01}, {Index: 1, GDDist: 2}}}}}
@@ -121,8 +119,8 @@ func FuzzLoadStudy(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		r, err := parseStudy(in)
 		if err != nil {
-			if !errors.Is(err, sod.ErrBadParameter) {
-				t.Fatalf("error %v does not wrap sod.ErrBadParameter", err)
+			if !errors.Is(err, ErrBadExperiment) {
+				t.Fatalf("error %v does not wrap ErrBadExperiment", err)
 			}
 			return
 		}

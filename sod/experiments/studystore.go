@@ -8,8 +8,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // SaveStudy writes the cells of res to path with encoding/gob (which keeps
@@ -55,10 +53,10 @@ func parseStudy(b []byte) (*StudyResult, error) {
 	r := bytes.NewReader(b)
 	res := &StudyResult{}
 	if err := gob.NewDecoder(r).Decode(&res.Cells); err != nil {
-		return nil, fmt.Errorf("%w: not a saved study: %v", sod.ErrBadParameter, err)
+		return nil, fmt.Errorf("%w: not a saved study: %v", ErrBadExperiment, err)
 	}
 	if r.Len() > 0 {
-		return nil, fmt.Errorf("%w: %d bytes after the saved study", sod.ErrBadParameter, r.Len())
+		return nil, fmt.Errorf("%w: %d bytes after the saved study", ErrBadExperiment, r.Len())
 	}
 	if err := validateStudyCells(res.Cells); err != nil {
 		return nil, err
@@ -78,7 +76,7 @@ func validateStudyCells(cells []StudyCell) error {
 	seen := map[key]bool{}
 	for i, c := range cells {
 		if c.N < 2 || c.N > MaxStudyN || !(c.Eps > 0) || math.IsInf(c.Eps, 0) || seen[key{c.N, c.Eps}] {
-			return fmt.Errorf("%w: cell %d: n = %d, ε = %v, want n in [2, %d], ε finite > 0, each (n, ε) once", sod.ErrBadParameter, i, c.N, c.Eps, MaxStudyN)
+			return fmt.Errorf("%w: cell %d: n = %d, ε = %v, want n in [2, %d], ε finite > 0, each (n, ε) once", ErrBadExperiment, i, c.N, c.Eps, MaxStudyN)
 		}
 		seen[key{c.N, c.Eps}] = true
 		rank := 1
@@ -102,7 +100,7 @@ func validateStudyCells(cells []StudyCell) error {
 // descent steps).
 func (r *StudyResult) EscapeTally() (kinds map[string]int, ascentRescues int) {
 	if r == nil {
-		panic(fmt.Errorf("%w: StudyResult.EscapeTally on a nil result", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: StudyResult.EscapeTally on a nil result", ErrBadExperiment))
 	}
 	kinds = map[string]int{}
 	for _, c := range r.Cells {
@@ -124,7 +122,7 @@ func (r *StudyResult) EscapeTally() (kinds map[string]int, ascentRescues int) {
 // none).
 func (r *StudyResult) Cell(n int, eps float64) *StudyCell {
 	if r == nil {
-		panic(fmt.Errorf("%w: StudyResult.Cell on a nil result", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: StudyResult.Cell on a nil result", ErrBadExperiment))
 	}
 	for i := range r.Cells {
 		if c := &r.Cells[i]; c.N == n && math.Abs(c.Eps-eps) < 1e-12 {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // Summary describes the configuration in three lines: features and start,
@@ -31,7 +29,7 @@ func (cfg QNNConfig) Summary() string {
 // least one step); NaN when never.
 func (lp *LiftedPanels) BelowReference() (closedFirst, closedLast, exactFirst, exactLast float64) {
 	if lp == nil {
-		panic(fmt.Errorf("%w: LiftedPanels.BelowReference on nil panels", sod.ErrBadParameter))
+		panic(fmt.Errorf("%w: LiftedPanels.BelowReference on nil panels", ErrBadExperiment))
 	}
 	span := func(y Floats) (first, last float64) {
 		first, last = math.NaN(), math.NaN()

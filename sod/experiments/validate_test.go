@@ -17,6 +17,8 @@ import (
 // "validation by principle": negative worker counts, repeated sizes or ε,
 // a Truth of the wrong shape, and escaper settings the escaper's own
 // Validate refuses (which used to surface only as an escape-error outcome).
+// An escaper's settings, escape options and problems are checked by sod,
+// whose sentinel the error wraps; the rest by this package (ErrBadExperiment).
 func TestConfigsRefuseBeforeWork(t *testing.T) {
 	study := func(edit func(*StudyConfig)) func() error {
 		return func() error {
@@ -33,13 +35,13 @@ func TestConfigsRefuseBeforeWork(t *testing.T) {
 		is   error
 		want string
 	}{
-		{"study workers -1", study(func(c *StudyConfig) { c.Workers = -1 }), sod.ErrBadParameter, "-1 workers"},
-		{"study sizes repeated", study(func(c *StudyConfig) { c.Sizes = []int{40, 50, 40} }), sod.ErrBadParameter, "study size n 40 given twice"},
-		{"study ε repeated", study(func(c *StudyConfig) { c.Epsilons = []float64{0.1, 0.1} }), sod.ErrBadParameter, "given twice"},
+		{"study workers -1", study(func(c *StudyConfig) { c.Workers = -1 }), ErrBadExperiment, "-1 workers"},
+		{"study sizes repeated", study(func(c *StudyConfig) { c.Sizes = []int{40, 50, 40} }), ErrBadExperiment, "study size n 40 given twice"},
+		{"study ε repeated", study(func(c *StudyConfig) { c.Epsilons = []float64{0.1, 0.1} }), ErrBadExperiment, "given twice"},
 		{"study Truth wrong shape", study(func(c *StudyConfig) {
 			c.Truth = func(n int) (*mat.Dense, error) { return mat.NewDense(3, 1, []float64{1, 0, 1}), nil }
-		}), sod.ErrShape, "Truth(40) is 3×1"},
-		{"study Truth nil", study(func(c *StudyConfig) { c.Truth = func(int) (*mat.Dense, error) { return nil, nil } }), sod.ErrBadParameter, "no matrix"},
+		}), ErrBadExperiment, "Truth(40) is 3×1"},
+		{"study Truth nil", study(func(c *StudyConfig) { c.Truth = func(int) (*mat.Dense, error) { return nil, nil } }), ErrBadExperiment, "no matrix"},
 		{"study escaper", study(func(c *StudyConfig) { c.Escaper = badEsc }), sod.ErrBadParameter, "Alphas[0] = NaN"},
 		{"study MultiStepAutoT l", study(func(c *StudyConfig) { c.Escaper = sod.MultiStepAutoT(4, 0.1, 0.1, sod.AutoT(1.1)) }), sod.ErrBadParameter, "odd and ≥ 3, got 4"},
 		{"study MultiStepAutoT nil rule", study(func(c *StudyConfig) { c.Escaper = sod.MultiStepAutoT(3, 0.1, 0.1, nil) }), sod.ErrBadParameter, "nil TRule"},
@@ -72,14 +74,14 @@ func TestConfigsRefuseBeforeWork(t *testing.T) {
 			c.Width = 1 << 40
 			_, err := RunQNN(context.Background(), c, nil)
 			return err
-		}, sod.ErrBadParameter, "Width = 1099511627776"},
+		}, ErrBadExperiment, "Width = 1099511627776"},
 		{"δ sweep sizes repeated", func() error {
 			c := DefaultDeltaSweepConfig()
 			c.Sizes = []int{3, 3}
 			_, err := RunDeltaSweep(context.Background(), c, nil)
 			return err
-		}, sod.ErrBadParameter, "given twice"},
-		{"SignPatternBound NaN", func() error { _, err := SignPatternBound(math.NaN()); return err }, sod.ErrBadParameter, "got NaN"},
+		}, ErrBadExperiment, "given twice"},
+		{"SignPatternBound NaN", func() error { _, err := SignPatternBound(math.NaN()); return err }, ErrBadExperiment, "got NaN"},
 		{"LineFloor nil problem", func() error { _, err := LineFloor(nil, mat.NewDense(2, 1, nil)); return err }, sod.ErrBadParameter, "nil problem"},
 	} {
 		err := tc.run()

@@ -90,18 +90,18 @@ type VariantComparisonResult struct {
 
 // Validate checks c: at least one instance, each with a problem and a
 // start X̂, a Variants function, and no nil Extra variant. The error wraps
-// sod.ErrBadParameter and names the bad value.
+// ErrBadExperiment and names the bad value.
 func (c VariantComparisonConfig) Validate() error {
 	if len(c.Instances) == 0 {
-		return fmt.Errorf("%w: variant comparison needs at least one instance, got none", sod.ErrBadParameter)
+		return fmt.Errorf("%w: variant comparison needs at least one instance, got none", ErrBadExperiment)
 	}
 	for i, in := range c.Instances {
 		if in.P == nil || in.XHat == nil {
-			return fmt.Errorf("%w: variant comparison instance %d (%q) has no problem or no X̂", sod.ErrBadParameter, i, in.Name)
+			return fmt.Errorf("%w: variant comparison instance %d (%q) has no problem or no X̂", ErrBadExperiment, i, in.Name)
 		}
 	}
 	if c.Variants == nil {
-		return fmt.Errorf("%w: variant comparison Variants is nil (use ExactRIPVariants)", sod.ErrBadParameter)
+		return fmt.Errorf("%w: variant comparison Variants is nil (use ExactRIPVariants)", ErrBadExperiment)
 	}
 	for i, in := range c.Instances {
 		if err := in.P.Validate(); err != nil {
@@ -113,7 +113,7 @@ func (c VariantComparisonConfig) Validate() error {
 	}
 	for i, e := range c.Extra {
 		if e == nil {
-			return fmt.Errorf("%w: variant comparison Extra[%d] is nil", sod.ErrBadParameter, i)
+			return fmt.Errorf("%w: variant comparison Extra[%d] is nil", ErrBadExperiment, i)
 		}
 		if err := sod.ValidateEscaper(e); err != nil {
 			return fmt.Errorf("variant comparison Extra[%d] (%s): %w", i, e.Name(), err)

@@ -57,12 +57,12 @@ func TestVariantComparisonConfigValidate(t *testing.T) {
 	} {
 		cfg := DefaultVariantComparisonConfig()
 		mod(&cfg)
-		if _, err := RunVariantComparison(context.Background(), cfg, nil); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("%s: %v, want sod.ErrBadParameter", name, err)
+		if _, err := RunVariantComparison(context.Background(), cfg, nil); !errors.Is(err, ErrBadExperiment) {
+			t.Errorf("%s: %v, want ErrBadExperiment", name, err)
 		}
 	}
 	//lint:ignore SA1012 a nil context is the bad input under test
-	if _, err := RunVariantComparison(nil, DefaultVariantComparisonConfig(), nil); !errors.Is(err, sod.ErrBadParameter) {
-		t.Errorf("nil context: %v, want sod.ErrBadParameter", err)
+	if _, err := RunVariantComparison(nil, DefaultVariantComparisonConfig(), nil); !errors.Is(err, ErrBadExperiment) {
+		t.Errorf("nil context: %v, want ErrBadExperiment", err)
 	}
 }

@@ -24,7 +24,7 @@ func RunEscapeWindows(ctx context.Context, cfg AblationConfig, prog batch.Progre
 		return nil, err
 	}
 	if len(cfg.Ls) == 0 {
-		return nil, fmt.Errorf("%w: escape windows need at least one l, got none", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: escape windows need at least one l, got none", ErrBadExperiment)
 	}
 	for _, l := range cfg.Ls {
 		if err := sod.CheckTPGDParams(l, cfg.Rho, cfg.Eta); err != nil {

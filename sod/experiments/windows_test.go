@@ -26,9 +26,16 @@ func TestEscapeWindowsMatchesAblation(t *testing.T) {
 			t.Errorf("row %d: %+v, Ablation %+v", i, row, f)
 		}
 	}
-	for _, bad := range []AblationConfig{{Ls: nil}, {Ls: []int{4}, Rho: 0.1, Eta: 0.1}, {Ls: []int{3}, Rho: 2, Eta: 0.1}} {
-		if _, err := RunEscapeWindows(context.Background(), bad, nil); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("RunEscapeWindows(%+v): %v, want ErrBadParameter", bad, err)
+	for _, bad := range []struct {
+		cfg  AblationConfig
+		want error
+	}{
+		{AblationConfig{Ls: nil}, ErrBadExperiment},
+		{AblationConfig{Ls: []int{4}, Rho: 0.1, Eta: 0.1}, sod.ErrBadParameter}, // sod checks l and ρ
+		{AblationConfig{Ls: []int{3}, Rho: 2, Eta: 0.1}, sod.ErrBadParameter},
+	} {
+		if _, err := RunEscapeWindows(context.Background(), bad.cfg, nil); !errors.Is(err, bad.want) {
+			t.Errorf("RunEscapeWindows(%+v): %v, want %v", bad.cfg, err, bad.want)
 		}
 	}
 }

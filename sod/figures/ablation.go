@@ -172,12 +172,12 @@ func DescentScanChart(title string, scans []*experiments.DescentScanResult) (wid
 		}
 	}
 	if len(scans) == 0 {
-		return nil, fmt.Errorf("figures: DescentScanChart: no scans")
+		return nil, fmt.Errorf("%w: DescentScanChart: no scans", ErrBadFigure)
 	}
 	series := map[string][]float64{}
 	for _, s := range scans {
 		if len(s.T) != len(scans[0].T) {
-			return nil, fmt.Errorf("figures: DescentScanChart: scans on different t grids (%d and %d points)", len(s.T), len(scans[0].T))
+			return nil, fmt.Errorf("%w: DescentScanChart: scans on different t grids (%d and %d points)", ErrBadFigure, len(s.T), len(scans[0].T))
 		}
 		series[fmt.Sprintf("β-type, l = %d", s.L)] = s.HBeta
 		series[fmt.Sprintf("γ-type, l = %d", s.L)] = s.HGamma

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/escapebench"
 	"sodworkbench.org/workbench/widgets"
 )
@@ -68,7 +67,7 @@ func stepCurves(title, xName, yName string, cs []escapebench.Curve2D) (widgets.C
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range cs {
 		if len(c.X) != len(c.Y) {
-			return widgets.Curves{}, false, fmt.Errorf("%w: curve %q has %d x and %d y values", sod.ErrBadParameter, c.Method, len(c.X), len(c.Y))
+			return widgets.Curves{}, false, fmt.Errorf("%w: curve %q has %d x and %d y values", ErrBadFigure, c.Method, len(c.X), len(c.Y))
 		}
 		for _, x := range c.X {
 			if x > 0 && !math.IsInf(x, 0) {
@@ -123,7 +122,7 @@ var benchProfileSize = widgets.Size("600px", "480px")
 // the measured CPU time of the method's runs beside.
 func BenchARTTable(a escapebench.FamilyAnalysis) (widgets.Table, error) {
 	if len(a.ART) != len(a.Methods) || len(a.CPU) != len(a.Methods) {
-		return widgets.Table{}, fmt.Errorf("%w: BenchARTTable: %s: %d aRT rows, %d CPU totals for %d methods", sod.ErrBadParameter, a.Family, len(a.ART), len(a.CPU), len(a.Methods))
+		return widgets.Table{}, fmt.Errorf("%w: BenchARTTable: %s: %d aRT rows, %d CPU totals for %d methods", ErrBadFigure, a.Family, len(a.ART), len(a.CPU), len(a.Methods))
 	}
 	tab := widgets.Table{Caption: "Family " + a.Family + ": aRT to each target (∇h-equivalents; failed runs charged in full)", Header: []string{"method"}}
 	for _, t := range a.Targets {
@@ -133,7 +132,7 @@ func BenchARTTable(a escapebench.FamilyAnalysis) (widgets.Table, error) {
 	for mi, m := range a.Methods {
 		row := []widgets.Cell{{Text: m}}
 		if len(a.ART[mi]) != len(a.Targets) {
-			return widgets.Table{}, fmt.Errorf("%w: BenchARTTable: %s/%s: %d aRT values for %d targets", sod.ErrBadParameter, a.Family, m, len(a.ART[mi]), len(a.Targets))
+			return widgets.Table{}, fmt.Errorf("%w: BenchARTTable: %s/%s: %d aRT values for %d targets", ErrBadFigure, a.Family, m, len(a.ART[mi]), len(a.Targets))
 		}
 		for _, v := range a.ART[mi] {
 			s := "∞"
@@ -171,7 +170,7 @@ func BenchPairedTable(a escapebench.FamilyAnalysis) widgets.Table {
 // features.
 func BenchMatrixTable(a escapebench.FamilyAnalysis, insts []escapebench.InstanceInfo) (widgets.Table, error) {
 	if len(a.Matrix) != len(a.Instances) {
-		return widgets.Table{}, fmt.Errorf("%w: BenchMatrixTable: %s: %d matrix rows for %d instances", sod.ErrBadParameter, a.Family, len(a.Matrix), len(a.Instances))
+		return widgets.Table{}, fmt.Errorf("%w: BenchMatrixTable: %s: %d matrix rows for %d instances", ErrBadFigure, a.Family, len(a.Matrix), len(a.Instances))
 	}
 	feat := map[string]escapebench.Features{}
 	for _, in := range insts {
@@ -204,11 +203,11 @@ func BenchMatrixTable(a escapebench.FamilyAnalysis, insts []escapebench.Instance
 // escapebench.FeatureNames), the instances in increasing order of the
 // feature (those where it is not positive or not known left out: the x
 // axis is logarithmic). No instance left is an error wrapping
-// sod.ErrBadParameter.
+// ErrBadFigure.
 func BenchFeatureChart(a escapebench.FamilyAnalysis, insts []escapebench.InstanceInfo, k int) (widgets.Chart, error) {
 	c, ok, err := featureChart(a, insts, k)
 	if err == nil && !ok {
-		err = fmt.Errorf("%w: BenchFeatureChart: no instance of family %q with a positive %s and a row of success rates", sod.ErrBadParameter, a.Family, escapebench.FeatureNames[k])
+		err = fmt.Errorf("%w: BenchFeatureChart: no instance of family %q with a positive %s and a row of success rates", ErrBadFigure, a.Family, escapebench.FeatureNames[k])
 	}
 	return c, err
 }
@@ -216,7 +215,7 @@ func BenchFeatureChart(a escapebench.FamilyAnalysis, insts []escapebench.Instanc
 // featureChart is BenchFeatureChart, ok false when no instance is left.
 func featureChart(a escapebench.FamilyAnalysis, insts []escapebench.InstanceInfo, k int) (widgets.Chart, bool, error) {
 	if k < 0 || k >= len(escapebench.FeatureNames) {
-		return nil, false, fmt.Errorf("%w: BenchFeatureChart: feature %d, want 0…%d", sod.ErrBadParameter, k, len(escapebench.FeatureNames)-1)
+		return nil, false, fmt.Errorf("%w: BenchFeatureChart: feature %d, want 0…%d", ErrBadFigure, k, len(escapebench.FeatureNames)-1)
 	}
 	type pt struct {
 		x float64

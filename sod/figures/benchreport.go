@@ -54,7 +54,7 @@ var benchCurveSize = widgets.Size("440px", "300px")
 // ids, so unlike bench-results.json it is not byte-identical between runs.
 func WriteBenchReport(w io.Writer, rep BenchReport) error {
 	if w == nil {
-		return fmt.Errorf("%w: WriteBenchReport: nil io.Writer", sod.ErrBadParameter)
+		return fmt.Errorf("%w: WriteBenchReport: nil io.Writer", ErrBadFigure)
 	}
 	if err := checkBenchRuns("WriteBenchReport", rep.Runs); err != nil {
 		return err
@@ -226,11 +226,11 @@ func addTable(p *widgets.Page, t widgets.Table) error {
 // checkBenchRuns refuses nil runs (an error, not a panic).
 func checkBenchRuns(fn string, rs []*escapebench.TrialResult) error {
 	if len(rs) == 0 {
-		return fmt.Errorf("%w: %s: no runs", sod.ErrBadParameter, fn)
+		return fmt.Errorf("%w: %s: no runs", ErrBadFigure, fn)
 	}
 	for i, r := range rs {
 		if r == nil {
-			return fmt.Errorf("%w: %s: run %d is nil", sod.ErrBadParameter, fn, i)
+			return fmt.Errorf("%w: %s: run %d is nil", ErrBadFigure, fn, i)
 		}
 	}
 	return nil
@@ -312,7 +312,7 @@ func BenchMetricsTable(ss []escapebench.Summary, family string) (widgets.Table, 
 		})
 	}
 	if len(tab.Rows) == 0 {
-		return widgets.Table{}, fmt.Errorf("%w: BenchMetricsTable: no summary of family %q", sod.ErrBadParameter, family)
+		return widgets.Table{}, fmt.Errorf("%w: BenchMetricsTable: no summary of family %q", ErrBadFigure, family)
 	}
 	return tab, nil
 }
@@ -360,7 +360,7 @@ func BenchCurvesCharts(ss []escapebench.Summary, family string) ([]widgets.Chart
 		}
 		if len(c.P10) != len(c.Grad) || len(c.P50) != len(c.Grad) || len(c.P90) != len(c.Grad) {
 			return nil, fmt.Errorf("%w: BenchCurvesCharts: %s/%s: curve lengths %d, %d, %d for %d gradient counts",
-				sod.ErrBadParameter, family, s.Method, len(c.P10), len(c.P50), len(c.P90), len(c.Grad))
+				ErrBadFigure, family, s.Method, len(c.P10), len(c.P50), len(c.P90), len(c.Grad))
 		}
 		ch, err := widgets.Curves{Title: s.Method, XName: "∇h evaluations", YName: "‖XXᵀ − M*‖_F", X: c.Grad,
 			Series: []widgets.Series{{Name: "10 %", Y: c.P10}, {Name: "90 %", Y: c.P90}, {Name: "median", Y: c.P50}}, // the median drawn last, on top
@@ -371,7 +371,7 @@ func BenchCurvesCharts(ss []escapebench.Summary, family string) ([]widgets.Chart
 		cs = append(cs, ch)
 	}
 	if !found {
-		return nil, fmt.Errorf("%w: BenchCurvesCharts: no summary of family %q", sod.ErrBadParameter, family)
+		return nil, fmt.Errorf("%w: BenchCurvesCharts: no summary of family %q", ErrBadFigure, family)
 	}
 	return cs, nil
 }

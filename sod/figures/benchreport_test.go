@@ -81,7 +81,7 @@ func TestBenchMetricsTable(t *testing.T) {
 	if r := tab.Rows[1]; r[3].Text != "—" || r[5].Text != "—" {
 		t.Errorf("a method without success shows %q, %q, want —", r[3].Text, r[5].Text)
 	}
-	if _, err := BenchMetricsTable(ss, "nope"); !errors.Is(err, sod.ErrBadParameter) {
+	if _, err := BenchMetricsTable(ss, "nope"); !errors.Is(err, ErrBadFigure) {
 		t.Errorf("unknown family: %v", err)
 	}
 }
@@ -124,7 +124,7 @@ func TestWriteBenchReport(t *testing.T) {
 
 	// Bad input is an error, never a panic.
 	for name, r := range map[string]BenchReport{"no runs": {}, "nil run": {Runs: []*escapebench.TrialResult{nil}}} {
-		if err := WriteBenchReport(&b, r); !errors.Is(err, sod.ErrBadParameter) {
+		if err := WriteBenchReport(&b, r); !errors.Is(err, ErrBadFigure) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

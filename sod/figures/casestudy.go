@@ -24,7 +24,7 @@ func CaseCurves(title string, r *experiments.CaseStudyResult, every int) ([]widg
 		return nil, errNil("CaseCurves", "CaseStudyResult")
 	}
 	if every < 1 || len(r.Iter) == 0 {
-		return nil, fmt.Errorf("figures: CaseCurves: every = %d (≥ 1), %d iterations", every, len(r.Iter))
+		return nil, fmt.Errorf("%w: CaseCurves: every = %d (≥ 1), %d iterations", ErrBadFigure, every, len(r.Iter))
 	}
 	var it, h, g, d []float64
 	var esc []int

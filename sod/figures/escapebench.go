@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/escapebench"
 	"sodworkbench.org/workbench/widgets"
 )
@@ -28,7 +27,7 @@ func BenchMediansChart(ss []escapebench.Summary, family string) (widgets.Chart, 
 		}
 	}
 	if len(cells) == 0 {
-		return nil, fmt.Errorf("%w: BenchMediansChart: no convergence curve of family %q", sod.ErrBadParameter, family)
+		return nil, fmt.Errorf("%w: BenchMediansChart: no convergence curve of family %q", ErrBadFigure, family)
 	}
 	x := make([]float64, 2*escapebench.CurvePoints)
 	for k := range x {

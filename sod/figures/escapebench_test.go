@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/escapebench"
 	"sodworkbench.org/workbench/widgets"
 )
@@ -51,8 +50,8 @@ func TestBenchMediansChart(t *testing.T) {
 		t.Errorf("chart shows a method without a trace or another family's")
 	}
 	for _, fam := range []string{"gaussian", ""} {
-		if _, err := BenchMediansChart(ss, fam); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("family %q: error %v, want sod.ErrBadParameter", fam, err)
+		if _, err := BenchMediansChart(ss, fam); !errors.Is(err, ErrBadFigure) {
+			t.Errorf("family %q: error %v, want ErrBadFigure", fam, err)
 		}
 	}
 }

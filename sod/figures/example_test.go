@@ -528,7 +528,7 @@ func ExampleStudyBundleChart() {
 	fmt.Println(title(figures.StudyBundleChart(res, 50, 0.1, experiments.MethodGD, 100, "(c)")))
 	// Output:
 	// Fig. numerical_study (c): GD, n = 40, ε = 0.10, 2 trials
-	// error: sod: parameter out of range: figures: the study has no cell n = 50, ε = 0.1
+	// error: figures: parameter out of range: the study has no cell n = 50, ε = 0.1
 }
 
 func ExampleQNNLossesChart() {

@@ -53,7 +53,7 @@ func ExplorerChart(v widgets.Values) (widgets.Chart, error) {
 	case 1:
 		in = sod.PMCCase()
 	default:
-		return nil, fmt.Errorf("figures: explorer case %d, want 0 or 1", k)
+		return nil, fmt.Errorf("%w: explorer case %d, want 0 or 1", ErrBadFigure, k)
 	}
 	cp, err := in.Critical(sod.CriticalOptions{SkipHessian: true})
 	if err != nil {
@@ -75,7 +75,7 @@ func ExplorerChart(v widgets.Values) (widgets.Chart, error) {
 		w.Rows = append(w.Rows, widgets.WindowRow{Label: label, Beta: window(cf.UBeta()), Gamma: window(cf.UGamma())})
 	}
 	if sel == nil {
-		return nil, fmt.Errorf("figures: explorer l = %d is not one of %v", l, explorerLs)
+		return nil, fmt.Errorf("%w: explorer l = %d is not one of %v", ErrBadFigure, l, explorerLs)
 	}
 	var sub string
 	x, kind, err := sel.EscapePointAt(cp, t)

@@ -8,12 +8,12 @@ import (
 
 // Input checks shared by the chart and table builders: a nil result (or
 // one missing what it is drawn from) is refused with an error wrapping
-// sod.ErrBadParameter by the builders that return an error, and gives an
+// ErrBadFigure by the builders that return an error, and gives an
 // empty value (documented on each) from those that do not.
 
 // errNil is the error of fn given a nil or incomplete what.
 func errNil(fn, what string) error {
-	return fmt.Errorf("%w: figures.%s: nil or incomplete %s", sod.ErrBadParameter, fn, what)
+	return fmt.Errorf("%w: figures.%s: nil or incomplete %s", ErrBadFigure, fn, what)
 }
 
 // checkProblem refuses a nil or invalid problem.

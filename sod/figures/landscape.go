@@ -22,10 +22,10 @@ func HGrid(p *sod.Problem, lo, hi float64, points int, floor float64) (widgets.G
 		return widgets.Grid{}, err
 	}
 	if n, r := p.Dims(); n != 2 || r != 1 {
-		return widgets.Grid{}, fmt.Errorf("figures: HGrid needs a problem with n = 2, r = 1, got n = %d, r = %d", n, r)
+		return widgets.Grid{}, fmt.Errorf("%w: HGrid needs a problem with n = 2, r = 1, got n = %d, r = %d", ErrBadFigure, n, r)
 	}
 	if !(hi > lo) || math.IsInf(hi-lo, 0) || points < 2 || points > maxGridPoints || !(floor >= 0) {
-		return widgets.Grid{}, fmt.Errorf("figures: HGrid window [%v, %v] with %d points (2 to %d) and floor %v (≥ 0)", lo, hi, points, maxGridPoints, floor)
+		return widgets.Grid{}, fmt.Errorf("%w: HGrid window [%v, %v] with %d points (2 to %d) and floor %v (≥ 0)", ErrBadFigure, lo, hi, points, maxGridPoints, floor)
 	}
 	g := widgets.Grid{X: make([]float64, points), Y: make([]float64, points), Z: make([][]float64, points)}
 	for i := range g.X {
@@ -70,7 +70,7 @@ func GDPaths(ctx context.Context, p *sod.Problem, starts [][2]float64, opt sod.G
 		return nil, nil, err
 	}
 	if n, r := p.Dims(); n != 2 || r != 1 {
-		return nil, nil, fmt.Errorf("figures: GDPaths needs a problem with n = 2, r = 1, got n = %d, r = %d", n, r)
+		return nil, nil, fmt.Errorf("%w: GDPaths needs a problem with n = 2, r = 1, got n = %d, r = %d", ErrBadFigure, n, r)
 	}
 	opt.KeepIterates = true
 	var paths []widgets.Path

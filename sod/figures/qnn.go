@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/widgets"
 )
@@ -19,7 +18,7 @@ func QNNLosses(title string, curves []experiments.LossCurve, stall int) (widgets
 	last := 0
 	for _, c := range curves {
 		if len(c.Iter) == 0 {
-			return widgets.Curves{}, fmt.Errorf("%w: figures: QNNLosses: curve %q is empty", sod.ErrBadParameter, c.Name)
+			return widgets.Curves{}, fmt.Errorf("%w: QNNLosses: curve %q is empty", ErrBadFigure, c.Name)
 		}
 		last = max(last, c.Iter[len(c.Iter)-1])
 	}

@@ -70,7 +70,7 @@ func DeltaSweepChart(res *experiments.DeltaSweepResult) (widgets.Chart, error) {
 		return nil, errNil("DeltaSweepChart", "DeltaSweepResult")
 	}
 	if len(res.Delta) == 0 {
-		return nil, fmt.Errorf("figures: DeltaSweep: empty result")
+		return nil, fmt.Errorf("%w: DeltaSweep: empty result", ErrBadFigure)
 	}
 	series := map[string][]float64{}
 	for k, n := range res.Sizes {

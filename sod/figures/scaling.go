@@ -15,7 +15,7 @@ import (
 // sizes.
 func SuccessVsNChart(res *experiments.StudyResult, title string) (widgets.Chart, error) {
 	if res == nil || len(res.Cells) == 0 {
-		return nil, fmt.Errorf("figures: SuccessVsN needs a study with cells")
+		return nil, fmt.Errorf("%w: SuccessVsN needs a study with cells", ErrBadFigure)
 	}
 	var sizes []int
 	seenN := map[int]bool{}
@@ -42,7 +42,7 @@ func SuccessVsNChart(res *experiments.StudyResult, title string) (widgets.Chart,
 		for i, n := range sizes {
 			c := res.Cell(n, e)
 			if c == nil || len(c.Trials) == 0 {
-				return nil, fmt.Errorf("figures: SuccessVsN: no trials at n = %d, ε = %g (every ε needs every size)", n, e)
+				return nil, fmt.Errorf("%w: SuccessVsN: no trials at n = %d, ε = %g (every ε needs every size)", ErrBadFigure, n, e)
 			}
 			gd[i] = float64(c.GDSuccesses) / float64(len(c.Trials))
 			sod[i] = float64(c.SODSuccesses) / float64(len(c.Trials))

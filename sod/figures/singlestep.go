@@ -74,7 +74,7 @@ func QuadraticInequality(title string, p *sod.Problem, s *sod.SingleStepResult, 
 		return widgets.Curves{}, errNil("QuadraticInequality", "SingleStepResult")
 	}
 	if !(hi > lo) {
-		return widgets.Curves{}, fmt.Errorf("%w: figures: QuadraticInequality needs lo < hi, got [%v, %v]", sod.ErrBadParameter, lo, hi)
+		return widgets.Curves{}, fmt.Errorf("%w: QuadraticInequality needs lo < hi, got [%v, %v]", ErrBadFigure, lo, hi)
 	}
 	var rho, rip, exact, direct []float64
 	for i := 0; i <= 120; i++ {
@@ -113,7 +113,7 @@ func SingleStepLineChart(title string, p *sod.Problem, s *sod.SingleStepResult, 
 		return nil, errNil("SingleStepLineChart", "SingleStepResult")
 	}
 	if !(hi > lo) {
-		return nil, fmt.Errorf("figures: SingleStepLine needs lo < hi, got [%v, %v]", lo, hi)
+		return nil, fmt.Errorf("%w: SingleStepLine needs lo < hi, got [%v, %v]", ErrBadFigure, lo, hi)
 	}
 	var rho, dh, certified []float64
 	for i := 0; i <= 160; i++ {

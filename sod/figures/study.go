@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 
-	"sodworkbench.org/workbench/sod"
 	"sodworkbench.org/workbench/sod/experiments"
 	"sodworkbench.org/workbench/widgets"
 )
@@ -32,7 +31,7 @@ func StudySuccessRates(res *experiments.StudyResult, eps float64, panel string) 
 		}
 	}
 	if len(cells) == 0 {
-		return widgets.SuccessRates{}, fmt.Errorf("%w: figures.StudySuccessRates: the study has no cell with ε = %g", sod.ErrBadParameter, eps)
+		return widgets.SuccessRates{}, fmt.Errorf("%w: figures.StudySuccessRates: the study has no cell with ε = %g", ErrBadFigure, eps)
 	}
 	sort.Slice(cells, func(i, j int) bool { return cells[i].N < cells[j].N })
 	s := widgets.SuccessRates{
@@ -45,7 +44,7 @@ func StudySuccessRates(res *experiments.StudyResult, eps float64, panel string) 
 	for g, c := range cells {
 		if len(c.Trials) != s.Trials {
 			return widgets.SuccessRates{}, fmt.Errorf("%w: figures.StudySuccessRates: n = %d has %d trials, n = %d has %d (every size needs the same number)",
-				sod.ErrBadParameter, c.N, len(c.Trials), cells[0].N, s.Trials)
+				ErrBadFigure, c.N, len(c.Trials), cells[0].N, s.Trials)
 		}
 		s.Groups = append(s.Groups, strconv.Itoa(c.N))
 		s.Successes[0][g], s.Successes[1][g] = c.GDSuccesses, c.SODSuccesses
@@ -73,18 +72,18 @@ func StudyBundle(res *experiments.StudyResult, n int, eps float64, method string
 	}
 	if method != experiments.MethodGD && method != experiments.MethodGDSOD {
 		return widgets.Bundle{}, fmt.Errorf("%w: figures.StudyBundle: method %q (want %q or %q)",
-			sod.ErrBadParameter, method, experiments.MethodGD, experiments.MethodGDSOD)
+			ErrBadFigure, method, experiments.MethodGD, experiments.MethodGDSOD)
 	}
 	if points < 2 {
-		return widgets.Bundle{}, fmt.Errorf("%w: figures.StudyBundle: %d grid points (want ≥ 2)", sod.ErrBadParameter, points)
+		return widgets.Bundle{}, fmt.Errorf("%w: figures.StudyBundle: %d grid points (want ≥ 2)", ErrBadFigure, points)
 	}
 	c := res.Cell(n, eps)
 	if c == nil {
-		return widgets.Bundle{}, fmt.Errorf("%w: figures: the study has no cell n = %d, ε = %g", sod.ErrBadParameter, n, eps)
+		return widgets.Bundle{}, fmt.Errorf("%w: the study has no cell n = %d, ε = %g", ErrBadFigure, n, eps)
 	}
 	x, runs := resampleRuns(c, method, points)
 	if len(runs) == 0 {
-		return widgets.Bundle{}, fmt.Errorf("%w: figures.StudyBundle: no recorded trajectory of %s at n = %d, ε = %g", sod.ErrBadParameter, method, n, eps)
+		return widgets.Bundle{}, fmt.Errorf("%w: figures.StudyBundle: no recorded trajectory of %s at n = %d, ε = %g", ErrBadFigure, method, n, eps)
 	}
 	return widgets.Bundle{
 		Title: fmt.Sprintf("Fig. numerical_study %s: %s, n = %d, ε = %.2f, %d trials", panel, method, n, eps, len(runs)),

@@ -78,13 +78,13 @@ func TestStudyBadInput(t *testing.T) {
 		"chart, no ε":   func() error { _, err := figures.SuccessRatesChart(res, 0.2, ""); return err },
 		"chart, method": func() error { _, err := figures.StudyBundleChart(res, 10, 0.1, "", 5, ""); return err },
 	} {
-		if err := f(); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("%s: err = %v, want sod.ErrBadParameter", name, err)
+		if err := f(); !errors.Is(err, figures.ErrBadFigure) {
+			t.Errorf("%s: err = %v, want figures.ErrBadFigure", name, err)
 		}
 	}
 }
 
-// Each figure's data function refuses a nil result with sod.ErrBadParameter,
+// Each figure's data function refuses a nil result with figures.ErrBadFigure,
 // and so does the chart function drawn from it.
 func TestFigureDataNilResult(t *testing.T) {
 	for name, f := range map[string]func() error{
@@ -104,8 +104,12 @@ func TestFigureDataNilResult(t *testing.T) {
 		},
 		"QuadraticInequality": func() error { _, err := figures.QuadraticInequality("t", nil, nil, 0, 1); return err },
 	} {
-		if err := f(); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("%s(nil): err = %v, want sod.ErrBadParameter", name, err)
+		want := figures.ErrBadFigure
+		if name == "QuadraticInequality" {
+			want = sod.ErrBadParameter // sod refuses the nil problem
+		}
+		if err := f(); !errors.Is(err, want) {
+			t.Errorf("%s(nil): err = %v, want %v", name, err, want)
 		}
 	}
 }

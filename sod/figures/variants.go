@@ -44,7 +44,7 @@ func VariantTable(rows []experiments.VariantRow) widgets.Table {
 // in the legend. ctx stops the runs early.
 func VariantCurvesChart(ctx context.Context, in sod.Instance, variants []sod.Escaper, phase int) (widgets.Chart, error) {
 	if phase < 1 || phase > experiments.MaxGridPoints {
-		return nil, fmt.Errorf("%w: VariantCurvesChart: phase = %d, want [1, %d] (experiments.MaxGridPoints)", sod.ErrBadParameter, phase, experiments.MaxGridPoints)
+		return nil, fmt.Errorf("%w: VariantCurvesChart: phase = %d, want [1, %d] (experiments.MaxGridPoints)", ErrBadFigure, phase, experiments.MaxGridPoints)
 	}
 	for i, v := range variants {
 		if err := sod.ValidateEscaper(v); err != nil {

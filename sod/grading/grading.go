@@ -41,13 +41,16 @@ var idRe = regexp.MustCompile(`^[0-9]{2}\.[0-9]+$`)
 // passes sod.CheckIdentifier, the rule for every name that reaches a file path.
 func ValidID(id string) bool { return checkID(id) == nil }
 
-// checkID returns an error wrapping sod.ErrBadParameter naming id unless ValidID(id).
+// checkID returns an error wrapping ErrBadGrading naming id unless
+// ValidID(id). The form NN.k is checked first, so that every bad id is this
+// package's error; sod.CheckIdentifier stays as the module's rule for names
+// that reach a file path.
 func checkID(id string) error {
-	if err := sod.CheckIdentifier("exercise id", id); err != nil {
-		return err
-	}
 	if !idRe.MatchString(id) {
-		return fmt.Errorf("%w: exercise id %q: want the form NN.k, such as 07.1", sod.ErrBadParameter, id)
+		return fmt.Errorf("%w: exercise id %q: want the form NN.k, such as 07.1", ErrBadGrading, id)
+	}
+	if err := sod.CheckIdentifier("exercise id", id); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadGrading, err)
 	}
 	return nil
 }
@@ -107,7 +110,7 @@ func OpenExports(dir string) (*Exports, error) {
 // Close closes the folder.
 func (e *Exports) Close() error {
 	if e == nil || e.f == nil {
-		return fmt.Errorf("%w: Close on a nil Exports (use OpenExports)", sod.ErrBadParameter)
+		return fmt.Errorf("%w: Close on a nil Exports (use OpenExports)", ErrBadGrading)
 	}
 	return e.f.Close()
 }
@@ -123,7 +126,7 @@ func (e *Exports) Read(id string) (*exercises.Answer, error) {
 		return nil, err
 	}
 	if e == nil || e.f == nil {
-		return nil, fmt.Errorf("%w: Read on a nil Exports (use OpenExports)", sod.ErrBadParameter)
+		return nil, fmt.Errorf("%w: Read on a nil Exports (use OpenExports)", ErrBadGrading)
 	}
 	fd, err := syscall.Openat(int(e.f.Fd()), fileName(id), syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	switch {

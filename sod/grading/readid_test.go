@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"sodworkbench.org/workbench/sod"
 )
 
 // TestReadRefusesBadID: Read checks the id by the identifier rule before
@@ -29,15 +27,15 @@ func TestReadRefusesBadID(t *testing.T) {
 	}
 	defer e.Close()
 	for _, id := range []string{"../x", "..", "", "/etc/passwd", "99.1/../../x", "7.1", "99.1 ", "x"} {
-		if a, err := e.Read(id); !errors.Is(err, sod.ErrBadParameter) {
-			t.Errorf("Read(%q) = %v, %v; want an error wrapping sod.ErrBadParameter", id, a, err)
+		if a, err := e.Read(id); !errors.Is(err, ErrBadGrading) {
+			t.Errorf("Read(%q) = %v, %v; want an error wrapping ErrBadGrading", id, a, err)
 		}
 		if ValidID(id) {
 			t.Errorf("ValidID(%q) = true", id)
 		}
 	}
 	var nilExports *Exports
-	if _, err := nilExports.Read("99.1"); !errors.Is(err, sod.ErrBadParameter) {
-		t.Errorf("(*Exports)(nil).Read = %v, want ErrBadParameter", err)
+	if _, err := nilExports.Read("99.1"); !errors.Is(err, ErrBadGrading) {
+		t.Errorf("(*Exports)(nil).Read = %v, want ErrBadGrading", err)
 	}
 }

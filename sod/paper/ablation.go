@@ -92,7 +92,7 @@ const (
 
 // Ablation returns the paper's Table "ablation" (Appendix, Hyperparameter
 // Analysis of l and t on the real-world case of case study 2, at
-// RealWorldCase().XHat, ρ = AblationRho, η = AblationEta), one block per l ∈
+// RealWorldSettings().XHat, ρ = AblationRho, η = AblationEta), one block per l ∈
 // {3, 5, 7} and one entry per t ∈ {1000, 5000, 33500, 10⁵, 5·10⁵, 2·10⁶},
 // exactly as printed. Each call returns a new copy.
 func Ablation() []AblationBlock {

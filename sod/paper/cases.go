@@ -25,13 +25,13 @@ type CaseSettings struct {
 	T             int64
 }
 
-// RealWorldCase returns the settings of the real-world case (§6.1, Fig.
+// RealWorldSettings returns the settings of the real-world case (§6.1, Fig.
 // "exp3"; Appendix, case study 2): n = 3, rank 1, z = (1, 0, 0), the pair of
 // prominent local minima x̂ = ±(0.2234, 0.0918, 0.5985) of the Appendix,
 // GD with step 0.1 for 100 steps before and 100 after an escape at l = 5,
 // t = 150000. The digits of x̂ are the minimum's truncated, not rounded;
 // Table "ablation" is computed at this point.
-func RealWorldCase() CaseSettings {
+func RealWorldSettings() CaseSettings {
 	return CaseSettings{N: 3, Rank: 1, Z: [3]Printed{"1", "0", "0"}, XHat: [3]Printed{"0.2234", "0.0918", "0.5985"},
 		Step: 0.1, Before: 100, After: 100, L: 5, T: 150000}
 }
@@ -51,12 +51,12 @@ func RealWorldMatrices() [][9]float64 {
 	}
 }
 
-// PMCCase returns the settings of the perturbed matrix completion case
+// PMCSettings returns the settings of the perturbed matrix completion case
 // (§6.1, Fig. "exp2"; Appendix, case study 1): n = 3, ε = 0.3, ground truth
 // z = ±(1, 0, 1), spurious solution x̂ = ±(1, 0, −1), the small start
 // x₀ = 0.01·x̃, GD with step 0.001 for 6000 iterations before and 1000
 // after an escape at l = 11, t = 59000.
-func PMCCase() CaseSettings {
+func PMCSettings() CaseSettings {
 	return CaseSettings{N: 3, Rank: 1, Eps: 0.3, Z: [3]Printed{"1", "0", "1"}, XHat: [3]Printed{"1", "0", "-1"},
 		StartScale: 0.01, Step: 0.001, Before: 6000, After: 1000, L: 11, T: 59000}
 }

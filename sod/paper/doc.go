@@ -18,10 +18,10 @@
 //     look one up; AblationRho and AblationEta are the ρ = η = 0.1 it fixes,
 //     AblationOrders and AblationSteps its grid of l and t.
 //   - Appendix, case study 2 and Fig. "exp3" (the real-world case):
-//     RealWorldCase, the settings of §6.1 with the printed spurious minimum
+//     RealWorldSettings, the settings of §6.1 with the printed spurious minimum
 //     x̂, and RealWorldMatrices, the six printed sensing matrices.
 //   - Appendix, case study 1 and Fig. "exp2" (perturbed matrix completion):
-//     PMCCase, the settings of §6.1, and PMCDelta with PMCDeltaFormula, the
+//     PMCSettings, the settings of §6.1, and PMCDelta with PMCDeltaFormula, the
 //     RIP constant the paper quotes.
 //   - §6.2, Fig. "numerical_study": SuccessStudy, the grid of the
 //     success-rate study (a StudyGrid).

@@ -189,10 +189,10 @@ func TestCases(t *testing.T) {
 	if _, err := paper.PMCDeltaFormula(math.NaN()); err == nil {
 		t.Error("PMCDeltaFormula(NaN): no error")
 	}
-	if got, err := paper.PMCDeltaFormula(paper.PMCCase().Eps); err != nil || !paper.PMCDelta.Rounds(got) {
-		t.Errorf("(1−ε)/(1+ε) = %v at ε = %v does not print as %s", got, paper.PMCCase().Eps, paper.PMCDelta)
+	if got, err := paper.PMCDeltaFormula(paper.PMCSettings().Eps); err != nil || !paper.PMCDelta.Rounds(got) {
+		t.Errorf("(1−ε)/(1+ε) = %v at ε = %v does not print as %s", got, paper.PMCSettings().Eps, paper.PMCDelta)
 	}
-	for _, c := range []paper.CaseSettings{paper.RealWorldCase(), paper.PMCCase()} {
+	for _, c := range []paper.CaseSettings{paper.RealWorldSettings(), paper.PMCSettings()} {
 		for _, p := range append(c.Z[:], c.XHat[:]...) {
 			if !p.IsNumber() {
 				t.Errorf("%+v: %q is no number", c, p)
@@ -243,8 +243,8 @@ func ExamplePrinted_Rounds() {
 }
 
 // The settings of the paper's real-world case study, as printed.
-func ExampleRealWorldCase() {
-	c := paper.RealWorldCase()
+func ExampleRealWorldSettings() {
+	c := paper.RealWorldSettings()
 	fmt.Printf("x̂ = ±%v; GD step %v, %d steps, escape at l = %d, t = %d, %d steps more\n", c.XHat, c.Step, c.Before, c.L, c.T, c.After)
 	// Output:
 	// x̂ = ±[0.2234 0.0918 0.5985]; GD step 0.1, 100 steps, escape at l = 5, t = 150000, 100 steps more
@@ -252,7 +252,7 @@ func ExampleRealWorldCase() {
 
 // The quoted RIP constant of the PMC case and the formula it is printed for.
 func ExamplePMCDelta() {
-	eps := paper.PMCCase().Eps
+	eps := paper.PMCSettings().Eps
 	d, err := paper.PMCDeltaFormula(eps)
 	if err != nil {
 		fmt.Println(err)

@@ -39,7 +39,7 @@ type PMCValues struct {
 
 func computePMC(ctx context.Context) (*PMCValues, error) {
 	v := &PMCValues{}
-	v.Paper = paper.PMCCase()
+	v.Paper = paper.PMCSettings()
 	eps := v.Paper.Eps
 	p, err := sod.PMCCaseStudyProblem(eps)
 	if err != nil {

@@ -145,7 +145,7 @@ func ripConstants(ctx context.Context, op sod.Operator) (d1, d2, all float64, er
 
 func computeRealWorld(ctx context.Context) (*RealWorldValues, error) {
 	v := &RealWorldValues{}
-	v.Paper, v.PaperM, v.RIPStarts = paper.RealWorldCase(), len(paper.RealWorldMatrices()), ripStarts
+	v.Paper, v.PaperM, v.RIPStarts = paper.RealWorldSettings(), len(paper.RealWorldMatrices()), ripStarts
 	p, xhat := sod.RealWorldProblem(), sod.RealWorldXHat()
 	cp, err := sod.AnalyzeCritical(p, xhat, sod.CriticalOptions{})
 	if err != nil {

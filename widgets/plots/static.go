@@ -17,7 +17,6 @@ import (
 	_ "gonum.org/v1/plot/vg/vgimg" // PNG
 	_ "gonum.org/v1/plot/vg/vgpdf" // PDF
 	_ "gonum.org/v1/plot/vg/vgsvg" // SVG
-	"sodworkbench.org/workbench/widgets"
 	"sodworkbench.org/workbench/widgets/internal/chartkit"
 
 	"sodworkbench.org/workbench/widgets/internal/frontend"
@@ -79,6 +78,11 @@ const (
 // refused before allocating.
 var ErrRenderTooLarge = errors.New("plots: size exceeds the stated limit")
 
+// ErrBadPlot reports a bad argument of this package: a nil figure, a
+// non-positive or NaN size. The message names the value and the accepted
+// range.
+var ErrBadPlot = errors.New("plots: bad input")
+
 // MaxRenderSize is the largest width or height Render and Save accept:
 // 1 m, which is 3780 pixels at the PNG resolution of 96 dpi (a 57 MB
 // canvas at the limit in both directions).
@@ -87,14 +91,14 @@ const MaxRenderSize = 100 * Centimeter
 // Render draws s on a canvas of the given size and format ("svg", "png",
 // "pdf") and returns the encoded bytes. width and height must lie in
 // (0, MaxRenderSize]; a larger size is refused with ErrRenderTooLarge and
-// a non-positive or NaN one with widgets.ErrBadInput, before any canvas is
+// a non-positive or NaN one with ErrBadPlot, before any canvas is
 // allocated.
 func Render(s Static, width, height Length, format string) ([]byte, error) {
 	if s == nil {
-		return nil, fmt.Errorf("%w: Render: nil figure", widgets.ErrBadInput)
+		return nil, fmt.Errorf("%w: Render: nil figure", ErrBadPlot)
 	}
 	if !(width > 0 && height > 0) {
-		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each in (0, %v] pt", widgets.ErrBadInput, float64(width), float64(height), float64(MaxRenderSize))
+		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each in (0, %v] pt", ErrBadPlot, float64(width), float64(height), float64(MaxRenderSize))
 	}
 	if width > MaxRenderSize || height > MaxRenderSize {
 		return nil, fmt.Errorf("%w: Render: size %v × %v pt, want each at most MaxRenderSize = %v pt (1 m)", ErrRenderTooLarge, float64(width), float64(height), float64(MaxRenderSize))
@@ -372,7 +376,7 @@ func AtSize(s Static, width, height Length) Sized { return Sized{s, width, heigh
 // a size Render refuses is an error.
 func (s Sized) SVG() (string, error) {
 	if s.fig == nil {
-		return "", fmt.Errorf("%w: plots.Sized with a nil figure (use AtSize)", widgets.ErrBadInput)
+		return "", fmt.Errorf("%w: plots.Sized with a nil figure (use AtSize)", ErrBadPlot)
 	}
 	b, err := Render(s.fig, s.width, s.height, "svg")
 	return string(b), err

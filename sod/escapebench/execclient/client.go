@@ -17,8 +17,8 @@ import (
 // Protocol is the version this client speaks.
 const Protocol = 1
 
-// Instance is the hello message: the instance of the run.
-type Instance struct {
+// Hello is the hello message: the instance of the run.
+type Hello struct {
 	Method, Family, Instance string
 	N, R                     int
 	Seed                     uint64
@@ -32,8 +32,8 @@ type Round struct {
 	X           []float64
 }
 
-// Candidate is a proposed point (Probe > 0: judged after Probe GD steps).
-type Candidate struct {
+// Proposal is a proposed point (Probe > 0: judged after Probe GD steps).
+type Proposal struct {
 	X     []float64 `json:"x"`
 	Label string    `json:"label"`
 	Probe int       `json:"probe"`
@@ -124,7 +124,7 @@ func (o *Oracle) Critical() (*Critical, error) {
 
 // Escape proposes candidates at a stalled point; an error ends the run
 // with it as the reason.
-type Escape func(in Instance, rd Round, o *Oracle) ([]Candidate, error)
+type Escape func(in Hello, rd Round, o *Oracle) ([]Proposal, error)
 
 // Serve answers the benchmark on r and w until it ends the run.
 func Serve(r io.Reader, w io.Writer, escape Escape) error {
@@ -134,7 +134,7 @@ func Serve(r io.Reader, w io.Writer, escape Escape) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<30)
 	var hello struct {
-		Instance
+		Hello
 		Type     string
 		Protocol int `json:"sod_escape"`
 	}
@@ -156,13 +156,13 @@ func Serve(r io.Reader, w io.Writer, escape Escape) error {
 		if err := recv(sc, &rd); err != nil || rd.Type != "round" {
 			return nil // "end", or our input closed: the run is over
 		}
-		cands, err := escape(hello.Instance, rd.Round, o)
+		cands, err := escape(hello.Hello, rd.Round, o)
 		msg := map[string]any{"type": "propose", "candidates": cands}
 		if err != nil {
 			msg = map[string]any{"type": "fail", "reason": err.Error()}
 		}
 		if cands == nil && err == nil {
-			msg["candidates"] = []Candidate{}
+			msg["candidates"] = []Proposal{}
 		}
 		if err := send(w, msg); err != nil {
 			return err

@@ -158,6 +158,7 @@ func cases(t *testing.T) []badCase {
 	}
 	fig := plot.New()
 	bad := sod.ErrBadParameter
+	badExp := experiments.ErrBadExperiment // the errors experiments finds itself
 	return []badCase{
 		// Operators and sizes.
 		{"NewPMCOperator 2³¹", func() error { _, err := sod.NewPMCOperator(1<<31, 0.1); return err }, bad, []string{"n = 2147483648", "want 1 ≤ n ≤ 10000000"}, true},
@@ -284,62 +285,62 @@ func cases(t *testing.T) []badCase {
 		{"TPGDConditions δ = 1", conditions(func(in *sod.TPGDConditionInputs) { in.Delta = 1 }), sod.ErrDelta, []string{"got 1"}, true},
 		{"TPGDConditions m = 0", conditions(func(in *sod.TPGDConditionInputs) { in.M = 0 }), bad, []string{"m = 0"}, true},
 		// Experiments.
-		{"AlternatingTruth(0)", func() error { _, err := experiments.AlternatingTruth(0); return err }, bad, []string{"n in [1, 10000000], got 0"}, true},
-		{"AlternatingTruth(-1)", func() error { _, err := experiments.AlternatingTruth(-1); return err }, bad, []string{"got -1"}, true},
-		{"AlternatingTruth(MaxInt)", func() error { _, err := experiments.AlternatingTruth(math.MaxInt); return err }, bad, []string{"got 9223372036854775807"}, true},
+		{"AlternatingTruth(0)", func() error { _, err := experiments.AlternatingTruth(0); return err }, badExp, []string{"n in [1, 10000000], got 0"}, true},
+		{"AlternatingTruth(-1)", func() error { _, err := experiments.AlternatingTruth(-1); return err }, badExp, []string{"got -1"}, true},
+		{"AlternatingTruth(MaxInt)", func() error { _, err := experiments.AlternatingTruth(math.MaxInt); return err }, badExp, []string{"got 9223372036854775807"}, true},
 		{"RunStudy nil context", func() error {
 			//lint:ignore SA1012 a nil context is the bad input under test
 			_, err := experiments.RunStudy(nil, experiments.DefaultStudyConfig(), nil)
 			return err
-		}, bad, []string{"needs a context, got nil"}, true},
+		}, badExp, []string{"needs a context, got nil"}, true},
 		{"RunStudy canceled", func() error {
 			_, err := experiments.RunStudy(canceled, experiments.DefaultStudyConfig(), nil)
 			return err
 		}, context.Canceled, nil, false},
-		{"RunStudy trials 0", study(func(c *experiments.StudyConfig) { c.Trials = 0 }), bad, []string{"0 trials per cell"}, true},
-		{"RunStudy trials MaxInt", study(func(c *experiments.StudyConfig) { c.Trials = math.MaxInt }), bad, []string{"9223372036854775807 trials per cell", "at most 10000000 runs"}, true},
-		{"RunStudy n = 1", study(func(c *experiments.StudyConfig) { c.Sizes = []int{1} }), bad, []string{"n = 1, want n in [2, 10000000]"}, true},
-		{"RunStudy n MaxInt", study(func(c *experiments.StudyConfig) { c.Sizes = []int{math.MaxInt} }), bad, []string{"n = 9223372036854775807"}, true},
-		{"RunStudy ε NaN", study(func(c *experiments.StudyConfig) { c.Epsilons = []float64{math.NaN()} }), bad, []string{"ε = NaN"}, true},
-		{"RunStudy workers 10⁹", study(func(c *experiments.StudyConfig) { c.Workers = 1_000_000_000 }), bad, []string{"1000000000 workers, want at most 4096"}, true},
-		{"RunStudy rank > n", study(func(c *experiments.StudyConfig) { c.Rank = 5 }), bad, []string{"search rank 5 exceeds the size n = 4"}, true},
-		{"RunStudy step NaN", study(func(c *experiments.StudyConfig) { c.Step = math.NaN() }), bad, []string{"Step = NaN"}, true},
-		{"BasicExample GridMax +Inf", basic(func(c *experiments.BasicExampleConfig) { c.GridMax = math.Inf(1) }), bad, []string{"grid [-1.5, +Inf]", "want GridMin < GridMax in [−1e+06, 1e+06]"}, true},
-		{"BasicExample GridMin −Inf", basic(func(c *experiments.BasicExampleConfig) { c.GridMin = math.Inf(-1) }), bad, []string{"grid [-Inf, 1.5]"}, true},
-		{"BasicExample GridSize 10⁹", basic(func(c *experiments.BasicExampleConfig) { c.GridSize = 1_000_000_000 }), bad, []string{"GridSize = 1000000000, want [2, 2001]"}, true},
-		{"BasicExample Starts 0", basic(func(c *experiments.BasicExampleConfig) { c.Starts = 0 }), bad, []string{"Starts = 0, want [1, 100]"}, true},
-		{"BasicExample Iters MaxInt", basic(func(c *experiments.BasicExampleConfig) { c.Iters = math.MaxInt }), bad, []string{"Iters = 9223372036854775807, want [1, 1000000]"}, true},
-		{"BasicExample Step NaN", basic(func(c *experiments.BasicExampleConfig) { c.Step = math.NaN() }), bad, []string{"Step = NaN"}, true},
-		{"LogGrid(1, 0, 3)", func() error { _, err := experiments.LogGrid(1, 0, 3); return err }, bad, []string{"1 ≤ lo ≤ hi, got lo = 1, hi = 0"}, true},
-		{"LogGrid(0, 10, 3)", func() error { _, err := experiments.LogGrid(0, 10, 3); return err }, bad, []string{"lo = 0"}, true},
-		{"LogGrid k = 0", func() error { _, err := experiments.LogGrid(1, 10, 0); return err }, bad, []string{"k in [1, 1000000] points, got 0"}, true},
-		{"LogGrid k MaxInt", func() error { _, err := experiments.LogGrid(1, 10, math.MaxInt); return err }, bad, []string{"got 9223372036854775807"}, true},
-		{"Ablation X̂ without Problem", ablation(func(c *experiments.AblationConfig) { c.Problem, c.XHat = nil, dense(3, 1) }), bad, []string{"has an X̂ but no Problem"}, true},
-		{"Ablation Problem without X̂", ablation(func(c *experiments.AblationConfig) { c.XHat = nil }), bad, []string{"has a Problem but no X̂"}, true},
+		{"RunStudy trials 0", study(func(c *experiments.StudyConfig) { c.Trials = 0 }), badExp, []string{"0 trials per cell"}, true},
+		{"RunStudy trials MaxInt", study(func(c *experiments.StudyConfig) { c.Trials = math.MaxInt }), badExp, []string{"9223372036854775807 trials per cell", "at most 10000000 runs"}, true},
+		{"RunStudy n = 1", study(func(c *experiments.StudyConfig) { c.Sizes = []int{1} }), badExp, []string{"n = 1, want n in [2, 10000000]"}, true},
+		{"RunStudy n MaxInt", study(func(c *experiments.StudyConfig) { c.Sizes = []int{math.MaxInt} }), badExp, []string{"n = 9223372036854775807"}, true},
+		{"RunStudy ε NaN", study(func(c *experiments.StudyConfig) { c.Epsilons = []float64{math.NaN()} }), badExp, []string{"ε = NaN"}, true},
+		{"RunStudy workers 10⁹", study(func(c *experiments.StudyConfig) { c.Workers = 1_000_000_000 }), badExp, []string{"1000000000 workers, want at most 4096"}, true},
+		{"RunStudy rank > n", study(func(c *experiments.StudyConfig) { c.Rank = 5 }), badExp, []string{"search rank 5 exceeds the size n = 4"}, true},
+		{"RunStudy step NaN", study(func(c *experiments.StudyConfig) { c.Step = math.NaN() }), badExp, []string{"Step = NaN"}, true},
+		{"BasicExample GridMax +Inf", basic(func(c *experiments.BasicExampleConfig) { c.GridMax = math.Inf(1) }), badExp, []string{"grid [-1.5, +Inf]", "want GridMin < GridMax in [−1e+06, 1e+06]"}, true},
+		{"BasicExample GridMin −Inf", basic(func(c *experiments.BasicExampleConfig) { c.GridMin = math.Inf(-1) }), badExp, []string{"grid [-Inf, 1.5]"}, true},
+		{"BasicExample GridSize 10⁹", basic(func(c *experiments.BasicExampleConfig) { c.GridSize = 1_000_000_000 }), badExp, []string{"GridSize = 1000000000, want [2, 2001]"}, true},
+		{"BasicExample Starts 0", basic(func(c *experiments.BasicExampleConfig) { c.Starts = 0 }), badExp, []string{"Starts = 0, want [1, 100]"}, true},
+		{"BasicExample Iters MaxInt", basic(func(c *experiments.BasicExampleConfig) { c.Iters = math.MaxInt }), badExp, []string{"Iters = 9223372036854775807, want [1, 1000000]"}, true},
+		{"BasicExample Step NaN", basic(func(c *experiments.BasicExampleConfig) { c.Step = math.NaN() }), badExp, []string{"Step = NaN"}, true},
+		{"LogGrid(1, 0, 3)", func() error { _, err := experiments.LogGrid(1, 0, 3); return err }, badExp, []string{"1 ≤ lo ≤ hi, got lo = 1, hi = 0"}, true},
+		{"LogGrid(0, 10, 3)", func() error { _, err := experiments.LogGrid(0, 10, 3); return err }, badExp, []string{"lo = 0"}, true},
+		{"LogGrid k = 0", func() error { _, err := experiments.LogGrid(1, 10, 0); return err }, badExp, []string{"k in [1, 1000000] points, got 0"}, true},
+		{"LogGrid k MaxInt", func() error { _, err := experiments.LogGrid(1, 10, math.MaxInt); return err }, badExp, []string{"got 9223372036854775807"}, true},
+		{"Ablation X̂ without Problem", ablation(func(c *experiments.AblationConfig) { c.Problem, c.XHat = nil, dense(3, 1) }), badExp, []string{"has an X̂ but no Problem"}, true},
+		{"Ablation Problem without X̂", ablation(func(c *experiments.AblationConfig) { c.XHat = nil }), badExp, []string{"has a Problem but no X̂"}, true},
 		{"Ablation X̂ wrong shape", ablation(func(c *experiments.AblationConfig) { c.XHat = dense(2, 1) }), sod.ErrShape, []string{"X is 2×1, want 3×1"}, true},
-		{"Ablation t < 0", ablation(func(c *experiments.AblationConfig) { c.Ts = []int64{-1} }), bad, []string{"t = -1, want ≥ 0"}, true},
+		{"Ablation t < 0", ablation(func(c *experiments.AblationConfig) { c.Ts = []int64{-1} }), badExp, []string{"t = -1, want ≥ 0"}, true},
 		{"Ablation l even", ablation(func(c *experiments.AblationConfig) { c.Ls = []int{4} }), bad, []string{"got 4"}, false},
 		{"DescentScan X̂ without Problem", func() error {
 			_, err := experiments.RunDescentScan(context.Background(), experiments.DescentScanConfig{Ablation: experiments.AblationConfig{XHat: dense(3, 1), Rho: 0.1, Eta: 0.1}, L: 3, Ts: []int64{1}}, nil)
 			return err
-		}, bad, []string{"has an X̂ but no Problem"}, true},
-		{"Iris misspelt species", func() error { _, _, err := iris.BinaryTask("versicolor", "virgnica"); return err }, bad, []string{`no species "virgnica"`, "setosa, versicolor, virginica"}, true},
-		{"Iris same species", func() error { _, _, err := iris.BinaryTask("setosa", "setosa"); return err }, bad, []string{"two different species"}, true},
+		}, badExp, []string{"has an X̂ but no Problem"}, true},
+		{"Iris misspelt species", func() error { _, _, err := iris.BinaryTask("versicolor", "virgnica"); return err }, badExp, []string{`no species "virgnica"`, "setosa, versicolor, virginica"}, true},
+		{"Iris same species", func() error { _, _, err := iris.BinaryTask("setosa", "setosa"); return err }, badExp, []string{"two different species"}, true},
 		{"QNNProblem misspelt species", func() error {
 			cfg := experiments.DefaultQNNConfig()
 			cfg.Positive = "Virginica"
 			_, err := experiments.QNNProblem(cfg)
 			return err
-		}, bad, []string{`no species "Virginica"`}, true},
+		}, badExp, []string{`no species "Virginica"`}, true},
 		{"QNNProblem features", func() error {
 			cfg := experiments.DefaultQNNConfig()
 			cfg.Features = "zscore"
 			_, err := experiments.QNNProblem(cfg)
 			return err
-		}, bad, []string{`features "zscore"`}, false},
-		{"CaseStudy t MaxInt64", caseStudy(func(c *experiments.CaseStudyConfig) { c.T = math.MaxInt64 }), bad, []string{"t = 9223372036854775807, want [1, sod.MaxSubspaceSteps = 1000000000]"}, true},
-		{"CaseStudy step NaN", caseStudy(func(c *experiments.CaseStudyConfig) { c.Step = math.NaN() }), bad, []string{"step NaN"}, true},
-		{"CaseStudy CurvePoints MaxInt", caseStudy(func(c *experiments.CaseStudyConfig) { c.CurvePoints = math.MaxInt }), bad, []string{"CurvePoints = 9223372036854775807"}, true},
+		}, badExp, []string{`features "zscore"`}, false},
+		{"CaseStudy t MaxInt64", caseStudy(func(c *experiments.CaseStudyConfig) { c.T = math.MaxInt64 }), badExp, []string{"t = 9223372036854775807, want [1, sod.MaxSubspaceSteps = 1000000000]"}, true},
+		{"CaseStudy step NaN", caseStudy(func(c *experiments.CaseStudyConfig) { c.Step = math.NaN() }), badExp, []string{"step NaN"}, true},
+		{"CaseStudy CurvePoints MaxInt", caseStudy(func(c *experiments.CaseStudyConfig) { c.CurvePoints = math.MaxInt }), badExp, []string{"CurvePoints = 9223372036854775807"}, true},
 		// Cancellation: every long-running entry point honours its context.
 		{"RunBasicExample canceled", func() error {
 			_, err := experiments.RunBasicExample(canceled, experiments.DefaultBasicExampleConfig(), nil)
@@ -371,9 +372,9 @@ func cases(t *testing.T) []badCase {
 		}, context.Canceled, nil, true},
 		// Widgets.
 		{"Render 1e6 × 1e6 png", func() error { _, err := plots.Render(fig, 1e6, 1e6, "png"); return err }, plots.ErrRenderTooLarge, []string{"size 1e+06 × 1e+06 pt", "MaxRenderSize"}, true},
-		{"Render NaN size", func() error { _, err := plots.Render(fig, plots.Length(math.NaN()), 100, "svg"); return err }, widgets.ErrBadInput, []string{"size NaN × 100 pt"}, true},
-		{"Render negative size", func() error { _, err := plots.Render(fig, -1, 100, "svg"); return err }, widgets.ErrBadInput, []string{"size -1 × 100 pt"}, true},
-		{"Render nil figure", func() error { _, err := plots.Render(nil, 100, 100, "svg"); return err }, widgets.ErrBadInput, []string{"nil figure"}, true},
+		{"Render NaN size", func() error { _, err := plots.Render(fig, plots.Length(math.NaN()), 100, "svg"); return err }, plots.ErrBadPlot, []string{"size NaN × 100 pt"}, true},
+		{"Render negative size", func() error { _, err := plots.Render(fig, -1, 100, "svg"); return err }, plots.ErrBadPlot, []string{"size -1 × 100 pt"}, true},
+		{"Render nil figure", func() error { _, err := plots.Render(nil, 100, 100, "svg"); return err }, plots.ErrBadPlot, []string{"nil figure"}, true},
 		{"Save too large", func() error { return plots.Save(fig, "/nonexistent/x.png", 1e5, 10) }, plots.ErrRenderTooLarge, []string{"size 100000 × 10 pt"}, true},
 		{"Explore nil draw", func() error { return widgets.Explore(context.Background(), nil, nil) }, widgets.ErrBadInput, []string{"draw false"}, true},
 		{"Explore nil context", func() error {

@@ -92,7 +92,7 @@ func Do[R any](kind string, cfg any, run func() (R, error)) (R, error) {
 }
 
 // ErrNotKept reports that Load found nothing under the key.
-var ErrNotKept = errors.New("nothing kept under this key in this session")
+var ErrNotKept = errors.New("resultcache: nothing kept under this key in this session")
 
 // Store keeps r under (kind, cfg) for the later cells of the session, as
 // Do keeps a result. It does nothing when the cache is off, and reports an

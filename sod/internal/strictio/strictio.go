@@ -14,10 +14,10 @@ import (
 
 // ErrNotRegular is wrapped by the error of CheckRegular and ReadRegular
 // for a path that is not a regular file.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = errors.New("strictio: not a regular file")
 
 // ErrTooLarge is wrapped by ReadRegular's error for a file over its limit.
-var ErrTooLarge = errors.New("file too large")
+var ErrTooLarge = errors.New("strictio: file too large")
 
 // kind names a file mode's type for an error.
 func kind(m fs.FileMode) string {

@@ -14,6 +14,7 @@ import (
 	"sodworkbench.org/workbench/sod/grading"
 	"sodworkbench.org/workbench/sod/paper"
 	"sodworkbench.org/workbench/sod/quote"
+	"sodworkbench.org/workbench/sod/randstream"
 	"sodworkbench.org/workbench/sod/reproduction"
 	"sodworkbench.org/workbench/widgets"
 	"sodworkbench.org/workbench/widgets/plots"
@@ -33,6 +34,7 @@ var walked = map[string]int{
 	"sod/grading":                6,
 	"sod/paper":                  23,
 	"sod/quote":                  4,
+	"sod/randstream":             4,
 	"sod/reproduction":           13,
 	"widgets":                    46,
 	"widgets/plots":              18,
@@ -424,8 +426,8 @@ var table = []entry{
 	{"paper.AblationOrders", paper.AblationOrders},
 	{"paper.AblationSteps", paper.AblationSteps},
 	{"paper.Endpoint.String", paper.Endpoint.String},
-	{"paper.PMCCase", paper.PMCCase},
 	{"paper.PMCDeltaFormula", paper.PMCDeltaFormula},
+	{"paper.PMCSettings", paper.PMCSettings},
 	{"paper.Printed.Bounds", paper.Printed.Bounds},
 	{"paper.Printed.Decimals", paper.Printed.Decimals},
 	{"paper.Printed.IsNumber", paper.Printed.IsNumber},
@@ -436,8 +438,8 @@ var table = []entry{
 	{"paper.PrintedInterval.Contains", paper.PrintedInterval.Contains},
 	{"paper.PrintedInterval.Empty", paper.PrintedInterval.Empty},
 	{"paper.PrintedInterval.String", paper.PrintedInterval.String},
-	{"paper.RealWorldCase", paper.RealWorldCase},
 	{"paper.RealWorldMatrices", paper.RealWorldMatrices},
+	{"paper.RealWorldSettings", paper.RealWorldSettings},
 	{"paper.SuccessStudy", paper.SuccessStudy},
 	{"paper.Window.String", paper.Window.String},
 	{"plots.AtSize", plots.AtSize},
@@ -461,6 +463,10 @@ var table = []entry{
 	{"quote.HTMLText", quote.HTMLText},
 	{"quote.Line", quote.Line},
 	{"quote.Markdown", quote.Markdown},
+	{"randstream.Indexed.String", randstream.Indexed.String},
+	{"randstream.New", randstream.New},
+	{"randstream.NewIndexed", randstream.NewIndexed},
+	{"randstream.Stream.String", randstream.Stream.String},
 	{"reproduction.AblationDiffKind.String", reproduction.AblationDiffKind.String},
 	{"reproduction.AblationValues.CellAt", reproduction.AblationValues.CellAt},
 	{"reproduction.AllSections", reproduction.AllSections},

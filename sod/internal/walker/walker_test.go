@@ -22,8 +22,14 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/batch"
+	"sodworkbench.org/workbench/sod/escapebench"
+	"sodworkbench.org/workbench/sod/experiments"
+	"sodworkbench.org/workbench/sod/figures"
+	"sodworkbench.org/workbench/sod/grading"
 	"sodworkbench.org/workbench/sod/internal/walker"
 	"sodworkbench.org/workbench/widgets"
+	"sodworkbench.org/workbench/widgets/plots"
 )
 
 // entry is one row of the generated table: the Go expression and its value.
@@ -644,9 +650,14 @@ func (p panicInfo) where() string {
 	return strings.Join(frames, " < ")
 }
 
+// badInputSentinels are the bad-input sentinels of the library packages,
+// each package's own.
+var badInputSentinels = []error{sod.ErrBadParameter, widgets.ErrBadInput, batch.ErrBadBatch,
+	escapebench.ErrBadBench, experiments.ErrBadExperiment, figures.ErrBadFigure, grading.ErrBadGrading, plots.ErrBadPlot}
+
 // receiverPanic reports whether p is the documented answer of a method
 // without an error result to a nil or zero receiver: a panic with an error
-// wrapping sod.ErrBadParameter (widgets.ErrBadInput in widgets) that names
+// wrapping its package's bad-input sentinel (badInputSentinels) that names
 // the type, the method and the constructor (sod's errUnbuilt), as the hot
 // methods panic with ErrShape. A method with an error result must return
 // the error instead.
@@ -655,7 +666,15 @@ func receiverPanic(ft reflect.Type, p any) bool {
 		return false
 	}
 	err, ok := p.(error)
-	return ok && (errors.Is(err, sod.ErrBadParameter) || errors.Is(err, widgets.ErrBadInput))
+	if !ok {
+		return false
+	}
+	for _, s := range badInputSentinels {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func allowedPanic(name string, p any) bool {

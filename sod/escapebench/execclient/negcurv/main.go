@@ -8,6 +8,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -15,7 +16,7 @@ import (
 	"sodworkbench.org/workbench/sod/escapebench/execclient"
 )
 
-func escape(in execclient.Instance, rd execclient.Round, o *execclient.Oracle) ([]execclient.Candidate, error) {
+func escape(in execclient.Hello, rd execclient.Round, o *execclient.Oracle) ([]execclient.Proposal, error) {
 	cp, err := o.Critical()
 	if err != nil || !(cp.LambdaN < 0) || cp.Un == nil || cp.Qr == nil {
 		return nil, err
@@ -25,7 +26,7 @@ func escape(in execclient.Instance, rd execclient.Round, o *execclient.Oracle) (
 		scale += v * v
 	}
 	scale = math.Max(math.Sqrt(scale), 1)
-	var best execclient.Candidate
+	var best execclient.Proposal
 	bestH := math.Inf(1)
 	for k := range 16 {
 		for _, s := range []float64{1, -1} {
@@ -41,14 +42,22 @@ func escape(in execclient.Instance, rd execclient.Round, o *execclient.Oracle) (
 				return nil, err
 			}
 			if best.X == nil || h < bestH {
-				best, bestH = execclient.Candidate{X: y, Label: fmt.Sprintf("u_n q_r t=%.3g", t)}, h
+				best, bestH = execclient.Proposal{X: y, Label: fmt.Sprintf("u_n q_r t=%.3g", t)}, h
 			}
 		}
 	}
-	return []execclient.Candidate{best}, nil
+	return []execclient.Proposal{best}, nil
 }
 
 func main() {
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: negcurv (no arguments; it speaks the escape protocol on standard input and output, run by reproduce bench -method exec:negcurv)")
+	}
+	flag.Parse()
+	if flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
 	if err := execclient.Serve(os.Stdin, os.Stdout, escape); err != nil {
 		fmt.Fprintln(os.Stderr, "negcurv:", err)
 		os.Exit(1)
