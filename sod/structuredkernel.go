@@ -668,7 +668,7 @@ func (st *masked) eval(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 // rows fewer per step, and the same X, h and ∇h to the last bit.
 func (st *masked) stepEval(w *maskedWork, dst, X, F, D *mat.Dense, alpha float64) maskedNorms {
 	if st.r == 1 && st.k == 1 && st.parity {
-		xd, fd, dd := contiguous(X), contiguous(F), contiguous(D)
+		xd, fd, dd := kernel.Contiguous(X), kernel.Contiguous(F), kernel.Contiguous(D)
 		if xd != nil && fd != nil && dd != nil {
 			if q, ok := st.finish11(w, dst, xd, 1, st.stepGram11(xd, fd, dd, alpha)); ok {
 				return q
