@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 	"sodworkbench.org/workbench/sod/randstream"
 )
 
@@ -212,7 +213,7 @@ func SGD(ctx context.Context, p *Problem, x0 mat.Matrix, opt SGDOptions) (*GDRes
 	}
 	return runBaseline(ctx, p, x0, opt.Iteration, st, func(x *mat.Dense, _ int) {
 		st.grad(x)
-		axpyDense(-opt.Step, st.g, x)
+		kernel.AxpyDense(-opt.Step, st.g, x)
 	})
 }
 

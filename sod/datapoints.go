@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 )
 
 // DataPointsOperator is the sensing operator of a one-hidden-layer network
@@ -53,7 +54,7 @@ func (d *DataPointsOperator) Dims() (n, m int) {
 // Apply stores 𝒜(M)_i = x_iᵀ M x_i in dst.
 func (d *DataPointsOperator) Apply(dst []float64, M mat.Matrix) {
 	n := d.n
-	v := contiguous(M)
+	v := kernel.Contiguous(M)
 	for i := 0; i < d.m; i++ {
 		x := d.x.RawRowView(i)
 		s := 0.0

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 )
 
 // DenseOperator is a sensing operator given by explicit symmetric sensing
@@ -82,7 +83,7 @@ func (o *DenseOperator) Dims() (n, m int) {
 
 // Apply stores 𝒜(M) in dst.
 func (o *DenseOperator) Apply(dst []float64, M mat.Matrix) {
-	if v := contiguous(M); v != nil {
+	if v := kernel.Contiguous(M); v != nil {
 		blas64.Gemv(blas.NoTrans, 1, o.phi.RawMatrix(), blas64.Vector{N: len(v), Data: v, Inc: 1}, 0, blas64.Vector{N: o.m, Data: dst, Inc: 1})
 		return
 	}
@@ -101,7 +102,7 @@ func (o *DenseOperator) Apply(dst []float64, M mat.Matrix) {
 
 // Adjoint stores 𝒜*(y) = Σ_i y_i A_i in dst.
 func (o *DenseOperator) Adjoint(dst *mat.Dense, y []float64) {
-	if v := contiguous(dst); v != nil {
+	if v := kernel.Contiguous(dst); v != nil {
 		blas64.Gemv(blas.Trans, 1, o.phi.RawMatrix(), blas64.Vector{N: o.m, Data: y, Inc: 1}, 0, blas64.Vector{N: len(v), Data: v, Inc: 1})
 		return
 	}

@@ -67,7 +67,7 @@ func (e laneEnd) String() string {
 func (p *Problem) laneUsable(x, next, g *mat.Dense) bool {
 	st := p.st
 	return kernel.Lane11 && st != nil && st.r == 1 && st.k == 1 && st.parity &&
-		contiguous(x) != nil && contiguous(next) != nil && contiguous(g) != nil
+		kernel.Contiguous(x) != nil && kernel.Contiguous(next) != nil && kernel.Contiguous(g) != nil
 }
 
 // laneTarget is the iterate a lane stretch from k runs to: the next
@@ -101,7 +101,7 @@ type laneStop struct {
 // checks it, every gdCheckEvery steps.
 func (p *Problem) descend11(ctx context.Context, ws *workspace, x, next, g *mat.Dense, alpha float64, k, to int, gradTol, limit float64) (laneStop, error) {
 	st := p.st
-	xd, nd := contiguous(x), contiguous(next)
+	xd, nd := kernel.Contiguous(x), kernel.Contiguous(next)
 	s := st.gram11(xd, 1)
 	if !s.safe() {
 		return laneStop{x: x, next: next, k: k, end: laneNotTaken}, nil

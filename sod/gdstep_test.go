@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 )
 
 // referenceGD is GradientDescent's loop as it was before the step was
-// fused with the evaluation: stepInto, then gradFast, then frobNorm in row
+// fused with the evaluation: stepInto, then gradFast, then kernel.FrobNorm in row
 // order, every step. It returns the iterate after the stop, the number of
 // steps and the (h, ‖∇h‖_F) of every iterate.
 func referenceGD(p *Problem, x0 *mat.Dense, step float64, maxIter int, gradTol float64) (*mat.Dense, int, []float64, []float64) {
@@ -18,13 +19,13 @@ func referenceGD(p *Problem, x0 *mat.Dense, step float64, maxIter int, gradTol f
 	n, r := x0.Dims()
 	x, next, g := mat.DenseCopyOf(x0), mat.NewDense(n, r, nil), mat.NewDense(n, r, nil)
 	h := p.gradFast(ws, g, x)
-	gn := frobNorm(g)
+	gn := kernel.FrobNorm(g)
 	hs, gns := []float64{h}, []float64{gn}
 	k := 0
 	for ; k < maxIter && !(gradTol > 0 && gn <= gradTol); k++ {
 		stepInto(next, x, g, -step)
 		h = p.gradFast(ws, g, next)
-		gn = frobNorm(g)
+		gn = kernel.FrobNorm(g)
 		x, next = next, x
 		hs, gns = append(hs, h), append(gns, gn)
 	}
@@ -166,20 +167,20 @@ func TestEval11RowOrder(t *testing.T) {
 		if q != wq {
 			t.Errorf("n = %d: norms %+v, two-loop form %+v", n, q, wq)
 		}
-		if ss := w.gradSS; math.Abs(ss-sumSquares(want)) > 1e-12*ss {
-			t.Errorf("n = %d: gradSS = %v, Σ g² = %v", n, ss, sumSquares(want))
+		if ss := w.gradSS; math.Abs(ss-kernel.SumSquares(want)) > 1e-12*ss {
+			t.Errorf("n = %d: gradSS = %v, Σ g² = %v", n, ss, kernel.SumSquares(want))
 		}
 	}
 }
 
 // TestGradNormWithin: the test GD applies to ‖∇h‖_F (≤ GradTol, and
-// finite and ≤ the divergence limit) gives frobNorm's answer whatever the
+// finite and ≤ the divergence limit) gives kernel.FrobNorm's answer whatever the
 // kernel's sum of squares, including sums off by more than rounding near
-// the threshold (which must fall back to frobNorm), zero, tiny and huge
+// the threshold (which must fall back to kernel.FrobNorm), zero, tiny and huge
 // gradients, and infinities.
 func TestGradNormWithin(t *testing.T) {
 	g := mat.NewDense(3, 1, []float64{3e-6, 4e-6, 0})
-	exact := frobNorm(g) // 5e-6
+	exact := kernel.FrobNorm(g) // 5e-6
 	big := mat.NewDense(2, 1, []float64{1e200, 1e200})
 	inf := mat.NewDense(2, 1, []float64{math.Inf(1), 1})
 	for _, tc := range []struct {
@@ -203,7 +204,7 @@ func TestGradNormWithin(t *testing.T) {
 	} {
 		n := gradNorm{g: tc.g, ss: tc.ss}
 		if got := n.within(tc.t); got != tc.want {
-			t.Errorf("%s: within(%g) = %v, want %v (‖g‖ = %g)", tc.name, tc.t, got, tc.want, frobNorm(tc.g))
+			t.Errorf("%s: within(%g) = %v, want %v (‖g‖ = %g)", tc.name, tc.t, got, tc.want, kernel.FrobNorm(tc.g))
 		}
 	}
 }

@@ -1,12 +1,15 @@
 package sod
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/internal/kernel"
+)
 
 // This file holds GradientDescent's convergence and overflow test on
 // ‖∇h‖_F (gd.go, gdlane.go).
 
 // gradNorm is ‖∇h(X_k)‖_F for one iterate of GradientDescent (g holds
-// ∇h(X_k)). The value GD reports is frobNorm's, the squares summed in row
+// ∇h(X_k)). The value GD reports is kernel.FrobNorm's, the squares summed in row
 // order: a chain of dependent additions that costs as much as the rest
 // of a structured r = 1 step. So it is computed only where it is
 // reported (trace points, the result); each step's convergence and
@@ -20,10 +23,10 @@ type gradNorm struct {
 	known bool
 }
 
-// value returns ‖g‖_F as frobNorm computes it.
+// value returns ‖g‖_F as kernel.FrobNorm computes it.
 func (n *gradNorm) value() float64 {
 	if !n.known {
-		n.v, n.known = frobNorm(n.g), true
+		n.v, n.known = kernel.FrobNorm(n.g), true
 	}
 	return n.v
 }
@@ -35,7 +38,7 @@ func (n *gradNorm) value() float64 {
 const ssMargin = 1e-6
 
 // within reports whether ‖g‖_F is finite and ≤ t, from ss when it
-// decides the question (ss in frobNorm's plain range and outside
+// decides the question (ss in kernel.FrobNorm's plain range and outside
 // t²(1 ± ssMargin)), else from value.
 func (n *gradNorm) within(t float64) bool {
 	if !n.known {
@@ -48,7 +51,7 @@ func (n *gradNorm) within(t float64) bool {
 }
 
 // ssDecides reports whether the norm whose N squares sum to ss in some
-// order is ≤ t, and whether ss decides it: ss in frobNorm's plain range,
+// order is ≤ t, and whether ss decides it: ss in kernel.FrobNorm's plain range,
 // N ≤ 10⁹, and ss outside t²(1 ± ssMargin).
 func ssDecides(ss, t float64, N int) (within, ok bool) {
 	if !(ss >= 1e-280 && ss <= 1e280) || N > 1e9 {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 )
 
 // PMCOperator is the perturbed matrix completion operator 𝒜_ε of the paper's
@@ -121,7 +122,7 @@ func (p *PMCOperator) Index(i, j int) int {
 func (p *PMCOperator) Apply(dst []float64, M mat.Matrix) {
 	n := p.n
 	idx := 0
-	if v := contiguous(M); v != nil {
+	if v := kernel.Contiguous(M); v != nil {
 		for i := 0; i < n; i++ {
 			dst[idx] = p.Weight(i, i) * v[i*n+i]
 			idx++
@@ -146,7 +147,7 @@ func (p *PMCOperator) Apply(dst []float64, M mat.Matrix) {
 func (p *PMCOperator) Adjoint(dst *mat.Dense, y []float64) {
 	n := p.n
 	idx := 0
-	if v := contiguous(dst); v != nil {
+	if v := kernel.Contiguous(dst); v != nil {
 		for i := 0; i < n; i++ {
 			v[i*n+i] = p.Weight(i, i) * y[idx]
 			idx++
@@ -174,7 +175,7 @@ func (p *PMCOperator) Adjoint(dst *mat.Dense, y []float64) {
 // symmetric M.
 func (p *PMCOperator) Normal(dst *mat.Dense, M mat.Matrix) {
 	n := p.n
-	v, d := contiguous(M), contiguous(dst)
+	v, d := kernel.Contiguous(M), kernel.Contiguous(dst)
 	if v != nil && d != nil {
 		for i := 0; i < n; i++ {
 			d[i*n+i] = p.weight2(i, i) * v[i*n+i]

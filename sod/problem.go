@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+	"sodworkbench.org/workbench/sod/internal/kernel"
 )
 
 // Problem is the Burer–Monteiro factorised matrix sensing problem (P1) of
@@ -379,7 +380,7 @@ func (p *Problem) stepGradFast(ws *workspace, next, x, g *mat.Dense, alpha float
 	}
 	stepInto(next, x, g, alpha)
 	h = p.gradFast(ws, g, next)
-	return h, sumSquares(g)
+	return h, kernel.SumSquares(g)
 }
 
 // fusedGrader is implemented by operators with a single-pass h/∇h
@@ -487,7 +488,7 @@ func (p *Problem) Grad(dst *mat.Dense, X mat.Matrix) {
 // operands are finite, so that a NaN can only come from a NaN operand:
 // at finite operands a NaN is ∞ − ∞ in an overflowed sum (see Grad).
 func overflowToInf(dst *mat.Dense, operands ...mat.Matrix) {
-	if ss := sumSquares(dst); ss >= 0 || math.IsInf(ss, 1) {
+	if ss := kernel.SumSquares(dst); ss >= 0 || math.IsInf(ss, 1) {
 		return // contiguous and no NaN (a NaN entry makes the sum NaN)
 	}
 	for _, a := range operands {

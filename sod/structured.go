@@ -146,7 +146,7 @@ func (w *maskedWork) gradSSOr(g *mat.Dense) float64 {
 	if w.gradSS >= 0 {
 		return w.gradSS
 	}
-	return sumSquares(g)
+	return kernel.SumSquares(g)
 }
 
 // houseWork holds evalHouse's copies of the blocks: O(n·s).
@@ -621,7 +621,7 @@ func (st *masked) mul(dst []float64, F []float64, q int, S []float64, Y []float6
 // rowMajor returns the data of an n×c matrix as a row-major slice with
 // stride c (a copy when the stride differs).
 func rowMajor(a mat.Matrix) []float64 {
-	if v := contiguous(a); v != nil {
+	if v := kernel.Contiguous(a); v != nil {
 		return v
 	}
 	d := mat.DenseCopyOf(a)

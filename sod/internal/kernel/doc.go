@@ -4,10 +4,14 @@
 // in SSE2 assembly on amd64 and its pure-Go twin Step11Go), the rows of
 // ∇h it computes (GradRowO11, GradRowU11), and the flush of tiny
 // coordinates that keeps subnormal numbers out of gradient descent's
-// arithmetic (FlushBelow, Flush; sod's package doc states the rule), and
-// the tall-skinny QR of the streaming kernels for any rank (Gather,
+// arithmetic (FlushBelow, Flush; sod's package doc states the rule); the
+// tall-skinny QR of the streaming kernels for any rank (Gather,
 // QRFold, tsqr.go), which folds chunks of a block's rows [x_i z_i] into
-// its s×s R factor.
+// its s×s R factor; the row passes of those kernels for any rank
+// (Shape's GradRows, HessSums and HessRows, rows.go), which write ∇h and
+// the Hessian–vector product from a block's Gram products; and the
+// helpers on dense matrices they share with sod (Contiguous, FrobNorm,
+// SumSquares, AxpyDense, floats.go).
 //
 // The formulas are those of sod's structured path (structured.go): with
 // O the rows whose entries are all observed, U the others, c = 1 − ε²,
