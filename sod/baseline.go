@@ -22,8 +22,9 @@ type Minibatch struct {
 	// replacement each step; 0 or m means full batch (then SGD is GD and
 	// Adam uses the full gradient).
 	BatchSize int
-	// Seed seeds the minibatch sampler (math/rand/v2 PCG). The same Seed
-	// gives the same path, with or without Iteration.KeepIterates.
+	// Seed seeds the minibatch sampler (math/rand/v2 PCG), any value; zero
+	// is the seed 0. The same Seed gives the same path, with or without
+	// Iteration.KeepIterates.
 	Seed uint64
 }
 

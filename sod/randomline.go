@@ -11,24 +11,52 @@ import (
 // RandomLineSearch proposes X̂ + α D along Directions random unit (Frobenius)
 // directions D, for α in Alphas·max(‖X̂‖_F, 1) (default 16 log-spaced values
 // from 0.01 to 10). It is the random line search of paper section 6.3.
+//
+// Its zero value is the workbench's random line search
+// (DefaultRandomLineSearch with seed 0); its settings table (Settings) has
+// the keys directions, alphas and seed.
 type RandomLineSearch struct {
-	Directions int // default 1
-	Alphas     []float64
-	Seed       uint64
+	// Directions is the number of random directions per round, in [1,
+	// MaxCandidates]. Zero means 4.
+	Directions int
+	// Alphas are the step lengths along each direction, in units of
+	// max(‖X̂‖_F, 1), each finite and > 0; nil means 16 log-spaced values
+	// from 0.01 to 10.
+	Alphas []float64
+	// Seed seeds the directions' generator (math/rand/v2 PCG), any value;
+	// zero is the seed 0. The same Seed gives the same run.
+	Seed uint64
 
 	rng *rand.Rand
 }
 
+// defaultRandomDirections is RandomLineSearch.Directions' zero.
+const defaultRandomDirections = 4
+
 var (
-	_ Escaper   = (*RandomLineSearch)(nil)
-	_ Validator = (*RandomLineSearch)(nil)
+	_ Escaper      = (*RandomLineSearch)(nil)
+	_ Validator    = (*RandomLineSearch)(nil)
+	_ Configurable = (*RandomLineSearch)(nil)
 )
 
 // DefaultRandomLineSearch returns the random line search with 4 random
 // directions per round and the default step lengths (Alphas nil), drawn
-// from the stream of seed.
+// from the stream of seed: its zero value with Seed = seed.
 func DefaultRandomLineSearch(seed uint64) *RandomLineSearch {
-	return &RandomLineSearch{Directions: 4, Seed: seed}
+	return &RandomLineSearch{Seed: seed}
+}
+
+// Settings implements Configurable: the keys directions, alphas and seed,
+// documented as the fields.
+func (s *RandomLineSearch) Settings() []Setting {
+	if s == nil {
+		return nil
+	}
+	return []Setting{
+		intSetting("directions", "random directions per round, in [1, MaxCandidates] (0: 4)", &s.Directions, defaultRandomDirections),
+		floatsSetting("alphas", "step lengths in units of max(‖X̂‖_F, 1), finite > 0, joined by '_' (unset: 16 log-spaced from 0.01 to 10)", &s.Alphas),
+		uint64Setting("seed", "seed of the directions' generator (0: seed 0)", &s.Seed),
+	}
 }
 
 // Name implements Escaper.
@@ -39,8 +67,9 @@ func (s *RandomLineSearch) Name() string {
 	return fmt.Sprintf("random line search (seed=%d)", s.Seed)
 }
 
-// Validate checks the settings: Directions ≥ 0, Alphas finite > 0, and
-// Directions × len(Alphas) at most MaxCandidates.
+// Validate checks the settings (zero ones stand for their defaults):
+// Directions in [1, MaxCandidates], Alphas finite > 0, and Directions ×
+// len(Alphas) at most MaxCandidates.
 func (s *RandomLineSearch) Validate() error {
 	if s == nil {
 		return fmt.Errorf("%w: nil RandomLineSearch", ErrBadParameter)
@@ -48,7 +77,7 @@ func (s *RandomLineSearch) Validate() error {
 	if s.Directions < 0 || s.Directions > MaxCandidates {
 		return fmt.Errorf("%w: random line search Directions = %d, want in [0, MaxCandidates = %d]", ErrBadParameter, s.Directions, MaxCandidates)
 	}
-	return checkAlphas("random line search", s.Alphas, max(s.Directions, 1))
+	return checkAlphas("random line search", s.Alphas, orDefault(s.Directions, defaultRandomDirections))
 }
 
 // Propose implements Escaper.
@@ -62,10 +91,7 @@ func (s *RandomLineSearch) Propose(ctx context.Context, st *EscapeState) ([]Cand
 	if s.rng == nil {
 		s.rng = rand.New(rand.NewPCG(s.Seed, 0xda3e39cb94b95bdb))
 	}
-	k := s.Directions
-	if k == 0 {
-		k = 1
-	}
+	k := orDefault(s.Directions, defaultRandomDirections)
 	n, r := st.X.Dims()
 	var out []Candidate
 	for d := 0; d < k; d++ {
