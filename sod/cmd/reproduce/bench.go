@@ -65,25 +65,37 @@ func nameList(p *[]string, allowed []string) listFlag[string] {
 	}}
 }
 
-// checkMethod accepts a method name escapebench.ResolveMethod knows.
-func checkMethod(s string) (string, error) { _, err := escapebench.ResolveMethod(s); return s, err }
+// checkMethod accepts a method name escapebench.ResolveMethod knows and
+// returns its canonical name ("sod-line-search+L-3" is
+// "sod-line-search+l-3").
+func checkMethod(s string) (string, error) {
+	m, err := escapebench.ResolveMethod(s)
+	return m.Name, err
+}
 
 // methodGrid is -method: it appends the methods of a grid
-// (escapebench.ExpandMethodGrid), each checked.
+// (escapebench.ExpandMethodGrid), each checked and named canonically, and
+// leaves out those already listed (one configuration is one method).
 type methodGrid struct{ p *[]string }
 
 func (g methodGrid) String() string { return "" }
 func (g methodGrid) Set(s string) error {
 	names, err := escapebench.ExpandMethodGrid(s)
+	if err != nil {
+		return err
+	}
+	out := *g.p
 	for _, n := range names {
-		if _, err = checkMethod(n); err != nil {
-			break
+		c, err := checkMethod(n)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
 		}
 	}
-	if err == nil {
-		*g.p = append(*g.p, names...)
-	}
-	return err
+	*g.p = out
+	return nil
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -148,6 +160,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := productCells(&spec, set, pmcSizes, pmcEps, gaussN, gaussM, gaussR); err != nil {
 		return usage(err)
 	}
+	// -methods gives canonical names (checkMethod); a configuration named
+	// twice is listed once, so the journal's header names each once.
+	var methods []string
+	for _, m := range spec.Methods {
+		if !slices.Contains(methods, m) {
+			methods = append(methods, m)
+		}
+	}
+	spec.Methods = methods
 	if len(pos) > 0 {
 		return usage(fmt.Errorf("unexpected argument %q (reproduce bench takes flags only; merge must come first)", pos[0]))
 	}
