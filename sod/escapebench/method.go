@@ -158,7 +158,6 @@ func recordedParams(m Method, esc sod.Escaper) map[string]string {
 	return out
 }
 
-
 // Applies reports whether the suite runs m on in (n ≤ MaxN, or MaxN 0).
 func (m Method) Applies(in CertifiedInstance) bool {
 	if m.MaxN <= 0 {

@@ -73,6 +73,42 @@ func checkMethod(s string) (string, error) {
 	return m.Name, err
 }
 
+// methodList is -methods: the listed methods, each checked and named
+// canonically; a configuration listed twice (under any spellings) is a
+// usage error naming both.
+type methodList struct{ p *[]string }
+
+func (l methodList) String() string {
+	if l.p == nil {
+		return ""
+	}
+	return strings.Join(*l.p, ",")
+}
+
+func (l methodList) Set(s string) error {
+	var out []string
+	given := map[string]string{}
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e == "" {
+			continue
+		}
+		if len(out) == maxListLen {
+			return fmt.Errorf("more than %d values", maxListLen)
+		}
+		c, err := checkMethod(e)
+		if err != nil {
+			return err
+		}
+		if prev, dup := given[c]; dup {
+			return fmt.Errorf("%q and %q are one configuration (%s): list it once", prev, e, c)
+		}
+		given[c] = e
+		out = append(out, c)
+	}
+	*l.p = out
+	return nil
+}
+
 // methodGrid is -method: it appends the methods of a grid
 // (escapebench.ExpandMethodGrid), each checked and named canonically, and
 // leaves out those already listed (one configuration is one method).
@@ -123,7 +159,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	families := escapebench.FamilyNames()
 	fs.Var(nameList(&spec.Families, families), "families", "`list` of families: "+strings.Join(families, ","))
-	fs.Var(listFlag[string]{p: &spec.Methods, parse: checkMethod}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings")
+	fs.Var(methodList{&spec.Methods}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings")
 	fs.Var(methodGrid{&spec.Methods}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7 (repeatable)")
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: escapebench.MaxCellPoints}, "per-cell", fmt.Sprintf("`k` generated points per family cell, in [1, %d]", escapebench.MaxCellPoints))
@@ -160,15 +196,6 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := productCells(&spec, set, pmcSizes, pmcEps, gaussN, gaussM, gaussR); err != nil {
 		return usage(err)
 	}
-	// -methods gives canonical names (checkMethod); a configuration named
-	// twice is listed once, so the journal's header names each once.
-	var methods []string
-	for _, m := range spec.Methods {
-		if !slices.Contains(methods, m) {
-			methods = append(methods, m)
-		}
-	}
-	spec.Methods = methods
 	if len(pos) > 0 {
 		return usage(fmt.Errorf("unexpected argument %q (reproduce bench takes flags only; merge must come first)", pos[0]))
 	}
