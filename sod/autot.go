@@ -84,15 +84,15 @@ var (
 // Name implements Escaper.
 func (e *autoTEscaper) Name() string { return "multi-step SOD (auto t)" }
 
-// Settings implements Configurable: l, rho and eta.
-func (e *autoTEscaper) Settings() []Setting {
+// Params implements Configurable: l, rho and eta.
+func (e *autoTEscaper) Params() []Param {
 	if e == nil {
 		return nil
 	}
-	return []Setting{
-		intSetting("l", "lifting order l, odd ≥ 3 (0: DefaultLiftingOrder)", &e.l, DefaultLiftingOrder),
-		floatSetting("rho", "ρ ∈ (0, 1), weight of the escape direction (0: DefaultSODRho)", &e.rho, DefaultSODRho, "ρ"),
-		floatSetting("eta", "TPGD step η ∈ (0, 1) (0: DefaultSODEta)", &e.eta, DefaultSODEta, "η"),
+	return []Param{
+		intParam("l", "lifting order l, odd ≥ 3 (0: DefaultLiftingOrder)", &e.l, DefaultLiftingOrder),
+		floatParam("rho", "ρ ∈ (0, 1), weight of the escape direction (0: DefaultSODRho)", &e.rho, DefaultSODRho, "ρ"),
+		floatParam("eta", "TPGD step η ∈ (0, 1) (0: DefaultSODEta)", &e.eta, DefaultSODEta, "η"),
 	}
 }
 

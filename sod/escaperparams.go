@@ -1,7 +1,7 @@
 package sod
 
 // EscaperParams lists the settings of esc for a results table or file:
-// key → value text of every entry of its table (Configurable.Settings),
+// key → value text of every entry of its table (Configurable.Params),
 // read back from the escaper itself, so that a listing cannot drift from
 // the values that run. A field at zero lists its default (the zero value
 // of every built-in escaper is its documented default), so equal
@@ -18,7 +18,7 @@ func EscaperParams(esc Escaper) map[string]string {
 	if !ok || esc == nil {
 		return out
 	}
-	for _, s := range c.Settings() {
+	for _, s := range c.Params() {
 		if v := s.Value(); v != "" {
 			out[s.Key] = v
 		}

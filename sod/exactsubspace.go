@@ -24,7 +24,7 @@ import (
 //
 // Its zero value is exact subspace SOD with l = DefaultLiftingOrder,
 // T = 1000 exact PGD steps, ρ = DefaultSODRho, η = DefaultSODEta and one
-// sign; its settings table (Settings) has the keys l, t, rho, eta and
+// sign; its settings table (Params) has the keys l, t, rho, eta and
 // both_signs.
 type ExactSubspaceSOD struct {
 	// L is the lifting order l, odd and ≥ 3. Zero means DefaultLiftingOrder.
@@ -58,18 +58,18 @@ func DefaultExactSubspaceSOD() *ExactSubspaceSOD {
 	return &ExactSubspaceSOD{BothSigns: true}
 }
 
-// Settings implements Configurable: the keys l, t, rho, eta and
+// Params implements Configurable: the keys l, t, rho, eta and
 // both_signs, documented as the fields.
-func (e *ExactSubspaceSOD) Settings() []Setting {
+func (e *ExactSubspaceSOD) Params() []Param {
 	if e == nil {
 		return nil
 	}
-	return []Setting{
-		intSetting("l", "lifting order l, odd ≥ 3 (0: DefaultLiftingOrder)", &e.L, DefaultLiftingOrder),
-		intSetting("t", "exact PGD steps, in [1, MaxSubspaceSteps] (0: 1000)", &e.T, defaultExactSteps),
-		floatSetting("rho", "ρ ∈ (0, 1), weight of b in the start (0: DefaultSODRho)", &e.Rho, DefaultSODRho, "ρ"),
-		floatSetting("eta", "PGD step η ∈ (0, 1) (0: DefaultSODEta)", &e.Eta, DefaultSODEta, "η"),
-		boolSetting("both_signs", "also propose the mirrored points (false: the points only)", &e.BothSigns),
+	return []Param{
+		intParam("l", "lifting order l, odd ≥ 3 (0: DefaultLiftingOrder)", &e.L, DefaultLiftingOrder),
+		intParam("t", "exact PGD steps, in [1, MaxSubspaceSteps] (0: 1000)", &e.T, defaultExactSteps),
+		floatParam("rho", "ρ ∈ (0, 1), weight of b in the start (0: DefaultSODRho)", &e.Rho, DefaultSODRho, "ρ"),
+		floatParam("eta", "PGD step η ∈ (0, 1) (0: DefaultSODEta)", &e.Eta, DefaultSODEta, "η"),
+		boolParam("both_signs", "also propose the mirrored points (false: the points only)", &e.BothSigns),
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 // Its zero value is the line search with l = DefaultLiftingOrder,
 // ρ = DefaultSODRho, η = DefaultSODEta, the t grid 10^0 … 10^8 with four
 // points per decade, both directions and one sign; its settings table
-// (Settings) has the keys l, rho, eta, ts, t_decades, t_per_decade, kinds,
+// (Params) has the keys l, rho, eta, ts, t_decades, t_per_decade, kinds,
 // both_signs and growth_q.
 type SODLineSearch struct {
 	// L is the lifting order l, odd and ≥ 3. Zero means DefaultLiftingOrder.
@@ -73,22 +73,22 @@ func DefaultSODLineSearch() *SODLineSearch {
 	return &SODLineSearch{BothSigns: true}
 }
 
-// Settings implements Configurable: the keys l, rho, eta, ts, t_decades,
+// Params implements Configurable: the keys l, rho, eta, ts, t_decades,
 // t_per_decade, kinds, both_signs and growth_q, documented as the fields.
-func (s *SODLineSearch) Settings() []Setting {
+func (s *SODLineSearch) Params() []Param {
 	if s == nil {
 		return nil
 	}
-	return []Setting{
-		intSetting("l", "lifting order l, odd ≥ 3 (0: DefaultLiftingOrder)", &s.L, DefaultLiftingOrder),
-		floatSetting("rho", "ρ ∈ (0, 1), weight of the escape direction (0: DefaultSODRho)", &s.Rho, DefaultSODRho, "ρ"),
-		floatSetting("eta", "TPGD step η ∈ (0, 1) (0: DefaultSODEta)", &s.Eta, DefaultSODEta, "η"),
-		int64sSetting("ts", "grid of simulated step counts t ≥ 0, joined by '_' (unset: the log grid of t_decades, t_per_decade)", &s.Ts),
-		intSetting("t_decades", "decades of the default t grid, 10^0 … 10^t_decades, in [1, 18] (0: 8)", &s.TDecades, defaultTDecades),
-		intSetting("t_per_decade", "points per decade of the default t grid, in [1, 1000] (0: 4)", &s.TPerDecade, defaultTPerDecade),
-		kindsSetting("kinds", "directions searched, beta and/or gamma joined by '_' (unset: both)", &s.Kinds, []EscapeKind{KindBeta, KindGamma}),
-		boolSetting("both_signs", "also propose the mirrored points −X̌ (false: X̌ only)", &s.BothSigns),
-		floatSetting("growth_q", "cap Q > 1 on the closed form's growth factor, lowering η per point (0: off)", &s.GrowthQ, 0),
+	return []Param{
+		intParam("l", "lifting order l, odd ≥ 3 (0: DefaultLiftingOrder)", &s.L, DefaultLiftingOrder),
+		floatParam("rho", "ρ ∈ (0, 1), weight of the escape direction (0: DefaultSODRho)", &s.Rho, DefaultSODRho, "ρ"),
+		floatParam("eta", "TPGD step η ∈ (0, 1) (0: DefaultSODEta)", &s.Eta, DefaultSODEta, "η"),
+		int64sParam("ts", "grid of simulated step counts t ≥ 0, joined by '_' (unset: the log grid of t_decades, t_per_decade)", &s.Ts),
+		intParam("t_decades", "decades of the default t grid, 10^0 … 10^t_decades, in [1, 18] (0: 8)", &s.TDecades, defaultTDecades),
+		intParam("t_per_decade", "points per decade of the default t grid, in [1, 1000] (0: 4)", &s.TPerDecade, defaultTPerDecade),
+		kindsParam("kinds", "directions searched, beta and/or gamma joined by '_' (unset: both)", &s.Kinds, []EscapeKind{KindBeta, KindGamma}),
+		boolParam("both_signs", "also propose the mirrored points −X̌ (false: X̌ only)", &s.BothSigns),
+		floatParam("growth_q", "cap Q > 1 on the closed form's growth factor, lowering η per point (0: off)", &s.GrowthQ, 0),
 	}
 }
 

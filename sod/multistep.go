@@ -28,7 +28,7 @@ type MultiStepInfo struct {
 // Its zero value is the multi-step escape with l = DefaultLiftingOrder,
 // ρ = DefaultSODRho, η = DefaultSODEta and t chosen per stalled point by
 // AutoT(1) (as MultiStepAutoT), the paper's selection rule and one sign;
-// its settings table (Settings) has the keys l, t, rho, eta, force and
+// its settings table (Params) has the keys l, t, rho, eta, force and
 // both_signs.
 type MultiStepSOD struct {
 	// L is the lifting order l, odd and ≥ 3. Zero means DefaultLiftingOrder.
@@ -70,13 +70,13 @@ func DefaultMultiStepSOD(l int, t int64) *MultiStepSOD {
 	return &MultiStepSOD{L: l, T: t}
 }
 
-// Settings implements Configurable: the keys l, t, rho, eta, force and
+// Params implements Configurable: the keys l, t, rho, eta, force and
 // both_signs, documented as the fields.
-func (m *MultiStepSOD) Settings() []Setting {
+func (m *MultiStepSOD) Params() []Param {
 	if m == nil {
 		return nil
 	}
-	t := int64Setting("t", "simulated TPGD step count t ≥ 1 (0 or auto: AutoT(1) per stalled point)", &m.T, 0)
+	t := int64Param("t", "simulated TPGD step count t ≥ 1 (0 or auto: AutoT(1) per stalled point)", &m.T, 0)
 	get, set := t.get, t.set
 	t.get = func() string {
 		if m.T == 0 {
@@ -91,13 +91,13 @@ func (m *MultiStepSOD) Settings() []Setting {
 		}
 		return set(s)
 	}
-	return []Setting{
-		intSetting("l", "lifting order l, odd ≥ 3 (0: DefaultLiftingOrder)", &m.L, DefaultLiftingOrder),
+	return []Param{
+		intParam("l", "lifting order l, odd ≥ 3 (0: DefaultLiftingOrder)", &m.L, DefaultLiftingOrder),
 		t,
-		floatSetting("rho", "ρ ∈ (0, 1), weight of the escape direction (0: DefaultSODRho)", &m.Rho, DefaultSODRho, "ρ"),
-		floatSetting("eta", "TPGD step η ∈ (0, 1) (0: DefaultSODEta)", &m.Eta, DefaultSODEta, "η"),
-		kindSetting("force", "beta or gamma: propose that point whatever t's interval (none: the paper's selection rule)", &m.Force),
-		boolSetting("both_signs", "also propose the mirrored point −X̌ (false: X̌ only)", &m.BothSigns),
+		floatParam("rho", "ρ ∈ (0, 1), weight of the escape direction (0: DefaultSODRho)", &m.Rho, DefaultSODRho, "ρ"),
+		floatParam("eta", "TPGD step η ∈ (0, 1) (0: DefaultSODEta)", &m.Eta, DefaultSODEta, "η"),
+		kindParam("force", "beta or gamma: propose that point whatever t's interval (none: the paper's selection rule)", &m.Force),
+		boolParam("both_signs", "also propose the mirrored point −X̌ (false: X̌ only)", &m.BothSigns),
 	}
 }
 

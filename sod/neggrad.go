@@ -11,7 +11,7 @@ import (
 // Alphas·max(‖X̂‖_F, 1) (default as RandomLineSearch): the negative-gradient
 // line search of paper section 6.3. At an exact critical point (∇h = 0) it
 // proposes nothing. Its zero value is its default (hence no constructor);
-// its settings table (Settings) has the key alphas.
+// its settings table (Params) has the key alphas.
 type NegGradLineSearch struct {
 	// Alphas are the step lengths along −∇h/‖∇h‖_F, in units of
 	// max(‖X̂‖_F, 1), each finite and > 0; nil means 16 log-spaced values
@@ -25,13 +25,13 @@ var (
 	_ Configurable = (*NegGradLineSearch)(nil)
 )
 
-// Settings implements Configurable: the key alphas.
-func (s *NegGradLineSearch) Settings() []Setting {
+// Params implements Configurable: the key alphas.
+func (s *NegGradLineSearch) Params() []Param {
 	if s == nil {
 		return nil
 	}
-	return []Setting{
-		floatsSetting("alphas", "step lengths in units of max(‖X̂‖_F, 1), finite > 0, joined by '_' (unset: 16 log-spaced from 0.01 to 10)", &s.Alphas),
+	return []Param{
+		floatsParam("alphas", "step lengths in units of max(‖X̂‖_F, 1), finite > 0, joined by '_' (unset: 16 log-spaced from 0.01 to 10)", &s.Alphas),
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 // (it keeps the perturbation only if GD then decreases h).
 //
 // Its zero value is the workbench's perturbed GD (DefaultPerturbedGD with
-// seed 0); its settings table (Settings) has the keys radius, t_thres,
+// seed 0); its settings table (Params) has the keys radius, t_thres,
 // samples and seed.
 type PerturbedGD struct {
 	// Radius is the radius of the Frobenius ball the perturbation ξ is
@@ -57,17 +57,17 @@ func DefaultPerturbedGD(seed uint64) *PerturbedGD {
 	return &PerturbedGD{Seed: seed}
 }
 
-// Settings implements Configurable: the keys radius, t_thres, samples and
+// Params implements Configurable: the keys radius, t_thres, samples and
 // seed, documented as the fields.
-func (g *PerturbedGD) Settings() []Setting {
+func (g *PerturbedGD) Params() []Param {
 	if g == nil {
 		return nil
 	}
-	return []Setting{
-		floatSetting("radius", "radius of the perturbation ball, finite > 0 (0: 0.1)", &g.Radius, defaultPerturbRadius),
-		intSetting("t_thres", "GD steps after which each perturbation is judged, in [1, MaxSubspaceSteps] (0: 50)", &g.TThres, defaultPerturbTThres),
-		intSetting("samples", "perturbations per round, in [1, MaxCandidates] (0: 10)", &g.Samples, defaultPerturbSamples),
-		uint64Setting("seed", "seed of the perturbations' generator (0: seed 0)", &g.Seed),
+	return []Param{
+		floatParam("radius", "radius of the perturbation ball, finite > 0 (0: 0.1)", &g.Radius, defaultPerturbRadius),
+		intParam("t_thres", "GD steps after which each perturbation is judged, in [1, MaxSubspaceSteps] (0: 50)", &g.TThres, defaultPerturbTThres),
+		intParam("samples", "perturbations per round, in [1, MaxCandidates] (0: 10)", &g.Samples, defaultPerturbSamples),
+		uint64Param("seed", "seed of the perturbations' generator (0: seed 0)", &g.Seed),
 	}
 }
 

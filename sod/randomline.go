@@ -13,7 +13,7 @@ import (
 // from 0.01 to 10). It is the random line search of paper section 6.3.
 //
 // Its zero value is the workbench's random line search
-// (DefaultRandomLineSearch with seed 0); its settings table (Settings) has
+// (DefaultRandomLineSearch with seed 0); its settings table (Params) has
 // the keys directions, alphas and seed.
 type RandomLineSearch struct {
 	// Directions is the number of random directions per round, in [1,
@@ -46,16 +46,16 @@ func DefaultRandomLineSearch(seed uint64) *RandomLineSearch {
 	return &RandomLineSearch{Seed: seed}
 }
 
-// Settings implements Configurable: the keys directions, alphas and seed,
+// Params implements Configurable: the keys directions, alphas and seed,
 // documented as the fields.
-func (s *RandomLineSearch) Settings() []Setting {
+func (s *RandomLineSearch) Params() []Param {
 	if s == nil {
 		return nil
 	}
-	return []Setting{
-		intSetting("directions", "random directions per round, in [1, MaxCandidates] (0: 4)", &s.Directions, defaultRandomDirections),
-		floatsSetting("alphas", "step lengths in units of max(‖X̂‖_F, 1), finite > 0, joined by '_' (unset: 16 log-spaced from 0.01 to 10)", &s.Alphas),
-		uint64Setting("seed", "seed of the directions' generator (0: seed 0)", &s.Seed),
+	return []Param{
+		intParam("directions", "random directions per round, in [1, MaxCandidates] (0: 4)", &s.Directions, defaultRandomDirections),
+		floatsParam("alphas", "step lengths in units of max(‖X̂‖_F, 1), finite > 0, joined by '_' (unset: 16 log-spaced from 0.01 to 10)", &s.Alphas),
+		uint64Param("seed", "seed of the directions' generator (0: seed 0)", &s.Seed),
 	}
 }
 

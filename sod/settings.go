@@ -8,7 +8,7 @@ import (
 )
 
 // The settings of an escaper, in one table. Every built-in escaper lists
-// its settings in a Settings method, beside its type: one Setting per
+// its settings in a Params method, beside its type: one Param per
 // knob, with its canonical key, the other spellings accepted for it, what
 // it does (range, and what zero means) and the two conversions between
 // the field and text. That table is the single source for
@@ -23,9 +23,9 @@ import (
 // a setting left at zero lists its default value, and text that sets a
 // value equal to the default names the same configuration.
 
-// Setting is one entry of an escaper's table of settings, bound to one
+// Param is one entry of an escaper's table of settings, bound to one
 // escaper value: Value reads the field, Set writes it.
-type Setting struct {
+type Param struct {
 	// Key is the canonical key: snake case, ASCII ("l", "rho", "t_thres").
 	Key string
 	// Aliases are other spellings Configure accepts for Key. Keys are
@@ -42,7 +42,7 @@ type Setting struct {
 // Value returns the setting's value as text in the form Set parses (the
 // default when the field is zero); "" means unset with no value to list
 // (a nil list whose default is described in Doc).
-func (s Setting) Value() string {
+func (s Param) Value() string {
 	if s.get == nil {
 		return ""
 	}
@@ -52,7 +52,7 @@ func (s Setting) Value() string {
 // Set parses text into the setting's field. It checks only the form of
 // the text (a number, a list, a name); the range is the escaper's
 // Validate's, which Configure calls after setting every key.
-func (s Setting) Set(text string) error {
+func (s Param) Set(text string) error {
 	if s.set == nil {
 		return fmt.Errorf("%w: setting %q cannot be set", ErrBadParameter, s.Key)
 	}
@@ -67,9 +67,9 @@ func (s Setting) Set(text string) error {
 // then listed with no settings and cannot be configured from text).
 type Configurable interface {
 	Escaper
-	// Settings returns the escaper's table, bound to the receiver, in a
+	// Params returns the escaper's table, bound to the receiver, in a
 	// fixed order (the order of names and listings).
-	Settings() []Setting
+	Params() []Param
 }
 
 // KeyValue is one setting given as text, "key=value" or the benchmark's
@@ -82,16 +82,16 @@ func foldKey(k string) string {
 	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(k), "_", ""))
 }
 
-// FindSetting returns the setting of esc that key names: its canonical
+// FindParam returns the setting of esc that key names: its canonical
 // Key or one of its Aliases, compared case-insensitively and without
 // '_'. An escaper without a table, or a key it does not have, is an error
 // wrapping ErrBadParameter that names the key and the keys accepted.
-func FindSetting(esc Escaper, key string) (Setting, error) {
+func FindParam(esc Escaper, key string) (Param, error) {
 	c, ok := esc.(Configurable)
 	if !ok || esc == nil {
-		return Setting{}, fmt.Errorf("%w: escaper %T has no settings table (it does not implement Configurable); setting %q", ErrBadParameter, esc, key)
+		return Param{}, fmt.Errorf("%w: escaper %T has no settings table (it does not implement Configurable); setting %q", ErrBadParameter, esc, key)
 	}
-	ss := c.Settings()
+	ss := c.Params()
 	f := foldKey(key)
 	for _, s := range ss {
 		if foldKey(s.Key) == f {
@@ -107,11 +107,11 @@ func FindSetting(esc Escaper, key string) (Setting, error) {
 	for i, s := range ss {
 		keys[i] = s.Key
 	}
-	return Setting{}, fmt.Errorf("%w: %s has no setting %q (its keys: %s)", ErrBadParameter, esc.Name(), key, strings.Join(keys, ", "))
+	return Param{}, fmt.Errorf("%w: %s has no setting %q (its keys: %s)", ErrBadParameter, esc.Name(), key, strings.Join(keys, ", "))
 }
 
 // Configure sets esc's settings from text, then checks them all with
-// esc's Validate: each key is resolved once (FindSetting), a setting
+// esc's Validate: each key is resolved once (FindParam), a setting
 // given twice under any spellings is refused naming both ("l" and "L"),
 // and a value that does not parse or is out of range is refused naming
 // the key, the value and what is accepted. On error esc may be partly
@@ -119,7 +119,7 @@ func FindSetting(esc Escaper, key string) (Setting, error) {
 func Configure(esc Escaper, kvs ...KeyValue) error {
 	given := map[string]string{}
 	for _, kv := range kvs {
-		s, err := FindSetting(esc, kv.Key)
+		s, err := FindParam(esc, kv.Key)
 		if err != nil {
 			return err
 		}
@@ -138,8 +138,8 @@ func Configure(esc Escaper, kvs ...KeyValue) error {
 // stands for def: Value lists def, and Set stores the parsed value as
 // given (setting the default explicitly is the same configuration).
 
-func intSetting(key, doc string, p *int, def int, aliases ...string) Setting {
-	return Setting{Key: key, Doc: doc, Aliases: aliases,
+func intParam(key, doc string, p *int, def int, aliases ...string) Param {
+	return Param{Key: key, Doc: doc, Aliases: aliases,
 		get: func() string { return strconv.Itoa(orDefault(*p, def)) },
 		set: func(s string) error {
 			v, err := parseInt(s, math.MinInt, math.MaxInt)
@@ -148,8 +148,8 @@ func intSetting(key, doc string, p *int, def int, aliases ...string) Setting {
 		}}
 }
 
-func int64Setting(key, doc string, p *int64, def int64, aliases ...string) Setting {
-	return Setting{Key: key, Doc: doc, Aliases: aliases,
+func int64Param(key, doc string, p *int64, def int64, aliases ...string) Param {
+	return Param{Key: key, Doc: doc, Aliases: aliases,
 		get: func() string { return strconv.FormatInt(orDefault(*p, def), 10) },
 		set: func(s string) error {
 			v, err := parseInt(s, math.MinInt64, math.MaxInt64)
@@ -158,8 +158,8 @@ func int64Setting(key, doc string, p *int64, def int64, aliases ...string) Setti
 		}}
 }
 
-func uint64Setting(key, doc string, p *uint64, aliases ...string) Setting {
-	return Setting{Key: key, Doc: doc, Aliases: aliases,
+func uint64Param(key, doc string, p *uint64, aliases ...string) Param {
+	return Param{Key: key, Doc: doc, Aliases: aliases,
 		get: func() string { return strconv.FormatUint(*p, 10) },
 		set: func(s string) error {
 			v, err := strconv.ParseUint(s, 10, 64)
@@ -171,8 +171,8 @@ func uint64Setting(key, doc string, p *uint64, aliases ...string) Setting {
 		}}
 }
 
-func floatSetting(key, doc string, p *float64, def float64, aliases ...string) Setting {
-	return Setting{Key: key, Doc: doc, Aliases: aliases,
+func floatParam(key, doc string, p *float64, def float64, aliases ...string) Param {
+	return Param{Key: key, Doc: doc, Aliases: aliases,
 		get: func() string { return formatSettingFloat(orDefault(*p, def)) },
 		set: func(s string) error {
 			v, err := strconv.ParseFloat(s, 64)
@@ -184,8 +184,8 @@ func floatSetting(key, doc string, p *float64, def float64, aliases ...string) S
 		}}
 }
 
-func boolSetting(key, doc string, p *bool, aliases ...string) Setting {
-	return Setting{Key: key, Doc: doc, Aliases: aliases,
+func boolParam(key, doc string, p *bool, aliases ...string) Param {
+	return Param{Key: key, Doc: doc, Aliases: aliases,
 		get: func() string { return strconv.FormatBool(*p) },
 		set: func(s string) error {
 			v, err := strconv.ParseBool(s)
@@ -202,8 +202,8 @@ func boolSetting(key, doc string, p *bool, aliases ...string) Setting {
 // and is not the grid's ','.
 const listSep = "_"
 
-func int64sSetting(key, doc string, p *[]int64, aliases ...string) Setting {
-	return Setting{Key: key, Doc: doc, Aliases: aliases,
+func int64sParam(key, doc string, p *[]int64, aliases ...string) Param {
+	return Param{Key: key, Doc: doc, Aliases: aliases,
 		get: func() string { return joinList(*p, func(v int64) string { return strconv.FormatInt(v, 10) }) },
 		set: func(s string) error {
 			v, err := splitList(s, func(t string) (int64, error) { return parseInt(t, math.MinInt64, math.MaxInt64) })
@@ -212,8 +212,8 @@ func int64sSetting(key, doc string, p *[]int64, aliases ...string) Setting {
 		}}
 }
 
-func floatsSetting(key, doc string, p *[]float64, aliases ...string) Setting {
-	return Setting{Key: key, Doc: doc, Aliases: aliases,
+func floatsParam(key, doc string, p *[]float64, aliases ...string) Param {
+	return Param{Key: key, Doc: doc, Aliases: aliases,
 		get: func() string { return joinList(*p, formatSettingFloat) },
 		set: func(s string) error {
 			v, err := splitList(s, func(t string) (float64, error) {
@@ -252,8 +252,8 @@ func parseKind(s string) (EscapeKind, error) {
 	return k, nil
 }
 
-func kindSetting(key, doc string, p *EscapeKind, aliases ...string) Setting {
-	return Setting{Key: key, Doc: doc, Aliases: aliases,
+func kindParam(key, doc string, p *EscapeKind, aliases ...string) Param {
+	return Param{Key: key, Doc: doc, Aliases: aliases,
 		get: func() string { return kindWord(*p) },
 		set: func(s string) error {
 			k, err := parseKind(s)
@@ -262,8 +262,8 @@ func kindSetting(key, doc string, p *EscapeKind, aliases ...string) Setting {
 		}}
 }
 
-func kindsSetting(key, doc string, p *[]EscapeKind, def []EscapeKind, aliases ...string) Setting {
-	return Setting{Key: key, Doc: doc, Aliases: aliases,
+func kindsParam(key, doc string, p *[]EscapeKind, def []EscapeKind, aliases ...string) Param {
+	return Param{Key: key, Doc: doc, Aliases: aliases,
 		get: func() string {
 			if *p == nil {
 				return joinList(def, kindWord)

@@ -159,14 +159,14 @@ func TestSettingsTables(t *testing.T) {
 			continue
 		}
 		esc := r.zero().(sod.Configurable)
-		for _, s := range esc.Settings() {
+		for _, s := range esc.Params() {
 			if s.Key == "" || s.Doc == "" {
 				t.Errorf("%s: a setting without key or doc: %+v", r.typ, s)
 			}
 			for _, spelling := range []string{s.Key, strings.ToUpper(s.Key), strings.ReplaceAll(s.Key, "_", "")} {
-				got, err := sod.FindSetting(esc, spelling)
+				got, err := sod.FindParam(esc, spelling)
 				if err != nil || got.Key != s.Key {
-					t.Errorf("%s: FindSetting(%q) = %q, %v; want %q", r.typ, spelling, got.Key, err, s.Key)
+					t.Errorf("%s: FindParam(%q) = %q, %v; want %q", r.typ, spelling, got.Key, err, s.Key)
 				}
 			}
 			if v := s.Value(); v != "" {

@@ -13,7 +13,7 @@ import (
 // spurious minimum (ErrNotSpuriousMinimum) it proposes nothing.
 //
 // Its zero value is single-step SOD with δ = 0 and SingleStep's defaults
-// (see SingleStepOptions); its settings table (Settings) has the keys
+// (see SingleStepOptions); its settings table (Params) has the keys
 // delta, rho, grad_tol and exact_line (Options.Critical is set in Go
 // only).
 type SingleStepSOD struct {
@@ -35,18 +35,18 @@ var (
 	_ Configurable = (*SingleStepSOD)(nil)
 )
 
-// Settings implements Configurable: the keys delta, rho, grad_tol and
+// Params implements Configurable: the keys delta, rho, grad_tol and
 // exact_line, documented as the fields of SingleStepOptions and
 // SingleStepSOD.
-func (s *SingleStepSOD) Settings() []Setting {
+func (s *SingleStepSOD) Params() []Param {
 	if s == nil {
 		return nil
 	}
-	return []Setting{
-		floatSetting("delta", "RIP constant δ ∈ [0, 1) in C₁, C₃, NCM and AIC (0: δ = 0)", &s.Options.Delta, 0, "δ"),
-		floatSetting("rho", "step ρ̂ of the candidate, finite (0: the centre of (ρ̂₁, ρ̂₂))", &s.Options.Rho, 0, "ρ"),
-		floatSetting("grad_tol", "gradient tolerance of the spurious-point check, finite ≥ 0 (0: DefaultSpuriousGradTol)", &s.Options.GradTol, DefaultSpuriousGradTol),
-		boolSetting("exact_line", "also propose the exact minimiser of h along the line (false: the paper's candidate only)", &s.ExactLine),
+	return []Param{
+		floatParam("delta", "RIP constant δ ∈ [0, 1) in C₁, C₃, NCM and AIC (0: δ = 0)", &s.Options.Delta, 0, "δ"),
+		floatParam("rho", "step ρ̂ of the candidate, finite (0: the centre of (ρ̂₁, ρ̂₂))", &s.Options.Rho, 0, "ρ"),
+		floatParam("grad_tol", "gradient tolerance of the spurious-point check, finite ≥ 0 (0: DefaultSpuriousGradTol)", &s.Options.GradTol, DefaultSpuriousGradTol),
+		boolParam("exact_line", "also propose the exact minimiser of h along the line (false: the paper's candidate only)", &s.ExactLine),
 	}
 }
 

@@ -171,7 +171,7 @@ func builtin[E any, P interface {
 	m.configure = func(kvs []sod.KeyValue) (Method, []string, error) {
 		c := cfg
 		for _, kv := range kvs {
-			if s, err := sod.FindSetting(P(&c), kv.Key); err == nil && slices.Contains(perRunKeys, s.Key) {
+			if s, err := sod.FindParam(P(&c), kv.Key); err == nil && slices.Contains(perRunKeys, s.Key) {
 				return Method{}, nil, fmt.Errorf("%w: setting %s is chosen per run (the trial's seed, from Suite.Seed)", sod.ErrBadParameter, kv.Key)
 			}
 		}
@@ -180,7 +180,7 @@ func builtin[E any, P interface {
 		}
 		was := sod.EscaperParams(P(&cfg))
 		var suffix []string
-		for _, s := range P(&c).Settings() {
+		for _, s := range P(&c).Params() {
 			if v := s.Value(); v != was[s.Key] {
 				suffix = append(suffix, s.Key+"-"+v)
 			}

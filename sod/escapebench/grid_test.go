@@ -86,7 +86,7 @@ func TestSettingsBothSpellings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range esc.(sod.Configurable).Settings() {
+		for _, s := range esc.(sod.Configurable).Params() {
 			if slices.Contains(b.perRunKeys, s.Key) {
 				continue
 			}
