@@ -14,12 +14,18 @@ import (
 	"sodworkbench.org/workbench/sod"
 )
 
-// Method is an escape method under test: a name, its parameters (recorded
-// with every result) and a constructor of a fresh sod.Escaper for one run
-// (trial seed given, so seeded methods differ between trials and runs on
-// parallel workers share no state).
+// Method is an escape method under test: a name, its parameters and a
+// constructor of a fresh sod.Escaper for one run (trial seed given, so
+// seeded methods differ between trials and runs on parallel workers share
+// no state).
 type Method struct {
-	Name   string
+	// Name is the method's name in every table (for a built-in method
+	// with settings, the canonical name ResolveMethod gives).
+	Name string
+	// Params describes the method's settings. A result records the
+	// settings read back from the escaper that ran (sod.EscaperParams of
+	// its table); Params is recorded only for keys that escaper has no
+	// table entry for (a method of your own).
 	Params map[string]string
 	// Seeded says that the method's runs depend on the trial seed. A
 	// method that does not (a deterministic escaper) is run once per
