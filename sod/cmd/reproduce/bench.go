@@ -159,7 +159,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	families := escapebench.FamilyNames()
 	fs.Var(nameList(&spec.Families, families), "families", "`list` of families: "+strings.Join(families, ","))
-	fs.Var(methodList{&spec.Methods}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings")
+	fs.Var(methodList{&spec.Methods}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings (keys of the escaper's settings table, any case; named canonically, each configuration once)")
 	fs.Var(methodGrid{&spec.Methods}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7 (repeatable)")
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: escapebench.MaxCellPoints}, "per-cell", fmt.Sprintf("`k` generated points per family cell, in [1, %d]", escapebench.MaxCellPoints))
