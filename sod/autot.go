@@ -57,32 +57,57 @@ func AutoT(factor float64) TRule {
 //
 // Its settings are checked by its Validate (l, ρ, η as CheckTPGDParams,
 // a non-nil rule), which RunEscape and the configs holding it call
-// before any work.
+// before any work; l, ρ and η at zero stand for DefaultLiftingOrder,
+// DefaultSODRho and DefaultSODEta, as in MultiStepSOD, whose zero T
+// runs this escaper with AutoT(1). Its settings table has the keys l, rho
+// and eta (the rule is a function, set only here).
 func MultiStepAutoT(l int, rho, eta float64, rule TRule) Escaper {
 	return &autoTEscaper{l: l, rho: rho, eta: eta, rule: rule}
 }
 
-// autoTEscaper is the escaper MultiStepAutoT returns.
+// autoTEscaper is the escaper MultiStepAutoT returns, and MultiStepSOD's
+// with T zero (then with its Force and BothSigns).
 type autoTEscaper struct {
-	l        int
-	rho, eta float64
-	rule     TRule
+	l         int
+	rho, eta  float64
+	rule      TRule
+	force     EscapeKind
+	bothSigns bool
 }
 
 var (
-	_ Escaper   = (*autoTEscaper)(nil)
-	_ Validator = (*autoTEscaper)(nil)
+	_ Escaper      = (*autoTEscaper)(nil)
+	_ Validator    = (*autoTEscaper)(nil)
+	_ Configurable = (*autoTEscaper)(nil)
 )
 
 // Name implements Escaper.
 func (e *autoTEscaper) Name() string { return "multi-step SOD (auto t)" }
 
+// Params implements Configurable: l, rho and eta.
+func (e *autoTEscaper) Params() []Param {
+	if e == nil {
+		return nil
+	}
+	return []Param{
+		intParam("l", "lifting order l, odd ≥ 3 (0: DefaultLiftingOrder)", &e.l, DefaultLiftingOrder),
+		floatParam("rho", "ρ ∈ (0, 1), weight of the escape direction (0: DefaultSODRho)", &e.rho, DefaultSODRho, "ρ"),
+		floatParam("eta", "TPGD step η ∈ (0, 1) (0: DefaultSODEta)", &e.eta, DefaultSODEta, "η"),
+	}
+}
+
 // Validate implements Validator.
 func (e *autoTEscaper) Validate() error {
+	if e == nil {
+		return fmt.Errorf("%w: nil MultiStepAutoT escaper", ErrBadParameter)
+	}
 	if e.rule == nil {
 		return fmt.Errorf("%w: MultiStepAutoT: nil TRule (use AutoT or FixedT)", ErrBadParameter)
 	}
-	return CheckTPGDParams(e.l, e.rho, e.eta)
+	if err := checkKind("MultiStepSOD.Force", e.force, true); err != nil {
+		return err
+	}
+	return CheckTPGDParams(orDefault(e.l, DefaultLiftingOrder), orDefault(e.rho, DefaultSODRho), orDefault(e.eta, DefaultSODEta))
 }
 
 // Propose implements Escaper.
@@ -93,7 +118,7 @@ func (e *autoTEscaper) Propose(_ context.Context, st *EscapeState) ([]Candidate,
 	if st == nil || st.X == nil {
 		return nil, fmt.Errorf("%w: MultiStepAutoT: nil EscapeState or X̂", ErrBadParameter)
 	}
-	l, rho, eta, rule := e.l, e.rho, e.eta, e.rule
+	l, rho, eta, rule := orDefault(e.l, DefaultLiftingOrder), orDefault(e.rho, DefaultSODRho), orDefault(e.eta, DefaultSODEta), e.rule
 	cp, err := analyzeFlushed(st.P, st.X)
 	if err != nil {
 		return nil, err
@@ -109,14 +134,27 @@ func (e *autoTEscaper) Propose(_ context.Context, st *EscapeState) ([]Candidate,
 	if t < 0 {
 		return nil, nil
 	}
-	x, kind, err := cf.EscapePoint(t, cp.Un, cp.Qr, cp.EX)
+	var x *mat.Dense
+	kind, in := e.force, true
+	if kind != KindNone {
+		in = cf.Select(t) == kind
+		x, err = forcedEscapePoint(cf, cp, t, kind)
+	} else {
+		x, kind, err = cf.EscapePoint(t, cp.Un, cp.Qr, cp.EX)
+	}
 	if errors.Is(err, ErrScaleOverflow) || (err == nil && x == nil) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
-	info := &MultiStepInfo{ClosedForm: cf, Critical: cp, T: t, Kind: kind, InInterval: true}
-	return []Candidate{{X: x, Label: fmt.Sprintf("%v-type l=%d t=%d", kind, l, t), Data: info}}, nil
+	info := &MultiStepInfo{ClosedForm: cf, Critical: cp, T: t, Kind: kind, InInterval: in}
+	out := []Candidate{{X: x, Label: fmt.Sprintf("%v-type l=%d t=%d", kind, l, t), Data: info}}
+	if e.bothSigns {
+		var nx mat.Dense
+		nx.Scale(-1, x)
+		out = append(out, Candidate{X: &nx, Label: fmt.Sprintf("−%v-type l=%d t=%d", kind, l, t), Data: info})
+	}
+	return out, nil
 }
 
 // analyzeFlushed is AnalyzeCritical (default sign convention, no

@@ -24,8 +24,9 @@ type Minibatch struct {
 	// replacement each step; 0 or m means full batch (then SGD is GD and
 	// Adam uses the full gradient).
 	BatchSize int
-	// Seed seeds the minibatch sampler (randstream.Minibatches). The same Seed
-	// gives the same path, with or without Iteration.KeepIterates.
+	// Seed seeds the minibatch sampler (randstream.Minibatches), any value;
+	// zero is the seed 0. The same Seed gives the same path, with or without
+	// Iteration.KeepIterates.
 	Seed uint64
 }
 

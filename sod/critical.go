@@ -70,12 +70,14 @@ type CriticalPoint struct {
 
 // CriticalOptions configures AnalyzeCritical.
 type CriticalOptions struct {
-	// FlipUn multiplies u_n by −1 after the sign rule (or UnRef) is applied.
+	// FlipUn multiplies u_n by −1 after the sign rule (or UnRef) is
+	// applied. False (zero): the sign rule's u_n.
 	FlipUn bool
 	// UnRef, if not nil (length n), chooses the sign of u_n so that
 	// ⟨u_n, UnRef⟩ ≥ 0, replacing the default rule.
 	UnRef []float64
-	// FlipQr multiplies the pair (v_r, q_r) by −1.
+	// FlipQr multiplies the pair (v_r, q_r) by −1. False (zero): the
+	// singular vectors as computed.
 	FlipQr bool
 	// RankTol is the relative tolerance under which a singular value counts
 	// as zero: σ ≤ RankTol·max(σ_1, 1). Default 1e-10.

@@ -198,12 +198,17 @@
 // the β and γ directions, section 6.3; GrowthQ caps η so that the t grid
 // has a usable resolution), PerturbedGD (Jin et al.), RandomLineSearch
 // and NegGradLineSearch, each in a file of its own with its Validate and
-// its defaults, defined once (DefaultSingleStepSOD, DefaultMultiStepSOD,
-// DefaultSODLineSearch, DefaultExactSubspaceSOD, DefaultPerturbedGD,
-// DefaultRandomLineSearch; NegGradLineSearch's zero value is its
-// default). EscaperParams lists any escaper's settings from its fields,
-// for results files. EscapeFunc turns a function into a variant in a few
-// lines. SGD (seeded
+// its settings table. As gonum's settings, the zero value of every escaper
+// is its documented default (&SODLineSearch{} is l = DefaultLiftingOrder,
+// ρ = DefaultSODRho, η = DefaultSODEta; every exported field says what
+// zero means), and the Default constructors (DefaultSingleStepSOD,
+// DefaultMultiStepSOD, DefaultSODLineSearch, DefaultExactSubspaceSOD,
+// DefaultPerturbedGD, DefaultRandomLineSearch) are that zero value with
+// the few settings they name. The table (Configurable.Params,
+// settings.go) is the one source for listing (EscaperParams, for results
+// files), parsing (Configure, FindParam: "l=3", case and '_' folded, a
+// key given twice refused) and naming a configuration. EscapeFunc turns
+// a function into a variant in a few lines. SGD (seeded
 // minibatch over measurements) and Adam are the baselines.
 //
 // Option and result types (…Options, …Result, Trace, Candidate,

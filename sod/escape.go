@@ -48,7 +48,9 @@ type EscapeOptions struct {
 	// StopOnStagnation to escape at stagnation, GradTol to escape at an
 	// (approximate) critical point, or only MaxIter for fixed-length phases
 	// as in the paper's case studies. The Callback, if any, receives local
-	// iteration numbers of each phase.
+	// iteration numbers of each phase. Its zero value is refused (GD needs
+	// a step size: GDOptions has no default step, which depends on the
+	// problem).
 	GD GDOptions
 	// FirstPhaseIter, if > 0, replaces GD.MaxIter for the first phase (the
 	// paper runs 6000 steps before SOD and 1000 after on PMC).
@@ -61,16 +63,18 @@ type EscapeOptions struct {
 	// TargetDist, if > 0 and M* is known, also ends the run as solved once
 	// ‖XXᵀ − M*‖_F ≤ TargetDist (the paper's success criterion uses 0.02).
 	TargetDist float64
-	// Accept is the rule among descending candidates.
+	// Accept is the rule among descending candidates. Zero is AcceptBest.
 	Accept AcceptRule
 	// MinDecrease: a candidate is accepted only if its (probed) h is
 	// < h(X̂) − MinDecrease·max(h(X̂), tiny) (default 0: any strict decrease).
 	MinDecrease float64
 	// AllowAscent makes the driver use the best candidate even when no
 	// candidate lowers h (the paper's practice). Such an escape is recorded
-	// with Ascent set, never silently.
+	// with Ascent set, never silently. False (zero): a round with no
+	// descending candidate ends the run.
 	AllowAscent bool
 	// Critical is passed to AnalyzeCritical through EscapeState.Critical.
+	// Zero: AnalyzeCritical's defaults (see CriticalOptions).
 	Critical CriticalOptions
 }
 

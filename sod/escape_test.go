@@ -179,8 +179,12 @@ func TestRunEscapeErrors(t *testing.T) {
 		&MultiStepSOD{L: 5, T: -1, Rho: 0.1, Eta: 0.1},
 		&MultiStepSOD{L: 5, T: 10, Rho: 1.5, Eta: 0.1},
 		&SODLineSearch{L: 1, Rho: 0.1, Eta: 0.1},
-		&SODLineSearch{L: 3, Rho: 0.1, Eta: 0},
-		&PerturbedGD{Radius: 0},
+		&SODLineSearch{L: 3, Rho: 0.1, Eta: -0.1},
+		&PerturbedGD{Radius: -1},
+		&PerturbedGD{TThres: -1},
+		&SODLineSearch{TDecades: 19},
+		&SODLineSearch{TPerDecade: 1001},
+		&ExactSubspaceSOD{T: MaxSubspaceSteps + 1},
 		&PerturbedGD{Radius: 1, Samples: -1},
 		&RandomLineSearch{Directions: MaxCandidates + 1},
 		&RandomLineSearch{Alphas: []float64{1, math.NaN()}},
@@ -331,8 +335,8 @@ func TestPerturbedGDSeeded(t *testing.T) {
 			t.Errorf("probe %d", ca[i].Probe)
 		}
 	}
-	r1, _ := (&RandomLineSearch{Seed: 3}).Propose(t.Context(), st)
-	r2, _ := (&RandomLineSearch{Seed: 3}).Propose(t.Context(), st)
+	r1, _ := (&RandomLineSearch{Directions: 1, Seed: 3}).Propose(t.Context(), st)
+	r2, _ := (&RandomLineSearch{Directions: 1, Seed: 3}).Propose(t.Context(), st)
 	if len(r1) != 16 || !mat.Equal(r1[5].X, r2[5].X) {
 		t.Errorf("random line search not reproducible (%d candidates)", len(r1))
 	}

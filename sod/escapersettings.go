@@ -18,9 +18,21 @@ import (
 //     at most MaxCandidates (a size guard, checked before any work);
 //   - enumerations (EscapeKind, AcceptRule) one of their named values.
 //
+// A zero setting stands for its documented default (the zero value of
+// every built-in escaper runs), so the rules apply to the effective value.
+//
 // RunEscape calls Validate (when the Escaper has one: an Escaper written
 // in a notebook need not) and EscapeOptions.Validate before any work, and
 // each Propose calls it again, so a direct call to Propose is checked too.
+
+// The defaults the zero values of the SOD escapers (SODLineSearch,
+// MultiStepSOD, ExactSubspaceSOD, MultiStepAutoT) stand for: the lifting
+// order and step sizes of the paper's case studies and ablation table.
+const (
+	DefaultLiftingOrder = 5   // l
+	DefaultSODRho       = 0.1 // ρ
+	DefaultSODEta       = 0.1 // η
+)
 
 // MaxCandidates is the largest number of candidates one Propose of a
 // built-in escaper may make (directions × step lengths, samples, ...).

@@ -20,25 +20,67 @@ import (
 // they are not truncated. On the real-world case with l = 3, 5 the exact
 // dynamics return to ŵ (a lifted local minimum) and nothing lowers h.
 //
-// T must lie in [0, MaxSubspaceSteps]; the run honours the escape loop's
-// context (the ctx given to Propose).
+// The run honours the escape loop's context (the ctx given to Propose).
+//
+// Its zero value is exact subspace SOD with l = DefaultLiftingOrder,
+// T = 1000 exact PGD steps, ρ = DefaultSODRho, η = DefaultSODEta and one
+// sign; its settings table (Params) has the keys l, t, rho, eta and
+// both_signs.
 type ExactSubspaceSOD struct {
-	L        int
-	T        int
-	Rho, Eta float64
+	// L is the lifting order l, odd and ≥ 3. Zero means DefaultLiftingOrder.
+	L int
+	// T is the number of exact PGD steps, in [1, MaxSubspaceSteps]. Zero
+	// means 1000.
+	T int
+	// Rho is the paper's ρ ∈ (0, 1), the weight of b in the start
+	// w_escape = a + ρ b. Zero means DefaultSODRho.
+	Rho float64
+	// Eta is the PGD step η ∈ (0, 1). Zero means DefaultSODEta.
+	Eta float64
 	// BothSigns also proposes the mirrored points (see MultiStepSOD).
+	// False (zero): the points themselves only.
 	BothSigns bool
 }
 
+// defaultExactSteps is ExactSubspaceSOD.T's zero.
+const defaultExactSteps = 1000
+
 var (
-	_ Escaper   = (*ExactSubspaceSOD)(nil)
-	_ Validator = (*ExactSubspaceSOD)(nil)
+	_ Escaper      = (*ExactSubspaceSOD)(nil)
+	_ Validator    = (*ExactSubspaceSOD)(nil)
+	_ Configurable = (*ExactSubspaceSOD)(nil)
 )
 
 // DefaultExactSubspaceSOD returns exact subspace SOD with l = 5, T = 1000
-// exact PGD steps, ρ = η = 0.1 and both signs.
+// exact PGD steps, ρ = η = 0.1 and both signs: its zero value with
+// BothSigns.
 func DefaultExactSubspaceSOD() *ExactSubspaceSOD {
-	return &ExactSubspaceSOD{L: 5, T: 1000, Rho: 0.1, Eta: 0.1, BothSigns: true}
+	return &ExactSubspaceSOD{BothSigns: true}
+}
+
+// Params implements Configurable: the keys l, t, rho, eta and
+// both_signs, documented as the fields.
+func (e *ExactSubspaceSOD) Params() []Param {
+	if e == nil {
+		return nil
+	}
+	return []Param{
+		intParam("l", "lifting order l, odd ≥ 3 (0: DefaultLiftingOrder)", &e.L, DefaultLiftingOrder),
+		intParam("t", "exact PGD steps, in [1, MaxSubspaceSteps] (0: 1000)", &e.T, defaultExactSteps),
+		floatParam("rho", "ρ ∈ (0, 1), weight of b in the start (0: DefaultSODRho)", &e.Rho, DefaultSODRho, "ρ"),
+		floatParam("eta", "PGD step η ∈ (0, 1) (0: DefaultSODEta)", &e.Eta, DefaultSODEta, "η"),
+		boolParam("both_signs", "also propose the mirrored points (false: the points only)", &e.BothSigns),
+	}
+}
+
+// eff returns e with its zero settings replaced by their defaults.
+func (e *ExactSubspaceSOD) eff() ExactSubspaceSOD {
+	x := *e
+	x.L = orDefault(x.L, DefaultLiftingOrder)
+	x.T = orDefault(x.T, defaultExactSteps)
+	x.Rho = orDefault(x.Rho, DefaultSODRho)
+	x.Eta = orDefault(x.Eta, DefaultSODEta)
+	return x
 }
 
 // ExactSubspaceInfo is the Candidate.Data of ExactSubspaceSOD.
@@ -53,29 +95,32 @@ func (e *ExactSubspaceSOD) Name() string {
 	if e == nil {
 		return "nil ExactSubspaceSOD"
 	}
-	return fmt.Sprintf("exact subspace SOD (l=%d, t=%d, ρ=%g, η=%g)", e.L, e.T, e.Rho, e.Eta)
+	x := e.eff()
+	return fmt.Sprintf("exact subspace SOD (l=%d, t=%d, ρ=%g, η=%g)", x.L, x.T, x.Rho, x.Eta)
 }
 
-// Validate checks the settings: l, ρ, η (CheckTPGDParams) and T in
-// [0, MaxSubspaceSteps].
-func (e *ExactSubspaceSOD) Validate() error {
-	if e == nil {
+// Validate checks the settings (zero ones stand for their defaults): l,
+// ρ, η (CheckTPGDParams) and T in [1, MaxSubspaceSteps].
+func (ep *ExactSubspaceSOD) Validate() error {
+	if ep == nil {
 		return fmt.Errorf("%w: nil ExactSubspaceSOD", ErrBadParameter)
 	}
+	e := ep.eff()
 	if err := CheckTPGDParams(e.L, e.Rho, e.Eta); err != nil {
 		return err
 	}
-	if e.T < 0 || e.T > MaxSubspaceSteps {
-		return fmt.Errorf("%w: ExactSubspaceSOD runs T exact PGD steps, T must lie in [0, MaxSubspaceSteps = %d], got %d", ErrBadParameter, MaxSubspaceSteps, e.T)
+	if e.T < 1 || e.T > MaxSubspaceSteps {
+		return fmt.Errorf("%w: ExactSubspaceSOD runs T exact PGD steps, T must lie in [1, MaxSubspaceSteps = %d] (0: %d), got %d", ErrBadParameter, MaxSubspaceSteps, defaultExactSteps, e.T)
 	}
 	return nil
 }
 
 // Propose implements Escaper.
-func (e *ExactSubspaceSOD) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
-	if err := e.Validate(); err != nil {
+func (ep *ExactSubspaceSOD) Propose(ctx context.Context, st *EscapeState) ([]Candidate, error) {
+	if err := ep.Validate(); err != nil {
 		return nil, err
 	}
+	e := ep.eff()
 	if err := st.check(); err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ type Iteration struct {
 	TraceEvery int
 	// KeepIterates records a copy of every traced iterate in Trace.Iterates.
 	// This allocates one n×r matrix per traced iteration and does not
-	// change the iterates.
+	// change the iterates. False (zero): Trace.Iterates is nil.
 	KeepIterates bool
 	// DivergenceLimit: the run stops with StopDiverged when h or ‖∇h‖_F
 	// exceeds it or becomes non-finite. 0 means DefaultDivergenceLimit;
@@ -78,9 +78,12 @@ type GDOptions struct {
 	// iterations although the gradient test has not been met (a plateau or a
 	// slowly converging, singular minimum). Zero StagnationWindow disables it.
 	StagnationWindow int
-	StagnationTol    float64
+	// StagnationTol is the relative decrease of h below which GD has
+	// stagnated over StagnationWindow iterations (see StagnationWindow),
+	// ≥ 0. Zero: stagnated only when h does not decrease at all.
+	StagnationTol float64
 	// StopOnStagnation ends the run at the first stagnation (StopStagnated);
-	// otherwise Stagnated is reported but GD continues.
+	// otherwise (false, zero) Stagnated is reported but GD continues.
 	StopOnStagnation bool
 
 	// Callback, if not nil, is called after each traced iteration (including

@@ -25,7 +25,8 @@ type SingleStepOptions struct {
 	// the centre of (ρ̂₁, ρ̂₂), −σ_r Euu/(1+δ), which minimises the RIP
 	// quadratic C₁ρ̂² + C₂ρ̂ + C₃.
 	Rho float64
-	// Critical configures the critical-point analysis (signs, rank tolerance).
+	// Critical configures the critical-point analysis (signs, rank
+	// tolerance). Zero: AnalyzeCritical's defaults (see CriticalOptions).
 	Critical CriticalOptions
 }
 

@@ -11,20 +11,44 @@ import (
 // (Theorem single-step-sod-formal) as an Escaper: it runs SingleStep and
 // proposes X̌ = X̂ + ρ̂ u_n q_rᵀ when EFS > 1. At a point that is not a
 // spurious minimum (ErrNotSpuriousMinimum) it proposes nothing.
+//
+// Its zero value is single-step SOD with δ = 0 and SingleStep's defaults
+// (see SingleStepOptions); its settings table (Params) has the keys
+// delta, rho, grad_tol and exact_line (Options.Critical is set in Go
+// only).
 type SingleStepSOD struct {
-	// Options are passed to SingleStep (Delta is required: the paper does
-	// not say which RIP constant to use).
+	// Options are passed to SingleStep. Options.Delta, the RIP constant
+	// δ ∈ [0, 1), is the one to choose: the paper does not say which RIP
+	// constant to use, and zero is δ = 0 (the bound of a perfect isometry,
+	// the most optimistic).
 	Options SingleStepOptions
 	// ExactLine also proposes X̂ + ρ u_n q_rᵀ at the exact minimiser of h
 	// along that line when it lowers h. This is not the paper's method; it
-	// shows whether the line holds a descent point at all.
+	// shows whether the line holds a descent point at all. False (zero):
+	// only the paper's candidate.
 	ExactLine bool
 }
 
 var (
-	_ Escaper   = (*SingleStepSOD)(nil)
-	_ Validator = (*SingleStepSOD)(nil)
+	_ Escaper      = (*SingleStepSOD)(nil)
+	_ Validator    = (*SingleStepSOD)(nil)
+	_ Configurable = (*SingleStepSOD)(nil)
 )
+
+// Params implements Configurable: the keys delta, rho, grad_tol and
+// exact_line, documented as the fields of SingleStepOptions and
+// SingleStepSOD.
+func (s *SingleStepSOD) Params() []Param {
+	if s == nil {
+		return nil
+	}
+	return []Param{
+		floatParam("delta", "RIP constant δ ∈ [0, 1) in C₁, C₃, NCM and AIC (0: δ = 0)", &s.Options.Delta, 0, "δ"),
+		floatParam("rho", "step ρ̂ of the candidate, finite (0: the centre of (ρ̂₁, ρ̂₂))", &s.Options.Rho, 0, "ρ"),
+		floatParam("grad_tol", "gradient tolerance of the spurious-point check, finite ≥ 0 (0: DefaultSpuriousGradTol)", &s.Options.GradTol, DefaultSpuriousGradTol),
+		boolParam("exact_line", "also propose the exact minimiser of h along the line (false: the paper's candidate only)", &s.ExactLine),
+	}
+}
 
 // DefaultSingleStepSOD returns single-step SOD with the RIP constant δ =
 // delta (which the paper leaves to the user: see SingleStepOptions.Delta)

@@ -28,12 +28,16 @@ func init() {
 		"CheckIdentifier":            reflect.ValueOf(sod.CheckIdentifier),
 		"CheckTPGDParams":            reflect.ValueOf(sod.CheckTPGDParams),
 		"CompareTPGD":                reflect.ValueOf(sod.CompareTPGD),
+		"Configure":                  reflect.ValueOf(sod.Configure),
 		"DefaultDivergenceLimit":     reflect.ValueOf(constant.MakeFromLiteral("1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000", token.FLOAT, 0)),
 		"DefaultExactSubspaceSOD":    reflect.ValueOf(sod.DefaultExactSubspaceSOD),
+		"DefaultLiftingOrder":        reflect.ValueOf(constant.MakeFromLiteral("5", token.INT, 0)),
 		"DefaultMultiStepSOD":        reflect.ValueOf(sod.DefaultMultiStepSOD),
 		"DefaultPerturbedGD":         reflect.ValueOf(sod.DefaultPerturbedGD),
 		"DefaultRandomLineSearch":    reflect.ValueOf(sod.DefaultRandomLineSearch),
+		"DefaultSODEta":              reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
 		"DefaultSODLineSearch":       reflect.ValueOf(sod.DefaultSODLineSearch),
+		"DefaultSODRho":              reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
 		"DefaultSingleStepSOD":       reflect.ValueOf(sod.DefaultSingleStepSOD),
 		"DefaultSpuriousGradTol":     reflect.ValueOf(constant.MakeFromLiteral("0.0009999999999999999999584953855845392833856521974666975438594818115", token.FLOAT, 0)),
 		"DenseHessianMaxSize":        reflect.ValueOf(constant.MakeFromLiteral("256", token.INT, 0)),
@@ -58,6 +62,7 @@ func init() {
 		"EscaperParams":              reflect.ValueOf(sod.EscaperParams),
 		"ExplicitBytes":              reflect.ValueOf(sod.ExplicitBytes),
 		"ExplicitMaxBytes":           reflect.ValueOf(constant.MakeFromLiteral("536870912", token.INT, 0)),
+		"FindParam":                  reflect.ValueOf(sod.FindParam),
 		"FixedT":                     reflect.ValueOf(sod.FixedT),
 		"GaussianSpuriousInstance":   reflect.ValueOf(sod.GaussianSpuriousInstance),
 		"GradientDescent":            reflect.ValueOf(sod.GradientDescent),
@@ -146,6 +151,7 @@ func init() {
 		"Candidate":           reflect.ValueOf((*sod.Candidate)(nil)),
 		"CandidateResult":     reflect.ValueOf((*sod.CandidateResult)(nil)),
 		"Condition":           reflect.ValueOf((*sod.Condition)(nil)),
+		"Configurable":        reflect.ValueOf((*sod.Configurable)(nil)),
 		"CriticalOptions":     reflect.ValueOf((*sod.CriticalOptions)(nil)),
 		"CriticalPoint":       reflect.ValueOf((*sod.CriticalPoint)(nil)),
 		"DataPointsOperator":  reflect.ValueOf((*sod.DataPointsOperator)(nil)),
@@ -168,6 +174,7 @@ func init() {
 		"HessianMethod":       reflect.ValueOf((*sod.HessianMethod)(nil)),
 		"Instance":            reflect.ValueOf((*sod.Instance)(nil)),
 		"Iteration":           reflect.ValueOf((*sod.Iteration)(nil)),
+		"KeyValue":            reflect.ValueOf((*sod.KeyValue)(nil)),
 		"LiftedSubspace":      reflect.ValueOf((*sod.LiftedSubspace)(nil)),
 		"LogScalar":           reflect.ValueOf((*sod.LogScalar)(nil)),
 		"MCEstimate":          reflect.ValueOf((*sod.MCEstimate)(nil)),
@@ -181,6 +188,7 @@ func init() {
 		"PMCOperator":         reflect.ValueOf((*sod.PMCOperator)(nil)),
 		"PZAnalysis":          reflect.ValueOf((*sod.PZAnalysis)(nil)),
 		"PZCase":              reflect.ValueOf((*sod.PZCase)(nil)),
+		"Param":               reflect.ValueOf((*sod.Param)(nil)),
 		"PerturbedGD":         reflect.ValueOf((*sod.PerturbedGD)(nil)),
 		"Problem":             reflect.ValueOf((*sod.Problem)(nil)),
 		"RIPConstant":         reflect.ValueOf((*sod.RIPConstant)(nil)),
@@ -208,6 +216,7 @@ func init() {
 		"XiSquarer":           reflect.ValueOf((*sod.XiSquarer)(nil)),
 
 		// interface wrapper definitions
+		"_Configurable":    reflect.ValueOf((*_sodworkbench_org_workbench_sod_Configurable)(nil)),
 		"_Escaper":         reflect.ValueOf((*_sodworkbench_org_workbench_sod_Escaper)(nil)),
 		"_NormalOperator":  reflect.ValueOf((*_sodworkbench_org_workbench_sod_NormalOperator)(nil)),
 		"_Operator":        reflect.ValueOf((*_sodworkbench_org_workbench_sod_Operator)(nil)),
@@ -215,6 +224,24 @@ func init() {
 		"_Validator":       reflect.ValueOf((*_sodworkbench_org_workbench_sod_Validator)(nil)),
 		"_XiSquarer":       reflect.ValueOf((*_sodworkbench_org_workbench_sod_XiSquarer)(nil)),
 	}
+}
+
+// _sodworkbench_org_workbench_sod_Configurable is an interface wrapper for Configurable type
+type _sodworkbench_org_workbench_sod_Configurable struct {
+	IValue   interface{}
+	WName    func() string
+	WParams  func() []sod.Param
+	WPropose func(ctx context.Context, st *sod.EscapeState) ([]sod.Candidate, error)
+}
+
+func (W _sodworkbench_org_workbench_sod_Configurable) Name() string {
+	return W.WName()
+}
+func (W _sodworkbench_org_workbench_sod_Configurable) Params() []sod.Param {
+	return W.WParams()
+}
+func (W _sodworkbench_org_workbench_sod_Configurable) Propose(ctx context.Context, st *sod.EscapeState) ([]sod.Candidate, error) {
+	return W.WPropose(ctx, st)
 }
 
 // _sodworkbench_org_workbench_sod_Escaper is an interface wrapper for Escaper type

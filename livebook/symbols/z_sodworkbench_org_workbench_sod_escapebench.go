@@ -66,7 +66,6 @@ func init() {
 		"MergeJournals":               reflect.ValueOf(escapebench.MergeJournals),
 		"MethodDelta":                 reflect.ValueOf(constant.MakeFromLiteral("0.5", token.FLOAT, 0)),
 		"MethodNames":                 reflect.ValueOf(escapebench.MethodNames),
-		"MultiStepL":                  reflect.ValueOf(constant.MakeFromLiteral("5", token.INT, 0)),
 		"NewOutputs":                  reflect.ValueOf(escapebench.NewOutputs),
 		"PMCGrid":                     reflect.ValueOf(escapebench.PMCGrid),
 		"ParseExecCommand":            reflect.ValueOf(escapebench.ParseExecCommand),

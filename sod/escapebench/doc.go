@@ -34,8 +34,9 @@
 //     stalls away from M*: spurious points are rare and disappear near
 //     m ≈ 2.5nr) and FuncFamily (a user family from a Go function).
 //   - method.go — a Method is a name, its parameters (recorded with every
-//     result; a built-in method's are sod.EscaperParams of the escaper it
-//     runs) and a constructor of a fresh sod.Escaper per run.
+//     result, read back from the escaper that ran: sod.EscaperParams of
+//     its settings table) and a constructor of a fresh sod.Escaper per
+//     run.
 //     BuiltinMethods: every sod escaper (single-step SOD, section 4;
 //     multi-step SOD, section 5; SOD line search, section 6.3; exact
 //     subspace SOD; perturbed GD; random and negative-gradient line
@@ -45,8 +46,9 @@
 //     its interval falsely narrow. A method with MaxN is not run on larger
 //     instances (single-step and exact subspace SOD need n×n arrays, so
 //     stop at n = sod.MaxDenseSize); the paper's multi-step SOD takes the
-//     instance's (l, t) where the paper gives one, else l = MultiStepL and t from
-//     sod.AutoT(1) per point; the SOD line search scans
+//     instance's (l, t) where the paper gives one, else its zero value
+//     (l = sod.DefaultLiftingOrder, t from sod.AutoT(1) per point); the
+//     SOD line search scans
 //     t = 10^0 … 10^12.
 //   - exec.go — a method in any language: ExecCommand runs an external
 //     program (one process per run) that speaks the versioned protocol of
@@ -99,7 +101,10 @@
 //     judged the other way ("sod-line-search+probe").
 //   - grid.go — a method's settings in its name ("sod-line-search+l-3")
 //     and grids of them (ExpandMethodGrid "sod-line-search:l=3,5,7",
-//     ResolveMethod), each setting a method of its own.
+//     ResolveMethod), each setting a method of its own: the text is
+//     resolved once, by the escaper's settings table (sod.Configure), into
+//     a configuration every run copies, and the method is named
+//     canonically, so two spellings of one configuration are one method.
 //   - env.go — Env, the environment (version, Go, CPU, GOMAXPROCS, date)
 //     that every result file carries.
 //   - metrics.go — Summarize gives per (family, method) the success rate

@@ -8,7 +8,8 @@ import (
 
 // A grid of settings of the SOD line search, judged both ways: each
 // setting is a method of its own (reproduce bench -method
-// sod-line-search:l=3,5).
+// sod-line-search:l=3,5). A method is named canonically: l = 5 is the
+// line search's default, so "sod-line-search+l-5" is "sod-line-search".
 func ExampleExpandMethodGrid() {
 	for _, spec := range []string{"sod-line-search:l=3,5", "sod-line-search+probe:l=3"} {
 		names, _ := escapebench.ExpandMethodGrid(spec)
@@ -19,7 +20,7 @@ func ExampleExpandMethodGrid() {
 	}
 	// Output:
 	// sod-line-search+l-3 raw-h 3 <nil>
-	// sod-line-search+l-5 raw-h 5 <nil>
+	// sod-line-search raw-h 5 <nil>
 	// sod-line-search+probe+l-3 gd-probe 3 <nil>
 }
 

@@ -2,9 +2,7 @@ package escapebench
 
 import (
 	"fmt"
-	"reflect"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 
 	"sodworkbench.org/workbench/sod"
@@ -16,13 +14,21 @@ import (
 //
 // base a built-in method (or one of Spec.Suite's extra methods), the
 // suffix its judging rule if not its own (WithJudge), and each +key-value
-// a setting of its escaper: key an exported field of the escaper in snake
-// case as sod.EscaperParams lists it (l, rho, eta, delta, growth_q, …),
-// value (no '+') parsed for the field's type. "sod-line-search+l-3" is
-// the SOD line search with L = 3, a method of its own in every table.
-// Such a name passes sod.CheckIdentifier when its values do (digits,
-// '.', '-', letters: "rho-0.5", "eta-1e-3"). ExpandMethodGrid writes the
-// grid form of the command line as such names.
+// a setting of its escaper: key one of the escaper's settings table
+// (sod.Configurable: l, rho, eta, delta, t_thres, growth_q, …; case and
+// '_' do not count, so "L" and "tthres" name l and t_thres), value (no
+// '+') in the form the table parses. "sod-line-search+l-3" is the SOD line
+// search with L = 3, a method of its own in every table. Such a name
+// passes sod.CheckIdentifier when its values do (digits, '.', '-', '_',
+// letters: "rho-0.5", "eta-1e-3", "ts-10_100"). ExpandMethodGrid writes
+// the grid form of the command line as such names.
+//
+// A configuration has one name: ResolveMethod names the method it returns
+// canonically — the canonical key and value text of each setting that
+// differs from the base method's, in the order of the escaper's table —
+// so "sod-line-search+L-3" is "sod-line-search+l-3" and
+// "sod-line-search+l-5" (l = 5 is its default) is "sod-line-search", and
+// Spec.Suite counts two names of one configuration once.
 
 // MaxGridMethods bounds the methods one grid expands to.
 const MaxGridMethods = 100
@@ -67,19 +73,23 @@ func ExpandMethodGrid(spec string) ([]string, error) {
 }
 
 // ResolveMethod returns the method a name denotes (see ExpandMethodGrid
-// for the form), looking base up in extra first, then BuiltinMethods. An
-// unknown base, judge or key, or a value that does not parse, is an
-// error wrapping ErrBadBench that names it and what is accepted,
-// found before any run.
+// for the form), looking base up in extra first, then BuiltinMethods, and
+// named canonically (see above). The settings are resolved here, once:
+// the escaper is configured by its table (sod.Configure) and every run
+// gets a copy of that configuration. An unknown base, judge or key, a
+// setting given twice (under any spellings: both are named), a setting a
+// run chooses (a seeded method's seed), a value that does not parse or
+// that the escaper's Validate refuses, or settings on a method without a
+// settings table, is an error wrapping ErrBadBench that names it
+// and what is accepted, found before any run.
 func ResolveMethod(name string, extra ...Method) (Method, error) {
 	segs := strings.Split(name, "+")
 	base := segs[0]
 	judge := JudgingRule(-1)
-	var keys []string
-	set := map[string]string{}
+	var kvs []sod.KeyValue
 	for _, seg := range segs[1:] {
 		switch {
-		case (seg == "probe" || seg == "raw-h") && judge < 0 && len(keys) == 0:
+		case (seg == "probe" || seg == "raw-h") && judge < 0 && len(kvs) == 0:
 			judge = JudgeProbe
 			if seg == "raw-h" {
 				judge = JudgeRawH
@@ -89,11 +99,7 @@ func ResolveMethod(name string, extra ...Method) (Method, error) {
 			if !ok || k == "" || v == "" {
 				return Method{}, fmt.Errorf("%w: method %q: %q is neither a judge (probe or raw-h, first) nor a setting key-value", ErrBadBench, name, seg)
 			}
-			if _, dup := set[k]; dup {
-				return Method{}, fmt.Errorf("%w: method %q sets %q twice", ErrBadBench, name, k)
-			}
-			keys = append(keys, k)
-			set[k] = v
+			kvs = append(kvs, sod.KeyValue{Key: k, Value: v})
 		}
 	}
 	var m Method
@@ -108,30 +114,16 @@ func ResolveMethod(name string, extra ...Method) (Method, error) {
 	if !found {
 		return Method{}, fmt.Errorf("%w: unknown method %q, want one of %s (optionally with %s or %s and +key-value settings)", ErrBadBench, base, strings.Join(known, ", "), ProbeSuffix, RawHSuffix)
 	}
-	if len(set) > 0 {
-		// Check the settings now on an escaper built for a zero instance
-		// (the built-ins' constructors do not look at it), so that a bad
-		// key fails before any run.
-		if err := checkSettings(m, set); err != nil {
+	var suffix []string
+	if len(kvs) > 0 {
+		if m.configure == nil {
+			return Method{}, fmt.Errorf("%w: method %q: %s has no settings table (a method of your own takes its settings in Go, in its constructor)", ErrBadBench, name, base)
+		}
+		cm, sfx, err := m.configure(kvs)
+		if err != nil {
 			return Method{}, fmt.Errorf("method %q: %w", name, err)
 		}
-		inner := m.New
-		m.New = func(in CertifiedInstance, seed uint64) (sod.Escaper, error) {
-			e, err := inner(in, seed)
-			if err != nil {
-				return nil, err
-			}
-			return e, applySettings(e, set)
-		}
-		ps := map[string]string{}
-		for k, v := range m.Params {
-			ps[k] = v
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			ps[k] = set[k]
-		}
-		m.Params = ps
+		m, suffix = cm, sfx
 	}
 	if judge >= 0 {
 		if judge == m.Judge {
@@ -143,77 +135,57 @@ func ResolveMethod(name string, extra ...Method) (Method, error) {
 		}
 		m = jm
 	}
-	m.Name = name
+	for _, s := range suffix {
+		m.Name += "+" + s
+	}
 	return m, nil
 }
 
-// checkSettings applies set to an escaper of m built for a zero
-// instance, recovering from a constructor that needs a real one.
-func checkSettings(m Method, set map[string]string) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("%w: cannot check settings %v on method %q without an instance: %v", ErrBadBench, set, m.Name, v)
+// builtin makes m a method whose runs use escapers of type E configured
+// as cfg: each run gets a copy of cfg, with what the run chooses set by
+// perRun (the trial's seed, the instance's (l, t)). perRunKeys are the
+// settings perRun always sets, which a name may not set. describe, if not
+// nil, amends the method's Params (the description of the settings a run
+// chooses). m.configure returns the method configured by settings text
+// and the canonical name's settings suffix.
+func builtin[E any, P interface {
+	*E
+	sod.Configurable
+}](m Method, cfg E, perRunKeys []string, perRun func(e P, in CertifiedInstance, seed uint64), describe func(params map[string]string)) Method {
+	m.New = func(in CertifiedInstance, seed uint64) (sod.Escaper, error) {
+		e := P(new(E))
+		*e = cfg
+		if perRun != nil {
+			perRun(e, in, seed)
 		}
-	}()
-	e, err := m.New(CertifiedInstance{}, 0)
-	if err != nil {
-		return err
+		return e, nil
 	}
-	if err := applySettings(e, set); err != nil {
-		return err
+	m.Params = sod.EscaperParams(P(&cfg))
+	for _, k := range perRunKeys {
+		m.Params[k] = "trial"
 	}
-	return validateInner(e)
-}
-
-// applySettings sets e's exported fields named by set's keys (snake case:
-// "growth_q" is GrowthQ) to the parsed values.
-func applySettings(e sod.Escaper, set map[string]string) error {
-	v := reflect.ValueOf(e)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("%w: escaper %T has no settable fields", ErrBadBench, e)
+	if describe != nil {
+		describe(m.Params)
 	}
-	s := v.Elem()
-	var fields []string
-	for i := range s.NumField() {
-		if s.Type().Field(i).IsExported() {
-			fields = append(fields, s.Type().Field(i).Name)
-		}
-	}
-	for key, val := range set {
-		var f reflect.Value
-		for _, name := range fields {
-			if strings.EqualFold(strings.ReplaceAll(key, "_", ""), name) {
-				f = s.FieldByName(name)
+	m.perRunKeys = perRunKeys
+	m.configure = func(kvs []sod.KeyValue) (Method, []string, error) {
+		c := cfg
+		for _, kv := range kvs {
+			if s, err := sod.FindParam(P(&c), kv.Key); err == nil && slices.Contains(perRunKeys, s.Key) {
+				return Method{}, nil, fmt.Errorf("%w: setting %s is chosen per run (the trial's seed, from Suite.Seed)", ErrBadBench, kv.Key)
 			}
 		}
-		if !f.IsValid() {
-			return fmt.Errorf("%w: %s has no setting %q (its exported fields: %s)", ErrBadBench, e.Name(), key, strings.Join(fields, ", "))
+		if err := sod.Configure(P(&c), kvs...); err != nil {
+			return Method{}, nil, err
 		}
-		bad := func(err error) error {
-			return fmt.Errorf("%w: %s setting %s = %q: want a %v (%v)", ErrBadBench, e.Name(), key, val, f.Type(), err)
+		was := sod.EscaperParams(P(&cfg))
+		var suffix []string
+		for _, s := range P(&c).Params() {
+			if v := s.Value(); v != was[s.Key] {
+				suffix = append(suffix, s.Key+"-"+v)
+			}
 		}
-		switch f.Kind() {
-		case reflect.Int, reflect.Int64, reflect.Int32:
-			x, err := strconv.ParseInt(val, 10, 64)
-			if err != nil || f.OverflowInt(x) {
-				return bad(err)
-			}
-			f.SetInt(x)
-		case reflect.Float64:
-			x, err := strconv.ParseFloat(val, 64)
-			if err != nil {
-				return bad(err)
-			}
-			f.SetFloat(x)
-		case reflect.Bool:
-			x, err := strconv.ParseBool(val)
-			if err != nil {
-				return bad(err)
-			}
-			f.SetBool(x)
-		default:
-			return fmt.Errorf("%w: %s setting %q of type %v cannot be set from text", ErrBadBench, e.Name(), key, f.Type())
-		}
+		return builtin(m, c, perRunKeys, perRun, describe), suffix, nil
 	}
-	return nil
+	return m
 }

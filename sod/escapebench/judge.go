@@ -166,6 +166,18 @@ func (r rawH) Propose(ctx context.Context, st *sod.EscapeState) ([]sod.Candidate
 func (p *probeBest) Validate() error { return validateInner(p.inner) }
 func (r rawH) Validate() error       { return validateInner(r.inner) }
 
+// unwrapJudge returns the escaper a judge's wrapper (WithJudge) wraps, or
+// e itself.
+func unwrapJudge(e sod.Escaper) sod.Escaper {
+	switch w := e.(type) {
+	case *probeBest:
+		return w.inner
+	case rawH:
+		return w.inner
+	}
+	return e
+}
+
 // validateInner runs a wrapped escaper's own Validate, if it has one.
 func validateInner(e sod.Escaper) error {
 	if v, ok := e.(interface{ Validate() error }); ok {

@@ -3,7 +3,10 @@ package escapebench
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -11,12 +14,18 @@ import (
 	"sodworkbench.org/workbench/sod/randstream"
 )
 
-// Method is an escape method under test: a name, its parameters (recorded
-// with every result) and a constructor of a fresh sod.Escaper for one run
-// (trial seed given, so seeded methods differ between trials and runs on
-// parallel workers share no state).
+// Method is an escape method under test: a name, its parameters and a
+// constructor of a fresh sod.Escaper for one run (trial seed given, so
+// seeded methods differ between trials and runs on parallel workers share
+// no state).
 type Method struct {
-	Name   string
+	// Name is the method's name in every table (for a built-in method
+	// with settings, the canonical name ResolveMethod gives).
+	Name string
+	// Params describes the method's settings. A result records the
+	// settings read back from the escaper that ran (sod.EscaperParams of
+	// its table); Params is recorded only for keys that escaper has no
+	// table entry for (a method of your own).
 	Params map[string]string
 	// Seeded says that the method's runs depend on the trial seed. A
 	// method that does not (a deterministic escaper) is run once per
@@ -36,6 +45,13 @@ type Method struct {
 	MaxN int
 	// New returns the escaper of one run on instance in.
 	New func(in CertifiedInstance, seed uint64) (sod.Escaper, error)
+
+	// configure, for a built-in method, returns it configured by settings
+	// text, and the canonical name's settings (ResolveMethod).
+	configure func(kvs []sod.KeyValue) (Method, []string, error)
+	// perRunKeys are the settings a built-in method's runs choose (the
+	// seed): a result records them in its own fields, not in Params.
+	perRunKeys []string
 }
 
 // EscaperMethod makes a Method of a user escaper: newEsc is called once per
@@ -60,61 +76,52 @@ func EscaperMethod(name string, params map[string]string, newEsc func(in Certifi
 const MethodDelta = 0.5
 
 // BuiltinMethods returns the built-in methods: every sod escaper with its
-// sod defaults (sod.DefaultSingleStepSOD and the other Default
-// constructors, as experiments.DefaultVariants uses them) and the
-// benchmark's own choices: single-step SOD with δ = MethodDelta, the
-// paper's multi-step SOD at the instance's (l, t) — on instances without
-// one, l = MultiStepL and t chosen per point by sod.AutoT(1) — the
-// SOD line search over the t grid of benchStepGrid (10^0 … 10^12), exact
-// subspace SOD, perturbed GD, random and negative-gradient line searches;
-// single-step and exact subspace SOD only up to n = sod.MaxDenseSize
-// (Method.MaxN); the seeded ones take the trial seed, the others are
-// deterministic and run once per instance; then the baselines "gd-alone"
-// (no escape: gradient descent only) and "random-restart" (a fresh start
-// x₀ = N(0, ‖X̂‖²_F/(nr)·I), judged after a full gradient descent phase).
+// sod defaults (its zero value, or the Default constructor where that
+// differs, as experiments.DefaultVariants uses them) and the benchmark's
+// own choices: single-step SOD with δ = MethodDelta, the paper's
+// multi-step SOD at the instance's (l, t) — on instances without one, its
+// zero value: l = sod.DefaultLiftingOrder and t chosen per point by
+// sod.AutoT(1) — the SOD line search over the t grid 10^0 … 10^12 with
+// eight points per decade, exact subspace SOD, perturbed GD, random and
+// negative-gradient line searches; single-step and exact subspace SOD
+// only up to n = sod.MaxDenseSize (Method.MaxN); the seeded ones take the
+// trial seed, the others are deterministic and run once per instance;
+// then the baselines "gd-alone" (no escape: gradient descent only) and
+// "random-restart" (a fresh start x₀ = N(0, ‖X̂‖²_F/(nr)·I), judged after
+// a full gradient descent phase).
 //
 // Every Params listing is sod.EscaperParams of the escaper the method
-// constructs, so it cannot drift from the values that run; a setting that
+// configures, so it cannot drift from the values that run; a setting that
 // the method chooses per instance or per trial is listed by how it is
-// chosen ("seed": "trial").
+// chosen ("seed": "trial"). A result records the settings read back from
+// the escaper that ran (TrialResult.Params), its seed in TrialResult.Seed.
 func BuiltinMethods() []Method {
-	lineSearch := func() *sod.SODLineSearch {
-		e := sod.DefaultSODLineSearch()
-		e.Ts = benchStepGrid()
-		return e
-	}
-	multiStep := sod.EscaperParams(sod.DefaultMultiStepSOD(MultiStepL, 0))
-	multiStep["l"] = "instance (paper) or " + multiStep["l"]
-	multiStep["t"] = "instance (paper) or AutoT(1)"
+	seeded := []string{"seed"}
 	return []Method{
-		{Name: "single-step-sod", MaxN: sod.MaxDenseSize, Params: sod.EscaperParams(sod.DefaultSingleStepSOD(MethodDelta)), New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
-			return sod.DefaultSingleStepSOD(MethodDelta), nil
-		}},
-		{Name: "multi-step-sod", Params: multiStep, New: func(in CertifiedInstance, _ uint64) (sod.Escaper, error) {
-			if in.L == 0 {
-				// No (l, t) of the paper for this point: a fixed t lies
-				// outside U_β ∪ U_γ at most points, so t is chosen per
-				// point from the closed form.
-				d := sod.DefaultMultiStepSOD(MultiStepL, 0)
-				return sod.MultiStepAutoT(d.L, d.Rho, d.Eta, sod.AutoT(1)), nil
-			}
-			return sod.DefaultMultiStepSOD(in.L, in.T), nil
-		}},
-		{Name: "sod-line-search", Params: sod.EscaperParams(lineSearch()), New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
-			return lineSearch(), nil
-		}},
-		{Name: "exact-subspace-sod", MaxN: sod.MaxDenseSize, Params: sod.EscaperParams(sod.DefaultExactSubspaceSOD()), New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
-			return sod.DefaultExactSubspaceSOD(), nil
-		}},
-		{Name: "perturbed-gd", Seeded: true, Judge: JudgeProbe, Params: perTrial(sod.DefaultPerturbedGD(0)), New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
-			return sod.DefaultPerturbedGD(seed), nil
-		}},
-		{Name: "random-line-search", Seeded: true, Params: perTrial(sod.DefaultRandomLineSearch(0)), New: func(_ CertifiedInstance, seed uint64) (sod.Escaper, error) {
-			return sod.DefaultRandomLineSearch(seed), nil
-		}},
-		{Name: "neg-grad-line-search", Params: sod.EscaperParams(&sod.NegGradLineSearch{}), New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
-			return &sod.NegGradLineSearch{}, nil
-		}},
+		builtin(Method{Name: "single-step-sod", MaxN: sod.MaxDenseSize}, *sod.DefaultSingleStepSOD(MethodDelta), nil, nil, nil),
+		builtin(Method{Name: "multi-step-sod"}, sod.MultiStepSOD{}, nil,
+			func(e *sod.MultiStepSOD, in CertifiedInstance, _ uint64) {
+				// The paper's (l, t) where the instance has one and the
+				// configuration sets neither; elsewhere t is chosen per
+				// point from the closed form (T zero: AutoT(1)), since a
+				// fixed t lies outside U_β ∪ U_γ at most points.
+				if in.L != 0 && (e.L == 0 || e.L == sod.DefaultLiftingOrder) && e.T == 0 {
+					e.L, e.T = in.L, in.T
+				}
+			},
+			func(p map[string]string) {
+				if p["t"] == "auto" && p["l"] == strconv.Itoa(sod.DefaultLiftingOrder) {
+					p["l"] = "instance (paper) or " + p["l"]
+					p["t"] = "instance (paper) or AutoT(1)"
+				}
+			}),
+		builtin(Method{Name: "sod-line-search"}, sod.SODLineSearch{BothSigns: true, TDecades: benchTDecades, TPerDecade: benchTPerDecade}, nil, nil, nil),
+		builtin(Method{Name: "exact-subspace-sod", MaxN: sod.MaxDenseSize}, *sod.DefaultExactSubspaceSOD(), nil, nil, nil),
+		builtin(Method{Name: "perturbed-gd", Seeded: true, Judge: JudgeProbe}, sod.PerturbedGD{}, seeded,
+			func(e *sod.PerturbedGD, _ CertifiedInstance, seed uint64) { e.Seed = seed }, nil),
+		builtin(Method{Name: "random-line-search", Seeded: true}, sod.RandomLineSearch{}, seeded,
+			func(e *sod.RandomLineSearch, _ CertifiedInstance, seed uint64) { e.Seed = seed }, nil),
+		builtin(Method{Name: "neg-grad-line-search"}, sod.NegGradLineSearch{}, nil, nil, nil),
 		{Name: "gd-alone", Params: map[string]string{}, New: func(CertifiedInstance, uint64) (sod.Escaper, error) {
 			return sod.EscapeFunc("gd-alone", func(context.Context, *sod.EscapeState) ([]sod.Candidate, error) { return nil, nil }), nil
 		}},
@@ -129,34 +136,32 @@ func BuiltinMethods() []Method {
 	}
 }
 
-// MultiStepL is the lifting order of the multi-step method on instances
-// that have no (l, t) of the paper.
-const MultiStepL = 5
+// The SOD line search's t grid in the benchmark: 10^0 … 10^12 with eight
+// points per decade. sod's default grid stops at 10^8 with four per
+// decade; at PMC n = 10⁴ the closed form is in its linear regime (λ_n ≈
+// −ε²n) and the scale that escapes needs t near 10^10–10^11, in a window
+// narrower than a quarter decade.
+const (
+	benchTDecades   = 12
+	benchTPerDecade = 8
+)
 
-// perTrial lists esc's settings with its seed given per trial.
-func perTrial(esc sod.Escaper) map[string]string {
-	p := sod.EscaperParams(esc)
-	p["seed"] = "trial"
-	return p
-}
-
-// benchStepGrid returns the SOD line search's t grid in the benchmark:
-// 10^0 … 10^12 with eight points per decade (rounded, duplicates dropped).
-// sod's default grid stops at 10^8 with four per decade; at PMC n = 10⁴
-// the closed form is in its linear regime (λ_n ≈ −ε²n) and the scale that
-// escapes needs t near 10^10–10^11, in a window narrower than a quarter
-// decade.
-func benchStepGrid() []int64 {
-	var ts []int64
-	last := int64(-1)
-	for k := 0; k <= 8*12; k++ {
-		t := int64(math.Round(math.Pow(10, float64(k)/8)))
-		if t != last {
-			ts = append(ts, t)
-			last = t
+// recordedParams is what a run of m with the escaper esc records: the
+// settings read back from the escaper (its table, sod.EscaperParams, under
+// a judge's wrapper), but for those the run chooses (the seed, recorded
+// in TrialResult.Seed); m.Params for an escaper without a table (a
+// method of your own), whose keys the escaper's table overrides.
+func recordedParams(m Method, esc sod.Escaper) map[string]string {
+	out := map[string]string{}
+	if m.configure == nil {
+		maps.Copy(out, m.Params)
+	}
+	for k, v := range sod.EscaperParams(unwrapJudge(esc)) {
+		if !slices.Contains(m.perRunKeys, k) {
+			out[k] = v
 		}
 	}
-	return ts
+	return out
 }
 
 // Applies reports whether the suite runs m on in (n ≤ MaxN, or MaxN 0).

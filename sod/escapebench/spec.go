@@ -81,7 +81,10 @@ func QuickSpec() Spec {
 // MaxIter and MaxEscapes. A method name (with a judge suffix and
 // settings, ResolveMethod) is looked up in extra (your own methods, named
 // in s.Methods so that the journal's header records them) before
-// BuiltinMethods. An unknown family, method or PMC start is an
+// BuiltinMethods; methods are resolved here, once per suite, and two
+// names of one configuration ("sod-line-search+l-3",
+// "sod-line-search+L-3") are one method, run and counted once under its
+// canonical name. An unknown family, method or PMC start is an
 // error wrapping ErrBadBench naming it and the known ones, as is
 // anything Suite.Validate refuses.
 func (s Spec) Suite(extra ...Method) (Suite, error) {
@@ -114,11 +117,16 @@ func (s Spec) Suite(extra ...Method) (Suite, error) {
 		}
 		extra = append(extra, m)
 	}
+	given := map[string]string{}
 	for _, name := range s.Methods {
 		m, err := ResolveMethod(name, extra...)
 		if err != nil {
 			return Suite{}, err
 		}
+		if _, dup := given[m.Name]; dup {
+			continue // another name of a configuration already listed: one method, run once
+		}
+		given[m.Name] = name
 		su.Methods = append(su.Methods, m)
 	}
 	return su, su.Validate()

@@ -112,15 +112,12 @@ func RunTrial(ctx context.Context, in CertifiedInstance, m Method, trial int, se
 		return nil, fmt.Errorf("%w: instance %q has no problem, point or step", ErrBadBench, in.Name)
 	}
 	ts := TrialSeed(seed, in, m.Name, trial)
-	res := &TrialResult{Family: in.Family, Instance: in.Name, Method: m.Name, Params: m.Params, Trial: trial, Seed: ts, Judge: m.judge(), Hits: []Hit{}}
-	if res.Params == nil {
-		res.Params = map[string]string{}
-	}
 	esc, err := m.New(in, ts)
 	if err != nil {
 		return nil, fmt.Errorf("escapebench: method %q: %w", m.Name, err)
 	}
 	defer closeEscaper(esc) // an external method's program (ExecCommand)
+	res := &TrialResult{Family: in.Family, Instance: in.Name, Method: m.Name, Params: recordedParams(m, esc), Trial: trial, Seed: ts, Judge: m.judge(), Hits: []Hit{}}
 	phase := max(opt.MaxIter, in.PhaseIter)
 	if pr, ok := esc.(prober); ok {
 		pr.setProbe(phase)

@@ -383,7 +383,7 @@ func runQNN(ctx context.Context, cfg QNNConfig, prog batch.ProgressFunc) (*QNNRe
 		esc  sod.Escaper
 	}{
 		{"GD+SOD line search", &sod.SODLineSearch{L: cfg.L, Rho: cfg.Rho, Eta: cfg.Eta, BothSigns: true, GrowthQ: cfg.GrowthQ}},
-		{"GD+random line search", &sod.RandomLineSearch{Seed: cfg.Seed}},
+		{"GD+random line search", &sod.RandomLineSearch{Directions: 1, Seed: cfg.Seed}},
 		{"GD+negative-gradient line search", &sod.NegGradLineSearch{}},
 	}
 	for k, e := range escapers {

@@ -67,25 +67,80 @@ func nameList(p *[]string, allowed []string) listFlag[string] {
 	}}
 }
 
-// checkMethod accepts a method name escapebench.ResolveMethod knows.
-func checkMethod(s string) (string, error) { _, err := escapebench.ResolveMethod(s); return s, err }
+// checkMethod accepts a method name escapebench.ResolveMethod knows and
+// returns its canonical name ("sod-line-search+L-3" is
+// "sod-line-search+l-3").
+func checkMethod(s string) (string, error) {
+	m, err := escapebench.ResolveMethod(s)
+	return m.Name, err
+}
+
+// methodList is -methods: the listed methods, each checked and named
+// canonically; a configuration listed twice (under any spellings) is a
+// usage error naming both.
+type methodList struct {
+	p     *[]string
+	check func(string) (string, error) // checkMethod if nil
+}
+
+func (l methodList) String() string {
+	if l.p == nil {
+		return ""
+	}
+	return strings.Join(*l.p, ",")
+}
+
+func (l methodList) Set(s string) error {
+	var out []string
+	given := map[string]string{}
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e == "" {
+			continue
+		}
+		if len(out) == maxListLen {
+			return fmt.Errorf("more than %d values", maxListLen)
+		}
+		check := l.check
+		if check == nil {
+			check = checkMethod
+		}
+		c, err := check(e)
+		if err != nil {
+			return err
+		}
+		if prev, dup := given[c]; dup {
+			return fmt.Errorf("%q and %q are one configuration (%s): list it once", prev, e, c)
+		}
+		given[c] = e
+		out = append(out, c)
+	}
+	*l.p = out
+	return nil
+}
 
 // methodGrid is -method: it appends the methods of a grid
-// (escapebench.ExpandMethodGrid), each checked.
+// (escapebench.ExpandMethodGrid), each checked and named canonically, and
+// leaves out those already listed (one configuration is one method).
 type methodGrid struct{ p *[]string }
 
 func (g methodGrid) String() string { return "" }
 func (g methodGrid) Set(s string) error {
 	names, err := escapebench.ExpandMethodGrid(s)
+	if err != nil {
+		return err
+	}
+	out := *g.p
 	for _, n := range names {
-		if _, err = checkMethod(n); err != nil {
-			break
+		c, err := checkMethod(n)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
 		}
 	}
-	if err == nil {
-		*g.p = append(*g.p, names...)
-	}
-	return err
+	*g.p = out
+	return nil
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -118,7 +173,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	families := escapebench.FamilyNames()
 	fs.Var(nameList(&spec.Families, families), "families", "`list` of families: "+strings.Join(families, ","))
-	fs.Var(listFlag[string]{p: &spec.Methods, parse: checkMethodIn(user)}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings")
+	fs.Var(methodList{p: &spec.Methods, check: checkMethodIn(user)}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings (keys of the escaper's settings table, any case; named canonically, each configuration once)")
 	fs.Var(methodOrExec{methodGrid{&spec.Methods}, &spec.Exec}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7, or an external program exec:[NAME=]PROGRAM [ARG…] speaking sod/escapebench/PROTOCOL.md, e.g. 'exec:python3 sod/escapebench/clients/python/negcurv.py' (repeatable)")
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: escapebench.MaxCellPoints}, "per-cell", fmt.Sprintf("`k` generated points per family cell, in [1, %d]", escapebench.MaxCellPoints))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -105,6 +106,11 @@ func TestBenchUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"bench", "-methods", "multi-step-sod,multi-step-sod"},
+		{"bench", "-methods", "sod-line-search+l-3,sod-line-search+L-3"},
+		{"bench", "-methods", "sod-line-search+l-3+L-5"},
+		{"bench", "-method", "sod-line-search:l=3;L=5"},
+		{"bench", "-method", "perturbed-gd:seed=1,2"},
+		{"bench", "-method", "single-step-sod:delta=1.5"},
 		{"bench", "-families", "paper,bogus"},
 		{"bench", "-pmc-sizes", "20,20"},
 		{"bench", "-shard", "3/3"},
@@ -126,5 +132,30 @@ func TestBenchUsageErrors(t *testing.T) {
 	}
 	if _, err := os.Stat("bench-out"); !os.IsNotExist(err) {
 		t.Error("a usage error created ./bench-out")
+	}
+}
+
+// TestMethodFlags: -methods and -method give canonical names, each
+// configuration once: a grid adds only what is not listed yet, and both
+// spellings (+k-v and :k=v, any case) of a setting are one method.
+func TestMethodFlags(t *testing.T) {
+	var ms []string
+	l := methodList{p: &ms}
+	if err := l.Set("sod-line-search,perturbed-gd+tthres-10,single-step-sod+Delta-0.3"); err != nil {
+		t.Fatal(err)
+	}
+	g := methodGrid{&ms}
+	for _, grid := range []string{"sod-line-search:L=3,5,7", "perturbed-gd:t_thres=10,20", "single-step-sod:delta=0.3"} {
+		if err := g.Set(grid); err != nil {
+			t.Fatalf("-method %s: %v", grid, err)
+		}
+	}
+	want := []string{"sod-line-search", "perturbed-gd+t_thres-10", "single-step-sod+delta-0.3", "sod-line-search+l-3", "sod-line-search+l-7", "perturbed-gd+t_thres-20"}
+	if !slices.Equal(ms, want) {
+		t.Errorf("methods %q, want %q", ms, want)
+	}
+	err := l.Set("sod-line-search+l-3,sod-line-search+L-3")
+	if err == nil || !strings.Contains(err.Error(), `"sod-line-search+l-3" and "sod-line-search+L-3"`) {
+		t.Errorf("two spellings of one configuration: %v", err)
 	}
 }
