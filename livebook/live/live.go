@@ -12,6 +12,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io"
 	"io/fs"
 	"log"
@@ -24,6 +26,7 @@ import (
 	"time"
 
 	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib/generic"
 
 	"sodworkbench.org/workbench/livebook/cells"
 	"sodworkbench.org/workbench/livebook/symbols"
@@ -39,13 +42,12 @@ type Kernel struct {
 // New returns a kernel whose source packages (cells.SourcePackages) are
 // read from sources, a file system holding "<import path>/<file>.go".
 func New(sources fs.FS) (*Kernel, error) {
-	k := &Kernel{src: fstest.MapFS{}, rw: &cells.Rewriter{Symbols: symbols.Symbols, Generic: map[string]map[string][]int{}, Support: supportPath}}
+	k := &Kernel{src: fstest.MapFS{}, rw: &cells.Rewriter{Symbols: symbols.Symbols, Sources: stdlibSources(), Support: supportPath}}
 	for _, p := range cells.SourcePackages {
 		ents, err := fs.ReadDir(sources, p)
 		if err != nil {
 			return nil, fmt.Errorf("live: the source of %s: %v", p, err)
 		}
-		sigs := map[string][]int{}
 		for _, e := range ents {
 			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
 				continue
@@ -55,15 +57,8 @@ func New(sources fs.FS) (*Kernel, error) {
 				return nil, err
 			}
 			k.src["src/"+p+"/"+e.Name()] = &fstest.MapFile{Data: b}
-			s, err := cells.GenericSignatures(string(b))
-			if err != nil {
-				return nil, fmt.Errorf("live: %s/%s: %v", p, e.Name(), err)
-			}
-			for n, v := range s {
-				sigs[n] = v
-			}
+			k.rw.Sources[p] = append(k.rw.Sources[p], string(b))
 		}
-		k.rw.Generic[p] = sigs
 	}
 	return k, nil
 }
@@ -128,19 +123,6 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	t1 := time.Now()
 	res.Setup = t1.Sub(t0)
 	compiled, err := compile(i, prog.Src)
-	if err != nil && strings.Contains(prog.Src, "range") {
-		// A second attempt without range over integers (see cells.Rewriter.Ranges).
-		rw := *k.rw
-		rw.Ranges = true
-		if p2, err2 := k.session.Program(name, c, &rw); err2 == nil {
-			i2 := k.interpreter(stdout, explainer{stderr, p2})
-			if err2 = use(i2, p2.Imports, stdout); err2 == nil {
-				if c2, err2 := compile(i2, p2.Src); err2 == nil {
-					i, prog, compiled, err = i2, p2, c2, nil
-				}
-			}
-		}
-	}
 	t2 := time.Now()
 	res.Compile = t2.Sub(t1)
 	if err != nil {
@@ -201,7 +183,9 @@ func clear(x any) {
 	}
 }
 
-// indices is support.Indices (see cells.Rewriter.Ranges).
+// indices is support.Indices: n elements for an integer n, as range over
+// an integer (Go 1.22), which yaegi v0.16.1 lacks, is rewritten (see
+// cells.Rewriter).
 func indices(x any) []struct{} {
 	v := reflect.ValueOf(x)
 	switch v.Kind() {
@@ -209,15 +193,21 @@ func indices(x any) []struct{} {
 		return make([]struct{}, max(v.Int(), 0))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return make([]struct{}, v.Uint())
-	case reflect.Slice, reflect.Array:
-		return make([]struct{}, v.Len())
-	case reflect.Pointer:
-		if v.Elem().Kind() == reflect.Array {
-			return make([]struct{}, v.Elem().Len())
+	}
+	panic(fmt.Sprintf("support.Indices(%T): want an integer", x))
+}
+
+// stdlibSources are the standard packages yaegi reads from its own copy
+// of their source (stdlibGeneric), for the type checker.
+func stdlibSources() map[string][]string {
+	m := map[string][]string{}
+	for _, src := range generic.Sources {
+		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly)
+		if err == nil {
+			m[f.Name.Name] = append(m[f.Name.Name], src)
 		}
 	}
-	panic(fmt.Sprintf("the page's interpreter cannot range over a %T with one variable in a program that also ranges over an integer "+
-		"(yaegi v0.16.1 has no range over integers, so such loops are rewritten); write for i := 0; i < n; i++ instead", x))
+	return m
 }
 
 // stdlibGeneric are the standard packages whose generic functions yaegi
