@@ -47,8 +47,9 @@ type Rewriter struct {
 	// import path: the text of each of their files.
 	Sources map[string][]string
 	// Support is the import path of a compiled package with the
-	// functions the rewrites call: Clear(x any) and Indices(n any)
-	// []struct{} (n elements for an integer n).
+	// functions the rewrites call: Clear(x any), Indices(n any)
+	// []struct{} (n elements for an integer n) and GoPanic(v any) (a
+	// goroutine panicked with v: end the run).
 	Support string
 	paths   map[string]string // import path -> Symbols key
 	imp     *importer
@@ -699,14 +700,22 @@ func (r *rewriting) deferred(s ast.Stmt, c *ast.CallExpr, kw string) {
 		}
 		args = append(args, v)
 	}
-	if len(first) == 0 {
+	if len(first) == 0 && kw == "defer" {
 		return
 	}
 	ell := ""
 	if c.Ellipsis.IsValid() {
 		ell = "..."
 	}
-	text := "{ " + strings.Join(first, "; ") + "; " + kw + " " + fun + "(" + strings.Join(args, ", ") + ell + ") }"
+	call := fun + "(" + strings.Join(args, ", ") + ell + ")"
+	if kw == "go" {
+		// A goroutine's panic ends the program with its value, as in Go,
+		// instead of the interpreter (Support's GoPanic ends the run).
+		if sup := r.support(); sup != "" {
+			call = "func() { defer func() { if livebook_r := recover(); livebook_r != nil { " + sup + ".GoPanic(livebook_r) } }(); " + call + " }()"
+		}
+	}
+	text := "{ " + strings.Join(append(first, kw+" "+call), "; ") + " }"
 	r.add(r.off(s.Pos()), r.off(s.End()), r.lines(s, text))
 }
 

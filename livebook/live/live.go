@@ -22,6 +22,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing/fstest"
 	"time"
 
@@ -117,7 +118,22 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	t0 := time.Now()
 	// The interpreter's own reports (a panic's positions) name cell lines.
 	i := k.interpreter(stdout, explainer{stderr, prog})
-	if err := use(i, prog.Imports, stdout); err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var goPanic struct {
+		sync.Mutex
+		value any
+		set   bool
+	}
+	onGoPanic := func(v any) {
+		goPanic.Lock()
+		if !goPanic.set {
+			goPanic.value, goPanic.set = v, true
+		}
+		goPanic.Unlock()
+		cancel()
+	}
+	if err := use(i, prog.Imports, stdout, onGoPanic); err != nil {
 		return res, fmt.Errorf("live: loading the symbols: %v", err)
 	}
 	t1 := time.Now()
@@ -132,14 +148,39 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	res.Compiled = true
 	err = execute(ctx, i, compiled)
 	res.Exec = time.Since(t2)
+	goPanic.Lock()
+	if goPanic.set {
+		err = interp.Panic{Value: goPanic.value}
+	}
+	goPanic.Unlock()
 	if err != nil {
 		var p interp.Panic
 		if errors.As(err, &p) {
-			return res, fmt.Errorf("%w: %v", ErrPanic, p.Value)
+			return res, fmt.Errorf("%w: %v", ErrPanic, goMessage(p.Value))
 		}
 		return res, errors.New(prog.Explain(err.Error()))
 	}
 	return res, nil
+}
+
+// goMessage is Go's message for a panic value, where the interpreter's
+// differs (it reaches some runtime errors through package reflect).
+func goMessage(v any) string {
+	msg := fmt.Sprint(v)
+	for _, m := range reflectMessages {
+		if strings.Contains(msg, m[0]) {
+			return m[1]
+		}
+	}
+	return msg
+}
+
+var reflectMessages = [][2]string{
+	{"reflect: slice index out of range", "runtime error: index out of range"},
+	{"reflect: array index out of range", "runtime error: index out of range"},
+	{"reflect: string index out of range", "runtime error: index out of range"},
+	{"reflect.Value.Field on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
+	{"reflect: call of reflect.Value.Elem on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
 }
 
 // explainer writes the interpreter's reports with program positions
@@ -231,8 +272,10 @@ var plain = func() map[string]map[string]reflect.Value {
 
 // use gives the interpreter the symbols, with fmt's printing functions
 // writing to stdout.
-func use(i *interp.Interpreter, imports []string, stdout io.Writer) error {
-	if err := i.Use(map[string]map[string]reflect.Value{supportPath + "/support": {"Indices": reflect.ValueOf(indices), "Clear": reflect.ValueOf(clear)}}); err != nil {
+func use(i *interp.Interpreter, imports []string, stdout io.Writer, goPanic func(any)) error {
+	if err := i.Use(map[string]map[string]reflect.Value{supportPath + "/support": {
+		"Indices": reflect.ValueOf(indices), "Clear": reflect.ValueOf(clear), "GoPanic": reflect.ValueOf(goPanic),
+	}}); err != nil {
 		return err
 	}
 	for _, p := range imports {

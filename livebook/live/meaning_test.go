@@ -53,6 +53,11 @@ func TestGoMeaning(t *testing.T) {
 		{"min with a NaN and zeros", "z, nz := 0.0, 0.0\nnz = -nz\nnan := z / z\nfmt.Println(min(1, nan), max(nan, 1), 1/min(z, nz), 1/max(nz, z))", "NaN NaN -Inf +Inf\n"},
 		{"a huge array is refused", "var a [1 << 61]float64\nfmt.Println(len(a))", "refused: larger than"},
 		{"range over a function is refused", "for i := range func(yield func(int) bool) { yield(1) } {\n\tfmt.Println(i)\n}", "refused: range over a function"},
+		{"D3 a goroutine's panic ends the run with its value", "done := make(chan bool)\ngo func() {\n\tvar s []int\n\t_ = s[3]\n\tdone <- true\n}()\n<-done\nfmt.Println(\"not reached\")", "panic: runtime error: index out of range"},
+		{"and the next run works", "fmt.Println(\"next\")", "next\n"},
+		{"D3 a goroutine's panic value", "done := make(chan bool)\ngo func(n int) {\n\tpanic(fmt.Sprint(\"boom \", n))\n}(7)\n<-done", "panic: boom 7"},
+		{"D4 Go's message for an index", "s := []int{1, 2, 3}\nn := 5\nfmt.Println(s[n])", "panic: runtime error: index out of range"},
+		{"D4 integer divide by zero", "a, b := 1, 0\nfmt.Println(a / b)", "panic: runtime error: integer divide by zero"},
 		{"a type error is Go's", "var x int = \"a\"\nfmt.Println(x)", "refused: cannot use \"a\""},
 	}
 	for i, tt := range tests {
@@ -63,6 +68,12 @@ func TestGoMeaning(t *testing.T) {
 		if want, ok := strings.CutPrefix(tt.want, "refused: "); ok {
 			if err == nil || !strings.Contains(err.Error(), want) || errors.Is(err, live.ErrPanic) {
 				t.Errorf("%s: %v (printed %q), want a refusal with %q", tt.name, err, out.String(), want)
+			}
+			continue
+		}
+		if want, ok := strings.CutPrefix(tt.want, "panic: "); ok {
+			if !errors.Is(err, live.ErrPanic) || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v (printed %q), want a panic with %q", tt.name, err, out.String(), want)
 			}
 			continue
 		}
