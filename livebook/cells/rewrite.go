@@ -127,6 +127,11 @@ func (rw *Rewriter) Check(src string) (string, error) {
 			if te, ok := err.(types.Error); ok {
 				p := te.Fset.Position(te.Pos)
 				first = &CheckError{Line: p.Line, Col: p.Column, Msg: te.Msg}
+				for _, pkg := range []string{"slices", "maps", "cmp"} {
+					if strings.HasPrefix(te.Msg, "undefined: "+pkg+".") {
+						first.(*CheckError).Msg += " (the page's interpreter has Go 1.22's " + pkg + ", without Go 1.23's iterators: this is not available in the browser)"
+					}
+				}
 			}
 		}
 	}}

@@ -56,7 +56,13 @@
           if (m.type === "ready") { resolve(); return; }
           if (m.type === "fatal") {
             if (stats.ready === null) { reject(new Error(m.error)); return; }
-            fail("the interpreter stopped: " + m.error);
+            // The interpreter crashed (a Go runtime error the run could not
+            // contain): end the run with the reason, and start a new
+            // interpreter with the declarations it had.
+            fail("the interpreter crashed: " + m.error + "\nThe page restarted it, with the declarations of the cells run so far.");
+            if (worker) { worker.terminate(); }
+            worker = null;
+            startWorker().then(function () { setStatus("ready (the interpreter was restarted after a crash)"); });
             return;
           }
           onMessage(m);
@@ -86,9 +92,12 @@
     });
   }
 
+  // fail ends the pending calls with msg, which the running cell prints
+  // once (as the error of its run).
   function fail(msg) {
-    if (current) { current.error(msg); }
-    Object.keys(pending).forEach(function (id) { pending[id]({ error: msg, stopped: true }); delete pending[id]; });
+    var n = 0;
+    Object.keys(pending).forEach(function (id) { pending[id]({ error: msg, stopped: true }); delete pending[id]; n++; });
+    if (current && n === 0) { current.error(msg); }
   }
 
   function onMessage(m) {
