@@ -119,7 +119,9 @@ func TestDifferential(t *testing.T) {
 	for k := range refusals {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return refusals[keys[i]] > refusals[keys[j]] || refusals[keys[i]] == refusals[keys[j]] && keys[i] < keys[j] })
+	sort.Slice(keys, func(i, j int) bool {
+		return refusals[keys[i]] > refusals[keys[j]] || refusals[keys[i]] == refusals[keys[j]] && keys[i] < keys[j]
+	})
 	for _, k := range keys {
 		fmt.Fprintf(&rep, "- %d × %s\n", refusals[k], k)
 	}
