@@ -52,7 +52,7 @@ func (im *importer) Import(path string) (*types.Package, error) {
 			continue
 		}
 		switch {
-		case v.Type() == reflect.TypeFor[constant.Value]():
+		case v.Type().Implements(reflect.TypeFor[constant.Value]()):
 			c := v.Interface().(constant.Value)
 			scope.Insert(types.NewConst(token.NoPos, p, name, untyped(c), c))
 		case v.Kind() == reflect.Func:

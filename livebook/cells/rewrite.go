@@ -8,6 +8,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"math"
 	"reflect"
 	"sort"
 	"strconv"
@@ -49,7 +50,8 @@ type Rewriter struct {
 	// Support is the import path of a compiled package with the
 	// functions the rewrites call: Clear(x any), Indices(n any)
 	// []struct{} (n elements for an integer n) and GoPanic(v any) (a
-	// goroutine panicked with v: end the run).
+	// goroutine panicked with v: end the run) and Print(ln bool, a ...any)
+	// (the builtins print and println, with the formats of Go's runtime).
 	Support string
 	paths   map[string]string // import path -> Symbols key
 	imp     *importer
@@ -339,6 +341,57 @@ func (r *rewriting) typeText(t types.Type, pos token.Pos) (string, bool) {
 	return types.TypeString(t, func(p *types.Package) string { return r.local(p) }), true
 }
 
+// constant writes the value of a constant expression as Go source of
+// the same type and kind.
+func (r *rewriting) constant(e ast.Expr) (string, bool) {
+	tv, ok := r.info.Types[e]
+	if !ok || tv.Value == nil {
+		return "", false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	if !ok {
+		return "", false
+	}
+	v := tv.Value
+	var lit string
+	switch {
+	case b.Info()&types.IsBoolean != 0:
+		lit = v.ExactString()
+	case b.Info()&types.IsString != 0:
+		lit = v.ExactString()
+	case b.Kind() == types.UntypedRune:
+		n, exact := constant.Int64Val(v)
+		if !exact || n < 0 || n > 0x10ffff {
+			return "", false
+		}
+		lit = strconv.QuoteRune(rune(n))
+	case b.Info()&types.IsInteger != 0:
+		if v.Kind() != constant.Int {
+			return "", false
+		}
+		lit = v.ExactString()
+	case b.Info()&types.IsFloat != 0:
+		f, _ := constant.Float64Val(v)
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return "", false
+		}
+		lit = strconv.FormatFloat(f, 'g', -1, 64)
+		if !strings.ContainsAny(lit, ".e") {
+			lit += ".0"
+		}
+	default:
+		return "", false
+	}
+	if tv.Type == types.Typ[b.Kind()] && b.Info()&types.IsUntyped != 0 {
+		return "(" + lit + ")", true
+	}
+	t, ok := r.typeText(tv.Type, e.Pos())
+	if !ok {
+		return "", false
+	}
+	return t + "(" + lit + ")", true
+}
+
 // isConst reports whether e is a constant expression.
 func (r *rewriting) isConst(e ast.Expr) bool {
 	tv, ok := r.info.Types[e]
@@ -366,6 +419,21 @@ func (r *rewriting) walk() {
 			r.simple[s.Init] = true
 		case *ast.CommClause:
 			r.simple[s.Comm] = true
+		}
+		return true
+	})
+	// Constant expressions are written as their values: yaegi computes
+	// some of them in the wrong type (an untyped integer division of a
+	// compiled package's constant in floating point).
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		switch e := n.(type) {
+		case *ast.GenDecl:
+			return e.Tok != token.IMPORT
+		case *ast.BinaryExpr, *ast.UnaryExpr:
+			if lit, ok := r.constant(e.(ast.Expr)); ok {
+				r.add(r.off(e.Pos()), r.off(e.End()), r.lines(e, lit))
+				return false
+			}
 		}
 		return true
 	})
@@ -429,6 +497,19 @@ func (r *rewriting) call(c *ast.CallExpr) {
 				}
 			case "min", "max":
 				r.minMax(c, b.Name())
+			case "print", "println":
+				// yaegi prints with fmt's formats; Go's runtime has its own.
+				if s := r.support(); s != "" {
+					ln := "false"
+					if b.Name() == "println" {
+						ln = "true"
+					}
+					if len(c.Args) == 0 {
+						r.add(r.off(c.Fun.Pos()), r.off(c.Rparen)+1, s+".Print("+ln+")")
+					} else {
+						r.add(r.off(c.Fun.Pos()), r.off(c.Lparen)+1, s+".Print("+ln+", ")
+					}
+				}
 			}
 			return
 		}

@@ -21,6 +21,7 @@ import (
 	"path"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing/fstest"
@@ -133,7 +134,7 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		goPanic.Unlock()
 		cancel()
 	}
-	if err := use(i, prog.Imports, stdout, onGoPanic); err != nil {
+	if err := use(i, prog.Imports, stdout, stderr, onGoPanic); err != nil {
 		return res, fmt.Errorf("live: loading the symbols: %v", err)
 	}
 	t1 := time.Now()
@@ -161,6 +162,48 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		return res, errors.New(prog.Explain(err.Error()))
 	}
 	return res, nil
+}
+
+// runtimePrint formats the arguments of the builtins print and println
+// as Go's runtime does (runtime/print.go).
+func runtimePrint(ln bool, a ...any) string {
+	var b strings.Builder
+	for i, x := range a {
+		if ln && i > 0 {
+			b.WriteByte(' ')
+		}
+		v := reflect.ValueOf(x)
+		switch v.Kind() {
+		case reflect.Invalid:
+			b.WriteString("(0x0,0x0)")
+		case reflect.Bool:
+			b.WriteString(strconv.FormatBool(v.Bool()))
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			b.WriteString(strconv.FormatInt(v.Int(), 10))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			b.WriteString(strconv.FormatUint(v.Uint(), 10))
+		case reflect.Float32:
+			b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 32))
+		case reflect.Float64:
+			b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+		case reflect.Complex64:
+			b.WriteString(strconv.FormatComplex(v.Complex(), 'g', -1, 64))
+		case reflect.Complex128:
+			b.WriteString(strconv.FormatComplex(v.Complex(), 'g', -1, 128))
+		case reflect.String:
+			b.WriteString(v.String())
+		case reflect.Slice:
+			fmt.Fprintf(&b, "[%d/%d]%#x", v.Len(), v.Cap(), v.Pointer())
+		case reflect.Pointer, reflect.Chan, reflect.Map, reflect.Func, reflect.UnsafePointer:
+			fmt.Fprintf(&b, "%#x", v.Pointer())
+		default:
+			fmt.Fprintf(&b, "%v", x)
+		}
+	}
+	if ln {
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // goMessage is Go's message for a panic value, where the interpreter's
@@ -272,9 +315,10 @@ var plain = func() map[string]map[string]reflect.Value {
 
 // use gives the interpreter the symbols, with fmt's printing functions
 // writing to stdout.
-func use(i *interp.Interpreter, imports []string, stdout io.Writer, goPanic func(any)) error {
+func use(i *interp.Interpreter, imports []string, stdout, stderr io.Writer, goPanic func(any)) error {
 	if err := i.Use(map[string]map[string]reflect.Value{supportPath + "/support": {
 		"Indices": reflect.ValueOf(indices), "Clear": reflect.ValueOf(clear), "GoPanic": reflect.ValueOf(goPanic),
+		"Print": reflect.ValueOf(func(ln bool, a ...any) { io.WriteString(stderr, runtimePrint(ln, a...)) }),
 	}}); err != nil {
 		return err
 	}

@@ -58,6 +58,8 @@ func TestGoMeaning(t *testing.T) {
 		{"D3 a goroutine's panic value", "done := make(chan bool)\ngo func(n int) {\n\tpanic(fmt.Sprint(\"boom \", n))\n}(7)\n<-done", "panic: boom 7"},
 		{"D4 Go's message for an index", "s := []int{1, 2, 3}\nn := 5\nfmt.Println(s[n])", "panic: runtime error: index out of range"},
 		{"D4 integer divide by zero", "a, b := 1, 0\nfmt.Println(a / b)", "panic: runtime error: integer divide by zero"},
+		{"print and println with the formats of Go's runtime", "var s []int\nprintln(1.5, true, s == nil, 7, s)\nprint(\"a\", 1, \"\\n\")", "1.5 true true 7 [0/0]0x0\na1\n"},
+		{"an untyped constant of a compiled package", "var f float64 = experiments.MaxBasicStarts / 8\nfmt.Println(f, experiments.MaxBasicStarts <= int64(200))", "12 true\n"},
 		{"a type error is Go's", "var x int = \"a\"\nfmt.Println(x)", "refused: cannot use \"a\""},
 	}
 	for i, tt := range tests {
