@@ -81,6 +81,7 @@ func (rw *Rewriter) symbols(path string) (map[string]reflect.Value, bool) {
 type edit struct {
 	start, end int
 	text       string
+	seq        int // the order of adding
 }
 
 // rewriting is the state of one program's rewrite.
@@ -185,16 +186,22 @@ func (r *rewriting) refuse(n ast.Node, format string, a ...any) {
 func (r *rewriting) off(p token.Pos) int { return r.fset.Position(p).Offset }
 
 // add records an edit.
+// The edits are kept sorted by start, so that render finds those in a
+// range by a binary search (the rewrite stays linear in the cell's size).
 func (r *rewriting) add(start, end int, text string) {
-	r.edits = append(r.edits, edit{start, end, text})
+	e := edit{start, end, text, len(r.edits)}
+	i := sort.Search(len(r.edits), func(i int) bool { return r.edits[i].start > start })
+	r.edits = append(r.edits, edit{})
+	copy(r.edits[i+1:], r.edits[i:])
+	r.edits[i] = e
 }
 
 // render returns src[start:end] with the edits inside it applied; an
 // edit that covers others (added after them, from their rendering) wins.
 func (r *rewriting) render(start, end int) string {
 	var es []edit
-	for i := len(r.edits) - 1; i >= 0; i-- { // the later added first
-		if e := r.edits[i]; e.start >= start && e.end <= end {
+	for i := sort.Search(len(r.edits), func(i int) bool { return r.edits[i].start >= start }); i < len(r.edits) && r.edits[i].start <= end; i++ {
+		if e := r.edits[i]; e.end <= end {
 			es = append(es, e)
 		}
 	}
@@ -209,7 +216,10 @@ func (r *rewriting) render(start, end int) string {
 		if za != zb {
 			return za
 		}
-		return ea.end > eb.end
+		if ea.end != eb.end {
+			return ea.end > eb.end
+		}
+		return ea.seq > eb.seq // the later added first
 	})
 	var b strings.Builder
 	at := start
@@ -750,6 +760,12 @@ func (r *rewriting) deferred(s ast.Stmt, c *ast.CallExpr, kw string) {
 			return
 		}
 	}
+	var pre []string // arguments put first
+	if b, ok := r.info.Uses[identOf(c.Fun)].(*types.Builtin); ok && (b.Name() == "print" || b.Name() == "println") {
+		if sup := r.support(); sup != "" {
+			fun, pre = sup+".Print", []string{strconv.FormatBool(b.Name() == "println")}
+		}
+	}
 	var sig *types.Signature
 	if s, ok := r.typeOf(c.Fun).Underlying().(*types.Signature); ok {
 		sig = s
@@ -786,14 +802,14 @@ func (r *rewriting) deferred(s ast.Stmt, c *ast.CallExpr, kw string) {
 		}
 		args = append(args, v)
 	}
-	if len(first) == 0 && kw == "defer" {
+	if len(first) == 0 && len(pre) == 0 && kw == "defer" {
 		return
 	}
 	ell := ""
 	if c.Ellipsis.IsValid() {
 		ell = "..."
 	}
-	call := fun + "(" + strings.Join(args, ", ") + ell + ")"
+	call := fun + "(" + strings.Join(append(pre, args...), ", ") + ell + ")"
 	if kw == "go" {
 		// A goroutine's panic ends the program with its value, as in Go,
 		// instead of the interpreter (Support's GoPanic ends the run).
