@@ -51,7 +51,9 @@ type Rewriter struct {
 	// functions the rewrites call: Clear(x any), Indices(n any)
 	// []struct{} (n elements for an integer n) and GoPanic(v any) (a
 	// goroutine panicked with v: end the run) and Print(ln bool, a ...any)
-	// (the builtins print and println, with the formats of Go's runtime).
+	// (the builtins print and println, with the formats of Go's runtime)
+	// and Index(i int64, n, line int) int (i if 0 <= i < n, else Go's
+	// panic, at that line of the program).
 	Support string
 	paths   map[string]string // import path -> Symbols key
 	imp     *importer
@@ -96,6 +98,7 @@ type rewriting struct {
 	imports map[string]string // path -> the file's name for it
 	extra   []Import
 	simple  map[ast.Stmt]bool // statements in a simple-statement position
+	targets map[ast.Expr]bool // the targets of parallel assignments
 	err     error
 	n       int // temporaries made
 }
@@ -142,7 +145,7 @@ func (rw *Rewriter) Check(src string) (string, error) {
 	if first != nil {
 		return "", first
 	}
-	r := &rewriting{rw: rw, src: src, fset: fset, file: f, info: info, pkg: pkg, imports: map[string]string{}, simple: map[ast.Stmt]bool{}}
+	r := &rewriting{rw: rw, src: src, fset: fset, file: f, info: info, pkg: pkg, imports: map[string]string{}, simple: map[ast.Stmt]bool{}, targets: map[ast.Expr]bool{}}
 	for _, im := range f.Imports {
 		p, _ := strconv.Unquote(im.Path.Value)
 		if im.Name != nil {
@@ -429,6 +432,12 @@ func (r *rewriting) walk() {
 			r.simple[s.Init] = true
 		case *ast.CommClause:
 			r.simple[s.Comm] = true
+		case *ast.AssignStmt:
+			if s.Tok == token.ASSIGN && len(s.Lhs) > 1 {
+				for _, l := range s.Lhs {
+					r.targets[ast.Unparen(l)] = true
+				}
+			}
 		}
 		return true
 	})
@@ -450,6 +459,8 @@ func (r *rewriting) walk() {
 	var post func(n ast.Node)
 	post = func(n ast.Node) {
 		switch n := n.(type) {
+		case *ast.IndexExpr:
+			r.index(n)
 		case *ast.CallExpr:
 			r.call(n)
 		case *ast.ArrayType:
@@ -476,6 +487,50 @@ func (r *rewriting) walk() {
 		stack = append(stack, n)
 		return true
 	})
+}
+
+// index checks a variable index of a slice, an array or a string where
+// Go does, so that the panic is Go's (index out of range [5] with length
+// 3) at the line of the index: yaegi panics in package reflect without
+// the index, the length or the line. Only an operand without effects (a
+// variable, a field of one) is checked, since it is read twice.
+func (r *rewriting) index(e *ast.IndexExpr) {
+	if r.isConst(e.Index) || r.rw.Support == "" || r.targets[e] {
+		return // a parallel assignment's target is checked in its second phase
+	}
+	tv, ok := r.info.Types[e.X]
+	if !ok || tv.IsType() {
+		return
+	}
+	switch u := tv.Type.Underlying().(type) {
+	case *types.Slice, *types.Array:
+	case *types.Basic:
+		if u.Info()&types.IsString == 0 {
+			return
+		}
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
+			return
+		}
+	default:
+		return
+	}
+	if b, ok := r.typeOf(e.Index).Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return
+	}
+	for x := ast.Expr(e.X); ; {
+		switch y := x.(type) {
+		case *ast.Ident:
+		case *ast.SelectorExpr:
+			x = y.X
+			continue
+		default:
+			return
+		}
+		break
+	}
+	line := r.fset.Position(e.Index.Pos()).Line
+	r.add(r.off(e.Index.Pos()), r.off(e.Index.End()), fmt.Sprintf("%s.Index(int64(%s), len(%s), %d)", r.support(), r.text(e.Index), r.text(e.X), line))
 }
 
 // arraySize refuses array types larger than the interpreter can hold.
@@ -721,6 +776,9 @@ func (r *rewriting) target(l ast.Expr, first *[]string) (string, bool) {
 				*first = append(*first, k+" := "+idx)
 			}
 			idx = k
+			if _, isMap := x.Underlying().(*types.Map); !isMap && r.rw.Support != "" {
+				idx = fmt.Sprintf("%s.Index(int64(%s), len(%s), %d)", r.support(), k, obj, r.fset.Position(l.Index.Pos()).Line)
+			}
 		}
 		return obj + "[" + idx + "]", true
 	case *ast.SelectorExpr:

@@ -157,11 +157,39 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	if err != nil {
 		var p interp.Panic
 		if errors.As(err, &p) {
+			if ie, ok := p.Value.(*IndexError); ok {
+				if cell, line := prog.Where(ie.ProgramLine); cell != "" && line > 0 {
+					return res, fmt.Errorf("%s, line %d: %w: %v", cell, line, ErrPanic, ie)
+				}
+			}
 			return res, fmt.Errorf("%w: %v", ErrPanic, goMessage(p.Value))
 		}
 		return res, errors.New(prog.Explain(err.Error()))
 	}
 	return res, nil
+}
+
+// IndexError is the panic of an index out of range, with Go's message
+// and the program line of the index (support.Index).
+type IndexError struct {
+	Index       int64
+	Length      int
+	ProgramLine int
+}
+
+func (e *IndexError) Error() string {
+	return fmt.Sprintf("runtime error: index out of range [%d] with length %d", e.Index, e.Length)
+}
+
+// RuntimeError marks it as a runtime.Error, as Go's.
+func (e *IndexError) RuntimeError() {}
+
+// index is support.Index.
+func index(i int64, n, line int) int {
+	if i < 0 || i >= int64(n) {
+		panic(&IndexError{Index: i, Length: n, ProgramLine: line})
+	}
+	return int(i)
 }
 
 // runtimePrint formats the arguments of the builtins print and println
@@ -318,6 +346,7 @@ var plain = func() map[string]map[string]reflect.Value {
 func use(i *interp.Interpreter, imports []string, stdout, stderr io.Writer, goPanic func(any)) error {
 	if err := i.Use(map[string]map[string]reflect.Value{supportPath + "/support": {
 		"Indices": reflect.ValueOf(indices), "Clear": reflect.ValueOf(clear), "GoPanic": reflect.ValueOf(goPanic),
+		"Index": reflect.ValueOf(index),
 		"Print": reflect.ValueOf(func(ln bool, a ...any) { io.WriteString(stderr, runtimePrint(ln, a...)) }),
 	}}); err != nil {
 		return err
