@@ -383,12 +383,19 @@ func (r *rewriting) constant(e ast.Expr) (string, bool) {
 			return "", false
 		}
 		lit = v.ExactString()
-	case b.Info()&types.IsFloat != 0:
+	case b.Kind() == types.Float64 || b.Kind() == types.Float32:
+		// Typed: the value rounded once, to the type, as Go does (an
+		// untyped float keeps its exact value, so it stays as written).
 		f, _ := constant.Float64Val(v)
+		bits := 64
+		if b.Kind() == types.Float32 {
+			f32, _ := constant.Float32Val(v)
+			f, bits = float64(f32), 32
+		}
 		if math.IsInf(f, 0) || math.IsNaN(f) {
 			return "", false
 		}
-		lit = strconv.FormatFloat(f, 'g', -1, 64)
+		lit = strconv.FormatFloat(f, 'g', -1, bits)
 		if !strings.ContainsAny(lit, ".e") {
 			lit += ".0"
 		}
