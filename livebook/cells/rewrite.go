@@ -664,7 +664,7 @@ func (r *rewriting) minMax(c *ast.CallExpr, name string) {
 // expressions and pointer indirections and the values, in order, then the
 // assignments, left to right.
 func (r *rewriting) parallel(a *ast.AssignStmt) {
-	if a.Tok != token.ASSIGN || len(a.Lhs) < 2 || r.simple[a] && isCommClause(a, r) {
+	if a.Tok != token.ASSIGN || len(a.Lhs) < 2 || r.simple[a] && isReceive(a) {
 		return
 	}
 	plain := true
@@ -737,7 +737,9 @@ func (r *rewriting) parallel(a *ast.AssignStmt) {
 	r.add(r.off(a.Pos()), r.off(a.End()), r.lines(a, text))
 }
 
-func isCommClause(a *ast.AssignStmt, r *rewriting) bool {
+// isReceive reports an assignment of a receive (a select case's must
+// stay one).
+func isReceive(a *ast.AssignStmt) bool {
 	_, recv := ast.Unparen(a.Rhs[0]).(*ast.UnaryExpr)
 	return recv && len(a.Rhs) == 1
 }
@@ -751,13 +753,12 @@ func (r *rewriting) target(l ast.Expr, first *[]string) (string, bool) {
 	case *ast.IndexExpr:
 		x := r.typeOf(l.X)
 		obj := r.temp("o")
-		switch u := x.Underlying().(type) {
+		switch x.Underlying().(type) {
 		case *types.Map, *types.Slice:
 			*first = append(*first, obj+" := "+r.text(l.X))
 		case *types.Pointer:
 			*first = append(*first, obj+" := "+r.text(l.X))
 		case *types.Array:
-			_ = u
 			*first = append(*first, obj+" := &"+r.text(l.X))
 		default:
 			r.refuse(l, "this parallel assignment to an element of a %s is not available in the page's interpreter; assign one at a time", x)
@@ -789,8 +790,7 @@ func (r *rewriting) target(l ast.Expr, first *[]string) (string, bool) {
 		}
 		return obj + "[" + idx + "]", true
 	case *ast.SelectorExpr:
-		sel, ok := r.info.Selections[l]
-		if !ok { // a package's variable
+		if _, ok := r.info.Selections[l]; !ok { // a package's variable
 			return r.text(l), true
 		}
 		obj := r.temp("o")
@@ -799,7 +799,6 @@ func (r *rewriting) target(l ast.Expr, first *[]string) (string, bool) {
 		} else {
 			*first = append(*first, obj+" := &"+r.text(l.X))
 		}
-		_ = sel
 		return obj + "." + l.Sel.Name, true
 	case *ast.StarExpr:
 		obj := r.temp("o")

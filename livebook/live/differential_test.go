@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -64,7 +63,6 @@ func TestDifferential(t *testing.T) {
 		step = 4
 	}
 	sources := []source{{"test", root, step}, {"ken", filepath.Join(root, "ken"), step}, {"typeparam", filepath.Join(root, "typeparam"), step}, {"fixedbugs", filepath.Join(root, "fixedbugs"), 10 * step}}
-	type row struct{ engine, bare string }
 	counts := map[string]map[string]int{} // source -> "engine same" ... -> n
 	refusals := map[string]int{}
 	var failures []string
@@ -134,7 +132,6 @@ func TestDifferential(t *testing.T) {
 	for _, f := range failures {
 		t.Error(f)
 	}
-	_ = row{}
 }
 
 // childResult is what a child run reports.
@@ -269,7 +266,6 @@ func TestDifferentialChild(t *testing.T) {
 	b, _ = json.Marshal(r)
 	// Printed on the real standard output, which the parent reads.
 	fmt.Fprintf(os.Stdout, "\nLIVE_DIFF_RESULT %s\n", b)
-	_ = reflect.Value{}
 }
 
 // TestNotebooksEngine runs every code cell of every notebook, in order, as
