@@ -124,7 +124,7 @@ func (rw *Rewriter) Check(src string) (string, error) {
 		Scopes:     map[ast.Node]*types.Scope{},
 	}
 	var first error
-	conf := types.Config{Importer: rw.importer(), GoVersion: "go1.22", Error: func(err error) {
+	conf := types.Config{Importer: rw.importer(), GoVersion: "go1.26", Error: func(err error) {
 		if te, ok := err.(types.Error); ok && te.Soft {
 			return // unused variables and imports: GoNB's goimports and the interpreter let them be
 		}
@@ -463,8 +463,7 @@ func (r *rewriting) walk() {
 		}
 		return true
 	})
-	var post func(n ast.Node)
-	post = func(n ast.Node) {
+	post := func(n ast.Node) {
 		switch n := n.(type) {
 		case *ast.IndexExpr:
 			r.index(n)
