@@ -114,8 +114,9 @@ echo "== slurm (scripts/test-slurm.sh)"
 if [ "$install" = 1 ]; then scripts/test-slurm.sh; else scripts/test-slurm.sh --no-install; fi
 echo "== notebooks"
 (cd .ci/testtools && go test -count=1 -timeout 80m -v ./notebookcheck) 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
-echo "== live book (livebook: go vet, go test; scripts/book.sh for notebooks 00 and 01, then their cells in headless Chromium)"
-(cd livebook && go vet ./... && GOOS=js GOARCH=wasm go vet ./cmd/sodlive && go test -short ./...)
+echo "== live book (livebook: go vet, go test with the differential test's quick profile; scripts/book.sh for notebooks 00 and 01, then their cells in headless Chromium)"
+mkdir -p "$repo/out"
+(cd livebook && go vet ./... && GOOS=js GOARCH=wasm go vet ./cmd/sodlive && LIVE_DIFF=1 LIVE_DIFF_REPORT="$repo/out/LIVE-DIFF.md" go test -short -timeout 20m ./...)
 scripts/book.sh -o "$repo/out/livebook-ci" --no-check '^0[01]-'
 (cd .ci/testtools && SOD_LIVEBOOK="$repo/out/livebook-ci" go test -count=1 -timeout 30m -v -run TestLiveBook ./livebookbrowser 2>&1 |
   grep -v '^=== RUN')

@@ -133,6 +133,9 @@ type CellData struct {
 // and the runtime script added.
 func Inject(page []byte, data PageData) ([]byte, error) {
 	page = strip(page)
+	// The export's scripts from the exporting machine's disk (require.js
+	// from file:///…) load nowhere else.
+	page = fileScript.ReplaceAll(page, nil)
 	b, err := json.Marshal(data)
 	if err != nil {
 		return nil, err
@@ -194,6 +197,9 @@ func Data(cells []gen.Cell, wasm string, known map[int]string) PageData {
 // (with the current cells and interpreter) rather than twice.
 var injected = regexp.MustCompile(`<link rel="stylesheet" href="` + Dir + `/live.css">\n|` +
 	`<script type="application/json" id="sodlive-cells">[^<]*</script>\n<script src="` + Dir + `/live.js"></script>\n`)
+
+// fileScript is a script element loading a file of the exporting machine.
+var fileScript = regexp.MustCompile(`<script[^>]*\ssrc="file://[^"]*"[^>]*>\s*</script>\n?`)
 
 func strip(page []byte) []byte { return injected.ReplaceAll(page, nil) }
 

@@ -55,3 +55,14 @@ func TestData(t *testing.T) {
 		t.Errorf("Data:\n got %+v\nwant %+v", got.Cells, want)
 	}
 }
+
+func TestInjectDropsFileScripts(t *testing.T) {
+	page := []byte("<html><head>\n<script src=\"file:///usr/share/javascript/requirejs/require.min.js\"></script>\n<script src=\"ok.js\"></script></head><body></body></html>")
+	out, err := book.Inject(page, book.PageData{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out, []byte("file://")) || !bytes.Contains(out, []byte(`src="ok.js"`)) {
+		t.Errorf("Inject kept a file:// script or dropped another:\n%s", out)
+	}
+}

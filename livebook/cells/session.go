@@ -2,6 +2,8 @@ package cells
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
 	"regexp"
 	"sort"
 	"strconv"
@@ -80,8 +82,8 @@ type chunk struct {
 }
 
 // Program returns the program that runs cell c (named name) after the
-// session's declarations, with the explicit type arguments the
-// interpreter needs inserted (see Rewriter). The session is not changed.
+// session's declarations, type-checked and rewritten for the interpreter
+// by rw (see Rewriter; nil: as written). The session is not changed.
 func (s *Session) Program(name string, c *Cell, rw *Rewriter) (*Program, error) {
 	decls, imports := merge(s.decls, s.imports, name, c)
 	var b strings.Builder
@@ -95,34 +97,7 @@ func (s *Session) Program(name string, c *Cell, rw *Rewriter) (*Program, error) 
 	}
 	add("package main", "", 0)
 	sort.SliceStable(imports, func(i, j int) bool { return imports[i].Path < imports[j].Path })
-	names := map[string]string{} // local name -> path
-	var extra []Import
 	for _, im := range imports {
-		names[im.local()] = im.Path
-	}
-	var rewritten, srcs []string
-	for _, d := range decls {
-		srcs = append(srcs, d.Src)
-	}
-	ty := newTyper(rw, names, srcs)
-	for _, d := range decls {
-		src, more, err := rw.rewrite(d.Src, names, ty)
-		if err != nil {
-			return nil, &Error{Cell: d.Cell, Line: d.Line, Msg: err.Error()}
-		}
-		extra = append(extra, more...)
-		rewritten = append(rewritten, src)
-	}
-	body := ""
-	if c.HasMain {
-		src, more, err := rw.rewriteBody(c.Body, names, ty)
-		if err != nil {
-			return nil, &Error{Cell: name, Line: c.BodyLine, Msg: err.Error()}
-		}
-		extra = append(extra, more...)
-		body = src
-	}
-	for _, im := range append(imports, extra...) {
 		p.Imports = append(p.Imports, im.Path)
 		if im.Name != "" {
 			add(fmt.Sprintf("import %s %s", im.Name, strconv.Quote(im.Path)), "", 0)
@@ -130,15 +105,39 @@ func (s *Session) Program(name string, c *Cell, rw *Rewriter) (*Program, error) 
 			add("import "+strconv.Quote(im.Path), "", 0)
 		}
 	}
-	for i, d := range decls {
-		add(rewritten[i], d.Cell, d.Line)
+	for _, d := range decls {
+		add(d.Src, d.Cell, d.Line)
 	}
 	add("func main() {", name, 0) // the main function: the cell, no line
 	if c.HasMain {
-		add(body, name, c.BodyLine)
+		add(c.Body, name, c.BodyLine)
 	}
 	add("}", "", 0)
 	p.Src = b.String()
+	if rw == nil {
+		return p, nil
+	}
+	src, err := rw.Check(p.Src)
+	if err != nil {
+		if ce, ok := err.(*CheckError); ok {
+			cell, l := p.Where(ce.Line)
+			if cell == "" {
+				cell = name
+			}
+			return nil, &Error{Cell: cell, Line: l, Msg: ce.Msg}
+		}
+		return nil, &Error{Cell: name, Msg: err.Error()}
+	}
+	p.Src = src
+	p.Imports = nil
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly)
+	if err != nil {
+		return nil, &Error{Cell: name, Msg: "rewriting the program: " + err.Error()}
+	}
+	for _, im := range f.Imports {
+		path, _ := strconv.Unquote(im.Path.Value)
+		p.Imports = append(p.Imports, path)
+	}
 	return p, nil
 }
 

@@ -12,6 +12,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io"
 	"io/fs"
 	"log"
@@ -19,11 +21,14 @@ import (
 	"path"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing/fstest"
 	"time"
 
 	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib/generic"
 
 	"sodworkbench.org/workbench/livebook/cells"
 	"sodworkbench.org/workbench/livebook/symbols"
@@ -39,13 +44,12 @@ type Kernel struct {
 // New returns a kernel whose source packages (cells.SourcePackages) are
 // read from sources, a file system holding "<import path>/<file>.go".
 func New(sources fs.FS) (*Kernel, error) {
-	k := &Kernel{src: fstest.MapFS{}, rw: &cells.Rewriter{Symbols: symbols.Symbols, Generic: map[string]map[string][]int{}, Support: supportPath}}
+	k := &Kernel{src: fstest.MapFS{}, rw: &cells.Rewriter{Symbols: symbols.Symbols, Sources: stdlibSources(), Support: supportPath}}
 	for _, p := range cells.SourcePackages {
 		ents, err := fs.ReadDir(sources, p)
 		if err != nil {
 			return nil, fmt.Errorf("live: the source of %s: %v", p, err)
 		}
-		sigs := map[string][]int{}
 		for _, e := range ents {
 			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
 				continue
@@ -55,15 +59,8 @@ func New(sources fs.FS) (*Kernel, error) {
 				return nil, err
 			}
 			k.src["src/"+p+"/"+e.Name()] = &fstest.MapFile{Data: b}
-			s, err := cells.GenericSignatures(string(b))
-			if err != nil {
-				return nil, fmt.Errorf("live: %s/%s: %v", p, e.Name(), err)
-			}
-			for n, v := range s {
-				sigs[n] = v
-			}
+			k.rw.Sources[p] = append(k.rw.Sources[p], string(b))
 		}
-		k.rw.Generic[p] = sigs
 	}
 	return k, nil
 }
@@ -122,25 +119,27 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	t0 := time.Now()
 	// The interpreter's own reports (a panic's positions) name cell lines.
 	i := k.interpreter(stdout, explainer{stderr, prog})
-	if err := use(i, prog.Imports, stdout); err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var goPanic struct {
+		sync.Mutex
+		value any
+		set   bool
+	}
+	onGoPanic := func(v any) {
+		goPanic.Lock()
+		if !goPanic.set {
+			goPanic.value, goPanic.set = v, true
+		}
+		goPanic.Unlock()
+		cancel()
+	}
+	if err := use(i, prog.Imports, stdout, stderr, onGoPanic); err != nil {
 		return res, fmt.Errorf("live: loading the symbols: %v", err)
 	}
 	t1 := time.Now()
 	res.Setup = t1.Sub(t0)
 	compiled, err := compile(i, prog.Src)
-	if err != nil && strings.Contains(prog.Src, "range") {
-		// A second attempt without range over integers (see cells.Rewriter.Ranges).
-		rw := *k.rw
-		rw.Ranges = true
-		if p2, err2 := k.session.Program(name, c, &rw); err2 == nil {
-			i2 := k.interpreter(stdout, explainer{stderr, p2})
-			if err2 = use(i2, p2.Imports, stdout); err2 == nil {
-				if c2, err2 := compile(i2, p2.Src); err2 == nil {
-					i, prog, compiled, err = i2, p2, c2, nil
-				}
-			}
-		}
-	}
 	t2 := time.Now()
 	res.Compile = t2.Sub(t1)
 	if err != nil {
@@ -150,14 +149,109 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	res.Compiled = true
 	err = execute(ctx, i, compiled)
 	res.Exec = time.Since(t2)
+	goPanic.Lock()
+	if goPanic.set {
+		err = interp.Panic{Value: goPanic.value}
+	}
+	goPanic.Unlock()
 	if err != nil {
 		var p interp.Panic
 		if errors.As(err, &p) {
-			return res, fmt.Errorf("%w: %v", ErrPanic, p.Value)
+			if ie, ok := p.Value.(*IndexError); ok {
+				if cell, line := prog.Where(ie.ProgramLine); cell != "" && line > 0 {
+					return res, fmt.Errorf("%s, line %d: %w: %v", cell, line, ErrPanic, ie)
+				}
+			}
+			return res, fmt.Errorf("%w: %v", ErrPanic, goMessage(p.Value))
 		}
 		return res, errors.New(prog.Explain(err.Error()))
 	}
 	return res, nil
+}
+
+// IndexError is the panic of an index out of range, with Go's message
+// and the program line of the index (support.Index).
+type IndexError struct {
+	Index       int64
+	Length      int
+	ProgramLine int
+}
+
+func (e *IndexError) Error() string {
+	return fmt.Sprintf("runtime error: index out of range [%d] with length %d", e.Index, e.Length)
+}
+
+// RuntimeError marks it as a runtime.Error, as Go's.
+func (e *IndexError) RuntimeError() {}
+
+// index is support.Index.
+func index(i int64, n, line int) int {
+	if i < 0 || i >= int64(n) {
+		panic(&IndexError{Index: i, Length: n, ProgramLine: line})
+	}
+	return int(i)
+}
+
+// runtimePrint formats the arguments of the builtins print and println
+// as Go's runtime does (runtime/print.go).
+func runtimePrint(ln bool, a ...any) string {
+	var b strings.Builder
+	for i, x := range a {
+		if ln && i > 0 {
+			b.WriteByte(' ')
+		}
+		v := reflect.ValueOf(x)
+		switch v.Kind() {
+		case reflect.Invalid:
+			b.WriteString("(0x0,0x0)")
+		case reflect.Bool:
+			b.WriteString(strconv.FormatBool(v.Bool()))
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			b.WriteString(strconv.FormatInt(v.Int(), 10))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			b.WriteString(strconv.FormatUint(v.Uint(), 10))
+		case reflect.Float32:
+			b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 32))
+		case reflect.Float64:
+			b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+		case reflect.Complex64:
+			b.WriteString(strconv.FormatComplex(v.Complex(), 'g', -1, 64))
+		case reflect.Complex128:
+			b.WriteString(strconv.FormatComplex(v.Complex(), 'g', -1, 128))
+		case reflect.String:
+			b.WriteString(v.String())
+		case reflect.Slice:
+			fmt.Fprintf(&b, "[%d/%d]%#x", v.Len(), v.Cap(), v.Pointer())
+		case reflect.Pointer, reflect.Chan, reflect.Map, reflect.Func, reflect.UnsafePointer:
+			fmt.Fprintf(&b, "%#x", v.Pointer())
+		default:
+			fmt.Fprintf(&b, "%v", x)
+		}
+	}
+	if ln {
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// goMessage is Go's message for a panic value, where the interpreter's
+// differs (it reaches some runtime errors through package reflect).
+func goMessage(v any) string {
+	msg := fmt.Sprint(v)
+	for _, m := range reflectMessages {
+		if strings.Contains(msg, m[0]) {
+			return m[1]
+		}
+	}
+	return msg
+}
+
+var reflectMessages = [][2]string{
+	{"reflect: slice index out of range", "runtime error: index out of range"},
+	{"reflect: array index out of range", "runtime error: index out of range"},
+	{"reflect: string index out of range", "runtime error: index out of range"},
+	{"reflect.Value.Field on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
+	{"reflect: call of reflect.Value.Elem on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
 }
 
 // explainer writes the interpreter's reports with program positions
@@ -201,7 +295,9 @@ func clear(x any) {
 	}
 }
 
-// indices is support.Indices (see cells.Rewriter.Ranges).
+// indices is support.Indices: n elements for an integer n, as range over
+// an integer (Go 1.22), which yaegi v0.16.1 lacks, is rewritten (see
+// cells.Rewriter).
 func indices(x any) []struct{} {
 	v := reflect.ValueOf(x)
 	switch v.Kind() {
@@ -209,15 +305,21 @@ func indices(x any) []struct{} {
 		return make([]struct{}, max(v.Int(), 0))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return make([]struct{}, v.Uint())
-	case reflect.Slice, reflect.Array:
-		return make([]struct{}, v.Len())
-	case reflect.Pointer:
-		if v.Elem().Kind() == reflect.Array {
-			return make([]struct{}, v.Elem().Len())
+	}
+	panic(fmt.Sprintf("support.Indices(%T): want an integer", x))
+}
+
+// stdlibSources are the standard packages yaegi reads from its own copy
+// of their source (stdlibGeneric), for the type checker.
+func stdlibSources() map[string][]string {
+	m := map[string][]string{}
+	for _, src := range generic.Sources {
+		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly)
+		if err == nil {
+			m[f.Name.Name] = append(m[f.Name.Name], src)
 		}
 	}
-	panic(fmt.Sprintf("the page's interpreter cannot range over a %T with one variable in a program that also ranges over an integer "+
-		"(yaegi v0.16.1 has no range over integers, so such loops are rewritten); write for i := 0; i < n; i++ instead", x))
+	return m
 }
 
 // stdlibGeneric are the standard packages whose generic functions yaegi
@@ -241,8 +343,12 @@ var plain = func() map[string]map[string]reflect.Value {
 
 // use gives the interpreter the symbols, with fmt's printing functions
 // writing to stdout.
-func use(i *interp.Interpreter, imports []string, stdout io.Writer) error {
-	if err := i.Use(map[string]map[string]reflect.Value{supportPath + "/support": {"Indices": reflect.ValueOf(indices), "Clear": reflect.ValueOf(clear)}}); err != nil {
+func use(i *interp.Interpreter, imports []string, stdout, stderr io.Writer, goPanic func(any)) error {
+	if err := i.Use(map[string]map[string]reflect.Value{supportPath + "/support": {
+		"Indices": reflect.ValueOf(indices), "Clear": reflect.ValueOf(clear), "GoPanic": reflect.ValueOf(goPanic),
+		"Index": reflect.ValueOf(index),
+		"Print": reflect.ValueOf(func(ln bool, a ...any) { io.WriteString(stderr, runtimePrint(ln, a...)) }),
+	}}); err != nil {
 		return err
 	}
 	for _, p := range imports {

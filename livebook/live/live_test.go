@@ -17,16 +17,32 @@ import (
 	"sodworkbench.org/workbench/livebook/live"
 )
 
+// sourceDirs are the directories of cells.SourcePackages, found once.
+var sourceDirs = func() map[string]string {
+	m := map[string]string{}
+	for _, kv := range strings.Split(os.Getenv("LIVE_SOURCE_DIRS"), ";") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}()
+
 // sources reads cells.SourcePackages from the module cache.
 func sources(t *testing.T) fstest.MapFS {
 	t.Helper()
 	fsys := fstest.MapFS{}
 	for _, p := range cells.SourcePackages {
-		out, err := exec.Command("go", "list", "-f", "{{.Dir}}", p).Output()
-		if err != nil {
-			t.Fatalf("go list %s: %v", p, err)
+		dir := sourceDirs[p]
+		if dir == "" {
+			out, err := exec.Command("go", "list", "-f", "{{.Dir}}", p).Output()
+			if err != nil {
+				t.Fatalf("go list %s: %v", p, err)
+			}
+			dir = strings.TrimSpace(string(out))
+			sourceDirs[p] = dir
+			os.Setenv("LIVE_SOURCE_DIRS", os.Getenv("LIVE_SOURCE_DIRS")+p+"="+dir+";") // for the differential test's children
 		}
-		dir := strings.TrimSpace(string(out))
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			b, err := os.ReadFile(f)

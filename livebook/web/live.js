@@ -56,7 +56,13 @@
           if (m.type === "ready") { resolve(); return; }
           if (m.type === "fatal") {
             if (stats.ready === null) { reject(new Error(m.error)); return; }
-            fail("the interpreter stopped: " + m.error);
+            // The interpreter crashed (a Go runtime error the run could not
+            // contain): end the run with the reason, and start a new
+            // interpreter with the declarations it had.
+            fail("the interpreter crashed: " + m.error + "\nThe page restarted it, with the declarations of the cells run so far.");
+            if (worker) { worker.terminate(); }
+            worker = null;
+            startWorker().then(function () { setStatus("ready (the interpreter was restarted after a crash)"); });
             return;
           }
           onMessage(m);
@@ -86,9 +92,12 @@
     });
   }
 
+  // fail ends the pending calls with msg, which the running cell prints
+  // once (as the error of its run).
   function fail(msg) {
-    if (current) { current.error(msg); }
-    Object.keys(pending).forEach(function (id) { pending[id]({ error: msg, stopped: true }); delete pending[id]; });
+    var n = 0;
+    Object.keys(pending).forEach(function (id) { pending[id]({ error: msg, stopped: true }); delete pending[id]; n++; });
+    if (current && n === 0) { current.error(msg); }
   }
 
   function onMessage(m) {
@@ -153,6 +162,7 @@
       el.appendChild(wrap);
     }
     this.out = out;
+    this.kernelOutput = Array.prototype.slice.call(out.childNodes); // the executed notebook's output (drawn charts kept)
     var tools = document.createElement("div");
     tools.className = "sodlive-tools";
     var self = this;
@@ -303,7 +313,12 @@
         self.timer.textContent = (r.error ? "failed" : "done") + " in " + secs.toFixed(2) + " s";
         if (r.shell && r.shell.length) { self.note(SETUP_NOTE); }
         if (r.magic && r.magic.length) { self.note("GoNB commands not used in the browser: " + r.magic.join(" ")); }
-        if (r.error) { self.error(r.error); }
+        if (r.error && self.known && !r.stopped) {
+          // A run the page cannot do erases nothing: the kernel's output
+          // stays, with a note saying why it is not the page's.
+          self.out.replaceChildren.apply(self.out, self.kernelOutput);
+          self.note("This is the kernel's output: the page cannot run this cell (" + self.known + "). The page's attempt: " + r.error.split("\n")[0]);
+        } else if (r.error) { self.error(r.error); }
         if (r.compiled) { committed[self.i] = self.src; }
         var st = { liveOnly: self.liveOnly, cell: self.i + 1, ms: secs * 1000, interp: r.ms, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known };
         stats.cells[self.i] = st;

@@ -17,6 +17,7 @@ const decoders = { 1: new TextDecoder("utf-8"), 2: new TextDecoder("utf-8") };
 globalThis.fs = sodLiveMemFS(function (fd, buf) {
   const text = decoders[fd].decode(buf, { stream: true });
   if (text) {
+    if (fd === 2 && /^(panic|fatal error):/m.test(text)) { lastErr = text.split("\n")[0]; }
     postMessage({ type: "out", stream: fd === 2 ? "stderr" : "stdout", text: text });
   }
 });
@@ -30,6 +31,7 @@ globalThis.sodLivePage = {
 };
 
 let ready = null;
+let lastErr = ""; // the Go runtime's last words (a fatal panic), from standard error
 
 function start(module, sources) {
   ready = new Promise(function (resolve, reject) {
@@ -37,7 +39,11 @@ function start(module, sources) {
     const go = new Go();
     go.argv = ["sodlive"];
     WebAssembly.instantiate(module, go.importObject).then(function (instance) {
-      go.run(instance).then(function () { reject(new Error("the interpreter exited")); });
+      go.run(instance).then(function () {
+        // The Go program ended: a crash (a panic no run contained).
+        reject(new Error("the interpreter exited"));
+        postMessage({ type: "fatal", error: "the Go program exited (" + (lastErr || "see the browser's console") + ")" });
+      });
     }, reject);
   }).then(function () {
     const err = globalThis.sodLive.init(sources);

@@ -1,0 +1,133 @@
+package cells_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sodworkbench.org/workbench/livebook/cells"
+)
+
+type Point struct{ X, Y float64 }
+
+const mustSrc = `package must
+func M1[T1 any](value1 T1, err error) T1 { return value1 }
+func M2[T1 any, T2 any](value1 T1, value2 T2, err error) (T1, T2) { return value1, value2 }
+`
+
+// rewriter has a compiled package (this one, as "pkg") and must from
+// source.
+func rewriter() (*cells.Rewriter, string) {
+	path := reflect.TypeFor[Point]().PkgPath()
+	return &cells.Rewriter{
+		Symbols: map[string]map[string]reflect.Value{
+			path + "/cells_test": {
+				"Point": reflect.ValueOf((*Point)(nil)),
+				"One":   reflect.ValueOf(func() (*Point, error) { return nil, errors.New("x") }),
+				"Two":   reflect.ValueOf(func(int) ([]float64, map[string]Point, error) { return nil, nil, nil }),
+			},
+		},
+		Sources: map[string][]string{"github.com/janpfeifer/must": {mustSrc}},
+		Support: "example.org/support",
+	}, path
+}
+
+// TestRewrites checks each rewrite's text and that every rewrite keeps
+// the program's lines (the interpreter's positions are the cell's).
+func TestRewrites(t *testing.T) {
+	rw, path := rewriter()
+	tests := []struct{ name, body, want string }{
+		{"generic of a multi-value call", "p := must.M1(pkg.One())\n_ = p", "must.M1[*pkg.Point](pkg.One())"},
+		{"two type arguments", "a, b := must.M2(pkg.Two(3))\n_, _ = a, b", "must.M2[[]float64, map[string]pkg.Point](pkg.Two(3))"},
+		{"explicit type arguments stay", "p := must.M1[*pkg.Point](pkg.One())\n_ = p", "must.M1[*pkg.Point](pkg.One())"},
+		{"parallel fields, constants in place", "var q pkg.Point\nq.X, q.Y = 1, 2", "{ livebook_o1 := &q; livebook_o2 := &q; livebook_o1.X = 1; livebook_o2.Y = 2 }"},
+		{"parallel over lines", "var q pkg.Point\nq.X,\nq.Y = q.Y,\nq.X", "var livebook_v3 float64 = q.Y; var livebook_v4 float64 = q.X; livebook_o1.X = livebook_v3; livebook_o2.Y = livebook_v4 }\n\n"},
+		{"parallel as a for post", "var q pkg.Point\nfor i := 0; i < 2; q.X, q.Y = q.X+1, q.Y {\ni++\n}", "; func() { livebook_o1 := &q"},
+		{"parallel as an if init", "var q pkg.Point\nif q.X, q.Y = 1, 2; q.X > 0 {\n}", "if func() { livebook_o1 := &q"},
+		{"index operands first", "s := []int{1, 2}\ni := 0\ni, s[i] = 1, 5", "{ livebook_o1 := s; livebook_k2 := i; i = 1; livebook_o1[livebook_example_org_support.Index(int64(livebook_k2), len(livebook_o1), 7)] = 5 }"},
+		{"a variable index", "s := []int{1}\ni := 0\n_ = s[i]", "_ = s[livebook_example_org_support.Index(int64(i), len(s), 7)]"},
+		{"a variable named clear", "clear := 1\n_ = clear", "clear := 1"},
+		{"the builtin clear", "m := map[int]int{}\nclear(m)", "livebook_example_org_support.Clear(m)"},
+		{"range over an int", "for i := range 3 {\n_ = i\n}", "range livebook_example_org_support.Indices(3)"},
+		{"range over an int64", "var n int64 = 3\nfor i := range n {\n_ = i\n}", "for livebook_i1 := range livebook_example_org_support.Indices(n) { i := int64(livebook_i1);"},
+		{"a captured loop variable", "var fs []func() int\nfor i := 0; i < 3; i++ {\nfs = append(fs, func() int { return i })\n}", "for livebook_loop_i_1 := 0; livebook_loop_i_1 < 3; livebook_loop_i_1++ { i := livebook_loop_i_1;"},
+		{"defer's arguments", "x := 1\ndefer println(x)\nx = 2", "{ livebook_a1 := x; defer livebook_example_org_support.Print(true, livebook_a1) }"},
+		{"min", "a := 2.0\n_ = min(a, 1)", "func(a float64, b ...float64) float64 {"},
+		{"a constant expression", "var f float64 = 100 / 8\n_ = f", "var f float64 = float64(12.0)"},
+	}
+	for _, tt := range tests {
+		var s cells.Session
+		cell := "import (\n\"github.com/janpfeifer/must\"\npkg \"" + path + "\"\n)\n%%\n" + tt.body
+		c, err := cells.Parse("cell", cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := s.Program("cell", c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Program("cell", c, rw)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if !strings.Contains(p.Src, tt.want) {
+			t.Errorf("%s: want %q in\n%s", tt.name, tt.want, p.Src)
+		}
+		if strings.Count(p.Src, "\n") != strings.Count(plain.Src, "\n") {
+			t.Errorf("%s: the rewrite changed the number of lines:\n%s", tt.name, p.Src)
+		}
+	}
+}
+
+// TestRefusals checks that what the page cannot run is refused at the
+// cell's line, with a message naming the construct, and that type errors
+// are Go's.
+func TestRefusals(t *testing.T) {
+	rw, _ := rewriter()
+	tests := []struct {
+		body string
+		line int
+		want string
+	}{
+		{"x := 1\nvar a [1 << 61]float64\n_, _ = x, a", 3, "larger than the page's interpreter can hold"},
+		{"for i := range func(yield func(int) bool) {} {\n_ = i\n}", 2, "range over a function"},
+		{"for i := 0; i < 2; i++ {\ndefer func() { println(i) }()\n}", 3, "pass it as an argument"},
+		{"\nvar x int = \"a\"\n_ = x", 3, "cannot use \"a\""},
+	}
+	for _, tt := range tests {
+		var s cells.Session
+		c, err := cells.Parse("cell 2", "%%\n"+tt.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Program("cell 2", c, rw)
+		var e *cells.Error
+		if !errors.As(err, &e) || e.Line != tt.line || e.Cell != "cell 2" || !strings.Contains(e.Msg, tt.want) {
+			t.Errorf("%q: %v, want line %d with %q", tt.body, err, tt.line, tt.want)
+		}
+	}
+}
+
+// TestLargeCell checks that the rewrite is linear in the cell's size.
+func TestLargeCell(t *testing.T) {
+	rw, path := rewriter()
+	var b strings.Builder
+	b.WriteString("import (\n\"github.com/janpfeifer/must\"\npkg \"" + path + "\"\n)\n%%\nvar q pkg.Point\n")
+	for range 5000 {
+		b.WriteString("_ = must.M1(pkg.One())\nq.X, q.Y = q.Y, 1\n")
+	}
+	var s cells.Session
+	c, err := cells.Parse("cell", b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Program("cell", c, rw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(p.Src, "must.M1[*pkg.Point]"); n != 5000 {
+		t.Errorf("%d generic calls rewritten, want 5000", n)
+	}
+}
