@@ -26,7 +26,7 @@ func TestGradeAttacks(t *testing.T) {
 		}
 		t.Skipf("cannot execute notebooks: %v (docker/install.sh installs Jupyter and gonb)", err)
 	}
-	if why, _ := bwrapProblem(context.Background()); why != "" {
+	if why, _ := bwrapProblem(context.Background(), testID(t)); why != "" {
 		// Installed but unable (or unsafe), or required (CI installs it: docker/install.sh --with-grader).
 		if _, err := exec.LookPath("bwrap"); err == nil || os.Getenv("SOD_REQUIRE_NOTEBOOKS") == "1" {
 			t.Fatalf("the attacks need the bwrap sandbox: %s", why)

@@ -24,8 +24,9 @@ type limits struct {
 	CPU      time.Duration // CPU time per process
 	Procs    int           // processes and threads at once
 	FileSize int64         // bytes per file written
-	Output   int64         // bytes of the executed notebook (what the cells printed)
+	Output   int64         // bytes the cells print: the executed notebook may be this much larger than the graded copy
 	Disk     int64         // bytes in the run's own folder
+	Notebook int64         // bytes of a submitted notebook
 }
 
 // defaultLimits are the limits of `grade -h`.
@@ -36,6 +37,7 @@ var defaultLimits = limits{
 	FileSize: 256 << 20,
 	Output:   32 << 20,
 	Disk:     1 << 30,
+	Notebook: 8 << 20,
 }
 
 // byteSize is a flag.Value for sizes: "2GiB", "512MiB", "64KiB", "1000000".
@@ -96,9 +98,11 @@ func (l limits) check() error {
 	case l.FileSize < 1<<20 || l.FileSize > 1<<40:
 		return fmt.Errorf("-file-size %s: want 1 MiB to 1 TiB", formatBytes(l.FileSize))
 	case l.Output < 1<<20 || l.Output > l.FileSize:
-		return fmt.Errorf("-output %s: want 1 MiB to the -file-size (%s): the executed notebook is a file", formatBytes(l.Output), formatBytes(l.FileSize))
+		return fmt.Errorf("-output %s: want 1 MiB to the -file-size (%s): what the cells print is written to a file", formatBytes(l.Output), formatBytes(l.FileSize))
 	case l.Disk < l.FileSize:
 		return fmt.Errorf("-disk %s: want at least the -file-size (%s)", formatBytes(l.Disk), formatBytes(l.FileSize))
+	case l.Notebook < 64<<10 || l.Notebook > l.FileSize:
+		return fmt.Errorf("-notebook-size %s: want 64 KiB to the -file-size (%s)", formatBytes(l.Notebook), formatBytes(l.FileSize))
 	}
 	return nil
 }
@@ -145,8 +149,9 @@ func ownCgroup(controller string) string {
 	return ""
 }
 
-// cgroups are the memory and pids cgroups (v1) of one run.
-type cgroups struct{ mem, pids string }
+// cgroups are the memory, pids and cpu cgroups (v1) of one run: its own memory, its own
+// processes and its own share of the CPUs (the default weight, equal for every run).
+type cgroups struct{ mem, pids, cpu string }
 
 // newCgroups makes the cgroups of a run, or returns nil and the reason they cannot be made.
 func newCgroups(l limits) (*cgroups, error) {
@@ -155,7 +160,7 @@ func newCgroups(l limits) (*cgroups, error) {
 	for _, ctl := range []struct {
 		name string
 		dst  *string
-	}{{"memory", &c.mem}, {"pids", &c.pids}} {
+	}{{"memory", &c.mem}, {"pids", &c.pids}, {"cpu", &c.cpu}} {
 		base := filepath.Join(cgroupV1Root, ctl.name)
 		if _, err := os.Stat(filepath.Join(base, "cgroup.procs")); err != nil {
 			c.remove()
@@ -183,7 +188,7 @@ func newCgroups(l limits) (*cgroups, error) {
 
 // procs returns the paths the run's first process writes its pid to.
 func (c *cgroups) procs() []string {
-	return []string{filepath.Join(c.mem, "cgroup.procs"), filepath.Join(c.pids, "cgroup.procs")}
+	return []string{filepath.Join(c.mem, "cgroup.procs"), filepath.Join(c.pids, "cgroup.procs"), filepath.Join(c.cpu, "cgroup.procs")}
 }
 
 // stat reads a "key value" line of a cgroup file (0 if absent).
@@ -213,7 +218,7 @@ func (c *cgroups) procsHit() bool { return statValue(filepath.Join(c.pids, "pids
 func (c *cgroups) kill() {
 	for range 50 {
 		n := 0
-		for _, d := range []string{c.pids, c.mem} {
+		for _, d := range []string{c.pids, c.mem, c.cpu} {
 			b, _ := os.ReadFile(filepath.Join(d, "cgroup.procs"))
 			for _, f := range strings.Fields(string(b)) {
 				if pid, err := strconv.Atoi(f); err == nil && pid != os.Getpid() {
@@ -231,7 +236,7 @@ func (c *cgroups) kill() {
 }
 
 func (c *cgroups) remove() {
-	for _, d := range []string{c.mem, c.pids} {
+	for _, d := range []string{c.mem, c.pids, c.cpu} {
 		if d != "" {
 			for range 20 {
 				if os.Remove(d) == nil || os.IsNotExist(os.Remove(d)) {
@@ -268,9 +273,11 @@ func threadsOf(uid int) int {
 	return n
 }
 
-// wrap returns the command line that starts args under the limits: a shell that joins the
-// run's cgroups (if any) and then prlimit with the per-process limits.
-func (r *runner) wrap(cg *cgroups, args []string) []string {
+// wrap returns the command line that starts args under the limits: a shell that (for a root
+// grader's sandbox, in a mount namespace of the run's own, made by unshare) binds the staged
+// paths (runner.stageBinds), joins the run's cgroups (if any), and then prlimit with the
+// per-process limits; args then start with setpriv where the run drops from root to gradeUser.
+func (r *runner) wrap(cg *cgroups, stage [][2]string, args []string) []string {
 	l := r.limits
 	// RLIMIT_DATA bounds the memory a process writes to (Go reserves address space it does not
 	// use, so an address-space limit of the same size would stop programs well below it); the
@@ -282,16 +289,28 @@ func (r *runner) wrap(cg *cgroups, args []string) []string {
 		"--fsize=" + strconv.FormatInt(l.FileSize, 10),
 		"--core=0"}
 	if r.procs == procsByRlimit {
-		// RLIMIT_NPROC counts all of this user's threads: the run may add Procs to those running now.
+		// RLIMIT_NPROC counts all of this user's threads: the run may add Procs to those running now
+		// (runs are then graded one at a time, so no other run shares the count).
 		pl = append(pl, "--nproc="+strconv.Itoa(threadsOf(os.Getuid())+l.Procs))
 	}
 	pl = append(append(pl, "--"), args...)
-	if cg == nil {
+	var join []string
+	if cg != nil {
+		join = cg.procs()
+	}
+	if len(join) == 0 && len(stage) == 0 {
 		return pl
 	}
-	join := cg.procs()
-	sh := []string{"/bin/sh", "-c", `n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 97; shift; n=$((n-1)); done; exec "$@"`,
-		"sh", strconv.Itoa(len(join))}
+	sh := []string{"/bin/sh", "-c", `n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$2" || exit 96; shift 2; n=$((n-1)); done
+n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 97; shift; n=$((n-1)); done; exec "$@"`,
+		"sh", strconv.Itoa(len(stage))}
+	if len(stage) > 0 {
+		sh = append([]string{"unshare", "--mount", "--propagation", "private", "--"}, sh...)
+	}
+	for _, b := range stage {
+		sh = append(sh, b[0], b[1])
+	}
+	sh = append(sh, strconv.Itoa(len(join)))
 	return append(append(sh, join...), pl...)
 }
 
@@ -345,6 +364,8 @@ func (l limits) signatures() []struct{ pattern, what string } {
 		{"CPU time limit exceeded", fmt.Sprintf("CPU time limit %v", l.CPU)},
 		{"SIGXCPU", fmt.Sprintf("CPU time limit %v", l.CPU)},
 		{"file too large", "file size limit " + formatBytes(l.FileSize)},
+		{"no space left on device", "disk limit " + formatBytes(l.Disk)},
+		{"No space left on device", "disk limit " + formatBytes(l.Disk)},
 		{"File size limit exceeded", "file size limit " + formatBytes(l.FileSize)},
 		{"SIGXFSZ", "file size limit " + formatBytes(l.FileSize)},
 	}

@@ -132,6 +132,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(byteSize{&lim.FileSize}, "file-size", "`size` of each file a notebook writes")
 	fs.Var(byteSize{&lim.Output}, "output", "`size` of the executed notebook (what the cells print)")
 	fs.Var(byteSize{&lim.Disk}, "disk", "`size` a notebook writes to its folder")
+	fs.Var(byteSize{&lim.Notebook}, "notebook-size", "`size` of a submitted notebook (a larger one is refused before it runs)")
 	sandbox := fs.String("sandbox", "auto", "auto, bwrap, podman or none")
 	image := fs.String("image", "sod-workbench", "the container image of -sandbox podman")
 	if err := parseFlags(fs, args); err != nil {
@@ -193,7 +194,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Sprintf("no notebook with exercises in %s", src)}
 	}
 
-	subs, ignored, err := collect(subDir, instr)
+	subs, ignored, err := collect(subDir, instr, lim.Notebook)
 	if err != nil {
 		return err
 	}
@@ -203,6 +204,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	r := &runner{timeout: *timeout, cellTimeout: *cellTimeout, limits: lim}
 	if r.prlimit, err = findPrlimit(); err != nil {
+		return err
+	}
+	if r.python, err = nbformatPython(); err != nil {
 		return err
 	}
 	var noCgroup string // why the process limit is not a cgroup
@@ -216,19 +220,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		r.procs = procsByContainer
 	} else if r.sandbox != "none" {
-		why, unsafe := bwrapProblem(ctx)
+		id, made, err := runIdentity()
+		if err != nil {
+			return err
+		}
+		if made != "" {
+			fmt.Fprintln(stdout, made)
+		}
+		why, unsafe := bwrapProblem(ctx, id)
 		switch {
 		case unsafe:
 			return errors.New("bwrap: " + why)
 		case why != "" && r.sandbox == "bwrap":
 			return errors.New("-sandbox bwrap: " + why)
 		case why != "" && os.Getuid() == 0:
-			return fmt.Errorf("-sandbox auto: no sandbox can be made here (%s), and a notebook run by root without one has every privilege on this machine. Install bubblewrap (docker/install.sh --with-grader), grade with -sandbox podman, grade as an ordinary user, or give -sandbox none to grade as root without isolation all the same", why)
+			return fmt.Errorf("-sandbox auto: no sandbox can be made here (%s), and a root grader never runs a notebook without one. Install bubblewrap (docker/install.sh --with-grader), grade with -sandbox podman, or grade as an ordinary user", why)
 		case why != "":
 			r.sandbox, noSandbox = "none", why
 		default:
 			r.sandbox = "bwrap"
+			r.bwrap, _ = exec.LookPath("bwrap")
+			r.setpriv, _ = setprivArgs(id)
 		}
+	}
+	if r.sandbox == "none" && os.Getuid() == 0 {
+		return usageError{"-sandbox none: a root grader never runs a notebook without a sandbox (it would run as the host's root); grade with bubblewrap or podman, or as an ordinary user"}
+	}
+	if r.procs == procsByRlimit && *jobs > 1 {
+		// Without a cgroup of its own, a run's process limit is the user's, shared with every run
+		// graded at the same time: one notebook holding processes would fail another's build.
+		fmt.Fprintf(stdout, "grading one notebook at a time, not %d: no cgroup can be made here (%s), so runs at once would share one process limit\n", *jobs, noCgroup)
+		*jobs = 1
 	}
 	outFolder, err := openOut(*out)
 	if err != nil {
@@ -376,7 +398,8 @@ type submission struct {
 // collect reads SUBMISSIONS_DIR/<student>/.../<notebook>.ipynb into memory (so that nothing a
 // notebook does while graded changes what is graded), and adds a "missing" entry for each
 // student who did not submit a notebook that another student did.
-func collect(dir string, instr map[string][]exercise) ([]submission, []string, error) {
+// A notebook larger than max is read only up to max+1 bytes (grade refuses it).
+func collect(dir string, instr map[string][]exercise, max int64) ([]submission, []string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, err
@@ -419,7 +442,12 @@ func collect(dir string, instr map[string][]exercise) ([]submission, []string, e
 				ignored = append(ignored, fmt.Sprintf("%s (not a regular file)", p))
 				return nil
 			}
-			b, err := os.ReadFile(p)
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			b, err := io.ReadAll(io.LimitReader(f, max+1))
+			f.Close()
 			if err != nil {
 				return err
 			}
@@ -464,7 +492,8 @@ func writeResults(out *outDir, outcomes []outcome) error {
 	var executed *outDir
 	for _, o := range outcomes {
 		for _, r := range o.Rows {
-			w.Write([]string{o.Student, o.Notebook, r.Exercise, strconv.FormatBool(r.Passed), r.Message})
+			w.Write([]string{csvField(o.Student, maxNameBytes), csvField(o.Notebook, maxNameBytes), csvField(r.Exercise, maxNameBytes),
+				strconv.FormatBool(r.Passed), csvField(r.Message, maxMessageBytes)})
 		}
 		if o.Executed == nil {
 			continue
@@ -491,6 +520,44 @@ func writeResults(out *outDir, outcomes []outcome) error {
 		return err
 	}
 	return out.write("grades.csv", buf.Bytes())
+}
+
+// maxMessageBytes and maxNameBytes are the longest message and name grades.csv holds: a
+// message is cut there (marked, with its full length), far below what any CSV reader accepts
+// in a field (Python's csv module: 131072 characters by default).
+const (
+	maxMessageBytes = 2000
+	maxNameBytes    = 256
+)
+
+// csvField is s as grades.csv holds it: valid UTF-8, every control character (C0, DEL, C1:
+// line breaks, carriage returns, escape sequences of terminals) written as \n, \r, \t or
+// \xNN (and a backslash as \\), and cut to max bytes, so that no message a notebook provokes
+// (a panic with a 200,000-byte message, a CR that starts a row) breaks the file for any reader.
+func csvField(s string, max int) string {
+	var sb strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		var e string
+		switch {
+		case r == '\\':
+			e = `\\`
+		case r == '\n':
+			e = `\n`
+		case r == '\r':
+			e = `\r`
+		case r == '\t':
+			e = `\t`
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			e = fmt.Sprintf(`\x%02x`, r)
+		default:
+			e = string(r)
+		}
+		if sb.Len()+len(e) > max {
+			return sb.String() + fmt.Sprintf("… (cut: %d bytes in all)", len(s))
+		}
+		sb.WriteString(e)
+	}
+	return sb.String()
 }
 
 // summary is the per-student and per-exercise tally.
