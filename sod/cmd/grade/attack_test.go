@@ -116,7 +116,7 @@ func TestGradeAttacks(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out.dir, "executed", "a-outlinker", "99-fixture.ipynb")); err == nil {
 		t.Errorf("a-outlinker: its executed notebook, a link, was kept as its feedback copy")
 	}
-	if !strings.Contains(out.log, "out/99-fixture.ipynb in the run's folder is a link or passes through one") {
+	if !strings.Contains(out.log, "the executed notebook is not kept: 99-fixture.ipynb in the run's folder is a link or passes through one") {
 		t.Errorf("a-outlinker: the grader did not say that its executed notebook is a link")
 	}
 	// Each attack ran, and reached nothing: what its attack cell printed.

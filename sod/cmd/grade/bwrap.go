@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -420,16 +419,3 @@ func (r *runner) bwrapArgs(v view, name string, outSize int64, env []string) []s
 	}
 	return append(b, "--")
 }
-
-// statusOf is the host's view of a process's Uid line (for the tests and the probe's report).
-func statusOf(pid int) string {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "Uid:") {
-			return l
-		}
-	}
-	return ""
-}
-
-var _ = syscall.Getuid

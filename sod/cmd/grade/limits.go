@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // limits are the resources one graded notebook may use. Every run gets them, with or without
@@ -314,24 +315,37 @@ n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 97; shift; n=$((n-1
 	return append(append(sh, join...), pl...)
 }
 
-// dirSize is the number of bytes of the files under dir (links not followed).
+// dirSize is the number of bytes the files, folders and links under dir take (blocks
+// allocated), for a run's folder on the host's filesystem (podman, or no sandbox; in bubblewrap
+// the folder is a filesystem of its own and the kernel bounds it). It walks from directory
+// descriptors, one name at a time, so that no path is ever longer than a name (a folder nested
+// past PATH_MAX is counted too), and follows no link.
 func dirSize(dir string) int64 {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0
+	}
+	return sizeAt(fd, 0)
+}
+
+// sizeAt is dirSize of the open folder fd (which it closes), depth folders down.
+func sizeAt(fd, depth int) int64 {
+	f := os.NewFile(uintptr(fd), "")
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
 	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
+	for _, name := range names {
+		var st unix.Stat_t
+		if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+			continue
 		}
-		if d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				if st, ok := info.Sys().(*syscall.Stat_t); ok {
-					n += st.Blocks * 512
-				} else {
-					n += info.Size()
-				}
+		n += st.Blocks * 512
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR && depth < 512 {
+			if sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); err == nil {
+				n += sizeAt(sub, depth+1)
 			}
 		}
-		return nil
-	})
+	}
 	return n
 }
 
@@ -364,8 +378,6 @@ func (l limits) signatures() []struct{ pattern, what string } {
 		{"CPU time limit exceeded", fmt.Sprintf("CPU time limit %v", l.CPU)},
 		{"SIGXCPU", fmt.Sprintf("CPU time limit %v", l.CPU)},
 		{"file too large", "file size limit " + formatBytes(l.FileSize)},
-		{"no space left on device", "disk limit " + formatBytes(l.Disk)},
-		{"No space left on device", "disk limit " + formatBytes(l.Disk)},
 		{"File size limit exceeded", "file size limit " + formatBytes(l.FileSize)},
 		{"SIGXFSZ", "file size limit " + formatBytes(l.FileSize)},
 	}

@@ -74,7 +74,19 @@ func validateSchema(ctx context.Context, python string, b []byte) error {
 	cmd.Stdin = bytes.NewReader(b)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	// Registered as the runs are: the grader is a child subreaper and kills the children it
+	// did not start on purpose (reapOrphans).
+	children.Lock()
+	err := cmd.Start()
+	if err == nil {
+		children.pids[cmd.Process.Pid] = true
+	}
+	children.Unlock()
+	if err == nil {
+		defer removeChild(cmd.Process.Pid)
+		err = cmd.Wait()
+	}
+	if err != nil {
 		return fmt.Errorf("grader: nbformat's validator failed (%v): %s", err, lastLines(stderr.String(), 1))
 	}
 	if out := strings.TrimSpace(stdout.String()); out != "" {

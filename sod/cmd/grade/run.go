@@ -485,8 +485,10 @@ func (r *runner) execute(ctx context.Context, dir string, v view, name string, g
 			// be stopped by a limit (file size, output, CPU time) before the cgroup counts a
 			// kill, so the message names the causes rather than guessing one of them.
 			why = fmt.Sprintf("the kernel died while a cell ran: a cell's output without bound, or a limit of the notebook (output, file size %s, memory %s, processes), stops it: %s", formatBytes(r.limits.FileSize), formatBytes(r.limits.Memory), why)
-		case strings.Contains(rerr.Error(), "link"):
-			why = "the executed notebook: " + rerr.Error()
+		case err == nil:
+			// nbconvert ended well, but what it left is not a file the grader reads (a link).
+			rep.msg = "the executed notebook is not kept: " + rerr.Error()
+			return fs, nil, rep
 		}
 		rep.msg = fmt.Sprintf("the notebook did not run to the end (%v): %s", err, why)
 		return fs, nil, rep

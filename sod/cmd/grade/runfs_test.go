@@ -3,8 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestRunFSNoFollow: what a notebook does to its folder after the grader opened it cannot make
@@ -75,5 +78,41 @@ func TestRunFSNoFollow(t *testing.T) {
 	}
 	if _, err := readBeneath(fs.out, "x.ipynb", 1<<20); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a folder as the executed notebook: error %v", err)
+	}
+}
+
+// TestDirSizeDeep: the size of a run's folder on the host (podman, no sandbox) counts a file
+// under a path longer than PATH_MAX, and the folders and links (the walk once stopped at
+// ENAMETOOLONG and counted regular files only).
+func TestDirSizeDeep(t *testing.T) {
+	dir := t.TempDir()
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.Repeat("d", 250)
+	for range 20 { // 20 × 251 bytes: past PATH_MAX (4096)
+		if err := unix.Mkdirat(fd, name, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+		unix.Close(fd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd = sub
+	}
+	f, err := unix.Openat(fd, "fill", unix.O_WRONLY|unix.O_CREAT, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.Write(f, make([]byte, 4<<20))
+	unix.Close(f)
+	for i := range 100 {
+		unix.Symlinkat(strings.Repeat("x", 4000), fd, "l"+strconv.Itoa(i))
+	}
+	unix.Close(fd)
+	if n := dirSize(dir); n < 4<<20 {
+		t.Errorf("dirSize = %d, want at least the 4 MiB file under a path of %d bytes", n, 20*251)
 	}
 }

@@ -38,20 +38,24 @@ func (r *runner) isolation(noSandbox, noCgroup string) string {
 	case procsByContainer:
 		fmt.Fprintf(&sb, " and %s for all its processes; %d processes and threads (the container's limits)", formatBytes(l.Memory), l.Procs)
 	case procsByCgroup:
-		fmt.Fprintf(&sb, " and %s for all its processes; %d processes and threads (cgroup)", formatBytes(l.Memory), l.Procs)
+		fmt.Fprintf(&sb, " and %s for all its processes; %d processes and threads and its own share of the CPUs (cgroups of its own)", formatBytes(l.Memory), l.Procs)
 	case procsByRlimit:
-		fmt.Fprintf(&sb, "; %d processes and threads more than this user runs (RLIMIT_NPROC; no cgroup: %s)", l.Procs, noCgroup)
+		fmt.Fprintf(&sb, "; %d processes and threads more than this user runs (RLIMIT_NPROC; no cgroup: %s; so one notebook at a time)", l.Procs, noCgroup)
 	default:
 		fmt.Fprintf(&sb, "; processes NOT limited (root ignores RLIMIT_NPROC and no cgroup can be made: %s)", noCgroup)
 	}
-	fmt.Fprintf(&sb, "; CPU time %v per process; files up to %s each; output %s; %s written to its folder\n",
-		l.CPU, formatBytes(l.FileSize), formatBytes(l.Output), formatBytes(l.Disk))
+	fmt.Fprintf(&sb, "; CPU time %v per process; files up to %s each; output %s; %s in its folder; submitted notebooks up to %s\n",
+		l.CPU, formatBytes(l.FileSize), formatBytes(l.Output), formatBytes(l.Disk), formatBytes(l.Notebook))
 	if r.sandbox == "podman" {
 		fmt.Fprintf(&sb, "isolation: a podman container per notebook (image %s), as the image's user with no capability: read-only root, no network, its own processes only, writable only its own folder and a /tmp of %s; of the host's only the run's folder, the module's build files and the shared build cache (read-only) mounted\n", r.image, formatBytes(l.Disk))
 		return sb.String()
 	}
 	if r.sandbox == "bwrap" {
-		sb.WriteString("isolation: bubblewrap sandbox per notebook, no capability (checked inside the sandbox): it sees only /usr, a few files of /etc, the Go toolchain, the module cache, the module's build files and the shared build cache, all read-only, and its own folder (at a random path) and /tmp; no network, its own processes only; what it compiles goes to its own layer of the build cache\n")
+		who := "this user's uid"
+		if os.Getuid() == 0 {
+			who = "the system user " + gradeUser + ", never root"
+		}
+		fmt.Fprintf(&sb, "isolation: bubblewrap sandbox per notebook, run as %s, no capability, /proc and /dev read-only (checked from outside and inside the sandbox): it sees only /usr, a few files of /etc, the Go toolchain, the module cache, the module's build files and the shared build cache, all read-only, and its own folder (at a random path), a filesystem of %s of its own with its /tmp and /dev/shm; no network, its own processes only; what it compiles goes to its own layer of the build cache\n", who, formatBytes(r.limits.Disk))
 		return sb.String()
 	}
 	if noSandbox == "" {

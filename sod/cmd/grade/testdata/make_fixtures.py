@@ -255,10 +255,27 @@ attacks = {
     # a deleted file held open by a background process, long symbolic links (a page each),
     # /dev/shm. Each tries 3 times the -disk the test gives (256 MiB).
     "a-deeppath": student(RIGHT, add_after={"mid": [("deep", "\n".join([
-        "!cd \"$HOME\" && n=$(printf 'd%.0s' $(seq 250)) && for i in $(seq 20); do mkdir \"$n\" && cd \"$n\" || break; done; echo \"path of $(pwd | wc -c) bytes\"; dd if=/dev/zero of=fill bs=1M count=768 2>&1 | tail -n 1; echo deep path attempt done"]))]}),
+        "!cd \"$HOME\" && n=$(printf 'd%.0s' $(seq 250)) && for i in $(seq 20); do mkdir \"$n\" && cd \"$n\" || break; done; echo \"path of $(pwd | wc -c) bytes\"; for i in $(seq 12); do dd if=/dev/zero of=fill$i bs=1M count=60 2>&1 | tail -n 1 | grep -v copied; done; echo deep path attempt done"]))]}),
     "a-heldopen": student(RIGHT, add_after={"mid": [("held", "\n".join([
-        "!(exec 3>\"$HOME/held\"; rm \"$HOME/held\"; dd if=/dev/zero bs=1M count=768 >&3; sleep 300) >/dev/null 2>&1 &",
-        "!sleep 15; echo held-open attempt done"]))]}),
+        "%%",
+        "var held []*os.File",
+        "for i := 0; i < 12; i++ {",
+        '\tf, err := os.Create(filepath.Join(os.Getenv("HOME"), fmt.Sprintf("held%d", i)))',
+        "\tif err != nil {",
+        "\t\tbreak",
+        "\t}",
+        "\tos.Remove(f.Name())",
+        "\theld = append(held, f)",
+        "\tif _, err := f.Write(make([]byte, 60<<20)); err != nil {",
+        '\t\tfmt.Println("held:", err)',
+        "\t\tbreak",
+        "\t}",
+        "}",
+        'cmd := exec.Command("sleep", "300")',
+        "cmd.ExtraFiles = held",
+        "cmd.Start()",
+        'fmt.Printf("%d deleted files held open\\n", len(held))',
+        "time.Sleep(15 * time.Second)"]))]}),
     "a-links": student(RIGHT, add_after={"mid": [("links", "\n".join([
         "%%",
         'target := strings.Repeat("x", 4000)',
@@ -270,9 +287,10 @@ attacks = {
         '\t\tbreak',
         '\t}',
         '}',
-        'fmt.Printf("made %d links of 4000 bytes\\n", n)']))]}),
+        'fmt.Printf("made %d links of 4000 bytes\\n", n)',
+        'time.Sleep(5 * time.Second)']))]}),
     "a-shm": student(RIGHT, add_after={"mid": [("shm", "\n".join([
-        "!dd if=/dev/zero of=/dev/shm/fill bs=1M count=768 2>&1 | tail -n 1; echo shm attempt done"]))]}),
+        "!for i in $(seq 12); do dd if=/dev/zero of=/dev/shm/fill$i bs=1M count=60 2>&1 | tail -n 1 | grep -v copied; done; sleep 5; echo shm attempt done"]))]}),
     # 7. a neighbour: 200 processes held for the whole run, to starve a run graded beside it
     "a-holder": student(RIGHT, add_after={"setup": [("hold", "\n".join([
         "!for i in $(seq 200); do sleep 600 & done >/dev/null 2>&1; echo holding 200 processes"]))]}),
