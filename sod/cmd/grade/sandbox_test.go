@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -50,10 +51,7 @@ func TestBwrapProblem(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			// A root grader's stand-in runs as gradeUser, who must reach it.
-			for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
-				os.Chmod(d, 0o755)
-			}
+			reachable(dir)
 			path := dir
 			if tc.script != "" {
 				if err := os.WriteFile(filepath.Join(dir, "bwrap"), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
@@ -67,6 +65,14 @@ func TestBwrapProblem(t *testing.T) {
 				t.Errorf("bwrapProblem() = %q, %v; want %q, %v", got, unsafe, tc.want, tc.unsafe)
 			}
 		})
+	}
+}
+
+// reachable makes the folders from dir up to the temporary folder readable by all: a root
+// grader's stand-in bwrap runs as gradeUser, who must reach it.
+func reachable(dir string) {
+	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
+		os.Chmod(d, 0o755)
 	}
 }
 
@@ -111,6 +117,7 @@ func TestSandboxBwrapRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "bwrap"), []byte("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	reachable(bin)
 	nb, err := os.ReadFile(filepath.Join("testdata", "submissions", "good", "99-fixture.ipynb"))
 	if err != nil {
 		t.Fatal(err)
@@ -141,8 +148,8 @@ func TestSandboxAutoRootRefused(t *testing.T) {
 		name, script, want string
 		rootOnly           bool
 	}{
-		{"no namespaces", "echo 'bwrap: No permissions to create new namespace' >&2; exit 1", "give -sandbox none to grade as root", true},
-		{"keeps capabilities", "printf 'CapInh:\\t0\\nCapPrm:\\t1\\nCapEff:\\t1\\nCapBnd:\\t1\\nCapAmb:\\t0\\nNoNewPrivs:\\t1\\n'", "the sandbox keeps privileges", false},
+		{"no namespaces", "echo 'bwrap: No permissions to create new namespace' >&2; exit 1", "a root grader never runs a notebook without one", true},
+		{"keeps capabilities", standIn + "printf 'CapInh:\\t0\\nCapPrm:\\t1\\nCapEff:\\t1\\nCapBnd:\\t1\\nCapAmb:\\t0\\nNoNewPrivs:\\t1\\nprobe done\\n'", "the sandbox keeps privileges", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.rootOnly && os.Getuid() != 0 {
@@ -158,6 +165,7 @@ func TestSandboxAutoRootRefused(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(bin, "bwrap"), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
+			reachable(bin)
 			if err := os.WriteFile(filepath.Join(subs, "99-fixture.ipynb"), nb, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -171,6 +179,35 @@ func TestSandboxAutoRootRefused(t *testing.T) {
 				t.Errorf("it started grading: %s", out.String())
 			}
 		})
+	}
+}
+
+// TestSandboxNoneRootRefused: a root grader refuses -sandbox none (a notebook would run as the
+// host's root), as a usage error, before it grades anything.
+func TestSandboxNoneRootRefused(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("only a root grader refuses -sandbox none")
+	}
+	dir := t.TempDir()
+	subs := filepath.Join(dir, "subs", "alice")
+	if err := os.MkdirAll(subs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nb, err := os.ReadFile(filepath.Join("testdata", "submissions", "good", "99-fixture.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(subs, "99-fixture.ipynb"), nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err = run(context.Background(), []string{"-source", "testdata/instructor", "-sandbox", "none", "-o", filepath.Join(dir, "out"), filepath.Join(dir, "subs")}, &out, &out)
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "never runs a notebook without a sandbox") {
+		t.Fatalf("grade -sandbox none as root: error %v, want a usage error saying it never runs without a sandbox", err)
+	}
+	if strings.Contains(out.String(), "grading") {
+		t.Errorf("it started grading: %s", out.String())
 	}
 }
 
