@@ -148,6 +148,38 @@ func TestGradeAttacks(t *testing.T) {
 	}
 }
 
+// TestGradeAttacksAsUser runs TestGradeAttacks again as an ordinary user's grader, when the
+// tests run as root: the runs are then that user's, without cgroups (so one at a time), with
+// the module cache (root's, bound where the user can read it), the gonb kernel spec and a
+// shared build cache of that user's.
+func TestGradeAttacksAsUser(t *testing.T) {
+	if err := toolchain(); err != nil {
+		t.Skipf("cannot execute notebooks: %v", err)
+	}
+	spec, err := kernelSpecPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	modcache := goEnv("GOMODCACHE")
+	jupyter := t.TempDir()
+	reachable(jupyter)
+	b, err := os.ReadFile(filepath.Join(spec, "kernels", "gonb", "kernel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(jupyter, "kernels", "gonb"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(jupyter, "kernels", "gonb", "kernel.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := asTestUser(t, "^TestGradeAttacks$", []string{"JUPYTER_PATH=" + jupyter, "GOMODCACHE={dir}/gomodcache", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local"},
+		[2]string{modcache, "gomodcache"})
+	if !strings.Contains(out, "--- PASS: TestGradeAttacks ") {
+		t.Errorf("TestGradeAttacks failed as %s", testUser)
+	}
+}
+
 // graded is what one grading of the attacks gave: the grades by "student exercise", what
 // each code cell printed, by "student cell-id", the output folder and the grader's log.
 type graded struct {

@@ -150,27 +150,43 @@ const testUser = "sodgradetest"
 // user (made with useradd if missing, removed after), when the tests run as root: the sandbox
 // is then started by that user's bwrap, without setpriv, as an ordinary user's grader starts it.
 func TestSandboxAttacksAsUser(t *testing.T) {
-	if os.Getenv("SOD_GRADE_TEST_AS_USER") == "1" || os.Getuid() != 0 {
-		t.Skip("run as root only (as an ordinary user, TestSandboxAttacks is this test)")
-	}
 	if _, err := exec.LookPath("bwrap"); err != nil {
 		t.Skip("bwrap not found")
+	}
+	out := asTestUser(t, "^(TestSandboxAttacks|TestBwrapProblem|TestHostUIDProblem)$", nil)
+	for _, want := range []string{"--- PASS: TestSandboxAttacks ", "--- PASS: TestBwrapProblem ", "--- PASS: TestHostUIDProblem "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("as %s: no %q", testUser, want)
+		}
+	}
+}
+
+// asTestUser runs this test binary's tests matching pattern as testUser (made with useradd if
+// missing, removed after), from this folder, with a home and TMPDIR of that user's and env, and
+// returns what they printed; it fails the test if they fail. It skips unless the tests run as
+// root (as an ordinary user, the tests themselves are that). binds are (host path, path under
+// the folder of the binary; "{dir}" in env) pairs bound, read-only for the user by their modes, in a mount namespace of
+// the child's own (unshare -m): what root has and the user needs (the module cache).
+func asTestUser(t *testing.T, pattern string, env []string, binds ...[2]string) string {
+	t.Helper()
+	if os.Getenv("SOD_GRADE_TEST_AS_USER") == "1" || os.Getuid() != 0 {
+		t.Skip("run as root only (as an ordinary user, the tests it runs are this test)")
 	}
 	if _, err := user.Lookup(testUser); err != nil {
 		if out, err := exec.Command("useradd", "--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", testUser).CombinedOutput(); err != nil {
 			t.Fatalf("useradd %s: %v: %s", testUser, err, out)
 		}
-		defer exec.Command("userdel", testUser).Run()
+		t.Cleanup(func() { exec.Command("userdel", testUser).Run() })
 	}
 	u, err := user.Lookup(testUser)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The test binary, where that user can run it.
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	// The test binary, where that user can run it, and a home of the user's.
 	dir := t.TempDir()
-	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
-		os.Chmod(d, 0o755)
-	}
+	reachable(dir)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -183,24 +199,36 @@ func TestSandboxAttacksAsUser(t *testing.T) {
 	if err := os.WriteFile(bin, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	wd, _ := os.Getwd()
-	cmd := exec.Command("setpriv", "--reuid="+u.Uid, "--regid="+u.Gid, "--clear-groups", "--", bin,
-		"-test.run", "^(TestSandboxAttacks|TestBwrapProblem|TestHostUIDProblem)$", "-test.v", "-test.count=1")
-	cmd.Dir = wd
-	tmp := filepath.Join(dir, "tmp")
-	uid, _ := strconv.Atoi(u.Uid)
-	if err := os.Mkdir(tmp, 0o700); err != nil || os.Chown(tmp, uid, -1) != nil {
-		t.Fatal("cannot make the user's TMPDIR")
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o700); err != nil || os.Chown(home, uid, gid) != nil {
+		t.Fatal("cannot make the user's home")
 	}
-	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + tmp, "TMPDIR=" + tmp, "SOD_GRADE_TEST_AS_USER=1", "SOD_REQUIRE_NOTEBOOKS=" + os.Getenv("SOD_REQUIRE_NOTEBOOKS")}
+	t.Cleanup(func() { exec.Command("chown", "-R", "0:0", home).Run() }) // so that TempDir can remove it
+	wd, _ := os.Getwd()
+	args := []string{"setpriv", "--reuid=" + u.Uid, "--regid=" + u.Gid, "--clear-groups", "--", bin,
+		"-test.run", pattern, "-test.v", "-test.count=1", "-test.timeout=60m"}
+	if len(binds) > 0 {
+		script := ""
+		for _, bd := range binds {
+			mp := filepath.Join(dir, bd[1])
+			if err := os.MkdirAll(mp, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			script += "mount --bind '" + bd[0] + "' '" + mp + "' && "
+		}
+		args = append([]string{"unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script + `exec "$@"`, "sh"}, args...)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = wd
+	cmd.Env = append([]string{"PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + home,
+		"SOD_GRADE_TEST_AS_USER=1", "SOD_REQUIRE_NOTEBOOKS=" + os.Getenv("SOD_REQUIRE_NOTEBOOKS")}, env...)
+	for i, kv := range cmd.Env {
+		cmd.Env[i] = strings.ReplaceAll(kv, "{dir}", dir) // where the binds are
+	}
 	out, err := cmd.CombinedOutput()
 	t.Logf("as %s (uid %s):\n%s", testUser, u.Uid, out)
 	if err != nil {
 		t.Fatalf("as %s: %v", testUser, err)
 	}
-	for _, want := range []string{"--- PASS: TestSandboxAttacks ", "--- PASS: TestBwrapProblem ", "--- PASS: TestHostUIDProblem "} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("as %s: no %q", testUser, want)
-		}
-	}
+	return string(out)
 }
