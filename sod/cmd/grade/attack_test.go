@@ -127,8 +127,8 @@ func TestGradeAttacks(t *testing.T) {
 	}{
 		{"a-escaper", "escape", []string{"CapEff:\t0000000000000000", "CapBnd:\t0000000000000000", "NoNewPrivs:\t1",
 			"unshare failed: Operation not permitted", "Read-only file system", "network interfaces: lo \n", "process 1: bwrap",
-			"/proc/sys/kernel/core_pattern: Read-only file system", "/proc/sysrq-trigger: Read-only file system",
-			"/dev/sodgrade-x: Read-only file system", "escape attempts done"}, []string{"ESCAPED", "uid map: 0 0 "}},
+			"/proc/sys/kernel/core_pattern: Read-only file system", "/proc/sysrq-trigger: absent",
+			"/dev/sodgrade-x: Read-only file system", "escape attempts done"}, []string{"ESCAPED", "uid map: 0 ", "uid map:  0 "}},
 		{"a-poisoner", "poison", []string{"poisoned 0 of "}, []string{"poisoned 0 of 0 "}},
 		{"a-linker", "link", []string{"link attempts done"}, []string{"shared-cache/trim.txt", "linked /root/"}},
 		{"a-reader", "read", []string{"reader found 0 files"}, nil},

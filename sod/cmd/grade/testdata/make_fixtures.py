@@ -192,12 +192,12 @@ attacks = {
         "!unshare -Urm sh -c 'mount -o remount,bind,rw / && echo ESCAPED: user namespace'",
         "!mount -t tmpfs none \"$HOME\" && echo ESCAPED: setuid mount",
         "!sed -i 's/return Result{ID: a.ID, Message: err.Error()}/return Result{ID: a.ID, Pass: true}/' ../sod/grading/grading.go && echo ESCAPED: module written",
-        "!echo \"network interfaces: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')\"; echo \"process 1: $(tr '\\0' ' ' < /proc/1/cmdline | cut -c1-5)\"",
+        "!echo \"network interfaces: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')\"; echo \"process 1: $(basename \"$(tr '\\0' '\\n' < /proc/1/cmdline | head -n 1)\")\"",
         # the host's kernel: core_pattern written back with its own value (so that nothing
         # would change even if the write went through), sysrq-trigger opened (never written),
         # a file made in /dev; and the uid the sandbox has
         "!cp=$(cat /proc/sys/kernel/core_pattern); (printf '%s\\n' \"$cp\" > /proc/sys/kernel/core_pattern) 2>&1 && echo ESCAPED: core_pattern written",
-        "!(exec 3>>/proc/sysrq-trigger) 2>&1 && echo ESCAPED: sysrq-trigger opened for writing",
+        "!if [ -e /proc/sysrq-trigger ]; then (exec 3>>/proc/sysrq-trigger) 2>&1 && echo ESCAPED: sysrq-trigger opened for writing; else echo '/proc/sysrq-trigger: absent'; fi",
         "!(echo x > /dev/sodgrade-x) 2>&1 && echo ESCAPED: a file made in /dev",
         "!echo \"uid map: $(cat /proc/self/uid_map | tr -s ' ')\"",
         "!echo escape attempts done"]))]}),
