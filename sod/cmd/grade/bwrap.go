@@ -353,10 +353,10 @@ func sandboxStatusProblem(status string) string {
 	return ""
 }
 
-// sandboxPaths are the host folders a run's sandbox binds read-only that a root grader's
-// sandbox, started as gradeUser, may be unable to reach (under /root, say): the grader binds
-// each onto a folder of its session, in a mount namespace of the run's own (stageBinds), and the
-// sandbox binds them from there.
+// stagedPath is where a run's sandbox binds the host path p from: p itself, or, for a root
+// grader, the folder of its session that p is bound onto first (shared.stage, stageBinds), for a
+// host folder outside /usr that gradeUser, as whom the sandbox starts, may be unable to reach
+// (under /root, say).
 func (r *runner) stagedPath(p string) string {
 	if os.Getuid() != 0 || strings.HasPrefix(p, "/usr/") {
 		return p

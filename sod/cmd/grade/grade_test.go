@@ -193,6 +193,8 @@ func TestUsageErrors(t *testing.T) {
 		{"-cpu", "1s", dir},
 		{"-output", "1GiB", dir},
 		{"-disk", "1MiB", dir},
+		{"-notebook-size", "1KiB", dir},
+		{"-notebook-size", "1GiB", dir},
 		{"-notebooks", "(", dir},
 		{"-bogus", dir},
 		{"-source", "testdata/instructor", dir}, // no submissions
