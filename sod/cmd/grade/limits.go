@@ -108,6 +108,13 @@ func (l limits) check() error {
 	return nil
 }
 
+// cgroupMemory is the memory limit of a run's cgroup: -memory for its processes together, plus
+// its filesystems, which are in memory (bubblewrap's tmpfs of -disk bytes, and out/, of at most
+// the largest graded copy twice plus -output: runner.executedMax), and whose pages the kernel
+// charges to the cgroup of the process that wrote them. Without the filesystems' share, a run
+// whose files fill its folder would leave its processes that much less than -memory.
+func (l limits) cgroupMemory() int64 { return l.Memory + l.Disk + 2*l.Notebook + l.Output + 1<<20 }
+
 // procLimit is how processes are counted on this host.
 type procLimit int
 
@@ -175,7 +182,7 @@ func newCgroups(l limits) (*cgroups, error) {
 		*ctl.dst = d
 	}
 	for _, w := range [][2]string{
-		{filepath.Join(c.mem, "memory.limit_in_bytes"), strconv.FormatInt(l.Memory, 10)},
+		{filepath.Join(c.mem, "memory.limit_in_bytes"), strconv.FormatInt(l.cgroupMemory(), 10)},
 		{filepath.Join(c.pids, "pids.max"), strconv.Itoa(l.Procs)},
 	} {
 		if err := os.WriteFile(w[0], []byte(w[1]), 0o644); err != nil {
@@ -183,7 +190,7 @@ func newCgroups(l limits) (*cgroups, error) {
 			return nil, fmt.Errorf("cannot set %s: %v", w[0], err)
 		}
 	}
-	_ = os.WriteFile(filepath.Join(c.mem, "memory.memsw.limit_in_bytes"), []byte(strconv.FormatInt(l.Memory, 10)), 0o644) // where swap is accounted
+	_ = os.WriteFile(filepath.Join(c.mem, "memory.memsw.limit_in_bytes"), []byte(strconv.FormatInt(l.cgroupMemory(), 10)), 0o644) // where swap is accounted
 	return c, nil
 }
 
