@@ -237,7 +237,7 @@ func TestGradeSubmissions(t *testing.T) {
 	var log bytes.Buffer
 	start := time.Now()
 	err := run(context.Background(), append(unsandboxedRoot(t), "-source", "testdata/instructor", "-o", out,
-		"-cell-timeout", "20s", "-timeout", "4m", "-file-size", "64MiB", "-disk", "512MiB", subs), &log, &log)
+		"-cell-timeout", "60s", "-timeout", "6m", "-file-size", "64MiB", "-disk", "512MiB", subs), &log, &log)
 	t.Logf("grade output (%.0fs):\n%s", time.Since(start).Seconds(), log.String())
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -190,6 +191,10 @@ func newCgroups(l limits) (*cgroups, error) {
 			return nil, fmt.Errorf("cannot set %s: %v", w[0], err)
 		}
 	}
+	// A run weighs as much as as many busy processes as there are CPUs (the most it can use):
+	// runs share the CPUs equally among themselves, and a run is not one process's weight
+	// against the machine's other processes.
+	_ = os.WriteFile(filepath.Join(c.cpu, "cpu.shares"), []byte(strconv.Itoa(min(1024*runtime.NumCPU(), 262144))), 0o644)
 	_ = os.WriteFile(filepath.Join(c.mem, "memory.memsw.limit_in_bytes"), []byte(strconv.FormatInt(l.cgroupMemory(), 10)), 0o644) // where swap is accounted
 	return c, nil
 }
