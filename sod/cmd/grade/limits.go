@@ -5,14 +5,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // limits are the resources one graded notebook may use. Every run gets them, with or without
@@ -24,8 +26,9 @@ type limits struct {
 	CPU      time.Duration // CPU time per process
 	Procs    int           // processes and threads at once
 	FileSize int64         // bytes per file written
-	Output   int64         // bytes of the executed notebook (what the cells printed)
+	Output   int64         // bytes the cells print: the executed notebook may be this much larger than the graded copy
 	Disk     int64         // bytes in the run's own folder
+	Notebook int64         // bytes of a submitted notebook
 }
 
 // defaultLimits are the limits of `grade -h`.
@@ -36,6 +39,7 @@ var defaultLimits = limits{
 	FileSize: 256 << 20,
 	Output:   32 << 20,
 	Disk:     1 << 30,
+	Notebook: 8 << 20,
 }
 
 // byteSize is a flag.Value for sizes: "2GiB", "512MiB", "64KiB", "1000000".
@@ -96,12 +100,21 @@ func (l limits) check() error {
 	case l.FileSize < 1<<20 || l.FileSize > 1<<40:
 		return fmt.Errorf("-file-size %s: want 1 MiB to 1 TiB", formatBytes(l.FileSize))
 	case l.Output < 1<<20 || l.Output > l.FileSize:
-		return fmt.Errorf("-output %s: want 1 MiB to the -file-size (%s): the executed notebook is a file", formatBytes(l.Output), formatBytes(l.FileSize))
+		return fmt.Errorf("-output %s: want 1 MiB to the -file-size (%s): what the cells print is written to a file", formatBytes(l.Output), formatBytes(l.FileSize))
 	case l.Disk < l.FileSize:
 		return fmt.Errorf("-disk %s: want at least the -file-size (%s)", formatBytes(l.Disk), formatBytes(l.FileSize))
+	case l.Notebook < 64<<10 || l.Notebook > l.FileSize:
+		return fmt.Errorf("-notebook-size %s: want 64 KiB to the -file-size (%s)", formatBytes(l.Notebook), formatBytes(l.FileSize))
 	}
 	return nil
 }
+
+// cgroupMemory is the memory limit of a run's cgroup: -memory for its processes together, plus
+// its filesystems, which are in memory (bubblewrap's tmpfs of -disk bytes, and out/, of at most
+// the largest graded copy twice plus -output: runner.executedMax), and whose pages the kernel
+// charges to the cgroup of the process that wrote them. Without the filesystems' share, a run
+// whose files fill its folder would leave its processes that much less than -memory.
+func (l limits) cgroupMemory() int64 { return l.Memory + l.Disk + 2*l.Notebook + l.Output + 1<<20 }
 
 // procLimit is how processes are counted on this host.
 type procLimit int
@@ -145,8 +158,9 @@ func ownCgroup(controller string) string {
 	return ""
 }
 
-// cgroups are the memory and pids cgroups (v1) of one run.
-type cgroups struct{ mem, pids string }
+// cgroups are the memory, pids and cpu cgroups (v1) of one run: its own memory, its own
+// processes and its own share of the CPUs (the default weight, equal for every run).
+type cgroups struct{ mem, pids, cpu string }
 
 // newCgroups makes the cgroups of a run, or returns nil and the reason they cannot be made.
 func newCgroups(l limits) (*cgroups, error) {
@@ -155,7 +169,7 @@ func newCgroups(l limits) (*cgroups, error) {
 	for _, ctl := range []struct {
 		name string
 		dst  *string
-	}{{"memory", &c.mem}, {"pids", &c.pids}} {
+	}{{"memory", &c.mem}, {"pids", &c.pids}, {"cpu", &c.cpu}} {
 		base := filepath.Join(cgroupV1Root, ctl.name)
 		if _, err := os.Stat(filepath.Join(base, "cgroup.procs")); err != nil {
 			c.remove()
@@ -169,7 +183,7 @@ func newCgroups(l limits) (*cgroups, error) {
 		*ctl.dst = d
 	}
 	for _, w := range [][2]string{
-		{filepath.Join(c.mem, "memory.limit_in_bytes"), strconv.FormatInt(l.Memory, 10)},
+		{filepath.Join(c.mem, "memory.limit_in_bytes"), strconv.FormatInt(l.cgroupMemory(), 10)},
 		{filepath.Join(c.pids, "pids.max"), strconv.Itoa(l.Procs)},
 	} {
 		if err := os.WriteFile(w[0], []byte(w[1]), 0o644); err != nil {
@@ -177,13 +191,17 @@ func newCgroups(l limits) (*cgroups, error) {
 			return nil, fmt.Errorf("cannot set %s: %v", w[0], err)
 		}
 	}
-	_ = os.WriteFile(filepath.Join(c.mem, "memory.memsw.limit_in_bytes"), []byte(strconv.FormatInt(l.Memory, 10)), 0o644) // where swap is accounted
+	// A run weighs as much as as many busy processes as there are CPUs (the most it can use):
+	// runs share the CPUs equally among themselves, and a run is not one process's weight
+	// against the machine's other processes.
+	_ = os.WriteFile(filepath.Join(c.cpu, "cpu.shares"), []byte(strconv.Itoa(min(1024*runtime.NumCPU(), 262144))), 0o644)
+	_ = os.WriteFile(filepath.Join(c.mem, "memory.memsw.limit_in_bytes"), []byte(strconv.FormatInt(l.cgroupMemory(), 10)), 0o644) // where swap is accounted
 	return c, nil
 }
 
 // procs returns the paths the run's first process writes its pid to.
 func (c *cgroups) procs() []string {
-	return []string{filepath.Join(c.mem, "cgroup.procs"), filepath.Join(c.pids, "cgroup.procs")}
+	return []string{filepath.Join(c.mem, "cgroup.procs"), filepath.Join(c.pids, "cgroup.procs"), filepath.Join(c.cpu, "cgroup.procs")}
 }
 
 // stat reads a "key value" line of a cgroup file (0 if absent).
@@ -213,7 +231,7 @@ func (c *cgroups) procsHit() bool { return statValue(filepath.Join(c.pids, "pids
 func (c *cgroups) kill() {
 	for range 50 {
 		n := 0
-		for _, d := range []string{c.pids, c.mem} {
+		for _, d := range []string{c.pids, c.mem, c.cpu} {
 			b, _ := os.ReadFile(filepath.Join(d, "cgroup.procs"))
 			for _, f := range strings.Fields(string(b)) {
 				if pid, err := strconv.Atoi(f); err == nil && pid != os.Getpid() {
@@ -231,7 +249,7 @@ func (c *cgroups) kill() {
 }
 
 func (c *cgroups) remove() {
-	for _, d := range []string{c.mem, c.pids} {
+	for _, d := range []string{c.mem, c.pids, c.cpu} {
 		if d != "" {
 			for range 20 {
 				if os.Remove(d) == nil || os.IsNotExist(os.Remove(d)) {
@@ -268,9 +286,11 @@ func threadsOf(uid int) int {
 	return n
 }
 
-// wrap returns the command line that starts args under the limits: a shell that joins the
-// run's cgroups (if any) and then prlimit with the per-process limits.
-func (r *runner) wrap(cg *cgroups, args []string) []string {
+// wrap returns the command line that starts args under the limits: a shell that (for a root
+// grader's sandbox, in a mount namespace of the run's own, made by unshare) binds the staged
+// paths (runner.stageBinds), joins the run's cgroups (if any), and then prlimit with the
+// per-process limits; args then start with setpriv where the run drops from root to gradeUser.
+func (r *runner) wrap(cg *cgroups, stage [][2]string, args []string) []string {
 	l := r.limits
 	// RLIMIT_DATA bounds the memory a process writes to (Go reserves address space it does not
 	// use, so an address-space limit of the same size would stop programs well below it); the
@@ -282,37 +302,62 @@ func (r *runner) wrap(cg *cgroups, args []string) []string {
 		"--fsize=" + strconv.FormatInt(l.FileSize, 10),
 		"--core=0"}
 	if r.procs == procsByRlimit {
-		// RLIMIT_NPROC counts all of this user's threads: the run may add Procs to those running now.
+		// RLIMIT_NPROC counts all of this user's threads: the run may add Procs to those running now
+		// (runs are then graded one at a time, so no other run shares the count).
 		pl = append(pl, "--nproc="+strconv.Itoa(threadsOf(os.Getuid())+l.Procs))
 	}
 	pl = append(append(pl, "--"), args...)
-	if cg == nil {
+	var join []string
+	if cg != nil {
+		join = cg.procs()
+	}
+	if len(join) == 0 && len(stage) == 0 {
 		return pl
 	}
-	join := cg.procs()
-	sh := []string{"/bin/sh", "-c", `n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 97; shift; n=$((n-1)); done; exec "$@"`,
-		"sh", strconv.Itoa(len(join))}
+	sh := []string{"/bin/sh", "-c", `n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$2" || exit 96; shift 2; n=$((n-1)); done
+n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 97; shift; n=$((n-1)); done; exec "$@"`,
+		"sh", strconv.Itoa(len(stage))}
+	if len(stage) > 0 {
+		sh = append([]string{"unshare", "--mount", "--propagation", "private", "--"}, sh...)
+	}
+	for _, b := range stage {
+		sh = append(sh, b[0], b[1])
+	}
+	sh = append(sh, strconv.Itoa(len(join)))
 	return append(append(sh, join...), pl...)
 }
 
-// dirSize is the number of bytes of the files under dir (links not followed).
+// dirSize is the number of bytes the files, folders and links under dir take (blocks
+// allocated), for a run's folder on the host's filesystem (podman, or no sandbox; in bubblewrap
+// the folder is a filesystem of its own and the kernel bounds it). It walks from directory
+// descriptors, one name at a time, so that no path is ever longer than a name (a folder nested
+// past PATH_MAX is counted too), and follows no link.
 func dirSize(dir string) int64 {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0
+	}
+	return sizeAt(fd, 0)
+}
+
+// sizeAt is dirSize of the open folder fd (which it closes), depth folders down.
+func sizeAt(fd, depth int) int64 {
+	f := os.NewFile(uintptr(fd), "")
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
 	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
+	for _, name := range names {
+		var st unix.Stat_t
+		if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+			continue
 		}
-		if d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				if st, ok := info.Sys().(*syscall.Stat_t); ok {
-					n += st.Blocks * 512
-				} else {
-					n += info.Size()
-				}
+		n += st.Blocks * 512
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR && depth < 512 {
+			if sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); err == nil {
+				n += sizeAt(sub, depth+1)
 			}
 		}
-		return nil
-	})
+	}
 	return n
 }
 

@@ -23,23 +23,32 @@
 // nothing the notebook prints decides a grade, and an answer that is code is judged by its
 // outputs on inputs drawn for that run.
 //
+// A submission is refused before anything runs, with a line per reason, when it is larger than
+// -notebook-size, is not JSON the grader can read, or is not valid for nbformat's own validator
+// (Debian's python3-nbformat: an nbformat_minor that is not a number, no top-level metadata, a
+// markdown cell with outputs, malformed attachments, ...).
+//
 // Every run has limits on wall time (per cell and per notebook), memory, CPU time, processes,
 // the size of each file written, the output and the disk used in its folder; a run that
 // reaches one fails the exercises it had not exported with a message naming the limit and the
 // cell ("memory limit 2 GiB exceeded in cell 9"). When bubblewrap (bwrap) can make a sandbox
-// here without any privilege (a probe run says, from inside: every capability set empty and
-// no_new_privs set; inside a container bwrap often cannot make one at all), each run is an
-// allow list: it sees, read-only, /usr, a few files of /etc, the Go toolchain and module cache,
-// and the module's build files (no notebook, test or testdata: no solution), the kernel spec and
-// a shared build cache that only the grader writes; writable, only its own folder, at a path
-// drawn at random for the run; no network, its own processes only. -sandbox auto then uses it,
-// grades without a sandbox (printing what is then not isolated) where bwrap cannot make one,
-// and refuses to grade where bwrap's sandbox keeps a privilege; -sandbox bwrap stops with the
-// probe's reason instead. -sandbox podman runs each notebook in a container of its own instead
-// (the workbench image, -image): as the image's user with no capability, no network, read-only
-// root, the run's folder its only writable place besides a bounded /tmp, and the limits as the
-// container's; the answers are judged by the grader on the host as always. README.md has the
-// threat model.
+// here without any privilege (a probe says: from outside, no host uid or gid 0; from inside,
+// every capability set empty, no_new_privs set, no host-global kernel file writable; inside a
+// container bwrap often cannot make one at all), each run is an allow list: it runs as an
+// unprivileged host uid (a root grader's runs as the system user sodgrade), sees, read-only,
+// /usr, a few files of /etc, the Go toolchain and module cache, and the module's build files (no
+// notebook, test or testdata: no solution), the kernel spec and a shared build cache that only
+// the grader writes; /proc and /dev read-only; writable, only its own folder, a filesystem of
+// -disk bytes of its own (with /tmp and /dev/shm) at a path drawn at random for the run; no
+// network, its own processes, and, where the grader can make cgroups, its own memory, process
+// and CPU share. -sandbox auto then uses it, grades without a sandbox (printing what is then not
+// isolated) where bwrap cannot make one and the grader is not root, and refuses to grade where
+// bwrap's sandbox keeps a privilege; -sandbox bwrap stops with the probe's reason instead; a
+// root grader never runs a notebook without a sandbox. -sandbox podman runs each notebook in a
+// container of its own instead (the workbench image, -image): as the image's user with no
+// capability, no network, read-only root, the run's folder its only writable place besides a
+// bounded /tmp, and the limits as the container's; the answers are judged by the grader on the
+// host as always. README.md has the threat model.
 //
 // It writes OUT/grades.csv (student, notebook, exercise, passed, message), OUT/summary.txt
 // (also printed) and OUT/executed/<student>/<notebook>.ipynb, the executed graded copies, for
@@ -62,8 +71,10 @@
 //	-cpu d            CPU time per process (default 5m)
 //	-procs n          processes and threads at once (default 256)
 //	-file-size size   size of each file written (default 256MiB)
-//	-output size      size of the executed notebook, i.e. what the cells print (default 32MiB)
-//	-disk size        bytes written to the run's folder (default 1GiB)
+//	-output size      what the cells print: the executed notebook may be this much larger
+//	                  than the graded copy (default 32MiB)
+//	-disk size        the run's folder, a filesystem of its own (default 1GiB)
+//	-notebook-size s  size of a submitted notebook (default 8MiB)
 //	-sandbox s        auto, bwrap, podman or none (default auto: bwrap if it works here)
 //	-image name       the image of -sandbox podman (default sod-workbench, docker/test-image.sh
 //	                  builds it); the workbench module is its home folder, /home/jovyan
@@ -130,8 +141,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&lim.CPU, "cpu", lim.CPU, "CPU time per process")
 	fs.IntVar(&lim.Procs, "procs", lim.Procs, "processes and threads of a notebook at once")
 	fs.Var(byteSize{&lim.FileSize}, "file-size", "`size` of each file a notebook writes")
-	fs.Var(byteSize{&lim.Output}, "output", "`size` of the executed notebook (what the cells print)")
-	fs.Var(byteSize{&lim.Disk}, "disk", "`size` a notebook writes to its folder")
+	fs.Var(byteSize{&lim.Output}, "output", "`size` of what the cells print (the executed notebook may be this much larger than the graded copy)")
+	fs.Var(byteSize{&lim.Disk}, "disk", "`size` of the run's folder, a filesystem of its own in bubblewrap (with /tmp and /dev/shm)")
+	fs.Var(byteSize{&lim.Notebook}, "notebook-size", "`size` of a submitted notebook (a larger one is refused before it runs)")
 	sandbox := fs.String("sandbox", "auto", "auto, bwrap, podman or none")
 	image := fs.String("image", "sod-workbench", "the container image of -sandbox podman")
 	if err := parseFlags(fs, args); err != nil {
@@ -193,7 +205,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Sprintf("no notebook with exercises in %s", src)}
 	}
 
-	subs, ignored, err := collect(subDir, instr)
+	subs, ignored, err := collect(subDir, instr, lim.Notebook)
 	if err != nil {
 		return err
 	}
@@ -203,6 +215,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	r := &runner{timeout: *timeout, cellTimeout: *cellTimeout, limits: lim}
 	if r.prlimit, err = findPrlimit(); err != nil {
+		return err
+	}
+	if r.python, err = nbformatPython(); err != nil {
 		return err
 	}
 	var noCgroup string // why the process limit is not a cgroup
@@ -216,19 +231,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		r.procs = procsByContainer
 	} else if r.sandbox != "none" {
-		why, unsafe := bwrapProblem(ctx)
+		id, made, err := runIdentity()
+		if err != nil {
+			return err
+		}
+		if made != "" {
+			fmt.Fprintln(stdout, made)
+		}
+		why, unsafe := bwrapProblem(ctx, id)
 		switch {
 		case unsafe:
 			return errors.New("bwrap: " + why)
 		case why != "" && r.sandbox == "bwrap":
 			return errors.New("-sandbox bwrap: " + why)
 		case why != "" && os.Getuid() == 0:
-			return fmt.Errorf("-sandbox auto: no sandbox can be made here (%s), and a notebook run by root without one has every privilege on this machine. Install bubblewrap (scripts/install.sh --with-grader), grade with -sandbox podman, grade as an ordinary user, or give -sandbox none to grade as root without isolation all the same", why)
+			return fmt.Errorf("-sandbox auto: no sandbox can be made here (%s), and a root grader never runs a notebook without one. Install bubblewrap (scripts/install.sh --with-grader), grade with -sandbox podman, or grade as an ordinary user", why)
 		case why != "":
 			r.sandbox, noSandbox = "none", why
 		default:
 			r.sandbox = "bwrap"
+			r.bwrap, _ = exec.LookPath("bwrap")
+			r.setpriv, _ = setprivArgs(id)
 		}
+	}
+	if r.sandbox == "none" && os.Getuid() == 0 {
+		return usageError{"-sandbox none: a root grader never runs a notebook without a sandbox (it would run as the host's root); grade with bubblewrap or podman, or as an ordinary user"}
+	}
+	if r.procs == procsByRlimit && *jobs > 1 {
+		// Without a cgroup of its own, a run's process limit is the user's, shared with every run
+		// graded at the same time: one notebook holding processes would fail another's build.
+		fmt.Fprintf(stdout, "grading one notebook at a time, not %d: no cgroup can be made here (%s), so runs at once would share one process limit\n", *jobs, noCgroup)
+		*jobs = 1
 	}
 	outFolder, err := openOut(*out)
 	if err != nil {
@@ -289,9 +322,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 					pass++
 				}
 			}
-			fmt.Fprintf(stdout, "  %-20s %-40s %d/%d  %5.1fs\n", o.Student, o.Notebook, pass, len(o.Rows), o.Duration.Seconds())
+			fmt.Fprintf(stdout, "  %-20s %-40s %d/%d  %5.1fs\n", csvField(o.Student, maxNameBytes), o.Notebook, pass, len(o.Rows), o.Duration.Seconds())
 			for _, n := range o.Notes {
-				fmt.Fprintf(stdout, "  %-20s   %s\n", "", n)
+				fmt.Fprintf(stdout, "  %-20s   %s\n", "", csvField(n, maxMessageBytes))
 			}
 		}()
 	}
@@ -376,7 +409,8 @@ type submission struct {
 // collect reads SUBMISSIONS_DIR/<student>/.../<notebook>.ipynb into memory (so that nothing a
 // notebook does while graded changes what is graded), and adds a "missing" entry for each
 // student who did not submit a notebook that another student did.
-func collect(dir string, instr map[string][]exercise) ([]submission, []string, error) {
+// A notebook larger than max is read only up to max+1 bytes (grade refuses it).
+func collect(dir string, instr map[string][]exercise, max int64) ([]submission, []string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, err
@@ -419,7 +453,12 @@ func collect(dir string, instr map[string][]exercise) ([]submission, []string, e
 				ignored = append(ignored, fmt.Sprintf("%s (not a regular file)", p))
 				return nil
 			}
-			b, err := os.ReadFile(p)
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			b, err := io.ReadAll(io.LimitReader(f, max+1))
+			f.Close()
 			if err != nil {
 				return err
 			}
@@ -464,7 +503,8 @@ func writeResults(out *outDir, outcomes []outcome) error {
 	var executed *outDir
 	for _, o := range outcomes {
 		for _, r := range o.Rows {
-			w.Write([]string{o.Student, o.Notebook, r.Exercise, strconv.FormatBool(r.Passed), r.Message})
+			w.Write([]string{csvField(o.Student, maxNameBytes), csvField(o.Notebook, maxNameBytes), csvField(r.Exercise, maxNameBytes),
+				strconv.FormatBool(r.Passed), csvField(r.Message, maxMessageBytes)})
 		}
 		if o.Executed == nil {
 			continue
@@ -491,6 +531,44 @@ func writeResults(out *outDir, outcomes []outcome) error {
 		return err
 	}
 	return out.write("grades.csv", buf.Bytes())
+}
+
+// maxMessageBytes and maxNameBytes are the longest message and name grades.csv holds: a
+// message is cut there (marked, with its full length), far below what any CSV reader accepts
+// in a field (Python's csv module: 131072 characters by default).
+const (
+	maxMessageBytes = 2000
+	maxNameBytes    = 256
+)
+
+// csvField is s as grades.csv holds it: valid UTF-8, every control character (C0, DEL, C1:
+// line breaks, carriage returns, escape sequences of terminals) written as \n, \r, \t or
+// \xNN (and a backslash as \\), and cut to max bytes, so that no message a notebook provokes
+// (a panic with a 200,000-byte message, a CR that starts a row) breaks the file for any reader.
+func csvField(s string, max int) string {
+	var sb strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		var e string
+		switch {
+		case r == '\\':
+			e = `\\`
+		case r == '\n':
+			e = `\n`
+		case r == '\r':
+			e = `\r`
+		case r == '\t':
+			e = `\t`
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			e = fmt.Sprintf(`\x%02x`, r)
+		default:
+			e = string(r)
+		}
+		if sb.Len()+len(e) > max {
+			return sb.String() + fmt.Sprintf("… (cut: %d bytes in all)", len(s))
+		}
+		sb.WriteString(e)
+	}
+	return sb.String()
 }
 
 // summary is the per-student and per-exercise tally.
@@ -523,7 +601,7 @@ func summary(outcomes []outcome, took time.Duration) string {
 	sort.Strings(enames)
 	fmt.Fprintf(&sb, "\nsummary (%d students, %.0fs)\n\nstudent                passed\n", len(snames), took.Seconds())
 	for _, s := range snames {
-		fmt.Fprintf(&sb, "%-22s %3d/%d\n", s, students[s].pass, students[s].total)
+		fmt.Fprintf(&sb, "%-22s %3d/%d\n", csvField(s, maxNameBytes), students[s].pass, students[s].total)
 	}
 	fmt.Fprintf(&sb, "\nexercise                                          passed\n")
 	for _, e := range enames {
@@ -536,7 +614,7 @@ func summary(outcomes []outcome, took time.Duration) string {
 				fmt.Fprintf(&sb, "\nlimits reached and runs stopped\n")
 				stops = true
 			}
-			fmt.Fprintf(&sb, "%-22s %s: %s\n", o.Student, o.Notebook, n)
+			fmt.Fprintf(&sb, "%-22s %s: %s\n", csvField(o.Student, maxNameBytes), o.Notebook, csvField(n, maxMessageBytes))
 		}
 	}
 	return sb.String()

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"os"
 	"strings"
 	"testing"
 )
@@ -41,6 +43,58 @@ func TestParseNotebookRefusals(t *testing.T) {
 				t.Errorf("error %v, want none", err)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestCheckSubmissionRefusals: what the grader promises to refuse it refuses before anything
+// runs, with nbformat's own validator and a line per reason: an nbformat_minor that is not a
+// number or is negative, no or a string top-level metadata, a markdown cell with outputs,
+// malformed attachments; and a notebook larger than -notebook-size, sized apart from -output.
+func TestCheckSubmissionRefusals(t *testing.T) {
+	python, err := nbformatPython()
+	if err != nil {
+		if os.Getenv("SOD_REQUIRE_NOTEBOOKS") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	r := &runner{limits: defaultLimits, python: python}
+	code := `{"cell_type": "code", "id": "a", "metadata": {}, "source": "x", "outputs": [], "execution_count": null}`
+	nb := func(minor, meta, cells string) string {
+		s := `{"nbformat": 4, "nbformat_minor": ` + minor
+		if meta != "" {
+			s += `, "metadata": ` + meta
+		}
+		return s + `, "cells": [` + cells + `]}`
+	}
+	md := func(extra string) string {
+		return `{"cell_type": "markdown", "id": "m", "metadata": {}, "source": "x"` + extra + `}`
+	}
+	big := nb("5", "{}", `{"cell_type": "raw", "id": "r", "metadata": {}, "source": "`+strings.Repeat("x", 9<<20)+`"}`)
+	for _, tc := range []struct{ name, json, want string }{
+		{"minor x", nb(`"x"`, "{}", code), "nbformat_minor: 'x' is not of type 'integer'"},
+		{"minor -1", nb("-1", "{}", code), "nbformat_minor: -1 is less than the minimum of"},
+		{"no metadata", nb("5", "", code), "top level: 'metadata' is a required property"},
+		{"string metadata", nb("5", `"s"`, code), "metadata: 's' is not of type 'object'"},
+		{"markdown outputs", nb("5", "{}", md(`, "outputs": []`)), "cells/0: Additional properties are not allowed ('outputs' was unexpected)"},
+		{"attachment string", nb("5", "{}", md(`, "attachments": {"a.png": "zz"}`)), "cells/0/attachments/a.png: 'zz' is not of type 'object'"},
+		{"attachment number", nb("5", "{}", md(`, "attachments": {"a.png": {"image/png": 5}}`)), "cells/0/attachments/a.png/image/png: 5 is not valid"},
+		{"two reasons", nb(`"x"`, `"s"`, code), "; "},
+		{"too large", big, "larger than the limit of a submitted notebook (-notebook-size 8 MiB)"},
+		{"fine", nb("5", "{}", code+", "+md(`, "attachments": {"a.png": {"image/png": "aGk="}}`)), ""},
+		{"fine 4.4", `{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "source": "x", "outputs": [], "execution_count": null}]}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := r.checkSubmission(context.Background(), []byte(tc.json))
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			case err != nil && strings.Contains(err.Error(), "\n"):
+				t.Errorf("error %q spans lines", err)
 			}
 		})
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +30,9 @@ type runner struct {
 	procs       procLimit // how the process limit is enforced here
 	prlimit     string    // path of util-linux prlimit
 	image       string    // the container image of -sandbox podman
+	bwrap       string    // path of bwrap
+	setpriv     []string  // the command that drops a root grader's sandbox to gradeUser (setprivArgs)
+	python      string    // a Python with nbformat (nbformatPython)
 }
 
 // view is where a run finds its folder and the session's shared material. Inside a sandbox
@@ -120,10 +122,7 @@ func (r *runner) grade(ctx context.Context, student, name string, sub []byte, ex
 		o.Duration = time.Since(start)
 		return o
 	}
-	nb, err := parseNotebook(sub)
-	if err == nil {
-		err = studentCells(nb)
-	}
+	nb, err := r.checkSubmission(ctx, sub)
 	if err != nil {
 		return failAll(err.Error())
 	}
@@ -141,22 +140,14 @@ func (r *runner) grade(ctx context.Context, student, name string, sub []byte, ex
 	if err != nil {
 		return failAll("cannot grade: " + err.Error())
 	}
-	nbDir, err := r.layout(dir)
-	if err == nil {
-		err = graded.write(filepath.Join(nbDir, name))
-	}
-	if err == nil && r.sandbox == "podman" && os.Getuid() == 0 {
-		err = chownRun(dir)
-	}
+	gb, err := graded.marshal()
 	if err != nil {
 		return failAll("grader: " + err.Error())
 	}
-	exports, err := grading.OpenExports(filepath.Join(dir, "export"))
-	if err != nil {
-		return failAll("grader: " + err.Error())
+	fs, executed, rep := r.execute(ctx, dir, v, name, gb)
+	if fs != nil {
+		defer fs.Close()
 	}
-	defer exports.Close()
-	executed, rep := r.execute(ctx, dir, nbDir, v, name)
 	o.Duration = time.Since(start)
 	o.Executed = executed
 	var cells []map[string]any
@@ -172,9 +163,20 @@ func (r *runner) grade(ctx context.Context, student, name string, sub []byte, ex
 	if rep.msg != "" {
 		o.Notes = append([]string{rep.msg}, o.Notes...)
 	}
+	var exports *grading.Exports
+	if fs != nil {
+		if exports, err = grading.OpenExports(fs.exportPath()); err != nil {
+			return failAll("grader: " + err.Error())
+		}
+		defer exports.Close()
+	}
 	for _, ex := range exs {
 		if missing[ex.ID] {
 			o.Rows = append(o.Rows, row{ex.ID, false, "no answer cell (a code cell tagged " + tagAnswer + " with metadata sod.exercise " + ex.ID + ")"})
+			continue
+		}
+		if exports == nil {
+			o.Rows = append(o.Rows, row{ex.ID, false, "no answer exported: " + rep.msg})
 			continue
 		}
 		res, err := exports.Grade(ex.ID, seeds[ex.ID])
@@ -249,12 +251,13 @@ func (r *runner) limitsInCells(cells []map[string]any) []string {
 	return notes
 }
 
-// layout makes a run's folder: home/, tmp/, out/ (the executed notebook), export/ (the
-// answers), cache/ (the run's own layer of the build cache) and the folder that holds the
-// graded copy, which it returns. In a sandbox that is notebooks/, mounted over the module
-// copy's empty notebooks/ (mod/ is where the copy is mounted); without one, mod/notebooks,
-// beside links to the module copy's go.mod, go.sum and folders. Either way the notebook's
-// setup cell finds the module by walking up from the notebook's folder, as in a checkout.
+// layout makes the host folder of a run without bubblewrap: home/, tmp/, out/ (the executed
+// notebook), export/ (the answers), cache/ (the run's own layer of the build cache) and the
+// folder that holds the graded copy, which it returns. With podman that is notebooks/, mounted
+// over the module copy's empty notebooks/; without a sandbox, mod/notebooks, beside links to
+// the module copy's go.mod, go.sum and folders. Either way the notebook's setup cell finds the
+// module by walking up from the notebook's folder, as in a checkout. (In bubblewrap the run's
+// folder is made in the sandbox: bwrapArgs.)
 func (r *runner) layout(dir string) (string, error) {
 	for _, d := range []string{"home", "tmp", "out", "export", "cache/go", "cache/layer", "mod"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
@@ -265,15 +268,8 @@ func (r *runner) layout(dir string) (string, error) {
 		nb := filepath.Join(dir, "notebooks")
 		return nb, os.Mkdir(nb, 0o755)
 	}
-	ents, err := os.ReadDir(r.sh.mod())
-	if err != nil {
-		return "", err
-	}
-	for _, e := range ents {
-		if e.Name() == "notebooks" {
-			continue
-		}
-		if err := os.Symlink(filepath.Join(r.sh.mod(), e.Name()), filepath.Join(dir, "mod", e.Name())); err != nil {
+	for _, e := range r.sh.modEntries {
+		if err := os.Symlink(filepath.Join(r.sh.mod(), e), filepath.Join(dir, "mod", e)); err != nil {
 			return "", err
 		}
 	}
@@ -281,11 +277,20 @@ func (r *runner) layout(dir string) (string, error) {
 	return nb, os.Mkdir(nb, 0o755)
 }
 
-// execute runs nbconvert on the graded copy, under the limits, and returns the executed
-// notebook (nil if there is none, or if it is larger than the output limit) and how the run
-// ended.
-func (r *runner) execute(ctx context.Context, dir, hostNbDir string, v view, name string) ([]byte, runReport) {
+// executedMax is the largest executed notebook the grader reads for a graded copy of n bytes:
+// the copy (which nbconvert writes back, indented a little more) and what its cells print, at
+// most the -output limit. The two are sized apart: a large notebook does not eat into what its
+// cells may print, nor is a large notebook reported as output.
+func (r *runner) executedMax(n int) int64 { return 2*int64(n) + r.limits.Output + 1<<20 }
+
+// execute runs nbconvert on the graded copy (gb), under the limits, and returns the run's
+// folder as the grader holds it (opened before the notebook ran; nil if the run could not
+// start), the executed notebook (nil if there is none, or if it is larger than executedMax) and
+// how the run ended. dir is the run's host folder (in bubblewrap, only the grader's).
+func (r *runner) execute(ctx context.Context, dir string, v view, name string, gb []byte) (*runFS, []byte, runReport) {
 	var rep runReport
+	fail := func(msg string) (*runFS, []byte, runReport) { rep.msg = "grader: " + msg; return nil, nil, rep }
+	outMax := r.executedMax(len(gb))
 	args := []string{"jupyter", "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
 		"--ExecutePreprocessor.kernel_name=gonb",
 		"--ExecutePreprocessor.timeout=" + strconv.Itoa(int(r.cellTimeout.Seconds())),
@@ -295,8 +300,57 @@ func (r *runner) execute(ctx context.Context, dir, hostNbDir string, v view, nam
 		"--output-dir", filepath.Join(v.root, "out"), "--output", strings.TrimSuffix(name, ".ipynb"),
 		name}
 	env := r.env(v)
-	if r.sandbox == "bwrap" {
-		args, env = append(r.bwrapArgs(dir, hostNbDir, v, env), args...), nil
+	var fs *runFS
+	var extra []*os.File
+	var info, block *os.File // bwrap's report and wait (sandboxInfoFD, sandboxBlockFD)
+	var stage [][2]string
+	hostNbDir := dir
+	switch r.sandbox {
+	case "bwrap":
+		nbFile, err := os.CreateTemp(dir, "graded-*")
+		if err == nil {
+			_, err = nbFile.Write(gb)
+		}
+		if err == nil {
+			_, err = nbFile.Seek(0, 0)
+		}
+		if err != nil {
+			return fail(err.Error())
+		}
+		defer nbFile.Close()
+		infoR, infoW, err := os.Pipe()
+		if err != nil {
+			return fail(err.Error())
+		}
+		blockR, blockW, err := os.Pipe()
+		if err != nil {
+			infoR.Close()
+			infoW.Close()
+			return fail(err.Error())
+		}
+		info, block = infoR, blockW
+		defer info.Close()
+		defer block.Close()
+		extra = []*os.File{infoW, blockR, nbFile}
+		defer infoW.Close()
+		defer blockR.Close()
+		args, env = append(append(append([]string{}, r.setpriv...), r.bwrapArgs(v, name, outMax, env)...), args...), nil
+		stage = r.stageBinds()
+	default:
+		nbDir, err := r.layout(dir)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(nbDir, name), gb, 0o644)
+		}
+		if err == nil && r.sandbox == "podman" && os.Getuid() == 0 {
+			err = chownRun(dir)
+		}
+		if err == nil {
+			fs, err = openRunFS(dir)
+		}
+		if err != nil {
+			return fail(err.Error())
+		}
+		hostNbDir = nbDir
 	}
 	container := ""
 	if r.sandbox == "podman" {
@@ -307,17 +361,20 @@ func (r *runner) execute(ctx context.Context, dir, hostNbDir string, v view, nam
 	if r.procs == procsByCgroup {
 		var err error
 		if cg, err = newCgroups(r.limits); err != nil {
-			rep.msg = "grader: " + err.Error()
-			return nil, rep
+			if fs != nil {
+				fs.Close()
+			}
+			return fail(err.Error())
 		}
 		defer cg.kill()
 	}
 	if container == "" {
-		args = r.wrap(cg, args)
+		args = r.wrap(cg, stage, args)
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = hostNbDir
 	cmd.Env = env // nil for bwrap and podman: the grader's own; they give the run only env
+	cmd.ExtraFiles = extra
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	logs := &logBuffer{max: 32 << 10}
 	cmd.Stdout, cmd.Stderr = logs, logs
@@ -327,18 +384,36 @@ func (r *runner) execute(ctx context.Context, dir, hostNbDir string, v view, nam
 		children.pids[cmd.Process.Pid] = true
 	}
 	children.Unlock()
+	for _, f := range extra {
+		f.Close() // the sandbox's now
+	}
 	if err != nil {
-		rep.msg = "grader: " + err.Error()
-		return nil, rep
+		if fs != nil {
+			fs.Close()
+		}
+		return fail(err.Error())
 	}
 	defer removeChild(cmd.Process.Pid)
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	exited := make(chan struct{})
+	go func() { err := cmd.Wait(); close(exited); done <- err }()
+	stopped := ""
+	if r.sandbox == "bwrap" {
+		sb, serr := startSandbox(ctx, info, block, v.root, exited)
+		if serr == nil {
+			fs, serr = openRunFSAt(sb.root)
+		}
+		if serr != nil {
+			stopped = "grader: the sandbox: " + serr.Error()
+			if msg := lastLines(logs.tail(), 2); msg != "" {
+				stopped += " (" + msg + ")"
+			}
+		}
+	}
 	deadline := time.NewTimer(r.timeout)
 	defer deadline.Stop()
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
-	stopped := ""
 	for stopped == "" {
 		select {
 		case err = <-done:
@@ -350,7 +425,9 @@ func (r *runner) execute(ctx context.Context, dir, hostNbDir string, v view, nam
 			switch {
 			case cg != nil && cg.procsHit():
 				stopped = fmt.Sprintf("process limit (%d processes and threads) reached; the run was stopped", r.limits.Procs)
-			case dirSize(dir) > r.limits.Disk:
+			case r.sandbox == "bwrap" && full(fs.root) != "":
+				stopped = fmt.Sprintf("disk limit %s exceeded: the notebook filled its folder's filesystem (no %s left); the run was stopped", formatBytes(r.limits.Disk), full(fs.root))
+			case r.sandbox != "bwrap" && dirSize(dir) > r.limits.Disk:
 				stopped = fmt.Sprintf("disk limit %s exceeded: the notebook wrote more than that to its folder; the run was stopped", formatBytes(r.limits.Disk))
 			}
 			continue
@@ -377,18 +454,21 @@ func (r *runner) execute(ctx context.Context, dir, hostNbDir string, v view, nam
 			rep.notes = append(rep.notes, fmt.Sprintf("memory limit %s exceeded: the system killed %d process(es) of the notebook for memory", formatBytes(r.limits.Memory), oomKills))
 		}
 		cg.kill()
-	} else {
+	} else if r.sandbox != "bwrap" {
 		sweep(dir) // processes that left the process group (the kernel, programs it started)
 	}
 	if container == "" {
 		reapOrphans() // and those that left the folder too (the grader is their subreaper)
 	}
-	b, rerr := readExecuted(filepath.Join(dir, "out", name), r.limits.Output)
+	if fs == nil {
+		return nil, nil, rep
+	}
+	b, rerr := readBeneath(fs.out, name, outMax)
 	switch {
 	case rep.msg != "":
-	case errors.Is(rerr, errTooLarge):
-		rep.msg = fmt.Sprintf("output limit %s exceeded: %v; the executed notebook is not kept", formatBytes(r.limits.Output), rerr)
-		return nil, rep
+	case errors.Is(rerr, errTooLarge) || r.sandbox == "bwrap" && strings.Contains(logs.String(), "No space left on device") && freeBytes(fs.out) < 1<<20:
+		rep.msg = fmt.Sprintf("output limit %s exceeded: the cells printed more than that; the executed notebook is not kept", formatBytes(r.limits.Output))
+		return fs, nil, rep
 	case rerr != nil:
 		why, all := lastLines(logs.tail(), 3), logs.String()
 		switch {
@@ -405,38 +485,15 @@ func (r *runner) execute(ctx context.Context, dir, hostNbDir string, v view, nam
 			// be stopped by a limit (file size, output, CPU time) before the cgroup counts a
 			// kill, so the message names the causes rather than guessing one of them.
 			why = fmt.Sprintf("the kernel died while a cell ran: a cell's output without bound, or a limit of the notebook (output, file size %s, memory %s, processes), stops it: %s", formatBytes(r.limits.FileSize), formatBytes(r.limits.Memory), why)
+		case err == nil:
+			// nbconvert ended well, but what it left is not a file the grader reads (a link).
+			rep.msg = "the executed notebook is not kept: " + rerr.Error()
+			return fs, nil, rep
 		}
 		rep.msg = fmt.Sprintf("the notebook did not run to the end (%v): %s", err, why)
-		return nil, rep
+		return fs, nil, rep
 	}
-	return b, rep
-}
-
-var errTooLarge = errors.New("too large")
-
-// readExecuted reads the executed notebook: a regular file (not a link or a pipe a student's
-// program put there) of at most max bytes.
-func readExecuted(path string, max int64) ([]byte, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	st, err := f.Stat()
-	switch {
-	case err != nil:
-		return nil, err
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	case st.Size() > max:
-		return nil, fmt.Errorf("%w: the cells printed %s", errTooLarge, formatBytes(st.Size()))
-	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(b)) > max {
-		return nil, fmt.Errorf("%w: the cells printed more than %s", errTooLarge, formatBytes(max))
-	}
-	return b, err
+	return fs, b, rep
 }
 
 // logBuffer keeps the first and the last max bytes written to it (nbconvert's log, with the

@@ -13,99 +13,6 @@ import (
 	"time"
 )
 
-// bwrapSecurity are the flags that take every privilege from a run: all namespaces of its own
-// (a user namespace in which no further one can be made, so `unshare -U` gets nowhere), no
-// capability at all (bwrap keeps its caller's capabilities when root calls it: without
-// --cap-drop ALL a root grader's run could remount the host's root writable), a session of its
-// own, and death with the grader. bwrap also sets no_new_privs, so a setuid program gains
-// nothing; the probe checks all of it from inside (sandboxStatusProblem).
-var bwrapSecurity = []string{"--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
-	"--die-with-parent", "--new-session", "--clearenv"}
-
-// bwrapSystem binds what every run needs of the host's system, read-only: /usr (Python,
-// Jupyter, the C library) and the top-level links into it, the few files of /etc that programs
-// read (users, the loader's cache, alternatives' links), and fresh /dev and /proc. Nothing else
-// of the host is there: no /root, /home, /tmp, /var or /run.
-func bwrapSystem() []string {
-	b := []string{"--ro-bind", "/usr", "/usr"}
-	for _, d := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
-		if t, err := os.Readlink(d); err == nil {
-			b = append(b, "--symlink", t, d)
-		} else if st, err := os.Stat(d); err == nil && st.IsDir() {
-			b = append(b, "--ro-bind", d, d)
-		}
-	}
-	for _, f := range []string{"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/ld.so.cache", "/etc/ld.so.conf",
-		"/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime", "/etc/mime.types", "/etc/ssl", "/etc/ca-certificates",
-		"/etc/python3", "/etc/python3.11", "/etc/hosts"} {
-		if _, err := os.Stat(f); err == nil {
-			b = append(b, "--ro-bind", f, f)
-		}
-	}
-	return append(b, "--dev", "/dev", "--proc", "/proc")
-}
-
-// bwrapProblem says why bubblewrap cannot sandbox a run on this host, or "" if it can. Having
-// the bwrap binary is not enough: inside a container, or where unprivileged user namespaces are
-// off, bwrap is installed but cannot create its namespaces; and a sandbox that keeps a
-// capability is no sandbox. So the probe runs, in a sandbox made as a run's is (bwrapSecurity,
-// bwrapSystem), a program that prints its own /proc/self/status, and the grader checks there
-// that the capability sets are empty and no_new_privs is set.
-//
-// unsafe is true when bwrap made a sandbox but it keeps a privilege: then the grader must not
-// grade at all, not even without a sandbox.
-func bwrapProblem(ctx context.Context) (why string, unsafe bool) {
-	path, err := exec.LookPath("bwrap")
-	if err != nil {
-		return "bwrap not found (apt-get install bubblewrap; scripts/install.sh --with-grader)", false
-	}
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	args := append(append(append([]string{}, bwrapSystem()...), "--size", "1048576", "--tmpfs", "/tmp"), bwrapSecurity...)
-	args = append(args, "--", "/bin/cat", "/proc/self/status")
-	cmd := exec.CommandContext(ctx, path, args...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "bwrap is installed but cannot make a sandbox here: " + msg, false
-	}
-	why = sandboxStatusProblem(string(out))
-	return why, why != ""
-}
-
-// sandboxStatusProblem reads a /proc/PID/status printed inside a sandbox and says which
-// privilege the sandbox left (a capability set that is not empty, no_new_privs not set), or ""
-// if it left none.
-func sandboxStatusProblem(status string) string {
-	want := map[string]string{"CapInh": "0000000000000000", "CapPrm": "0000000000000000", "CapEff": "0000000000000000",
-		"CapBnd": "0000000000000000", "CapAmb": "0000000000000000", "NoNewPrivs": "1"}
-	var bad []string
-	seen := 0
-	for _, line := range strings.Split(status, "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		w, known := want[k]
-		if !ok || !known {
-			continue
-		}
-		seen++
-		if v = strings.TrimSpace(v); v != w {
-			bad = append(bad, k+" "+v)
-		}
-	}
-	switch {
-	case seen != len(want):
-		return fmt.Sprintf("the sandbox's probe did not print its capabilities and no_new_privs (got %q); refusing to grade in a sandbox that cannot be checked", lastLines(status, 2))
-	case len(bad) > 0:
-		return "the sandbox keeps privileges (" + strings.Join(bad, ", ") + "; want every capability set empty and NoNewPrivs 1); refusing to grade in it: is bwrap older than 0.8, or setuid?"
-	}
-	return ""
-}
-
 // procMode says how the process limit is enforced here, and if not by a cgroup, why: a
 // cgroup per run where the grader can make one; otherwise RLIMIT_NPROC, which does not hold for
 // root.
@@ -131,20 +38,24 @@ func (r *runner) isolation(noSandbox, noCgroup string) string {
 	case procsByContainer:
 		fmt.Fprintf(&sb, " and %s for all its processes; %d processes and threads (the container's limits)", formatBytes(l.Memory), l.Procs)
 	case procsByCgroup:
-		fmt.Fprintf(&sb, " and %s for all its processes; %d processes and threads (cgroup)", formatBytes(l.Memory), l.Procs)
+		fmt.Fprintf(&sb, " and %s for all its processes; %d processes and threads and its own share of the CPUs (cgroups of its own)", formatBytes(l.Memory), l.Procs)
 	case procsByRlimit:
-		fmt.Fprintf(&sb, "; %d processes and threads more than this user runs (RLIMIT_NPROC; no cgroup: %s)", l.Procs, noCgroup)
+		fmt.Fprintf(&sb, "; %d processes and threads more than this user runs (RLIMIT_NPROC; no cgroup: %s; so one notebook at a time)", l.Procs, noCgroup)
 	default:
 		fmt.Fprintf(&sb, "; processes NOT limited (root ignores RLIMIT_NPROC and no cgroup can be made: %s)", noCgroup)
 	}
-	fmt.Fprintf(&sb, "; CPU time %v per process; files up to %s each; output %s; %s written to its folder\n",
-		l.CPU, formatBytes(l.FileSize), formatBytes(l.Output), formatBytes(l.Disk))
+	fmt.Fprintf(&sb, "; CPU time %v per process; files up to %s each; output %s; %s in its folder; submitted notebooks up to %s\n",
+		l.CPU, formatBytes(l.FileSize), formatBytes(l.Output), formatBytes(l.Disk), formatBytes(l.Notebook))
 	if r.sandbox == "podman" {
 		fmt.Fprintf(&sb, "isolation: a podman container per notebook (image %s), as the image's user with no capability: read-only root, no network, its own processes only, writable only its own folder and a /tmp of %s; of the host's only the run's folder, the module's build files and the shared build cache (read-only) mounted\n", r.image, formatBytes(l.Disk))
 		return sb.String()
 	}
 	if r.sandbox == "bwrap" {
-		sb.WriteString("isolation: bubblewrap sandbox per notebook, no capability (checked inside the sandbox): it sees only /usr, a few files of /etc, the Go toolchain, the module cache, the module's build files and the shared build cache, all read-only, and its own folder (at a random path) and /tmp; no network, its own processes only; what it compiles goes to its own layer of the build cache\n")
+		who := "this user's uid"
+		if os.Getuid() == 0 {
+			who = "the system user " + gradeUser + ", never root"
+		}
+		fmt.Fprintf(&sb, "isolation: bubblewrap sandbox per notebook, run as %s, no capability, /proc and /dev read-only (checked from outside and inside the sandbox): it sees only /usr, a few files of /etc, the Go toolchain, the module cache, the module's build files and the shared build cache, all read-only, and its own folder (at a random path), a filesystem of %s of its own with its /tmp and /dev/shm; no network, its own processes only; what it compiles goes to its own layer of the build cache\n", who, formatBytes(r.limits.Disk))
 		return sb.String()
 	}
 	if noSandbox == "" {
@@ -184,36 +95,6 @@ func podmanProblem(ctx context.Context, image string) error {
 		return fmt.Errorf("no image %s (docker/test-image.sh builds sod-workbench): %s", image, strings.TrimSpace(string(out)))
 	}
 	return nil
-}
-
-// bwrapArgs is the bwrap command line (without the program) of a run whose host folder is dir:
-// an allow list. The sandbox's file system is a fresh one holding the host's system
-// (bwrapSystem), the toolchain and the module cache read-only, the session's module copy, cache
-// program, kernel spec and shared build cache read-only, the run's own folder writable, and a
-// /tmp of -disk bytes; all at the run's random paths (v). No other run's folder, no submission,
-// no instructor notebook, no grader output and nothing else of the host is there to hide.
-func (r *runner) bwrapArgs(dir, nbDir string, v view, env []string) []string {
-	b := append([]string{"bwrap"}, bwrapSystem()...)
-	b = append(b, "--size", strconv.FormatInt(r.limits.Disk, 10), "--tmpfs", "/tmp",
-		"--bind", dir, v.root,
-		"--ro-bind", r.sh.mod(), v.mod,
-		"--bind", nbDir, filepath.Join(v.mod, "notebooks"),
-		"--ro-bind", r.sh.bin(), v.bin,
-		"--ro-bind", r.sh.jupyter(), v.jupyter,
-		"--ro-bind", r.sh.cache, v.cache,
-		"--ro-bind", r.sh.gomodcache, v.gomodcache)
-	for _, p := range append([]string{r.sh.goroot}, r.sh.tools...) {
-		if !strings.HasPrefix(p, "/usr/") {
-			b = append(b, "--ro-bind", p, p)
-		}
-	}
-	b = append(b, bwrapSecurity...)
-	b = append(b, "--chdir", filepath.Join(v.mod, "notebooks"))
-	for _, kv := range env {
-		k, val, _ := strings.Cut(kv, "=")
-		b = append(b, "--setenv", k, val)
-	}
-	return append(b, "--")
 }
 
 // imageUser is the workbench image's user (Dockerfile: NB_UID, NB_GID), as whom -sandbox podman

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,14 +14,23 @@ import (
 	"time"
 )
 
+// standIn is the start of a stand-in for bwrap: it reports its pid on --info-fd and waits on
+// --block-fd, as bwrap does, then runs what follows.
+const standIn = `prev=; for a; do case $prev in --info-fd) info=$a;; --block-fd) block=$a;; esac; prev=$a; done
+eval "printf '{\"child-pid\": %d}\n' $$ >&$info"; eval "exec $info>&-"; eval "read -r _ <&$block"
+`
+
 // TestBwrapProblem checks the sandbox probe against stand-ins for bwrap: none on PATH, one that
 // cannot create namespaces (as in a container), one whose sandbox keeps capabilities (bwrap
-// run by root without --cap-drop ALL) or lets a setuid program gain some, one that prints
-// nothing, and one that works.
+// run by root without --cap-drop ALL) or lets a setuid program gain some, one that can write a
+// host-global kernel file (/proc/sys/kernel/core_pattern: bwrap 0.8 leaves /proc/sys writable),
+// one that prints nothing, and one that works. A root grader starts the stand-in as gradeUser,
+// as it starts bwrap; the check from outside that no sandbox process has the host's uid 0 is
+// TestHostUIDProblem.
 func TestBwrapProblem(t *testing.T) {
-	status := func(eff, nnp string) string {
-		return "printf 'Name:\\tcat\\nCapInh:\\t0000000000000000\\nCapPrm:\\t" + eff + "\\nCapEff:\\t" + eff +
-			"\\nCapBnd:\\t" + eff + "\\nCapAmb:\\t0000000000000000\\nNoNewPrivs:\\t" + nnp + "\\n'"
+	status := func(eff, nnp string, more ...string) string {
+		return standIn + "printf 'Name:\\tcat\\nCapInh:\\t0000000000000000\\nCapPrm:\\t" + eff + "\\nCapEff:\\t" + eff +
+			"\\nCapBnd:\\t" + eff + "\\nCapAmb:\\t0000000000000000\\nNoNewPrivs:\\t" + nnp + "\\n" + strings.Join(more, "") + "probe done\\n'"
 	}
 	const none, all = "0000000000000000", "000001fffeffffff"
 	for _, tc := range []struct {
@@ -34,22 +44,62 @@ func TestBwrapProblem(t *testing.T) {
 		{"silent failure", "exit 1", "exit status 1", false},
 		{"keeps capabilities", status(all, "1"), "CapPrm 000001fffeffffff, CapEff 000001fffeffffff, CapBnd 000001fffeffffff", true},
 		{"new privileges", status(none, "0"), "NoNewPrivs 0", true},
-		{"prints nothing", "exit 0", "did not print its capabilities", true},
+		{"core_pattern writable", status(none, "1", "Writable: /proc/sys/kernel/core_pattern\\n"), "can write host-global kernel files (/proc/sys/kernel/core_pattern)", true},
+		{"sysrq writable", status(none, "1", "Writable: /proc/sysrq-trigger\\n"), "(/proc/sysrq-trigger)", true},
+		{"prints nothing", standIn + "exit 0", "did not print its capabilities", true},
 		{"works", status(none, "1"), "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
+			reachable(dir)
+			path := dir
 			if tc.script != "" {
 				if err := os.WriteFile(filepath.Join(dir, "bwrap"), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
 					t.Fatal(err)
 				}
+				path += ":/usr/bin:/bin"
 			}
-			t.Setenv("PATH", dir)
-			got, unsafe := bwrapProblem(context.Background())
+			t.Setenv("PATH", path)
+			got, unsafe := bwrapProblem(context.Background(), testID(t))
 			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) || unsafe != tc.unsafe {
 				t.Errorf("bwrapProblem() = %q, %v; want %q, %v", got, unsafe, tc.want, tc.unsafe)
 			}
 		})
+	}
+}
+
+// reachable makes the folders from dir up to the temporary folder readable by all: a root
+// grader's stand-in bwrap runs as gradeUser, who must reach it.
+func reachable(dir string) {
+	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
+		os.Chmod(d, 0o755)
+	}
+}
+
+// TestHostUIDProblem: the check from outside refuses a process with the host's uid 0 (this
+// test's own, when run by root) and accepts one of gradeUser's.
+func TestHostUIDProblem(t *testing.T) {
+	if got := hostUIDProblem(os.Getpid()); (os.Getuid() == 0) != strings.Contains(got, "the host's uid 0") {
+		t.Errorf("hostUIDProblem(self, uid %d) = %q", os.Getuid(), got)
+	}
+	if os.Getuid() != 0 {
+		return
+	}
+	id := testID(t)
+	cmd := exec.Command("setpriv", "--reuid="+strconv.Itoa(id.uid), "--regid="+strconv.Itoa(id.gid), "--clear-groups", "--", "sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var got string
+	for range 100 { // until setpriv has dropped to gradeUser
+		if got = hostUIDProblem(cmd.Process.Pid); got == "" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got != "" {
+		t.Errorf("hostUIDProblem(a process of %s) = %q, want none", gradeUser, got)
 	}
 }
 
@@ -67,6 +117,7 @@ func TestSandboxBwrapRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "bwrap"), []byte("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	reachable(bin)
 	nb, err := os.ReadFile(filepath.Join("testdata", "submissions", "good", "99-fixture.ipynb"))
 	if err != nil {
 		t.Fatal(err)
@@ -97,8 +148,8 @@ func TestSandboxAutoRootRefused(t *testing.T) {
 		name, script, want string
 		rootOnly           bool
 	}{
-		{"no namespaces", "echo 'bwrap: No permissions to create new namespace' >&2; exit 1", "give -sandbox none to grade as root", true},
-		{"keeps capabilities", "printf 'CapInh:\\t0\\nCapPrm:\\t1\\nCapEff:\\t1\\nCapBnd:\\t1\\nCapAmb:\\t0\\nNoNewPrivs:\\t1\\n'", "the sandbox keeps privileges", false},
+		{"no namespaces", "echo 'bwrap: No permissions to create new namespace' >&2; exit 1", "a root grader never runs a notebook without one", true},
+		{"keeps capabilities", standIn + "printf 'CapInh:\\t0\\nCapPrm:\\t1\\nCapEff:\\t1\\nCapBnd:\\t1\\nCapAmb:\\t0\\nNoNewPrivs:\\t1\\nprobe done\\n'", "the sandbox keeps privileges", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.rootOnly && os.Getuid() != 0 {
@@ -114,6 +165,7 @@ func TestSandboxAutoRootRefused(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(bin, "bwrap"), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
+			reachable(bin)
 			if err := os.WriteFile(filepath.Join(subs, "99-fixture.ipynb"), nb, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -127,6 +179,35 @@ func TestSandboxAutoRootRefused(t *testing.T) {
 				t.Errorf("it started grading: %s", out.String())
 			}
 		})
+	}
+}
+
+// TestSandboxNoneRootRefused: a root grader refuses -sandbox none (a notebook would run as the
+// host's root), as a usage error, before it grades anything.
+func TestSandboxNoneRootRefused(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("only a root grader refuses -sandbox none")
+	}
+	dir := t.TempDir()
+	subs := filepath.Join(dir, "subs", "alice")
+	if err := os.MkdirAll(subs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nb, err := os.ReadFile(filepath.Join("testdata", "submissions", "good", "99-fixture.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(subs, "99-fixture.ipynb"), nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err = run(context.Background(), []string{"-source", "testdata/instructor", "-sandbox", "none", "-o", filepath.Join(dir, "out"), filepath.Join(dir, "subs")}, &out, &out)
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "never runs a notebook without a sandbox") {
+		t.Fatalf("grade -sandbox none as root: error %v, want a usage error saying it never runs without a sandbox", err)
+	}
+	if strings.Contains(out.String(), "grading") {
+		t.Errorf("it started grading: %s", out.String())
 	}
 }
 

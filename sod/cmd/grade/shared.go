@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -30,6 +31,8 @@ type shared struct {
 	gomodcache string
 	exclude    []string // folders left out of the module copy
 	tools      []string // gonb and goimports: the programs a run needs besides the toolchain and /usr
+	modEntries []string // the module copy's top-level files and folders (but notebooks/)
+	staged     []string // host paths a root grader's sandbox binds from stage/ (runner.stagedPath)
 }
 
 // newShared makes the session's read-only material in a fresh private folder: the module copy,
@@ -48,7 +51,12 @@ func newShared(ctx context.Context, module, cache string, exclude []string) (*sh
 		return nil, errors.New("go env GOROOT GOMODCACHE: the Go toolchain is not on PATH")
 	}
 	s.exclude = exclude
-	for _, step := range []func(context.Context) error{s.copyModule, s.kernelSpec, s.buildCacheProg} {
+	// A root grader's sandboxes start as gradeUser, who must reach the session's files.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		s.close()
+		return nil, err
+	}
+	for _, step := range []func(context.Context) error{s.copyModule, s.kernelSpec, s.buildCacheProg, s.stage} {
 		if err := step(ctx); err != nil {
 			s.close()
 			return nil, err
@@ -111,7 +119,55 @@ func (s *shared) copyModule(ctx context.Context) error {
 			return fmt.Errorf("copying the module: %v", err)
 		}
 	}
-	return os.MkdirAll(filepath.Join(dst, "notebooks"), 0o755) // where a run's notebook folder is mounted
+	if err := os.MkdirAll(filepath.Join(dst, "notebooks"), 0o755); err != nil { // where a run's notebook folder is mounted (podman)
+		return err
+	}
+	ents, err := os.ReadDir(dst)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if e.Name() != "notebooks" {
+			s.modEntries = append(s.modEntries, e.Name())
+		}
+	}
+	return nil
+}
+
+// stage makes, for a root grader, the mount points stage/N of the host paths its sandboxes bind
+// that lie outside /usr (the shared build cache, the module cache, the toolchain and tools
+// elsewhere): a sandbox starts as gradeUser, who may not reach them where they are (under
+// /root, say), so each run binds them there first, in a mount namespace of its own, as root.
+func (s *shared) stage(context.Context) error {
+	if os.Getuid() != 0 {
+		return nil
+	}
+	if err := os.MkdirAll(s.cache, 0o755); err != nil {
+		return err
+	}
+	for _, p := range append([]string{s.cache, s.gomodcache, s.goroot}, s.tools...) {
+		if strings.HasPrefix(p, "/usr/") || slices.Contains(s.staged, p) {
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(s.dir, "stage", strconv.Itoa(len(s.staged)))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if st.IsDir() {
+			err = os.Mkdir(dst, 0o755)
+		} else {
+			err = os.WriteFile(dst, nil, 0o644)
+		}
+		if err != nil {
+			return err
+		}
+		s.staged = append(s.staged, p)
+	}
+	return nil
 }
 
 // copyRegular copies the regular file src (not a link) to dst, readable by all.

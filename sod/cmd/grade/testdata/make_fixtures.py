@@ -192,7 +192,14 @@ attacks = {
         "!unshare -Urm sh -c 'mount -o remount,bind,rw / && echo ESCAPED: user namespace'",
         "!mount -t tmpfs none \"$HOME\" && echo ESCAPED: setuid mount",
         "!sed -i 's/return Result{ID: a.ID, Message: err.Error()}/return Result{ID: a.ID, Pass: true}/' ../sod/grading/grading.go && echo ESCAPED: module written",
-        "!echo \"network interfaces: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')\"; echo \"process 1: $(tr '\\0' ' ' < /proc/1/cmdline | cut -c1-5)\"",
+        "!echo \"network interfaces: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')\"; echo \"process 1: $(basename \"$(tr '\\0' '\\n' < /proc/1/cmdline | head -n 1)\")\"",
+        # the host's kernel: core_pattern written back with its own value (so that nothing
+        # would change even if the write went through), sysrq-trigger opened (never written),
+        # a file made in /dev; and the uid the sandbox has
+        "!cp=$(cat /proc/sys/kernel/core_pattern); (printf '%s\\n' \"$cp\" > /proc/sys/kernel/core_pattern) 2>&1 && echo ESCAPED: core_pattern written",
+        "!if [ -e /proc/sysrq-trigger ]; then (exec 3>>/proc/sysrq-trigger) 2>&1 && echo ESCAPED: sysrq-trigger opened for writing; else echo '/proc/sysrq-trigger: absent'; fi",
+        "!(echo x > /dev/sodgrade-x) 2>&1 && echo ESCAPED: a file made in /dev",
+        "!echo \"uid map: $(cat /proc/self/uid_map | tr -s ' ')\"",
         "!echo escape attempts done"]))]}),
     # 2. the build cache: every compiled output (-d) of every shared cache it can find (the
     # read-only layer named in GOCACHEPROG, the grader's caches of old) overwritten with zeros
@@ -237,6 +244,59 @@ attacks = {
                             "!grep -rlsI --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev --exclude-dir=usr --exclude-dir=gomodcache "
                             "-e 'summary>Sol''ution' -e 'answer991 = 6 ''[*] 7' -e 'answer991 = 4''2' / > \"$HOME/found.txt\"",
                             "!echo \"reader found $(wc -l < \"$HOME/found.txt\") files\"; head -5 \"$HOME/found.txt\""]))]}),
+    # 5. the feedback copy: the executed notebook made a link (to the graded copy, here; to
+    # /proc/self/cwd/<the instructor's folder> it would have resolved in the grader's process),
+    # and out/ itself swapped for a link. Its own answers are right.
+    "a-outlinker": student(RIGHT, add_after={"setup": [("outlink", "\n".join([
+        "!cd \"$HOME/../out\" && ln -sf /proc/self/cwd/99-fixture.ipynb 99-fixture.ipynb && echo linked the executed notebook",
+        "!cd \"$HOME/..\" && (mv out out.old && ln -s /proc/self/cwd out && echo ESCAPED: out swapped) 2>&1",
+        "!echo outlink attempts done"]))]}),
+    # 6. the disk limit, after 99.1 is exported: a file under a path longer than PATH_MAX,
+    # a deleted file held open by a background process, long symbolic links (a page each),
+    # /dev/shm. Each tries 3 times the -disk the test gives (256 MiB).
+    "a-deeppath": student(RIGHT, add_after={"mid": [("deep", "\n".join([
+        "!cd \"$HOME\" && n=$(printf 'd%.0s' $(seq 250)) && for i in $(seq 20); do mkdir \"$n\" && cd \"$n\" || break; done; echo \"path of $(pwd | wc -c) bytes\"; for i in $(seq 12); do dd if=/dev/zero of=fill$i bs=1M count=60 2>&1 | tail -n 1 | grep -v copied; done; echo deep path attempt done"]))]}),
+    "a-heldopen": student(RIGHT, add_after={"mid": [("held", "\n".join([
+        "%%",
+        "var held []*os.File",
+        "for i := 0; i < 12; i++ {",
+        '\tf, err := os.Create(filepath.Join(os.Getenv("HOME"), fmt.Sprintf("held%d", i)))',
+        "\tif err != nil {",
+        "\t\tbreak",
+        "\t}",
+        "\tos.Remove(f.Name())",
+        "\theld = append(held, f)",
+        "\tif _, err := f.Write(make([]byte, 60<<20)); err != nil {",
+        '\t\tfmt.Println("held:", err)',
+        "\t\tbreak",
+        "\t}",
+        "}",
+        'cmd := exec.Command("sleep", "300")',
+        "cmd.ExtraFiles = held",
+        "cmd.Start()",
+        'fmt.Printf("%d deleted files held open\\n", len(held))',
+        "time.Sleep(15 * time.Second)"]))]}),
+    "a-links": student(RIGHT, add_after={"mid": [("links", "\n".join([
+        "%%",
+        'target := strings.Repeat("x", 4000)',
+        'dir := filepath.Join(os.Getenv("HOME"), "links")',
+        'os.Mkdir(dir, 0o755)',
+        'n := 0',
+        'for ; n < 360000; n++ {',
+        '\tif os.Symlink(target, filepath.Join(dir, strconv.Itoa(n))) != nil {',
+        '\t\tbreak',
+        '\t}',
+        '}',
+        'fmt.Printf("made %d links of 4000 bytes\\n", n)',
+        'time.Sleep(5 * time.Second)']))]}),
+    "a-shm": student(RIGHT, add_after={"mid": [("shm", "\n".join([
+        "!for i in $(seq 12); do dd if=/dev/zero of=/dev/shm/fill$i bs=1M count=60 2>&1 | tail -n 1 | grep -v copied; done; sleep 5; echo shm attempt done"]))]}),
+    # 7. a neighbour: 200 processes held for the whole run, to starve a run graded beside it
+    "a-holder": student(RIGHT, add_after={"setup": [("hold", "\n".join([
+        "!for i in $(seq 200); do sleep 600 & done >/dev/null 2>&1; echo holding 200 processes"]))]}),
+    # 8. a grade file: a func that panics with a 200,000-byte message full of control
+    # characters (a CR, a quote, a comma, a terminal's escape), which the grade's message quotes
+    "a-panicker": student({"a1": RIGHT["a1"], "a2": 'var answer992 = func(x float64) float64 {\n\tpanic(strings.Repeat("\\x1b[2J\\r\\n\\"boom\\",", 20000))\n}'}),
     "good": subs["good"],
     # wrong answers, nothing else: what each attack above tried to make pass
     "z-colluder": student(WRONG),
