@@ -330,13 +330,8 @@ func featureSentences(f string, vals [][]float64) []string {
 	return out
 }
 
-// glanceHead opens the "At a glance" block of the summary page, which
-// ends with the line of glanceTail (runs and time); the README carries
-// the block of the committed RESULTS.md verbatim (TestReadmeBenchGlance).
-const (
-	glanceHead = "Success rate over runs [95 % Wilson interval] · aRT to success in ∇h-equivalents (failed runs charged; ∞: no success)."
-	glanceTail = " runs; CPU time of the runs "
-)
+// glanceHead opens the "At a glance" block of the summary page.
+const glanceHead = "Success rate over runs [95 % Wilson interval] · aRT to success in ∇h-equivalents (failed runs charged; ∞: no success)."
 
 // writeGlance writes one row per method and one column per family: the
 // success rate over runs with its 95 % Wilson interval, and the median
