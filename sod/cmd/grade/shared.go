@@ -239,7 +239,7 @@ func (s *shared) kernelSpec(context.Context) error {
 // buildCacheProg builds the cache program (the module's docker/hub/gocache, which the hub's
 // servers use too) into the session's bin/.
 func (s *shared) buildCacheProg(ctx context.Context) error {
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", s.cacheProg(), "./docker/hub/gocache")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-o", s.cacheProg(), "./docker/hub/gocache")
 	cmd.Dir = s.module
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -224,7 +224,7 @@ func cases(t *testing.T) []badCase {
 				return err
 			}
 			return run.Err
-		}, bad, []string{"T must lie in [0, MaxSubspaceSteps = 1000000000], got 9223372036854775807"}, false},
+		}, bad, []string{"T must lie in [1, MaxSubspaceSteps = 1000000000] (0: 1000), got 9223372036854775807"}, false},
 		{"RunEscape nil Escaper", func() error { _, err := sod.RunEscape(t.Context(), rw, z, nil, sod.EscapeOptions{}); return err }, bad, []string{"nil Escaper"}, true},
 		{"RunEscape TargetH NaN", func() error {
 			_, err := sod.RunEscape(t.Context(), rw, z, &sod.MultiStepSOD{L: 3, T: 1, Rho: 0.1, Eta: 0.1}, sod.EscapeOptions{GD: sod.GDOptions{Iteration: sod.Iteration{Step: 0.1}}, TargetH: math.NaN()})
