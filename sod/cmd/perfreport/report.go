@@ -18,6 +18,10 @@ import (
 // follows it.
 const commandPrefix = "$"
 
+// loadPrefix starts the line of the raw output that records the machine's
+// load averages (1, 5, 15 minutes) after a package's benchmarks ran.
+const loadPrefix = "loadavg:"
+
 // rawHeading is the heading of the report's last section, the raw output;
 // parseBench reads only what follows it when it is present.
 const rawHeading = "## Raw benchmark output"
@@ -38,6 +42,7 @@ type bench struct {
 type results struct {
 	commands []string    // the "$ go test ..." lines, without the prefix
 	env      [][2]string // goos, goarch, cpu, … in the order seen, each once
+	loads    []string    // the load averages recorded after each package (loadPrefix lines)
 	benches  []*bench    // in the order seen
 	byKey    map[string]*bench
 	raw      []byte // the output as read, written back at the end of the report
@@ -80,6 +85,8 @@ func parseBench(raw []byte) (*results, error) {
 		switch {
 		case strings.HasPrefix(text, commandPrefix+" go "):
 			r.commands = append(r.commands, strings.TrimPrefix(text, commandPrefix+" "))
+		case strings.HasPrefix(text, loadPrefix+" "):
+			r.loads = append(r.loads, strings.TrimPrefix(text, loadPrefix+" "))
 		case strings.HasPrefix(text, "pkg: "):
 			pkg = strings.TrimPrefix(text, "pkg: ")
 		case strings.HasPrefix(text, "goos: "), strings.HasPrefix(text, "goarch: "), strings.HasPrefix(text, "cpu: "):
@@ -426,6 +433,9 @@ func render(w io.Writer, r *results) {
 		}
 		if bw := r.bandwidth(); bw > 0 {
 			fmt.Fprintf(w, "| memory bandwidth, one core (`BenchmarkStream`, STREAM triad) | %s GB/s |\n", sig3(bw))
+		}
+		if len(r.loads) > 0 {
+			fmt.Fprintf(w, "| load average (1, 5, 15 min) after each package's benchmarks | %s |\n", strings.Join(r.loads, "; "))
 		}
 		fmt.Fprintln(w)
 	}
