@@ -1,16 +1,14 @@
 package escapebench
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"time"
 
 	"sodworkbench.org/workbench/sod"
+	"sodworkbench.org/workbench/sod/internal/host"
 )
 
 // Env is the environment of the program that wrote a result file (for
@@ -34,7 +32,7 @@ type Env struct {
 
 // CurrentEnv returns the running program's Env.
 func CurrentEnv() Env {
-	e := Env{Version: sod.Version, Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPU: cpuModel(),
+	e := Env{Version: sod.Version, Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPU: host.CPUModel(),
 		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Date: time.Now().UTC().Format(time.DateOnly)}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
@@ -73,20 +71,4 @@ func ShardPairs(shards []Env) [][2]string {
 		}
 	}
 	return ps
-}
-
-// cpuModel reads the CPU model name from /proc/cpuinfo (Linux).
-func cpuModel() string {
-	f, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return "unknown"
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
 }

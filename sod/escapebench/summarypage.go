@@ -49,7 +49,11 @@ type PageInfo struct {
 	Command []string
 	Wall    time.Duration // wall time of the command; 0 if unknown (merge, resumed)
 	Workers int
-	Env     Env // the environment of the command (CurrentEnv)
+	// Load is the machine's load averages (1, 5, 15 min) when the command
+	// ended, as host.LoadAverage gives them; "" if unknown. Wall time on a
+	// machine shared with other work is read beside it.
+	Load string
+	Env  Env // the environment of the command (CurrentEnv)
 	// Shards are the environments of the shards of a merged run
 	// (Shards[k] ran shard k/N, from its journal's header; ShardPairs).
 	Shards []Env
@@ -148,6 +152,9 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, as []F
 	}
 	if info.Wall > 0 {
 		fmt.Fprintf(&b, "; wall time of the command %s with -workers %d", fmtDur(info.Wall), info.Workers)
+		if info.Load != "" {
+			fmt.Fprintf(&b, ", load average at its end %s (1, 5, 15 min)", quote.Markdown(info.Load))
+		}
 	}
 	b.WriteString(".\n")
 	writeTargets(&b, as)

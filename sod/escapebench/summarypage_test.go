@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The at-a-glance table shows n/a where a method has no run on a family
@@ -40,5 +41,14 @@ func TestWriteSummaryPage(t *testing.T) {
 	// The time of the runs names the CPU it was measured on.
 	if want := fmt.Sprintf("runs; CPU time of the runs 0 ms on %s (%d CPUs)", testEnv.CPU, testEnv.NumCPU); !strings.Contains(page, want) {
 		t.Errorf("page lacks %q:\n%s", want, page)
+	}
+	// The wall time is read beside the machine's load.
+	b.Reset()
+	info.Wall, info.Workers, info.Load = 90*time.Second, 2, "3.10 2.00 1.50"
+	if err := WriteSummaryPage(&b, spec, &SuiteRun{}, nil, nil, info); err != nil {
+		t.Fatal(err)
+	}
+	if want := "wall time of the command 1m30s with -workers 2, load average at its end 3.10 2.00 1.50 (1, 5, 15 min)."; !strings.Contains(b.String(), want) {
+		t.Errorf("page lacks %q:\n%s", want, b.String())
 	}
 }

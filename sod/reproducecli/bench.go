@@ -18,6 +18,7 @@ import (
 	"sodworkbench.org/workbench/sod/batch"
 	"sodworkbench.org/workbench/sod/escapebench"
 	"sodworkbench.org/workbench/sod/figures"
+	"sodworkbench.org/workbench/sod/internal/host"
 	"sodworkbench.org/workbench/sod/internal/strictio"
 	"sodworkbench.org/workbench/widgets"
 )
@@ -269,6 +270,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if !resumed {
 		info.Wall = time.Since(start)
+		info.Load = host.LoadAverage()
 	}
 	if info.Workers == 0 {
 		info.Workers = runtime.GOMAXPROCS(0)

@@ -64,6 +64,7 @@ import (
 	"strings"
 	"time"
 
+	"sodworkbench.org/workbench/sod/internal/host"
 	"sodworkbench.org/workbench/sod/internal/strictio"
 )
 
@@ -207,28 +208,12 @@ func runBenchmarks(ctx context.Context, o options, stderr io.Writer) ([]byte, er
 			return nil, fmt.Errorf("go test %s: %w", s.pkg, err)
 		}
 		fmt.Fprintf(&all, "%s go %s\n", commandPrefix, shellJoin(args))
-		if l := loadAverage(); l != "" {
+		if l := host.LoadAverage(); l != "" {
 			fmt.Fprintf(&all, "%s %s\n", loadPrefix, l)
 		}
 		all.Write(out)
 	}
 	return all.Bytes(), nil
-}
-
-// loadAverage returns the 1, 5 and 15 minute load averages of the machine
-// (Linux's /proc/loadavg) as they stand when a package's benchmarks have run,
-// or "" where the file is missing: timings on a machine shared with other
-// work are read beside it.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // shellJoin quotes the arguments that need it for a POSIX shell.
