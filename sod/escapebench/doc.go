@@ -117,7 +117,7 @@
 //     runs that do not vary add no information), median and 90th percentile
 //     (Quantile) of gradient evaluations and CPU time to success, the share
 //     of escape rounds whose accepted point lowered h, and the convergence
-//     band (Curve: median and 10–90 % of ‖XXᵀ − M*‖_F against gradient
+//     band (Curve: median, quartiles and 10–90 % of ‖XXᵀ − M*‖_F against gradient
 //     evaluations).
 //   - suite.go, run.go — RunSuite(ctx, suite, RunOptions{…}) runs a Suite
 //     (families × methods × trials) on parallel workers (a batch.ForEach

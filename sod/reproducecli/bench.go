@@ -197,7 +197,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, benchUsage)
-		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md.\n\nFlags:\n")
+		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg, bench-convergence-<family>.svg: median and\ninter-quartile band of each method), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md.\n\nFlags:\n")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return err
@@ -317,6 +317,7 @@ func writeBench(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, std
 	rep := figures.BenchReport{Title: "Escape benchmark", Settings: spec.Settings(), Runs: sr.Runs, Summaries: r.Summaries, Analyses: r.Analyses, Instances: sr.Instances, Dropped: sr.Dropped, Env: r.Info.Env, Shards: r.Info.Shards}
 	files := append(r.Files(), escapebench.OutputFile{Name: benchReportFile, Write: func(w io.Writer) error { return figures.WriteBenchReport(w, rep) }})
 	files = append(files, profileFigureFiles(r.Analyses)...) // the profiles as SVG for papers
+	files = append(files, bandFigureFiles(r.Summaries)...)   // and the convergence bands
 	var skipped []string
 	var failed []error
 	for _, f := range files {
