@@ -121,7 +121,10 @@ func (l methodList) Set(s string) error {
 // methodGrid is -method: it appends the methods of a grid
 // (escapebench.ExpandMethodGrid), each checked and named canonically, and
 // leaves out those already listed (one configuration is one method).
-type methodGrid struct{ p *[]string }
+type methodGrid struct {
+	p     *[]string
+	check func(string) (string, error) // checkMethod if nil
+}
 
 func (g methodGrid) String() string { return "" }
 func (g methodGrid) Set(s string) error {
@@ -129,9 +132,13 @@ func (g methodGrid) Set(s string) error {
 	if err != nil {
 		return err
 	}
+	check := g.check
+	if check == nil {
+		check = checkMethod
+	}
 	out := *g.p
 	for _, n := range names {
-		c, err := checkMethod(n)
+		c, err := check(n)
 		if err != nil {
 			return err
 		}
@@ -174,7 +181,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	families := escapebench.FamilyNames()
 	fs.Var(nameList(&spec.Families, families), "families", "`list` of families: "+strings.Join(families, ","))
 	fs.Var(methodList{p: &spec.Methods, check: checkMethodIn(user)}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings (keys of the escaper's settings table, any case; named canonically, each configuration once)")
-	fs.Var(methodOrExec{methodGrid{&spec.Methods}, &spec.Exec}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7, or an external program exec:[NAME=]PROGRAM [ARG…] speaking sod/escapebench/PROTOCOL.md, e.g. 'exec:python3 sod/escapebench/clients/python/negcurv.py' (repeatable)")
+	fs.Var(methodOrExec{methodGrid{&spec.Methods, checkMethodIn(user)}, &spec.Exec}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7, or an external program exec:[NAME=]PROGRAM [ARG…] speaking sod/escapebench/PROTOCOL.md, e.g. 'exec:python3 sod/escapebench/clients/python/negcurv.py' (repeatable)")
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: escapebench.MaxCellPoints}, "per-cell", fmt.Sprintf("`k` generated points per family cell, in [1, %d]", escapebench.MaxCellPoints))
 	fs.Var(uint64Flag{p: &spec.Seed}, "seed", "master `seed` in [0, 2⁶⁴−1]")
