@@ -398,14 +398,16 @@ func BenchmarkExecOracleCall(b *testing.B) {
 	}
 }
 
-// protocolCostInstance is a certified PMC instance of size n, r = 1.
+// protocolCostInstance is a PMC point of size n, r = 1, where gradient
+// descent stopped (not certified: the cost of an oracle call does not
+// depend on it).
 func protocolCostInstance(tb testing.TB, n int) CertifiedInstance {
 	tb.Helper()
-	fi, err := Instances(context.Background(), PMCFamily{Sizes: []int{n}, Epsilons: []float64{0.15}}, 3, 1, CertifyOptions{})
-	if err != nil || len(fi.Instances) == 0 {
-		tb.Fatalf("PMC n = %d: %v (%d instances)", n, err, len(fi.Instances))
+	pts, err := PMCFamily{Sizes: []int{n}, Epsilons: []float64{0.15}}.Generate(context.Background(), 3, 1)
+	if err != nil || len(pts) == 0 {
+		tb.Fatalf("PMC n = %d: %v (%d points)", n, err, len(pts))
 	}
-	return fi.Instances[0]
+	return CertifiedInstance{Family: "pmc", StallPoint: pts[0]}
 }
 
 // benchOracleCall times b.N oracle calls (call "h" or "grad") at in's

@@ -51,7 +51,7 @@ func TestWriteProtocolCost(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "\nMachine: %s, %d logical CPUs, GOMAXPROCS %d, %s, %s/%s; load average (1, 5, 15 min) %s at the start and %s at the end; %s.\n",
 		env.CPU, env.NumCPU, runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH, load0, loadAverage(), time.Now().UTC().Format("2006-01-02"))
-	fmt.Fprintf(&b, "Times on a loaded machine are indicative: the ratio says what the protocol costs beside a call\nin process, and it falls as n grows and each evaluation costs more.\n")
+	fmt.Fprintf(&b, "The time through the protocol is mostly fixed per call (JSON on both sides, two pipe transfers,\nprocess switches), so the ratio falls as each evaluation costs more. On a loaded machine (the load\naverage above) the times are indicative only: regenerate on an idle one for figures to quote.\n")
 	if err := os.WriteFile(*protocolCostMD, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
