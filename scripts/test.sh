@@ -8,7 +8,8 @@
 #                                       (go test ./...: the library, widgets and the scripts' and the image's own tests;
 #                                        then ./sod again with the noasm tag, on its pure-Go kernels)
 # 3. the test tooling's module (.ci/testtools: the repository-wide tests (README example, Markdown
-#    links, references, tracked files, environment variables), the browser tests, labcheck and
+#    links, references, tracked files, environment variables), the browser tests (among them the
+#    benchmark report's charts read back from ECharts: TestBrowserBenchReport), labcheck and
 #    chartcheck, the Dockerfile and hub lint): go vet, staticcheck and go test, as for the library
 # 4. the notebook harness              (.ci/testtools/notebookcheck: executes every notebooks/*.ipynb
 #                                        with nbconvert + gonb, printing each notebook and its time)

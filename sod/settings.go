@@ -134,6 +134,17 @@ func Configure(esc Escaper, kvs ...KeyValue) error {
 	return validateEscaper(esc)
 }
 
+// NewParam is an entry of the table of settings of your own escaper (a
+// Configurable): get returns the field's value as text in the form set
+// parses (its default when the field is zero, so that text setting the
+// default names the same configuration), set parses text into the field,
+// checking its form only (the range is the escaper's Validate's, which
+// Configure calls, if it has one). The built-in escapers' entries are
+// made the same way.
+func NewParam(key, doc string, get func() string, set func(string) error, aliases ...string) Param {
+	return Param{Key: key, Doc: doc, Aliases: aliases, get: get, set: set}
+}
+
 // Helpers that build the table's entries. A numeric field's zero value
 // stands for def: Value lists def, and Set stores the parsed value as
 // given (setting the default explicitly is the same configuration).

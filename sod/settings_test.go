@@ -320,3 +320,44 @@ func TestFieldsDocumented(t *testing.T) {
 	}
 	t.Logf("%d exported fields of %d option and escaper types, %d without a doc saying what zero means", fields, len(found), bad)
 }
+
+// userScale is an escaper of one's own whose table is made with NewParam.
+type userScale struct{ scale string }
+
+func (*userScale) Name() string { return "user-scale" }
+func (*userScale) Propose(context.Context, *sod.EscapeState) ([]sod.Candidate, error) {
+	return nil, nil
+}
+func (u *userScale) Params() []sod.Param {
+	return []sod.Param{
+		sod.NewParam("scale", "a word", func() string { return u.scale }, func(s string) error {
+			if s == "bad" {
+				return errors.New("want a word other than bad")
+			}
+			u.scale = s
+			return nil
+		}, "s"),
+		sod.NewParam("fixed", "cannot be set", nil, nil),
+	}
+}
+
+// NewParam makes a table Configure and FindParam use as a built-in one's:
+// keys and aliases, the form checked by set, and an entry without get or
+// set listing no value and refusing text.
+func TestNewParam(t *testing.T) {
+	u := &userScale{}
+	if err := sod.Configure(u, sod.KeyValue{Key: "S", Value: "big"}); err != nil || u.scale != "big" {
+		t.Fatalf("Configure S=big: %v, scale %q", err, u.scale)
+	}
+	if got := sod.EscaperParams(u)["scale"]; got != "big" {
+		t.Errorf("EscaperParams scale = %q, want big", got)
+	}
+	for _, kv := range []sod.KeyValue{{Key: "scale", Value: "bad"}, {Key: "fixed", Value: "1"}, {Key: "speed", Value: "1"}} {
+		if err := sod.Configure(&userScale{}, kv); !errors.Is(err, sod.ErrBadParameter) {
+			t.Errorf("Configure %s=%s: %v, want ErrBadParameter", kv.Key, kv.Value, err)
+		}
+	}
+	if p, err := sod.FindParam(u, "fixed"); err != nil || p.Value() != "" {
+		t.Errorf("fixed: %v, value %q", err, p.Value())
+	}
+}

@@ -93,6 +93,7 @@ func init() {
 		"NewLiftedSubspace":          reflect.ValueOf(sod.NewLiftedSubspace),
 		"NewPMCOperator":             reflect.ValueOf(sod.NewPMCOperator),
 		"NewPaperSubspace":           reflect.ValueOf(sod.NewPaperSubspace),
+		"NewParam":                   reflect.ValueOf(sod.NewParam),
 		"NewProblem":                 reflect.ValueOf(sod.NewProblem),
 		"NewProblemFromMeasurements": reflect.ValueOf(sod.NewProblemFromMeasurements),
 		"NewSubspacePGD":             reflect.ValueOf(sod.NewSubspacePGD),

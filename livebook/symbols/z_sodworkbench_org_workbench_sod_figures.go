@@ -20,6 +20,7 @@ func init() {
 		"BasicTrajectories":        reflect.ValueOf(figures.BasicTrajectories),
 		"BasicTrajectoriesChart":   reflect.ValueOf(figures.BasicTrajectoriesChart),
 		"BenchARTTable":            reflect.ValueOf(figures.BenchARTTable),
+		"BenchBandCurves":          reflect.ValueOf(figures.BenchBandCurves),
 		"BenchCurvesCharts":        reflect.ValueOf(figures.BenchCurvesCharts),
 		"BenchFeatureChart":        reflect.ValueOf(figures.BenchFeatureChart),
 		"BenchMatrixTable":         reflect.ValueOf(figures.BenchMatrixTable),
@@ -29,6 +30,7 @@ func init() {
 		"BenchPairedTable":         reflect.ValueOf(figures.BenchPairedTable),
 		"BenchProfileCharts":       reflect.ValueOf(figures.BenchProfileCharts),
 		"BenchProfileCurves":       reflect.ValueOf(figures.BenchProfileCurves),
+		"BenchRoundsTable":         reflect.ValueOf(figures.BenchRoundsTable),
 		"CaseCurves":               reflect.ValueOf(figures.CaseCurves),
 		"CaseLifted":               reflect.ValueOf(figures.CaseLifted),
 		"CaseOneLandscapeChart":    reflect.ValueOf(figures.CaseOneLandscapeChart),
@@ -77,6 +79,7 @@ func init() {
 		"WriteBenchReport":         reflect.ValueOf(figures.WriteBenchReport),
 
 		// type definitions
+		"BandCurves":  reflect.ValueOf((*figures.BandCurves)(nil)),
 		"BenchReport": reflect.ValueOf((*figures.BenchReport)(nil)),
 	}
 }

@@ -12,6 +12,7 @@ import (
 func init() {
 	Symbols["sodworkbench.org/workbench/sod/figures/staticfig/staticfig"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"BenchBandFigure":     reflect.ValueOf(staticfig.BenchBandFigure),
 		"BenchProfileFigures": reflect.ValueOf(staticfig.BenchProfileFigures),
 		"CaseFigure":          reflect.ValueOf(staticfig.CaseFigure),
 	}

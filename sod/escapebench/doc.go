@@ -41,8 +41,10 @@
 //     multi-step SOD, section 5; SOD line search, section 6.3; exact
 //     subspace SOD; perturbed GD; random and negative-gradient line
 //     searches) and the baselines "gd-alone" and "random-restart";
-//     EscaperMethod wraps a user escaper. A deterministic method (not
-//     Seeded) runs once per instance: repeated identical runs would make
+//     EscaperMethod wraps a user escaper; ConfigurableMethod one with a
+//     table of settings (sod.Configurable, entries by sod.NewParam), whose
+//     name then takes settings and grids as a built-in method's does. A
+//     deterministic method (not Seeded) runs once per instance: repeated identical runs would make
 //     its interval falsely narrow. A method with MaxN is not run on larger
 //     instances (single-step and exact subspace SOD need n×n arrays, so
 //     stop at n = sod.MaxDenseSize); the paper's multi-step SOD takes the
@@ -70,7 +72,9 @@
 //     apart, and the trace holds h and ‖XXᵀ − M*‖_F against gradient
 //     evaluations (TracePoint); each escape round is recorded
 //     (EscapeRound: candidates proposed, the one accepted with its label,
-//     and for SOD's its kind β or γ, line and t). Counting costs under 1 % of a gradient
+//     and for SOD's its kind β or γ, line and t); SummarizeRounds counts
+//     them per family and method (accepted kinds and lines, t median and
+//     range; an external method's kind is not reported by the protocol). Counting costs under 1 % of a gradient
 //     descent step at n = 80 and n = 10⁴ (BenchmarkGDCountingRatio).
 //   - The cost unit. Every cost of a report is in ∇h-equivalents: one
 //     evaluation of h and ∇h together is 1, and an evaluation of h alone,
@@ -117,7 +121,7 @@
 //     runs that do not vary add no information), median and 90th percentile
 //     (Quantile) of gradient evaluations and CPU time to success, the share
 //     of escape rounds whose accepted point lowered h, and the convergence
-//     band (Curve: median and 10–90 % of ‖XXᵀ − M*‖_F against gradient
+//     band (Curve: median, quartiles and 10–90 % of ‖XXᵀ − M*‖_F against gradient
 //     evaluations).
 //   - suite.go, run.go — RunSuite(ctx, suite, RunOptions{…}) runs a Suite
 //     (families × methods × trials) on parallel workers (a batch.ForEach

@@ -1,6 +1,7 @@
 package escapebench
 
 import (
+	"slices"
 	"strings"
 
 	"sodworkbench.org/workbench/sod"
@@ -51,4 +52,119 @@ func roundOf(rec sod.EscapeRecord) EscapeRound {
 		}
 	}
 	return r
+}
+
+// RoundStats says what happened in the escape rounds of one family's runs
+// of one method (SummarizeRounds): how many rounds accepted a candidate,
+// of which kind and line (SOD's β and γ points of section 5, on the +
+// line or reflected through X̂, −) and at which t.
+type RoundStats struct {
+	Family, Method string
+	Runs           int
+	// Rounds counts the escape rounds; Accepted those that accepted a
+	// candidate, None those that ended the run with none accepted, Failed
+	// those where the method failed (EscapeRound.Accepted −1 and −2).
+	Rounds, Accepted, None, Failed int
+	// Kinds counts the accepted candidates by kind and line ("β+",
+	// "β−", "γ+", "γ−"), in that order, the kinds seen only;
+	// Unkinded counts the accepted candidates that say no kind (a label
+	// only: not a SOD point, or a method that does not report it).
+	Kinds    []KindCount
+	Unkinded int
+	// T lists the t of the accepted candidates with a kind, InInterval
+	// how many of them lie in the paper's interval of their kind.
+	T          TRange
+	InInterval int
+	// External is true for an external method (ExecCommand): the kind of
+	// its candidates is not reported by the protocol, only a label.
+	External bool
+}
+
+// KindCount is a count of accepted candidates of one kind and line.
+type KindCount struct {
+	Kind  string // "β+", "β−", "γ+" or "γ−"
+	Count int
+}
+
+// TRange is the distribution of the t of accepted SOD candidates: how
+// many, the median and the range (zero when N is 0).
+type TRange struct {
+	N        int
+	Median   float64
+	Min, Max int64
+}
+
+// roundKinds is the order of RoundStats.Kinds.
+var roundKinds = []string{"β+", "β−", "γ+", "γ−"}
+
+// SummarizeRounds summarises the recorded escape rounds
+// (TrialResult.Escapes) per (family, method), in order of first
+// appearance in rs, as Summarize orders its summaries.
+func SummarizeRounds(rs []*TrialResult) ([]RoundStats, error) {
+	if err := validateRuns("SummarizeRounds", rs); err != nil {
+		return nil, err
+	}
+	type cell struct{ f, m string }
+	var order []cell
+	group := map[cell][]*TrialResult{}
+	for _, r := range rs {
+		c := cell{r.Family, r.Method}
+		if _, ok := group[c]; !ok {
+			order = append(order, c)
+		}
+		group[c] = append(group[c], r)
+	}
+	out := make([]RoundStats, 0, len(order))
+	for _, c := range order {
+		s := RoundStats{Family: c.f, Method: c.m}
+		kinds := map[string]int{}
+		var ts []int64
+		for _, r := range group[c] {
+			s.Runs++
+			if _, ok := r.Params[execProtocolParam]; ok {
+				s.External = true
+			}
+			for _, e := range r.Escapes {
+				s.Rounds++
+				switch {
+				case e.Accepted == -2:
+					s.Failed++
+				case e.Accepted < 0:
+					s.None++
+				default:
+					s.Accepted++
+					if e.Kind == "" {
+						s.Unkinded++
+						continue
+					}
+					kinds[e.Kind+e.Line]++
+					ts = append(ts, e.T)
+					if e.InInterval {
+						s.InInterval++
+					}
+				}
+			}
+		}
+		for _, k := range roundKinds {
+			if kinds[k] > 0 {
+				s.Kinds = append(s.Kinds, KindCount{Kind: k, Count: kinds[k]})
+			}
+		}
+		if len(ts) > 0 {
+			slices.Sort(ts)
+			s.T = TRange{N: len(ts), Min: ts[0], Max: ts[len(ts)-1], Median: medianInt(ts)}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// medianInt is the median of sorted xs (the mean of the two middle
+// values for an even count).
+func medianInt(xs []int64) float64 {
+	k := len(xs) / 2
+	if len(xs)%2 == 1 {
+		return float64(xs[k])
+	}
+	return (float64(xs[k-1]) + float64(xs[k])) / 2
 }

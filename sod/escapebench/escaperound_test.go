@@ -2,8 +2,11 @@ package escapebench
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
+
+	"sodworkbench.org/workbench/sod"
 )
 
 // Each run says what happened in each round: the SOD line search's
@@ -49,5 +52,42 @@ func TestEscapeRounds(t *testing.T) {
 	}
 	if accepted == 0 {
 		t.Error("the SOD line search accepted no candidate on the paper's instances")
+	}
+}
+
+// TestSummarizeRounds counts hand-made rounds: the kinds, lines and t of
+// the accepted candidates, rounds with none and failed rounds, and an
+// external method marked by its protocol parameter.
+func TestSummarizeRounds(t *testing.T) {
+	run := func(fam, m string, params map[string]string, es ...EscapeRound) *TrialResult {
+		return &TrialResult{Family: fam, Instance: "i", Method: m, Params: params, Outcome: sod.Solved, H: 1, Dist: 1, Rounds: len(es), Escapes: es, Hits: []Hit{}}
+	}
+	beta := func(line string, tv int64, in bool) EscapeRound {
+		return EscapeRound{Accepted: 0, Proposed: 4, Kind: "β", Line: line, T: tv, InInterval: in}
+	}
+	rs := []*TrialResult{
+		run("pmc", "sod", nil, beta("+", 10, true), beta("−", 1000, false)),
+		run("pmc", "sod", nil, EscapeRound{Accepted: 1, Proposed: 2, Kind: "γ", Line: "+", T: 100, InInterval: true}, EscapeRound{Accepted: -1}),
+		run("pmc", "ext", map[string]string{execProtocolParam: "1"}, EscapeRound{Accepted: 0, Proposed: 1, Label: "u_n"}, EscapeRound{Accepted: -2}),
+		run("paper", "sod", nil),
+	}
+	got, err := SummarizeRounds(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []RoundStats{
+		{Family: "pmc", Method: "sod", Runs: 2, Rounds: 4, Accepted: 3, None: 1,
+			Kinds: []KindCount{{"β+", 1}, {"β−", 1}, {"γ+", 1}}, T: TRange{N: 3, Median: 100, Min: 10, Max: 1000}, InInterval: 2},
+		{Family: "pmc", Method: "ext", Runs: 1, Rounds: 2, Accepted: 1, Failed: 1, Unkinded: 1, External: true},
+		{Family: "paper", Method: "sod", Runs: 1},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("SummarizeRounds:\n got %+v\nwant %+v", got, want)
+	}
+	if _, err := SummarizeRounds([]*TrialResult{nil}); err == nil {
+		t.Error("a nil run: no error")
+	}
+	if m := medianInt([]int64{1, 3, 10, 20}); m != 6.5 {
+		t.Errorf("median of 1, 3, 10, 20 = %v, want 6.5", m)
 	}
 }

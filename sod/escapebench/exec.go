@@ -27,6 +27,10 @@ import (
 // are counted by the benchmark, not reported by the program.
 const ExecProtocol = 1
 
+// execProtocolParam is the key of an external method's Params that
+// gives its protocol version (and marks it external: RoundStats.External).
+const execProtocolParam = "protocol"
+
 // ExecPrefix begins a method given as an external program on reproduce
 // bench's command line: "exec:PROGRAM [ARG…]" (ParseExecCommand).
 const ExecPrefix = "exec:"
@@ -194,7 +198,7 @@ func (c ExecCommand) Method() (Method, error) {
 	lim, _ := c.Limits.withDefaults()
 	name := c.Name
 	return Method{Name: name, Seeded: true,
-		Params: map[string]string{"command": strings.Join(c.Argv, " "), "protocol": strconv.Itoa(ExecProtocol)},
+		Params: map[string]string{"command": strings.Join(c.Argv, " "), execProtocolParam: strconv.Itoa(ExecProtocol)},
 		New: func(in CertifiedInstance, seed uint64) (sod.Escaper, error) {
 			return &execEscaper{name: name, argv: argv, lim: lim, in: in, seed: seed}, nil
 		}}, nil

@@ -32,12 +32,20 @@ func TestExecHelper(t *testing.T) {
 	in, out := bufio.NewReader(os.Stdin), os.Stdout
 	line := func() string { s, _ := in.ReadString('\n'); return s }
 	hello := func() { line(); fmt.Fprintln(out, `{"type":"hello","sod_escape":1}`); line() }
-	if k, ok := strings.CutPrefix(mode, "hloop:"); ok {
+	// hloop:N and gloop:N make N h or ∇h calls in round 1 (one in round
+	// 0): BenchmarkExecOracleCall's and PROTOCOL-COST.md's client.
+	if call, k, ok := strings.Cut(mode, "loop:"); ok && (call == "h" || call == "g") {
 		var calls int
 		fmt.Sscan(k, &calls)
 		execclient.Serve(os.Stdin, os.Stdout, func(_ execclient.Hello, rd execclient.Round, o *execclient.Oracle) ([]execclient.Proposal, error) {
 			for range max(1, rd.Round*calls) {
-				if _, err := o.H(rd.X); err != nil {
+				var err error
+				if call == "h" {
+					_, err = o.H(rd.X)
+				} else {
+					_, _, err = o.Grad(rd.X)
+				}
+				if err != nil {
 					return nil, err
 				}
 			}
@@ -377,61 +385,84 @@ func TestExecCommandValidate(t *testing.T) {
 	}
 }
 
-// BenchmarkExecOracleCall measures the time of one h call made by an
-// external program (Go client, Python client) at PMC n = 16, r = 1, beside
-// the same call in process: the protocol's overhead per oracle call. The
-// program starts and makes one call in round 0 (not timed), then b.N calls
-// in round 1.
+// BenchmarkExecOracleCall measures the time of one h call and of one ∇h
+// call made by an external program (Go client, Python client) at PMC
+// n = 16, r = 1, beside the same work in process: the protocol's overhead
+// per oracle call (PROTOCOL-COST.md, TestWriteProtocolCost).
 func BenchmarkExecOracleCall(b *testing.B) {
-	fi, err := Instances(context.Background(), PMCFamily{Sizes: []int{16}, Epsilons: []float64{0.15}}, 3, 1, CertifyOptions{})
-	if err != nil || len(fi.Instances) == 0 {
-		b.Fatal(err)
-	}
-	in := fi.Instances[0]
-	round := func(b *testing.B, m Method) {
-		esc, err := m.New(in, 0)
-		if err != nil {
-			b.Fatal(err)
+	in := protocolCostInstance(b, 16)
+	for _, call := range []string{"h", "grad"} {
+		for _, client := range []string{"in-process", "go", "python"} {
+			b.Run(call+"/"+client, func(b *testing.B) { benchOracleCall(b, in, client, call) })
 		}
-		defer closeEscaper(esc)
-		for k := range 2 {
-			if k == 1 {
-				b.ResetTimer()
-			}
-			st := &sod.EscapeState{P: in.P, X: in.X, H: in.P.H(in.X), Round: k}
-			if _, err := esc.Propose(context.Background(), st); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.StopTimer()
 	}
-	b.Run("in-process", func(b *testing.B) {
+}
+
+// protocolCostInstance is a PMC point of size n, r = 1, where gradient
+// descent stopped (not certified: the cost of an oracle call does not
+// depend on it).
+func protocolCostInstance(tb testing.TB, n int) CertifiedInstance {
+	tb.Helper()
+	pts, err := PMCFamily{Sizes: []int{n}, Epsilons: []float64{0.15}}.Generate(context.Background(), 3, 1)
+	if err != nil || len(pts) == 0 {
+		tb.Fatalf("PMC n = %d: %v (%d points)", n, err, len(pts))
+	}
+	return CertifiedInstance{Family: "pmc", StallPoint: pts[0]}
+}
+
+// benchOracleCall times b.N oracle calls (call "h" or "grad") at in's
+// point: in process, the work the benchmark does to answer one (h, or ∇h
+// and h); through the protocol, b.N calls made by a Go or Python client
+// in one round (the program's start and its one call in round 0 are not
+// timed).
+func benchOracleCall(b *testing.B, in CertifiedInstance, client, call string) {
+	if client == "in-process" {
+		n, r := in.X.Dims()
+		g := mat.NewDense(n, r, nil)
 		for range b.N {
+			if call == "grad" {
+				in.P.Grad(g, in.X)
+			}
 			in.P.H(in.X)
 		}
-	})
-	b.Run("go", func(b *testing.B) {
-		m, err := ExecCommand{Name: "go", Argv: []string{os.Args[0], "-test.run=^TestExecHelper$", "--", fmt.Sprintf("hloop:%d", b.N)}}.Method()
-		if err != nil {
-			b.Fatal(err)
-		}
-		round(b, m)
-	})
-	b.Run("python", func(b *testing.B) {
+		return
+	}
+	var argv []string
+	switch client {
+	case "go":
+		argv = []string{os.Args[0], "-test.run=^TestExecHelper$", "--", fmt.Sprintf("%sloop:%d", call[:1], b.N)}
+	case "python":
 		dir, _ := filepath.Abs("clients/python")
-		script := filepath.Join(b.TempDir(), "hloop.py")
+		script := filepath.Join(b.TempDir(), "loop.py")
 		src := fmt.Sprintf("import sys\nsys.path.insert(0, %q)\nimport sodescape\n"+
-			"def esc(inst, rnd, o):\n    for _ in range(max(1, rnd['round'] * %d)):\n        o.h(rnd['x'])\n    return []\n"+
-			"sodescape.serve(esc)\n", dir, b.N)
+			"def esc(inst, rnd, o):\n    for _ in range(max(1, rnd['round'] * %d)):\n        o.%s(rnd['x'])\n    return []\n"+
+			"sodescape.serve(esc)\n", dir, b.N, call)
 		if err := os.WriteFile(script, []byte(src), 0o600); err != nil {
 			b.Fatal(err)
 		}
-		m, err := ExecCommand{Name: "python", Argv: []string{pythonWithNumpy(b), script}}.Method()
-		if err != nil {
+		argv = []string{pythonWithNumpy(b), script}
+	default:
+		b.Fatalf("client %q", client)
+	}
+	m, err := ExecCommand{Name: client, Argv: argv}.Method()
+	if err != nil {
+		b.Fatal(err)
+	}
+	esc, err := m.New(in, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer closeEscaper(esc)
+	for k := range 2 {
+		if k == 1 {
+			b.ResetTimer()
+		}
+		st := &sod.EscapeState{P: in.P, X: in.X, H: in.P.H(in.X), Round: k}
+		if _, err := esc.Propose(context.Background(), st); err != nil {
 			b.Fatal(err)
 		}
-		round(b, m)
-	})
+	}
+	b.StopTimer()
 }
 
 // The stderr a reason quotes keeps its start and its end, whatever the

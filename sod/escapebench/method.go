@@ -71,6 +71,22 @@ func EscaperMethod(name string, params map[string]string, newEsc func(in Certifi
 	}}
 }
 
+// ConfigurableMethod makes a Method of your own escaper type E with a
+// table of settings (sod.Configurable, its entries made with
+// sod.NewParam): its name then takes "+key-value" settings and grids
+// ("mine:scale=0.5,1,2", ExpandMethodGrid) as a built-in method's does,
+// each configuration named canonically (ResolveMethod), and its results
+// record the settings read back from the escaper that ran. The settings
+// are declared once, in the table. Each run gets a copy of cfg, on which
+// perRun (if not nil) sets what the run chooses (the trial seed); seeded
+// says whether runs depend on the seed (Method.Seeded).
+func ConfigurableMethod[E any, P interface {
+	*E
+	sod.Configurable
+}](name string, cfg E, seeded bool, perRun func(e P, in CertifiedInstance, seed uint64)) Method {
+	return builtin(Method{Name: name, Seeded: seeded}, cfg, nil, perRun, nil)
+}
+
 // MethodDelta is the RIP constant δ single-step SOD is given on every
 // instance (computing δ exactly is out of reach at benchmark sizes).
 const MethodDelta = 0.5

@@ -128,12 +128,15 @@ type Summary struct {
 }
 
 // Curve is a convergence band: at each gradient-evaluation count Grad[k],
-// the median and the 10 % and 90 % quantiles over runs of ‖XXᵀ − M*‖_F
-// (each run's last value before or at Grad[k]).
+// the median, the quartiles (the inter-quartile band P25–P75) and the
+// 10 % and 90 % quantiles over runs of ‖XXᵀ − M*‖_F (each run's last
+// value before or at Grad[k], from its trace, TrialResult.Trace).
 type Curve struct {
 	Grad []float64 `json:"grad"`
 	P10  []float64 `json:"p10"`
+	P25  []float64 `json:"p25"`
 	P50  []float64 `json:"p50"`
+	P75  []float64 `json:"p75"`
 	P90  []float64 `json:"p90"`
 }
 
@@ -254,7 +257,9 @@ func band(rs []*TrialResult) Curve {
 		}
 		c.Grad = append(c.Grad, g)
 		c.P10 = append(c.P10, float64(optQuantile(vals, 0.1)))
+		c.P25 = append(c.P25, float64(optQuantile(vals, 0.25)))
 		c.P50 = append(c.P50, float64(optQuantile(vals, 0.5)))
+		c.P75 = append(c.P75, float64(optQuantile(vals, 0.75)))
 		c.P90 = append(c.P90, float64(optQuantile(vals, 0.9)))
 	}
 	return c

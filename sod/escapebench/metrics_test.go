@@ -72,6 +72,11 @@ func TestSummarize(t *testing.T) {
 	if c.P50[0] != 4 || c.P50[len(c.P50)-1] != 0 || math.Abs(c.P10[0]-2.4) > 1e-12 || math.Abs(c.P90[len(c.P90)-1]-4.8) > 1e-12 {
 		t.Fatalf("curve %+v", c)
 	}
+	// The quartiles, interpolated between order statistics: of 2, 4, 6 at
+	// g = 0 (3 and 5) and of 0, 0, 6 at the end (0 and 3).
+	if c.P25[0] != 3 || c.P75[0] != 5 || c.P25[len(c.P25)-1] != 0 || c.P75[len(c.P75)-1] != 3 {
+		t.Fatalf("curve quartiles %v, %v", c.P25, c.P75)
+	}
 	if _, err := json.Marshal(must(Summarize([]*TrialResult{mk(false, 1, 0, 0)}))); err != nil {
 		t.Fatalf("a cell without successes does not encode: %v", err)
 	}

@@ -47,9 +47,10 @@ var benchCurveSize = widgets.Size("440px", "300px")
 // CDN, it opens from file:// without network): a header with the suite's
 // parameters and the methods with their parameters, then per family the
 // counts of certified and dropped points, the metrics table
-// (BenchMetricsTable), the medians of all methods on one chart
-// (BenchMediansChart) and the convergence band of every method
-// (BenchCurvesCharts). All caller text (family and method names,
+// (BenchMetricsTable), what happened in the escape rounds
+// (BenchRoundsTable), the runtime profiles, the medians of all methods on
+// one chart (BenchMediansChart) and the median and inter-quartile band of
+// every method (BenchCurvesCharts). All caller text (family and method names,
 // parameters) is shown as text. The page holds CPU times and fresh chart
 // ids, so unlike bench-results.json it is not byte-identical between runs.
 func WriteBenchReport(w io.Writer, rep BenchReport) error {
@@ -76,6 +77,10 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 		if as, err = escapebench.Analyze(rep.Runs, rep.Instances, escapebench.AnalysisOptions{}); err != nil {
 			return err
 		}
+	}
+	rounds, err := escapebench.SummarizeRounds(rep.Runs)
+	if err != nil {
+		return err
 	}
 	p := &widgets.Page{Title: title, Head: benchReportStyle}
 	p.AddHTML("<h1>" + quote.HTMLText(title) + "</h1>")
@@ -132,6 +137,13 @@ func WriteBenchReport(w io.Writer, rep BenchReport) error {
 			return err
 		}
 		if err := addTable(p, tab); err != nil {
+			return err
+		}
+		rt, err := BenchRoundsTable(rounds, fam)
+		if err != nil {
+			return err
+		}
+		if err := addTable(p, rt); err != nil {
 			return err
 		}
 		for _, a := range as {
@@ -343,11 +355,40 @@ func benchShare(s escapebench.Summary) string {
 }
 
 // BenchCurvesCharts draws the convergence of every method of one family
-// (escapebench.Curve): the median and the 10 % and 90 % quantiles over runs
-// of ‖XXᵀ − M*‖_F against gradient evaluations, log y, one small chart per
-// method on its own gradient axis. Methods without a trace are left out.
+// (BenchBandCurves): one small chart per method on its own gradient axis.
+// Methods without a trace are left out.
 func BenchCurvesCharts(ss []escapebench.Summary, family string) ([]widgets.Chart, error) {
-	var cs []widgets.Chart
+	cs, err := BenchBandCurves(ss, family)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]widgets.Chart, 0, len(cs))
+	for _, c := range cs {
+		ch, err := c.Curves.Chart(benchCurveSize, widgets.Subtitle(fmt.Sprintf("%s · %d runs", family, c.Runs)))
+		if err != nil {
+			return nil, fmt.Errorf("BenchCurvesCharts: %s/%s: %w", family, c.Title, err)
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// BandCurves is the convergence band of one method (BenchBandCurves) and
+// the number of runs it is over.
+type BandCurves struct {
+	widgets.Curves
+	Runs int
+}
+
+// BenchBandCurves are the convergence bands of every method of one
+// family (escapebench.Curve): the median and the inter-quartile band
+// (25 % and 75 % quantiles) over runs of ‖XXᵀ − M*‖_F, the success
+// measure, against ∇h evaluations, log y, titled by the method: the
+// curves of BenchCurvesCharts and of the static figure
+// (staticfig.BenchBandFigure). Methods without a trace are left out; no
+// summary of the family is an error wrapping ErrBadFigure.
+func BenchBandCurves(ss []escapebench.Summary, family string) ([]BandCurves, error) {
+	var out []BandCurves
 	found := false
 	for _, s := range ss {
 		if s.Family != family {
@@ -358,22 +399,22 @@ func BenchCurvesCharts(ss []escapebench.Summary, family string) ([]widgets.Chart
 		if len(c.Grad) == 0 {
 			continue
 		}
-		if len(c.P10) != len(c.Grad) || len(c.P50) != len(c.Grad) || len(c.P90) != len(c.Grad) {
-			return nil, fmt.Errorf("%w: BenchCurvesCharts: %s/%s: curve lengths %d, %d, %d for %d gradient counts",
-				ErrBadFigure, family, s.Method, len(c.P10), len(c.P50), len(c.P90), len(c.Grad))
+		if len(c.P25) != len(c.Grad) || len(c.P50) != len(c.Grad) || len(c.P75) != len(c.Grad) {
+			return nil, fmt.Errorf("%w: BenchBandCurves: %s/%s: curve lengths %d, %d, %d for %d gradient counts",
+				ErrBadFigure, family, s.Method, len(c.P25), len(c.P50), len(c.P75), len(c.Grad))
 		}
-		ch, err := widgets.Curves{Title: s.Method, XName: "∇h evaluations", YName: "‖XXᵀ − M*‖_F", X: c.Grad,
-			Series: []widgets.Series{{Name: "10 %", Y: c.P10}, {Name: "90 %", Y: c.P90}, {Name: "median", Y: c.P50}}, // the median drawn last, on top
-			LogY:   true}.Chart(benchCurveSize, widgets.Subtitle(fmt.Sprintf("%s · %d runs", family, s.Trials)))
-		if err != nil {
-			return nil, fmt.Errorf("BenchCurvesCharts: %s/%s: %w", family, s.Method, err)
+		cv := widgets.Curves{Title: s.Method, XName: "∇h evaluations", YName: "‖XXᵀ − M*‖_F", X: c.Grad,
+			Series: []widgets.Series{{Name: "25 %", Y: c.P25}, {Name: "75 %", Y: c.P75}, {Name: "median", Y: c.P50}}, // the median drawn last, on top
+			LogY:   true, Distinct: true}
+		if err := cv.Validate("BenchBandCurves"); err != nil {
+			return nil, err
 		}
-		cs = append(cs, ch)
+		out = append(out, BandCurves{Curves: cv, Runs: s.Trials})
 	}
 	if !found {
-		return nil, fmt.Errorf("%w: BenchCurvesCharts: no summary of family %q", ErrBadFigure, family)
+		return nil, fmt.Errorf("%w: BenchBandCurves: no summary of family %q", ErrBadFigure, family)
 	}
-	return cs, nil
+	return out, nil
 }
 
 // benchInstancesTable lists the certified instances of one family with

@@ -155,3 +155,37 @@ func TestBenchPartialNote(t *testing.T) {
 		}
 	}
 }
+
+// The rounds table: SOD kinds with their t, a method whose candidates
+// carry a label only, an external one whose kind is not reported.
+func TestBenchRoundsTable(t *testing.T) {
+	rs := []escapebench.RoundStats{
+		{Family: "pmc", Method: "sod-line-search", Runs: 2, Rounds: 3, Accepted: 2, None: 1, Kinds: []escapebench.KindCount{{Kind: "β+", Count: 1}, {Kind: "γ−", Count: 1}},
+			T: escapebench.TRange{N: 2, Median: 55, Min: 10, Max: 100}, InInterval: 1},
+		{Family: "pmc", Method: "perturbed-gd", Runs: 1, Rounds: 1, Accepted: 1, Unkinded: 1},
+		{Family: "pmc", Method: "exec-negcurv", Runs: 1, Rounds: 2, Accepted: 1, Failed: 1, Unkinded: 1, External: true},
+		{Family: "paper", Method: "gd-alone", Runs: 1, Rounds: 1, None: 1},
+	}
+	tab, err := BenchRoundsTable(rs, "pmc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"sod-line-search", "2", "3", "2 / 1 / 0", "β+ 1, γ− 1", "55 [10, 100]", "1 of 2"},
+		{"perturbed-gd", "1", "1", "1 / 0 / 0", "no kind 1", "—", "—"},
+		{"exec-negcurv", "1", "2", "1 / 0 / 1", "not reported by the method 1", "—", "—"},
+	}
+	if len(tab.Rows) != len(want) {
+		t.Fatalf("%d rows, want %d", len(tab.Rows), len(want))
+	}
+	for i, row := range want {
+		for j, cell := range row {
+			if got := tab.Rows[i][j].Text; got != cell {
+				t.Errorf("row %d column %q: %q, want %q", i, tab.Header[j], got, cell)
+			}
+		}
+	}
+	if _, err := BenchRoundsTable(rs, "gaussian"); !errors.Is(err, ErrBadFigure) {
+		t.Errorf("a family without runs: %v, want ErrBadFigure", err)
+	}
+}

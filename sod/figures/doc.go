@@ -41,9 +41,11 @@
 // ExplicitMemoryTable, LiftedAlongBChart and
 // FirstStepGapTable (the lifted problem), DescentScanChart (does the escape point
 // lower h?), VariantTable and VariantCurvesChart (escape variants),
-// BenchMetricsTable, BenchMethodsTable, BenchCurvesCharts and
-// WriteBenchReport (the escape benchmark's tables, convergence bands and
-// offline HTML report, sod/escapebench), and the live
+// BenchMetricsTable, BenchMethodsTable, BenchRoundsTable (what the escape
+// rounds accepted), BenchCurvesCharts and BenchBandCurves (median and
+// inter-quartile band per method) and WriteBenchReport (the escape
+// benchmark's tables, convergence bands and offline HTML report,
+// sod/escapebench), and the live
 // explorer of the escape windows (ExplorerControls, ExplorerChart).
 // HGrid, GDPaths and PathFromIterates build landscapes of two-dimensional problems.
 //

@@ -14,8 +14,9 @@ import (
 // ‖XXᵀ − M*‖_F against gradient evaluations (escapebench.Curve.P50), log y,
 // with the success threshold 0.02 (escapebench.DefaultMinDist). The
 // methods' curves are put on one grid of gradient counts, each held at its
-// last value after its end (as escapebench holds a run's). The 10–90 %
-// bands of single methods are BenchCurvesCharts. Methods without a trace
+// last value after its end (as escapebench holds a run's), each with its
+// own colour, dash and marker and the full legend (widgets.Curves.Distinct).
+// The inter-quartile bands of single methods are BenchCurvesCharts. Methods without a trace
 // are left out.
 func BenchMediansChart(ss []escapebench.Summary, family string) (widgets.Chart, error) {
 	var cells []escapebench.Summary
@@ -38,7 +39,7 @@ func BenchMediansChart(ss []escapebench.Summary, family string) (widgets.Chart, 
 		series = append(series, widgets.Series{Name: fmt.Sprintf("%s (%d runs)", s.Method, s.Trials), Y: heldAt(s.Curve.Grad, s.Curve.P50, x)})
 	}
 	return widgets.Curves{Title: family + ": median of ‖XXᵀ − M*‖_F over the runs of each method",
-		XName: "∇h evaluations", YName: "‖XXᵀ − M*‖_F", X: x, Series: series, LogY: true}.Chart(
+		XName: "∇h evaluations", YName: "‖XXᵀ − M*‖_F", X: x, Series: series, LogY: true, Distinct: true}.Chart(
 		widgets.Size("100%", "460px"), widgets.Subtitle(fmt.Sprintf("success: below %g", escapebench.DefaultMinDist)))
 }
 

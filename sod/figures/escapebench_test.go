@@ -26,10 +26,10 @@ func TestHeldAt(t *testing.T) {
 }
 
 func TestBenchMediansChart(t *testing.T) {
-	curve := escapebench.Curve{Grad: []float64{0, 50, 100}, P10: []float64{1, 0.1, 0.01}, P50: []float64{1, 0.5, 0.01}, P90: []float64{1, 1, 1}}
+	curve := escapebench.Curve{Grad: []float64{0, 50, 100}, P10: []float64{1, 0.1, 0.01}, P25: []float64{1, 0.2, 0.01}, P50: []float64{1, 0.5, 0.01}, P75: []float64{1, 0.7, 0.5}, P90: []float64{1, 1, 1}}
 	ss := []escapebench.Summary{
 		{Family: "pmc", Method: "mine", Trials: 4, Curve: curve},
-		{Family: "pmc", Method: "gd-alone", Trials: 1, Curve: escapebench.Curve{Grad: []float64{0, 30}, P10: []float64{1, 1}, P50: []float64{1, 1}, P90: []float64{1, 1}}},
+		{Family: "pmc", Method: "gd-alone", Trials: 1, Curve: escapebench.Curve{Grad: []float64{0, 30}, P10: []float64{1, 1}, P25: []float64{1, 1}, P50: []float64{1, 1}, P75: []float64{1, 1}, P90: []float64{1, 1}}},
 		{Family: "pmc", Method: "no-trace", Trials: 1},
 		{Family: "paper", Method: "mine", Trials: 3, Curve: curve},
 	}

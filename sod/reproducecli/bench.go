@@ -122,7 +122,10 @@ func (l methodList) Set(s string) error {
 // methodGrid is -method: it appends the methods of a grid
 // (escapebench.ExpandMethodGrid), each checked and named canonically, and
 // leaves out those already listed (one configuration is one method).
-type methodGrid struct{ p *[]string }
+type methodGrid struct {
+	p     *[]string
+	check func(string) (string, error) // checkMethod if nil
+}
 
 func (g methodGrid) String() string { return "" }
 func (g methodGrid) Set(s string) error {
@@ -130,9 +133,13 @@ func (g methodGrid) Set(s string) error {
 	if err != nil {
 		return err
 	}
+	check := g.check
+	if check == nil {
+		check = checkMethod
+	}
 	out := *g.p
 	for _, n := range names {
-		c, err := checkMethod(n)
+		c, err := check(n)
 		if err != nil {
 			return err
 		}
@@ -175,7 +182,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	families := escapebench.FamilyNames()
 	fs.Var(nameList(&spec.Families, families), "families", "`list` of families: "+strings.Join(families, ","))
 	fs.Var(methodList{p: &spec.Methods, check: checkMethodIn(user)}, "methods", "`list` of methods: "+strings.Join(methodNames, ",")+", each optionally with +probe (judged after a GD probe) or +raw-h and +key-value settings (keys of the escaper's settings table, any case; named canonically, each configuration once)")
-	fs.Var(methodOrExec{methodGrid{&spec.Methods}, &spec.Exec}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7, or an external program exec:[NAME=]PROGRAM [ARG…] speaking sod/escapebench/PROTOCOL.md, e.g. 'exec:python3 sod/escapebench/clients/python/negcurv.py' (repeatable)")
+	fs.Var(methodOrExec{methodGrid{&spec.Methods, checkMethodIn(user)}, &spec.Exec}, "method", "add the methods of a `grid` base[+judge]:key=v1,v2;key2=…, each setting a method of its own, e.g. sod-line-search:l=3,5,7, or an external program exec:[NAME=]PROGRAM [ARG…] speaking sod/escapebench/PROTOCOL.md, e.g. 'exec:python3 sod/escapebench/clients/python/negcurv.py' (repeatable)")
 	fs.Var(intFlag{p: &spec.Trials, min: 1, max: escapebench.MaxTrials}, "trials", fmt.Sprintf("`k` runs per (instance, method), in [1, %d]", escapebench.MaxTrials))
 	fs.Var(intFlag{p: &spec.PerCell, min: 1, max: escapebench.MaxCellPoints}, "per-cell", fmt.Sprintf("`k` generated points per family cell, in [1, %d]", escapebench.MaxCellPoints))
 	fs.Var(uint64Flag{p: &spec.Seed}, "seed", "master `seed` in [0, 2⁶⁴−1]")
@@ -198,7 +205,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, benchUsage)
-		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md.\n\nFlags:\n")
+		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg, bench-convergence-<family>.svg: median and\ninter-quartile band of each method), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md.\n\nFlags:\n")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return err
@@ -319,6 +326,7 @@ func writeBench(out string, spec escapebench.Spec, sr *escapebench.SuiteRun, std
 	rep := figures.BenchReport{Title: "Escape benchmark", Settings: spec.Settings(), Runs: sr.Runs, Summaries: r.Summaries, Analyses: r.Analyses, Instances: sr.Instances, Dropped: sr.Dropped, Env: r.Info.Env, Shards: r.Info.Shards}
 	files := append(r.Files(), escapebench.OutputFile{Name: benchReportFile, Write: func(w io.Writer) error { return figures.WriteBenchReport(w, rep) }})
 	files = append(files, profileFigureFiles(r.Analyses)...) // the profiles as SVG for papers
+	files = append(files, bandFigureFiles(r.Summaries)...)   // and the convergence bands
 	var skipped []string
 	var failed []error
 	for _, f := range files {

@@ -144,7 +144,7 @@ func TestMethodFlags(t *testing.T) {
 	if err := l.Set("sod-line-search,perturbed-gd+tthres-10,single-step-sod+Delta-0.3"); err != nil {
 		t.Fatal(err)
 	}
-	g := methodGrid{&ms}
+	g := methodGrid{p: &ms}
 	for _, grid := range []string{"sod-line-search:L=3,5,7", "perturbed-gd:t_thres=10,20", "single-step-sod:delta=0.3"} {
 		if err := g.Set(grid); err != nil {
 			t.Fatalf("-method %s: %v", grid, err)

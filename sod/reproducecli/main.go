@@ -21,7 +21,11 @@
 //
 // and `go run . bench -profile quick` runs it beside every built-in method
 // (a method given to Main is in every profile's methods; name it in
-// -methods to choose). Its name is given once, in the Method.
+// -methods to choose). Its name is given once, in the Method. An escaper
+// with a table of settings (sod.Configurable, its entries made with
+// sod.NewParam), given as escapebench.ConfigurableMethod("mine", cfg,
+// seeded, nil), takes settings and grids like a built-in method:
+// -method 'mine:scale=0.5,1,2' or -methods mine+scale-2.
 package reproducecli
 
 import (

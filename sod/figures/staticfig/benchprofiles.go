@@ -31,3 +31,35 @@ func BenchProfileFigures(a escapebench.FamilyAnalysis) ([]*plot.Plot, error) {
 	}
 	return out, nil
 }
+
+// BenchBandFigure is the convergence of every method of one family as one
+// static figure (save it as SVG or PDF with plots.Save): a panel per
+// method, titled by it and its number of runs, cols to a row, each the
+// median and inter-quartile band of ‖XXᵀ − M*‖_F against ∇h evaluations
+// (figures.BenchBandCurves). No method with a trace is an error wrapping
+// figures.ErrBadFigure.
+func BenchBandFigure(ss []escapebench.Summary, family string, cols int) (*plots.Figure, error) {
+	if cols < 1 {
+		return nil, fmt.Errorf("%w: BenchBandFigure: %d columns, want at least 1", figures.ErrBadFigure, cols)
+	}
+	cs, err := figures.BenchBandCurves(ss, family)
+	if err != nil {
+		return nil, err
+	}
+	if len(cs) == 0 {
+		return nil, fmt.Errorf("%w: BenchBandFigure: no method of family %q has a convergence trace", figures.ErrBadFigure, family)
+	}
+	fig := &plots.Figure{}
+	for k, c := range cs {
+		c.Title = fmt.Sprintf("%s (%d runs)", c.Title, c.Runs)
+		p, err := plots.CurvesPlot(c.Curves)
+		if err != nil {
+			return nil, fmt.Errorf("BenchBandFigure: %s: %w", family, err)
+		}
+		if k%cols == 0 {
+			fig.Panels = append(fig.Panels, nil)
+		}
+		fig.Panels[len(fig.Panels)-1] = append(fig.Panels[len(fig.Panels)-1], p)
+	}
+	return fig, nil
+}

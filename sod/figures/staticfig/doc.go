@@ -3,6 +3,8 @@
 // interactive charts of package figures:
 //
 //	Fig. exp2, exp3, panels (a)–(f) in one figure   CaseFigure (experiments.RunCaseStudy)
+//	escape benchmark: ECDF, performance, data profiles   BenchProfileFigures
+//	escape benchmark: median and inter-quartile bands    BenchBandFigure
 //
 // It is a package of its own so that the notebook cells that only show
 // interactive charts do not link gonum/plot, its back ends and its fonts:

@@ -23,14 +23,14 @@ import (
 // walked lists the packages walker.Discover found, with their number of
 // entries (0: no exported function or method).
 var walked = map[string]int{
-	"sod":                        194,
+	"sod":                        195,
 	"sod/batch":                  11,
-	"sod/escapebench":            95,
+	"sod/escapebench":            96,
 	"sod/escapebench/execclient": 5,
 	"sod/exercises":              9,
 	"sod/experiments":            80,
-	"sod/figures":                64,
-	"sod/figures/staticfig":      2,
+	"sod/figures":                66,
+	"sod/figures/staticfig":      3,
 	"sod/grading":                6,
 	"sod/paper":                  23,
 	"sod/quote":                  4,
@@ -42,6 +42,7 @@ var walked = map[string]int{
 
 // Generic, not walked (no value without instantiation):
 //   escapebench.CellList
+//   escapebench.ConfigurableMethod
 
 // table holds every exported function and method of the walked packages.
 var table = []entry{
@@ -267,6 +268,7 @@ var table = []entry{
 	{"escapebench.Spec.Suite", escapebench.Spec.Suite},
 	{"escapebench.Suite.Validate", escapebench.Suite.Validate},
 	{"escapebench.Summarize", escapebench.Summarize},
+	{"escapebench.SummarizeRounds", escapebench.SummarizeRounds},
 	{"escapebench.SymmetryClasses", escapebench.SymmetryClasses},
 	{"escapebench.Target.String", escapebench.Target.String},
 	{"escapebench.TargetQuantity.MarshalText", escapebench.TargetQuantity.MarshalText},
@@ -369,6 +371,7 @@ var table = []entry{
 	{"figures.BasicTrajectories", figures.BasicTrajectories},
 	{"figures.BasicTrajectoriesChart", figures.BasicTrajectoriesChart},
 	{"figures.BenchARTTable", figures.BenchARTTable},
+	{"figures.BenchBandCurves", figures.BenchBandCurves},
 	{"figures.BenchCurvesCharts", figures.BenchCurvesCharts},
 	{"figures.BenchFeatureChart", figures.BenchFeatureChart},
 	{"figures.BenchMatrixTable", figures.BenchMatrixTable},
@@ -378,6 +381,7 @@ var table = []entry{
 	{"figures.BenchPairedTable", figures.BenchPairedTable},
 	{"figures.BenchProfileCharts", figures.BenchProfileCharts},
 	{"figures.BenchProfileCurves", figures.BenchProfileCurves},
+	{"figures.BenchRoundsTable", figures.BenchRoundsTable},
 	{"figures.CaseCurves", figures.CaseCurves},
 	{"figures.CaseLifted", figures.CaseLifted},
 	{"figures.CaseOneLandscapeChart", figures.CaseOneLandscapeChart},
@@ -533,6 +537,7 @@ var table = []entry{
 	{"sod.NewLiftedSubspace", sod.NewLiftedSubspace},
 	{"sod.NewPMCOperator", sod.NewPMCOperator},
 	{"sod.NewPaperSubspace", sod.NewPaperSubspace},
+	{"sod.NewParam", sod.NewParam},
 	{"sod.NewProblem", sod.NewProblem},
 	{"sod.NewProblemFromMeasurements", sod.NewProblemFromMeasurements},
 	{"sod.NewSubspacePGD", sod.NewSubspacePGD},
@@ -576,6 +581,7 @@ var table = []entry{
 	{"sod.TPGDConditionsAt", sod.TPGDConditionsAt},
 	{"sod.ValidateEscaper", sod.ValidateEscaper},
 	{"sod.XiSquared", sod.XiSquared},
+	{"staticfig.BenchBandFigure", staticfig.BenchBandFigure},
 	{"staticfig.BenchProfileFigures", staticfig.BenchProfileFigures},
 	{"staticfig.CaseFigure", staticfig.CaseFigure},
 	{"widgets.AssetsDir", widgets.AssetsDir},
