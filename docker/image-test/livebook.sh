@@ -9,7 +9,8 @@
 #                         > 0; each interpreter a WebAssembly module, or the gzip of one); the
 #                         page is not confined to the /files/ sandbox; the book's folder is
 #                         read-only for the notebook user, and a page written through the server's
-#                         contents API is refused and never served at /sod-book/
+#                         contents API is refused and never served at /sod-book/; the interpreter's
+#                         packages load offline from the image's module cache (go list -deps)
 #   run_browser_live      one page of the live book in headless Chromium on the host, served by
 #                         the container (.ci/testtools/cmd/livecheck): every cell of it runs in the
 #                         page's Go interpreter, offline, and prints what the kernel printed
@@ -99,6 +100,15 @@ run_livebook() {
   [ "${got%% *}" = 404 ] || die "/sod-book/mine.html after an upload: $got"
   say "  the book's folder is read-only for the user: touch refused, an upload through the API refused (HTTP $code), nothing served"
   $engine rm -f "$name" >/dev/null 2>&1
+
+  # The interpreter's modules are in the image's module cache: its packages load without network
+  # (go list -deps reads every package's source), for js/wasm with and without the plots tag, and
+  # the command that makes the pages live.
+  show $engine run --rm --network none -w /home/jovyan/livebook "$image" sh -c \
+    'export GOPROXY=off GOFLAGS=-mod=readonly; GOOS=js GOARCH=wasm go list -deps ./cmd/sodlive >/dev/null &&
+      GOOS=js GOARCH=wasm go list -deps -tags sodlive_plots ./cmd/sodlive >/dev/null && go list -deps ./cmd/livebook >/dev/null' ||
+    die "the live book's interpreter cannot be built offline in the image: a module is missing from its module cache"
+  say "  the interpreter's modules (livebook/cmd/sodlive for js/wasm, with and without plots; cmd/livebook) load offline"
 }
 
 run_browser_live() {
