@@ -80,19 +80,23 @@ ENV NB_USER=${NB_USER} \
     PATH=/home/${NB_USER}/.local/bin:/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 # ---- user part, as the notebook user: ECharts assets (npm ci), gonb (the module's pinned tool),
-# goimports, the gonb kernel spec, then every module go.mod and livebook/go.mod (the live book's
-# interpreter: yaegi, gonum/plot) list, into a cache of the build stage only. Only the files these steps read are copied first, so editing a notebook or the
+# goimports, the gonb kernel spec, then every module go.mod lists, into a cache of the build
+# stage only. Only the files these steps read are copied first, so editing a notebook or the
 # library does not redo them.
 USER ${NB_UID}
 WORKDIR /home/${NB_USER}
 COPY --chown=${NB_UID}:${NB_GID} go.mod go.sum ./
-COPY --chown=${NB_UID}:${NB_GID} livebook/go.mod livebook/go.sum livebook/
 COPY --chown=${NB_UID}:${NB_GID} widgets/assets/package.json widgets/assets/package-lock.json widgets/assets/
 COPY --chown=${NB_UID}:${NB_GID} scripts/install.sh scripts/lib.sh scripts/
 COPY --chown=${NB_UID}:${NB_GID} docker/build-env.sh docker/
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
     GOMODCACHE=/home/${NB_USER}/.cache/sod-full-mod GOCACHE=/tmp/sod-tools-cache \
-    docker/build-env.sh sh -c 'scripts/install.sh --user && go mod download && (cd livebook && go mod download) && rm -rf /tmp/sod-tools-cache'
+    docker/build-env.sh sh -c 'scripts/install.sh --user && go mod download && rm -rf /tmp/sod-tools-cache'
+# The live book's interpreter's modules (livebook/go.mod: yaegi, gonum/plot), in a layer of their
+# own: a change to livebook/go.mod does not redo the installs above.
+COPY --chown=${NB_UID}:${NB_GID} livebook/go.mod livebook/go.sum livebook/
+RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
+    GOMODCACHE=/home/${NB_USER}/.cache/sod-full-mod docker/build-env.sh sh -c 'cd livebook && go mod download'
 
 # ---- the module and its notebooks: the runtime's module cache (only what the notebooks and the
 # live book's interpreter use), a warm build cache (the first Go cell of every notebook), the
