@@ -9,14 +9,15 @@
 # root, --user as the notebook user): Debian's jupyterlab with the ~0.9 GB of node-* packages it
 # depends on (only needed to build lab extensions), nodejs and npm (the ECharts assets), Debian's Go
 # to bootstrap Go 1.26, gonb and goimports. It then prepares the notebook user's caches
-# (docker/image-build.sh) and the HTML book. The runtime stage installs only the Python packages
+# (docker/image-build.sh) and the live HTML book. The runtime stage installs only the Python packages
 # JupyterLab, nbconvert and jupyterhub-singleuser import, and copies from the build stage: Go 1.26,
 # JupyterLab's and JupyterHub's Python packages and Lab's prebuilt static assets, gonb, goimports
 # and the kernel spec, the module and build caches, the ECharts files and the book.
 #
 # Layout (the Binder / Jupyter docker-stacks conventions): the user is $NB_USER ($NB_UID), the
 # repository is the user's home /home/$NB_USER (go.mod there), the notebooks are in
-# ~/notebooks, the HTML book in ~/notebooks/book. A notebook finds the module by walking up from its own
+# ~/notebooks, the live HTML book at /usr/local/share/sod-workbench/book, served at
+# <base_url>sod-book/ (linked as ~/notebooks/book). A notebook finds the module by walking up from its own
 # folder, so your own notebooks go anywhere under the home, e.g. mounted at ~/notebooks/work.
 #
 # Build parameters for networks that need them (all optional; docker/build-env.sh applies them):
@@ -91,9 +92,15 @@ COPY --chown=${NB_UID}:${NB_GID} docker/build-env.sh docker/
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
     GOMODCACHE=/home/${NB_USER}/.cache/sod-full-mod GOCACHE=/tmp/sod-tools-cache \
     docker/build-env.sh sh -c 'scripts/install.sh --user && go mod download && rm -rf /tmp/sod-tools-cache'
+# The live book's interpreter's modules (livebook/go.mod: yaegi, gonum/plot), in a layer of their
+# own: a change to livebook/go.mod does not redo the installs above.
+COPY --chown=${NB_UID}:${NB_GID} livebook/go.mod livebook/go.sum livebook/
+RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
+    GOMODCACHE=/home/${NB_USER}/.cache/sod-full-mod docker/build-env.sh sh -c 'cd livebook && go mod download'
 
-# ---- the module and its notebooks: the runtime's module cache (only what the notebooks use), a
-# warm build cache (the first Go cell of every notebook), the ECharts files and the HTML book,
+# ---- the module and its notebooks: the runtime's module cache (only what the notebooks and the
+# live book's interpreter use), a warm build cache (the first Go cell of every notebook), the
+# ECharts files and the live HTML book (its interpreter built for WebAssembly here),
 # made by docker/image-build.sh (offline but for the checksum database's answers, see there).
 COPY --chown=${NB_UID}:${NB_GID} . ./
 RUN --mount=type=secret,id=build_ca,required=false,mode=0444 \
@@ -131,11 +138,13 @@ COPY --from=build /opt/sod-stage/system/ /
 COPY docker/lab-overrides.json /usr/share/jupyter/lab/settings/overrides.json
 # JupyterLab as the landing page of any server started in the image (jupyterhub-singleuser too).
 COPY docker/jupyter_server_config.json /etc/jupyter/jupyter_server_config.d/sod-workbench.json
+# The live book at <base_url>sod-book/ (enabled in that config: ServerApp.jpserver_extensions).
+COPY docker/sod_livebook.py /usr/lib/python3/dist-packages/sod_livebook.py
 COPY docker/healthcheck.sh /usr/local/bin/sod-healthcheck
 COPY docker/sod-notebook /usr/local/bin/sod-notebook
 RUN useradd --create-home --uid "${NB_UID}" --gid "${NB_GID}" --shell /bin/bash "${NB_USER}" && \
     ln -s /usr/local/go/bin/go /usr/local/go/bin/gofmt /usr/local/bin/ && \
-    PYTHONDONTWRITEBYTECODE=1 python3 -c 'import jupyterlab.labapp, jupyterhub.singleuser, nbconvert' && \
+    PYTHONDONTWRITEBYTECODE=1 python3 -c 'import jupyterlab.labapp, jupyterhub.singleuser, nbconvert, sod_livebook' && \
     if dpkg-query -W -f '${Package}\n' | grep -E '^(nodejs|npm|node-.*|golang.*|jupyterlab|jupyterhub)$'; then \
       echo "the runtime stage must not hold these packages" >&2; exit 1; fi
 
@@ -158,11 +167,15 @@ COPY --from=build --chown=${NB_UID}:${NB_GID} /home/${NB_USER}/.go /home/${NB_US
 COPY --chown=${NB_UID}:${NB_GID} . ./
 COPY --from=build --chown=${NB_UID}:${NB_GID} /opt/sod-stage/assets /home/${NB_USER}/widgets/assets/node_modules
 COPY --from=build --chown=${NB_UID}:${NB_GID} /home/${NB_USER}/.cache/go-build /home/${NB_USER}/.cache/go-build
-COPY --from=build --chown=${NB_UID}:${NB_GID} /opt/sod-stage/book /home/${NB_USER}/notebooks/book
+# The live book, root's and read-only for the user: the Jupyter server extension sod_livebook
+# (docker/sod_livebook.py) serves it at <base_url>sod-book/ outside /files/' sandbox, so only the
+# image's own pages may run there; ~/notebooks/book links to it (/files/book/, the frozen pages).
+COPY --from=build --chown=0:0 /opt/sod-stage/book /usr/local/share/sod-workbench/book
 # The gonb kernel writes its logs there (scripts/install.sh, kernel spec). The book and the caches
 # were made from the same sources as the ones this stage copied (a build context that changed
 # during the build fails here, see docker/image-build.sh).
 RUN mkdir -p /home/${NB_USER}/.cache/sod-workbench/gonb-logs && \
+    ln -s /usr/local/share/sod-workbench/book /home/${NB_USER}/notebooks/book && \
     cd /home/${NB_USER} && { sha256sum --quiet --strict -c notebooks/book/SOURCES.sha256 || { \
       echo "the book and caches were made from other sources than this stage copied (edited during the build?)" >&2; exit 1; }; }
 

@@ -26,7 +26,7 @@ func TestDockerignore(t *testing.T) {
 		}
 	}
 	for _, l := range lines {
-		for _, needed := range []string{"docker", "scripts", "go.mod", "go.sum", "sod", "widgets", "notebooks", "widgets/assets"} {
+		for _, needed := range []string{"docker", "scripts", "go.mod", "go.sum", "livebook", "sod", "widgets", "notebooks", "widgets/assets"} {
 			if strings.TrimPrefix(strings.TrimSuffix(l, "/"), "/") == needed {
 				t.Errorf(".dockerignore excludes %q, which the image needs", needed)
 			}

@@ -8,7 +8,10 @@
 #
 #   gomod/    the Go module cache the notebooks need, offline: the go.mod files of the module graph
 #             (GoNB's `go get` reads them) and the sources of only the modules that provide the
-#             packages of sod/..., widgets and the notebooks' own imports (no test-only modules).
+#             packages of sod/..., widgets and the notebooks' own imports (no test-only modules),
+#             and of those the live book's interpreter is built from (livebook/cmd/sodlive for
+#             js/wasm, with and without its plots tag, and livebook/cmd/livebook: yaegi,
+#             gonum/plot), so that scripts/book.sh makes the live book in the image offline too.
 #             It is built at its final place, $GOPATH/pkg/mod, because compiled packages are keyed
 #             by their source paths.
 #   gocache/  a warm Go build cache holding what the cells of each notebook compile: each notebook's
@@ -16,9 +19,12 @@
 #             offline (GOPROXY=off), with the module cache above — which also proves it is complete.
 #   assets/   the two ECharts files the widgets inline (from widgets/assets/node_modules), with
 #             their licences and package.json files.
-#   book/     the HTML book (scripts/book.sh --no-check): every notebook executed, offline, and
-#             exported with its charts and equations; a failing notebook fails the build (and
-#             book.sh's error detection is itself tested first, on scripts/testdata/book-errors).
+#   book/     the live HTML book (scripts/book.sh --no-check): every notebook executed, offline, and
+#             exported with its charts and equations, and made live (book/live/: the interpreter
+#             sodlive.wasm and its plots variant built here, the runtime, ECharts from the npm
+#             copy); a failing notebook fails the build (and book.sh's error detection is itself
+#             tested first, on scripts/testdata/book-errors). The runtime stage installs it
+#             read-only, served at <base_url>sod-book/ (docker/sod_livebook.py).
 #             book/SOURCES.sha256 lists the sources all of this was made from.
 set -euo pipefail
 
@@ -39,7 +45,7 @@ t_all=$(date +%s)
 # repository against this list (Dockerfile): a book or build cache made from other sources than the
 # image ships (a build context that changed while the build ran) fails the build.
 mkdir -p "$stage"
-find go.mod go.sum docker notebooks sod widgets -name node_modules -prune -o -type f -print0 |
+find go.mod go.sum docker livebook notebooks sod widgets -name node_modules -prune -o -type f -print0 |
   sort -z | xargs -0 sha256sum >"$stage/sources.sha256"
 say "sources: $(wc -l <"$stage/sources.sha256") files (notebooks/book/SOURCES.sha256 in the image)"
 
@@ -50,16 +56,24 @@ rm -rf "$modcache"
 # (e.g. github.com/janpfeifer/must).
 nbimports=$(python3 scripts/kernel_check.py --imports notebooks/[0-9]*.ipynb | tr ' ' '\n' |
   grep -E '^[^/]+\.[^/]*/' | grep -v '^sodworkbench\.org/' | tr '\n' ' ' || true)
+modfmt='{{with .Module}}{{if not .Main}}{{if not .Replace}}{{.Path}}@{{.Version}}{{end}}{{end}}{{end}}'
 # shellcheck disable=SC2086
-mods=$(GOMODCACHE=$full GOFLAGS=-mod=mod GOPROXY=off go list -deps \
-  -f '{{with .Module}}{{if not .Main}}{{.Path}}@{{.Version}}{{end}}{{end}}' ./sod/... ./widgets $nbimports | sort -u)
+mods=$({
+  GOMODCACHE=$full GOFLAGS=-mod=mod GOPROXY=off go list -deps -f "$modfmt" ./sod/... ./widgets $nbimports
+  # The live book's interpreter and its maker (livebook's own module: the workbench by a replace).
+  cd livebook
+  GOMODCACHE=$full GOPROXY=off GOOS=js GOARCH=wasm go list -deps -f "$modfmt" ./cmd/sodlive
+  GOMODCACHE=$full GOPROXY=off GOOS=js GOARCH=wasm go list -deps -tags sodlive_plots -f "$modfmt" ./cmd/sodlive
+  GOMODCACHE=$full GOPROXY=off go list -deps -f "$modfmt" ./cmd/livebook
+} | sort -u)
 # The go.mod (and .info) files of every module the full cache knows: the module graph.
 mkdir -p "$modcache/cache/download"
 tar -C "$full/cache/download" --exclude='*.zip' --exclude='*.ziphash' --exclude='*.lock' -cf - . |
   tar -C "$modcache/cache/download" -xf -
 export GOPROXY=file://$full/cache/download GOSUMDB=off GOFLAGS=-mod=mod
+# Outside any module (explicit versions), so that no go.mod or go.sum of the sources changes.
 # shellcheck disable=SC2086
-go mod download $mods
+(cd "$(mktemp -d)" && go mod download $mods)
 # The zips are only needed to serve the modules again; builds read the unpacked sources.
 find "$modcache/cache/download" -name '*.zip' -delete
 # The checksum database's answers for these modules, cached in the module cache: GoNB's `go get`
@@ -133,6 +147,14 @@ done
 # notebook whose cells fail in every way a cell can (scripts/testdata/book-errors), book.sh must
 # exit 1 and name each failing cell (expected.txt; scripts/book_test.go does the same on the host).
 t0=$(date +%s)
+# The live book's interpreter is compiled for js/wasm by book.sh after the notebooks ran; compiling
+# it now, in the background into the book's build cache (a copy of the warm one, so that its
+# entries stay out of the image), overlaps that with the notebooks' runs: book.sh then only links.
+rm -rf /tmp/sod-book-cache && cp -a "$gocache" /tmp/sod-book-cache
+(cd livebook && export GOCACHE=/tmp/sod-book-cache GOOS=js GOARCH=wasm &&
+  nice -n 5 go build -trimpath -ldflags="-s -w" -o /dev/null ./cmd/sodlive &&
+  nice -n 5 go build -trimpath -ldflags="-s -w" -tags sodlive_plots -o /dev/null ./cmd/sodlive) >/tmp/sod-wasm.log 2>&1 &
+wasm_pid=$!
 errs=$(mktemp -d)
 cp -a "$gocache" "$errs/gocache" # compiled std: faster; the copy keeps the test's entries out
 if GOCACHE=$errs/gocache scripts/book.sh --no-check --no-live --notebooks "$repo/scripts/testdata/book-errors" \
@@ -151,14 +173,16 @@ done
 rm -rf "$errs"
 say "book.sh detects failing cells (scripts/testdata/book-errors) (in $(($(date +%s) - t0)) s)"
 
-# Then the book, with a copy of the warm cache (so that its extra entries stay out of the image).
-# The image keeps the executed book without its live pages (--no-live): in the image the notebooks
-# run in JupyterLab, and the live pages' interpreter (livebook, its own module) is not in
-# the image's offline module cache.
+# Then the live book, with the copy of the warm cache made above (so that its extra entries stay
+# out of the image): the notebooks executed, and their pages made live.
 t0=$(date +%s)
-rm -rf "$stage/book" /tmp/sod-book-cache && cp -a "$gocache" /tmp/sod-book-cache
-GOCACHE=/tmp/sod-book-cache scripts/book.sh --no-check --no-live -o "$stage/book"
-rm -rf /tmp/sod-book-cache "$stage/book/ipynb"/*.log
+rm -rf "$stage/book"
+GOCACHE=/tmp/sod-book-cache scripts/book.sh --no-check -o "$stage/book"
+wait "$wasm_pid" || { cat /tmp/sod-wasm.log >&2; echo "image-build.sh: the interpreter's js/wasm build failed (book.sh built it all the same)" >&2; }
+for f in live/live.js live/worker.js live/sodlive.wasm live/sodlive-plots.wasm; do
+  [ -s "$stage/book/$f" ] || [ -s "$stage/book/$f.gz" ] || { echo "image-build.sh: the live book has no $f" >&2; exit 1; }
+done
+rm -rf /tmp/sod-book-cache /tmp/sod-wasm.log "$stage/book/ipynb"/*.log
 cp "$stage/sources.sha256" "$stage/book/SOURCES.sha256"
 say "book: $(du -sh "$stage/book" | cut -f1) (in $(($(date +%s) - t0)) s)"
 rm -rf /tmp/gonb_* "$repo/out"

@@ -12,6 +12,9 @@
 #                  mounted at ~/notebooks/work, more notebooks, the first-cell latency of each notebook
 #   server.sh      the server's security: token required (403/401 without it or with a wrong one),
 #                  published on loopback, a Go cell through the API, health check, random token
+#   livebook.sh    the live book at /sod-book/: its pages, runtime and interpreters served with the
+#                  token only, not sandboxed, read-only for the user; then (with the browser test)
+#                  one page run in its Go interpreter in headless Chromium
 #   singleuser.sh  jupyterhub-singleuser under a hub's prefix (/user/student/)
 #   browser.sh     every notebook in JupyterLab in headless Chromium (labcheck), then the notebooks
 #                  with sliders under /user/student/; needs Go and Chromium on the host
@@ -74,7 +77,7 @@ image=${SOD_IMAGE:-sod-workbench}
 suite=trixie
 port=18888                          # host port of the server checks (on 127.0.0.1)
 max_image_mb=1500                   # the largest image accepted
-max_first_cell_s=10                 # the slowest first cell of a notebook accepted, in a fresh container
+max_first_cell_s=10                 # the slowest first cell of a notebook accepted, with a fresh kernel
 browser_retries=1                   # a failed browser check is tried again this many times, in a fresh container
 artifacts=$repo/out/test-image      # the browser test's screenshots and logs
 state=${XDG_CACHE_HOME:-$HOME/.cache}/sod-workbench/test-image
@@ -127,7 +130,7 @@ wait_api() { # wait_api [PREFIX]: until the server answers PREFIX/api on $port (
   return 1
 }
 
-for part in build notebooks server singleuser browser; do
+for part in build notebooks server livebook singleuser browser; do
   # shellcheck source=/dev/null
   . "$repo/docker/image-test/$part.sh"
 done
@@ -194,13 +197,15 @@ step "notebook (nbconvert, no network)" run_smoke
 step "own notebooks mounted at ~/notebooks/work" run_own_notebooks
 [ -n "$opt_notebooks" ] && step "more notebooks: $opt_notebooks" run_more_notebooks
 step "server: token, kernelspecs, health" run_server
-step "first-cell latency, each notebook in a fresh container" run_latency
+step "first-cell latency, each notebook with a fresh kernel" run_latency
 step "server: random token" run_random_token
+step "the live book at /sod-book/: pages, runtime, interpreters, read-only" run_livebook
 step "jupyterhub-singleuser and environment" run_singleuser
 why=$(browser_missing)
 if [ -z "$why" ]; then
   step "browser: every notebook in JupyterLab (chromedp)" run_browser
   step "browser: the sliders under a base URL (/user/student/, as behind JupyterHub)" run_browser_prefix
+  step "browser: a page of the live book run in its Go interpreter (livecheck)" run_browser_live
 elif [ "${SOD_REQUIRE_BROWSER:-0}" = 1 ]; then
   die "the browser test cannot run: $why (SOD_REQUIRE_BROWSER=1)"
 else

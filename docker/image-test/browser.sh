@@ -7,7 +7,7 @@
 #                       would: the charts draw, the sliders redraw their charts, live and after
 #                       reopening the saved notebook; screenshots in $artifacts
 #   run_browser_prefix  the notebooks with sliders again, Lab served under /user/student/ (as
-#                       behind JupyterHub)
+#                       behind JupyterHub); saved and reopened there when the run at / left them out
 
 # The reason the browser test cannot run on this host, or nothing.
 browser_missing() {
@@ -69,12 +69,17 @@ run_browser() {
 # The sliders under a base URL, as behind JupyterHub (/user/NAME/): GoNB's widget script opens its
 # websocket without the base URL, which widgets.Explore corrects (widgets/explore.go). The notebooks
 # with live-only cells (the sliders) run in Lab served under /user/student/.
+# Where the run at / left every one of them out (--browser-notebooks, as the CI profile does), they
+# get the whole check here, saved and reopened too: each notebook runs in Lab once.
 run_browser_prefix() {
-  local nbs out=$artifacts/base-url
+  local nbs nb out=$artifacts/base-url reopen=-reopen=true
   nbs=$(cd "$repo/notebooks" && grep -l '"live-only"' [0-9]*.ipynb | tr '\n' ' ')
   [ -n "$nbs" ] || { say "  no notebook has live-only cells (sliders)"; return 0; }
+  for nb in $nbs; do
+    case " ${opt_browser_notebooks:-$nbs} " in *" $nb "*) reopen=-reopen=false ;; esac
+  done
   mkdir -p "$out"
-  say "  notebooks with sliders: $nbs (screenshots: $out)"
+  say "  notebooks with sliders: $nbs ($reopen: $([ "$reopen" = -reopen=true ] && echo "not run at /, so saved and reopened here" || echo "saved and reopened at /"); screenshots: $out)"
   # shellcheck disable=SC2086
-  labcheck_in_container sod-test-lab-prefix-$$ /user/student "$out" -reopen=false $nbs
+  labcheck_in_container sod-test-lab-prefix-$$ /user/student "$out" $reopen $nbs
 }

@@ -7,8 +7,8 @@
 #   run_own_notebooks  the same notebook from a host folder mounted at ~/notebooks/work (the
 #                      README's route for your own notebooks)
 #   run_more_notebooks the notebooks of --notebooks, without network, as the notebook harness runs them
-#   run_latency        each notebook's first code cell through the server's API in a fresh
-#                      container (scripts/kernel_check.py), timed from opening it: at most
+#   run_latency        each notebook's first code cell through the server's API with a fresh
+#                      kernel (scripts/kernel_check.py), timed from opening it: at most
 #                      max_first_cell_s seconds
 
 nbconvert_args=(jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 --output-dir /tmp/out)
@@ -96,30 +96,33 @@ run_more_notebooks() {
   done
 }
 
-# The first-cell latency: for each notebook, a fresh container, and in it the notebook's cells up to
-# its first cell that runs code (scripts/kernel_check.py), timed from the session request (as when
-# a student opens the notebook: kernel start, go.mod set-up, compiling and running that cell).
+# The first-cell latency: for each notebook, a fresh kernel (a new session, as when a student opens
+# it), and in it the notebook's cells up to its first cell that runs code (scripts/kernel_check.py),
+# timed from the session request (kernel start, go.mod set-up, compiling and running that cell). One
+# container serves them all: a server started once instead of once per notebook (the server's start
+# is not part of the latency); each notebook's kernel is new and shut down after it.
 run_latency() {
-  local nb name token line max=$max_first_cell_s slow=()
-  for nb in $($engine run --rm --network none "$image" sh -c 'cd ~/notebooks && ls [0-9]*.ipynb'); do
-    name=sod-test-latency-$$-${nb%%-*}
-    containers+=("$name")
-    token=$(random_token)
-    $engine run -d --name "$name" --network none -e JUPYTER_TOKEN="$token" "$image" >/dev/null
-    local i ok=0
-    for i in $(seq 1 90); do
-      if $engine exec "$name" sod-healthcheck >/dev/null 2>&1; then ok=1; break; fi
-      sleep 1
-    done
-    [ $ok = 1 ] || die "the server in $name did not answer"
-    line=$($engine exec -i "$name" python3 - http://127.0.0.1:8888 "$token" "$nb" <"$repo/scripts/kernel_check.py") ||
-      die "$nb: its first cells did not run through the server: $line"
-    say "$line"
-    # "... N.N s from opening it; ..."
-    if awk -v l="$line" -v m="$max" 'BEGIN { split(l, a, " s from opening"); n = split(a[1], b, " "); exit !(b[n] + 0 > m) }'; then
-      slow+=("$nb")
-    fi
-    $engine rm -f "$name" >/dev/null 2>&1
+  local nbs name=sod-test-latency-$$ token out line max=$max_first_cell_s slow=() i ok=0
+  containers+=("$name")
+  token=$(random_token)
+  $engine run -d --name "$name" --network none -e JUPYTER_TOKEN="$token" "$image" >/dev/null
+  for i in $(seq 1 90); do
+    if $engine exec "$name" sod-healthcheck >/dev/null 2>&1; then ok=1; break; fi
+    sleep 1
   done
-  [ ${#slow[@]} = 0 ] || die "first cell slower than $max s in a fresh container: ${slow[*]}"
+  [ $ok = 1 ] || die "the server in $name did not answer"
+  nbs=$($engine exec "$name" sh -c 'cd ~/notebooks && ls [0-9]*.ipynb' | tr '\n' ' ')
+  # shellcheck disable=SC2086
+  out=$($engine exec -i "$name" python3 - http://127.0.0.1:8888 "$token" $nbs <"$repo/scripts/kernel_check.py") ||
+    die "the notebooks' first cells did not all run through the server: $out"
+  while IFS= read -r line; do
+    say "$line"
+    # "  first-cell latency NN-name.ipynb   N.N s from opening it; ..."
+    if awk -v l="$line" -v m="$max" 'BEGIN { split(l, a, " s from opening"); n = split(a[1], b, " "); exit !(b[n] + 0 > m) }'; then
+      slow+=("$(awk '{ print $3 }' <<<"$line")")
+    fi
+  done <<<"$out"
+  [ "$(grep -c 'first-cell latency' <<<"$out")" = "$(wc -w <<<"$nbs")" ] || die "first-cell latencies: $(grep -c 'first-cell latency' <<<"$out") lines for the notebooks $nbs"
+  $engine rm -f "$name" >/dev/null 2>&1
+  [ ${#slow[@]} = 0 ] || die "first cell slower than $max s: ${slow[*]}"
 }

@@ -3,8 +3,8 @@
 #
 #   run_singleuser  the image's environment (user, home, commands) and jupyterhub-singleuser
 #                   started as a spawner starts it, with the hub's environment variables: it serves
-#                   the API under the hub's prefix (/user/student/), refuses requests without the
-#                   hub's auth, and the health check follows the prefix
+#                   the API and the live book under the hub's prefix (/user/student/), refuses
+#                   requests without the hub's auth, and the health check follows the prefix
 
 # jupyterhub-singleuser as a spawner starts it: the hub's environment variables, the command
 # replacing sod-notebook. JupyterHub 5's singleuser asks its hub's API for the hub's version at
@@ -51,6 +51,13 @@ run_singleuser() {
   code=$(http_code "http://127.0.0.1:$port$prefix/lab")
   say "  $prefix/lab without the hub's auth: HTTP $code (a redirect to the hub's login)"
   [ "$code" = 302 ] || [ "$code" = 403 ] || [ "$code" = 401 ] || die "$prefix/lab answered HTTP $code without auth"
+  # The live book under the prefix (docker/sod_livebook.py): the route exists there (a redirect to
+  # the hub's login, not a 404) and the server's log names it.
+  code=$(http_code "http://127.0.0.1:$port$prefix/sod-book/index.html")
+  say "  $prefix/sod-book/ without the hub's auth: HTTP $code"
+  [ "$code" = 302 ] || [ "$code" = 403 ] || [ "$code" = 401 ] || die "$prefix/sod-book/ answered HTTP $code without auth"
+  $engine logs "$name" 2>&1 | grep "sod_livebook: the live book .* at $prefix/sod-book/" >/dev/null ||
+    die "the server log does not say the live book is served at $prefix/sod-book/"
   if [ "$engine" = podman ]; then
     show podman healthcheck run "$name" || die "health check under JUPYTERHUB_SERVICE_PREFIX failed"
     say "  health check under JUPYTERHUB_SERVICE_PREFIX: healthy"
