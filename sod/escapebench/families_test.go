@@ -50,7 +50,7 @@ func TestNewFamiliesCertifiedIndependently(t *testing.T) {
 		{"pmc-rank r=3", PMCRankFamily{Cells: []PMCCell{{N: 40, Eps: 0.15, R: 3}}, Start: StartRandomSigns}, 2, 0},
 		{"pmc-rank r=5", PMCRankFamily{Cells: []PMCCell{{N: 60, Eps: 0.1, R: 5}}, Start: StartRandomSigns}, 2, 0},
 		{"gaussian-noisy r=1", NoisyGaussianFamily{GaussianFamily: GaussianFamily{Cells: []GaussianCell{{20, 30, 1}}, Tries: 40}}, 2, DefaultNoiseSigma},
-		{"gaussian-noisy r=2", NoisyGaussianFamily{GaussianFamily: GaussianFamily{Cells: []GaussianCell{{20, 40, 2}}, Tries: 40}, Sigma: 0.02}, 1, 0.02},
+		{"gaussian-noisy r=2", NoisyGaussianFamily{GaussianFamily: GaussianFamily{Cells: []GaussianCell{{20, 60, 2}}, Tries: 40}, Sigma: 0.02}, 1, 0.02},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fi, err := Instances(ctx, c.f, 1, c.k, CertifyOptions{})

@@ -94,17 +94,24 @@ func QuickSpec() Spec {
 	return s
 }
 
-// LargeSpec is the large profile (`reproduce bench -profile large`):
-// DefaultSpec with PMC at n = 10⁵ (rank 1, 2 points at ε = 0.0002) and
-// PMC of rank 3 and 5 at n = 10³. Finding a point at n = 10⁵
-// takes max(20000, 30n) = 3·10⁶ gradient steps of O(n) each, and each
-// run's GD phase 30n steps, so the profile takes hours per core; the
-// instances stay in O(n·r) memory (the structured path, no n×n array),
-// and λ_min comes from Lanczos.
+// LargeSpec is the large profile (`reproduce bench -profile large`): PMC
+// at n = 10⁵ (rank 1, one point at ε = 0.0002, ε scaled as from n = 10³
+// to 10⁴) and of rank 3 and 5 at n = 10³ (ε = 0.05, 2 points each), the
+// methods that escape PMC in the default suite (multi-step SOD and the SOD
+// line search, both judged both ways), the negative-gradient line search,
+// gradient descent alone and random restarts, 3 trials. The instances stay
+// in O(n·r) memory (the structured path, no n×n array; about 100 MiB at
+// n = 10⁵) and λ_min comes from Lanczos, but time grows as n²: finding a
+// point at n = 10⁵ takes max(20000, 30n) = 3·10⁶ gradient steps of O(n)
+// each, and each run's phase as many, so the profile takes hours per core.
 func LargeSpec() Spec {
 	s := DefaultSpec()
-	s.PMCCells = append(s.PMCCells, PMCCell{N: 100_000, Eps: 0.0002, Points: 2})
-	s.PMCRankCells = append(s.PMCRankCells, PMCCell{N: 1000, Eps: 0.05, Points: 2, R: 3}, PMCCell{N: 1000, Eps: 0.05, Points: 2, R: 5})
+	s.Families = []string{"pmc", "pmc-rank"}
+	s.Methods = []string{"multi-step-sod", "sod-line-search", "multi-step-sod" + ProbeSuffix, "sod-line-search" + ProbeSuffix, "neg-grad-line-search", "gd-alone", "random-restart"}
+	s.Trials = 3
+	s.PMCCells = []PMCCell{{N: 100_000, Eps: 0.0002, Points: 1}}
+	s.PMCRankCells = []PMCCell{{N: 1000, Eps: 0.05, Points: 2, R: 3}, {N: 1000, Eps: 0.05, Points: 2, R: 5}}
+	s.GaussCells, s.NoisyCells, s.NoiseSigma = nil, nil, 0
 	return s
 }
 
@@ -189,17 +196,16 @@ func (s Spec) Suite(extra ...Method) (Suite, error) {
 
 // checkCells refuses, before any work, cells the family f would refuse
 // when it generates: a cell out of range, a rank that belongs to the
-// other PMC family, no cells for pmc-rank or gaussian-noisy, a σ out of
-// range.
+// other PMC family, a family without cells, a σ out of range.
 func (s Spec) checkCells(f string) error {
 	switch f {
 	case "pmc", "pmc-rank":
-		cells, rank := s.PMCCells, false
+		cells, rank, flag := s.PMCCells, false, "-pmc-cells n:ε[:points]"
 		if f == "pmc-rank" {
-			cells, rank = s.PMCRankCells, true
-			if len(cells) == 0 {
-				return fmt.Errorf("%w: family pmc-rank has no cells (Spec.PMCRankCells, -pmc-rank-cells n:ε[:points]:rK)", ErrBadBench)
-			}
+			cells, rank, flag = s.PMCRankCells, true, "-pmc-rank-cells n:ε[:points]:rK"
+		}
+		if len(cells) == 0 {
+			return fmt.Errorf("%w: family %s has no cells (%s)", ErrBadBench, f, flag)
 		}
 		for _, c := range cells {
 			if err := c.Validate(); err != nil {
@@ -209,11 +215,15 @@ func (s Spec) checkCells(f string) error {
 				return fmt.Errorf("%w: %s cell %v has rank %d: the family pmc is rank 1 (-pmc-cells), pmc-rank rank 2 to %d (-pmc-rank-cells)", ErrBadBench, f, c, c.rank(), MaxPMCCellRank)
 			}
 		}
-	case "gaussian-noisy":
-		if len(s.NoisyCells) == 0 {
-			return fmt.Errorf("%w: family gaussian-noisy has no cells (Spec.NoisyCells, -noisy-cells n:m:r)", ErrBadBench)
+	case "gaussian", "gaussian-noisy":
+		cells, flag := s.GaussCells, "-gauss-cells"
+		if f == "gaussian-noisy" {
+			cells, flag = s.NoisyCells, "-noisy-cells"
 		}
-		for _, c := range s.NoisyCells {
+		if len(cells) == 0 {
+			return fmt.Errorf("%w: family %s has no cells (%s n:m:r)", ErrBadBench, f, flag)
+		}
+		for _, c := range cells {
 			if err := c.Validate(); err != nil {
 				return err
 			}

@@ -92,6 +92,7 @@ func TestBenchCellFlagErrors(t *testing.T) {
 		{"bench", "-noise-sigma", "-0.1"},
 		{"bench", "-noise-sigma", "2"},
 		{"bench", "-noise-sigma", "NaN"},
+		{"bench", "-profile", "large", "-families", "pmc,gaussian"},
 		{"bench", "-pmc-cells", "20:0.1", "-pmc-sizes", "20", "-pmc-eps", "0.1"},
 		{"bench", "-pmc-sizes", "20"},
 		{"bench", "-gauss-cells", "3:10:4"},
