@@ -14,16 +14,22 @@ const (
 	MaxGaussianCellMeasurements = 10_000  // m of a Gaussian cell, from 1
 	MaxGaussianCellRank         = 10      // r of a Gaussian cell, from 1, at most n
 	MaxCellPoints               = 1000    // points of a PMC cell, from 1
+	MaxPMCCellRank              = 10      // rank r of a PMC cell, from 1
 )
 
-// ParsePMCCell reads a PMC cell in the form of PMCCell.String: "n:ε" or
-// "n:ε:points", with n in [3, MaxPMCCellSize], ε in (0, 1] and points in
-// [1, MaxCellPoints]. Bad text is an error wrapping ErrBadBench
-// that names the part and its range.
+// ParsePMCCell reads a PMC cell in the form of PMCCell.String:
+// "n:ε[:points][:rK]", with n in [3, MaxPMCCellSize], ε in (0, 1], points
+// in [1, MaxCellPoints] and the rank K in [1, MaxPMCCellRank] (6K − 3 ≤ n;
+// absent: rank 1). Bad text is an error wrapping ErrBadBench that names
+// the part and its range.
 func ParsePMCCell(s string) (PMCCell, error) {
 	parts := strings.Split(s, ":")
+	var rank string
+	if k := len(parts) - 1; k >= 2 && strings.HasPrefix(strings.TrimSpace(parts[k]), "r") {
+		rank, parts = strings.TrimPrefix(strings.TrimSpace(parts[k]), "r"), parts[:k]
+	}
 	if len(parts) < 2 || len(parts) > 3 {
-		return PMCCell{}, fmt.Errorf("%w: PMC cell %q: want n:ε or n:ε:points, e.g. 1000:0.02 or 10000:0.001:2", ErrBadBench, s)
+		return PMCCell{}, fmt.Errorf("%w: PMC cell %q: want n:ε[:points][:rK], e.g. 1000:0.02, 10000:0.001:2 or 100:0.05:r3", ErrBadBench, s)
 	}
 	c := PMCCell{}
 	var err error
@@ -40,7 +46,15 @@ func ParsePMCCell(s string) (PMCCell, error) {
 			return PMCCell{}, err
 		}
 	}
-	return c, nil
+	if rank != "" {
+		if c.R, err = cellInt(rank, "rank r", 1, MaxPMCCellRank); err != nil {
+			return PMCCell{}, err
+		}
+		if c.R == 1 {
+			c.R = 0 // rank 1 is written without :r1
+		}
+	}
+	return c, c.Validate()
 }
 
 // ParseGaussianCell reads a Gaussian cell in the form of
@@ -71,8 +85,10 @@ func ParseGaussianCell(s string) (GaussianCell, error) {
 }
 
 // Validate checks the ranges ParsePMCCell accepts: n in [3,
-// MaxPMCCellSize], ε in (0, 1] and Points in [0, MaxCellPoints] (0: the
-// family's points per cell). The families check their cells by it before
+// MaxPMCCellSize], ε in (0, 1], Points in [0, MaxCellPoints] (0: the
+// family's points per cell) and R in [0, MaxPMCCellRank] (0 and 1: rank
+// 1) with 6R − 3 ≤ n (the truth's weak column needs two of the odd
+// indices, PMCRankFamily). The families check their cells by it before
 // any work, so a cell written as a Go value meets the same rule as one
 // read from text.
 func (c PMCCell) Validate() error {
@@ -84,6 +100,9 @@ func (c PMCCell) Validate() error {
 	}
 	if c.Points < 0 || c.Points > MaxCellPoints {
 		return fmt.Errorf("%w: PMC cell %v: points = %d, want an integer in [0, %d] (0: the family's)", ErrBadBench, c, c.Points, MaxCellPoints)
+	}
+	if c.R < 0 || c.R > MaxPMCCellRank || 6*c.R-3 > c.N {
+		return fmt.Errorf("%w: PMC cell %v: rank r = %d, want an integer in [1, %d] with 6r − 3 ≤ n = %d", ErrBadBench, c, c.R, MaxPMCCellRank, c.N)
 	}
 	return nil
 }

@@ -24,6 +24,15 @@ func TestParseCells(t *testing.T) {
 		{"20:0.1:2:3", PMCCell{}, false}, // too many parts
 		{"200000:0.1", PMCCell{}, false}, // n > 10⁵
 		{"20.5:0.1", PMCCell{}, false},   // n not an integer
+		{"100:0.05:r3", PMCCell{N: 100, Eps: 0.05, R: 3}, true},
+		{"1000:0.02:2:r5", PMCCell{N: 1000, Eps: 0.02, Points: 2, R: 5}, true},
+		{"100:0.05:r1", PMCCell{N: 100, Eps: 0.05}, true}, // rank 1 written without :r1
+		{"100:0.05:r0", PMCCell{}, false},                 // rank 0
+		{"100:0.05:r11", PMCCell{}, false},                // rank > 10
+		{"20:0.05:r5", PMCCell{}, false},                  // 6r − 3 > n
+		{"100:0.05:rx", PMCCell{}, false},                 // rank not a number
+		{"100:0.05:r3:2", PMCCell{}, false},               // rank not last
+		{"100:r3", PMCCell{}, false},                      // no ε
 	} {
 		got, err := ParsePMCCell(c.in)
 		if (err == nil) != c.ok || (c.ok && got != c.want) || (!c.ok && !errors.Is(err, ErrBadBench)) {

@@ -68,20 +68,27 @@ func (k *PointKind) UnmarshalText(b []byte) error {
 // is a global minimum of h, which no method can escape by descent, and a
 // gradient descent stopped at its step limit on the way to it looks
 // stationary at a tolerance): h(X̂) > RelH·h(0) (HRel = h(X̂)/h(0), h(0) =
-// f(0) the loss of the zero matrix, the scale of h), and the
+// f(0) the loss of the zero matrix, the scale of h) and h(X̂) − h(M*) >
+// RelH·h(0) (HStar = h(M*), h at the truth's factor: 0 for exact
+// measurements; with noise, where h(M*) > 0, X̂ must be worse than M*,
+// which proves it is not a global minimum), and the
 // continued-descent test: DescentSteps more gradient steps from X̂ (the
 // instance's step) must not lower h by more than the share DescentDrop
 // (HDescent is h after them). For search rank r > 1 the Hessian always has a
 // zero eigenvalue (X ↦ XQ with Q orthogonal leaves h unchanged), so the
 // kind of such a point is DegenerateSecondOrder unless r = 1.
 type Certificate struct {
-	GradNorm   float64   `json:"grad_norm"`    // ‖∇h(X̂)‖_F
-	MinHessEig float64   `json:"min_hess_eig"` // smallest eigenvalue of ∇²h(X̂) (nr×nr)
-	H          float64   `json:"h"`            // h(X̂)
-	HRel       float64   `json:"h_rel"`        // h(X̂)/h(0)
-	Dist       float64   `json:"dist"`         // ‖X̂X̂ᵀ − M*‖_F
-	Kind       PointKind `json:"kind"`
-	Lanczos    bool      `json:"lanczos"` // MinHessEig from Lanczos (large nr) rather than a dense eigendecomposition
+	GradNorm   float64 `json:"grad_norm"`    // ‖∇h(X̂)‖_F
+	MinHessEig float64 `json:"min_hess_eig"` // smallest eigenvalue of ∇²h(X̂) (nr×nr)
+	H          float64 `json:"h"`            // h(X̂)
+	HRel       float64 `json:"h_rel"`        // h(X̂)/h(0)
+	// HStar is h at M*'s factor, h(Z) (0 if P has no Z): 0 up to rounding for exact
+	// measurements, the reference minimum's h with noise
+	// (NoisyGaussianFamily); X̂ must lie above it.
+	HStar   float64   `json:"h_star,omitempty"`
+	Dist    float64   `json:"dist"` // ‖X̂X̂ᵀ − M*‖_F
+	Kind    PointKind `json:"kind"`
+	Lanczos bool      `json:"lanczos"` // MinHessEig from Lanczos (large nr) rather than a dense eigendecomposition
 	// DescentSteps gradient steps of size Step from X̂ end at h =
 	// HDescent (0 steps: the test was not run, CertifyOptions.Step = 0).
 	DescentSteps int     `json:"descent_steps"`
@@ -200,8 +207,11 @@ func Certify(ctx context.Context, p *sod.Problem, X mat.Matrix, opt CertifyOptio
 	}
 	h0 := p.H(mat.NewDense(n, r, nil))
 	c.HRel = c.H / h0
-	if !(c.H > opt.RelH*h0) {
-		return c, fmt.Errorf("%w: h = %.3g ≤ RelH·h(0) = %.3g·%.3g: a zero of h away from M* (M* is not identifiable from these measurements), not a spurious point", ErrNotCertified, c.H, opt.RelH, h0)
+	if p.Z != nil {
+		c.HStar = p.H(p.Z)
+	}
+	if !(c.H-c.HStar > opt.RelH*h0) {
+		return c, fmt.Errorf("%w: h − h(M*) = %.3g − %.3g ≤ RelH·h(0) = %.3g·%.3g: a global minimum of h away from M* (M* is not identifiable from these measurements), not a spurious point", ErrNotCertified, c.H, c.HStar, opt.RelH, h0)
 	}
 	if opt.Step > 0 {
 		res, err := sod.GradientDescent(ctx, p, X, sod.GDOptions{Iteration: sod.Iteration{Step: opt.Step, MaxIter: opt.DescentSteps, TraceEvery: opt.DescentSteps}})

@@ -92,22 +92,49 @@ type PMCFamily struct {
 	GradTol float64 // default 1e-8
 }
 
-// PMCCell is one cell of a PMCFamily: size n, perturbation ε, and the
-// number of points (0: the k of Generate).
+// PMCCell is one cell of a PMCFamily: size n, perturbation ε, the
+// number of points (0: the k of Generate) and the rank R of the truth,
+// which is also the search rank (0 or 1: rank 1; PMCRankFamily).
 type PMCCell struct {
 	N      int     `json:"n"`
 	Eps    float64 `json:"eps"`
 	Points int     `json:"points,omitempty"`
+	R      int     `json:"r,omitempty"`
 }
 
-// String returns "n:ε", or "n:ε:points" when Points > 0 (the form of
-// `reproduce bench -pmc-cells`).
+// String returns "n:ε", with ":points" when Points > 0 and ":rR" when
+// R > 1 (the form of `reproduce bench -pmc-cells`, ParsePMCCell).
 func (c PMCCell) String() string {
 	s := strconv.Itoa(c.N) + ":" + strconv.FormatFloat(c.Eps, 'g', -1, 64)
 	if c.Points > 0 {
 		s += ":" + strconv.Itoa(c.Points)
 	}
+	if c.R > 1 {
+		s += ":r" + strconv.Itoa(c.R)
+	}
 	return s
+}
+
+// rank returns the cell's rank (1 for R = 0).
+func (c PMCCell) rank() int { return max(c.R, 1) }
+
+// pmcTruth returns the PMC truth of rank r at size n: column c is the
+// indicator of a group of the odd (1-based) indices, the groups taking
+// 1 : 3 : … : 3 shares of them in order (3r − 2 shares), so that column 0
+// is the weak one, less than half of any other (rank 1: z = (1, 0, 1, 0,
+// …)). It also returns the group of each 0-based even index i (at i/2).
+func pmcTruth(n, r int) (*mat.Dense, []int) {
+	no := (n + 1) / 2
+	z := mat.NewDense(n, r, nil)
+	group := make([]int, no)
+	for t := range no {
+		u := t * (3*r - 2) / no
+		if u > 0 {
+			group[t] = 1 + (u-1)/3
+		}
+		z.Set(2*t, group[t], 1)
+	}
+	return z, group
 }
 
 // cells returns f's cells with k filled in for Points = 0.
@@ -141,8 +168,19 @@ func PMCGrid(sizes []int, epsilons []float64) []PMCCell {
 // Name returns "pmc".
 func (PMCFamily) Name() string { return "pmc" }
 
-// Generate returns k points per (n, ε) cell (a cell's Points if set).
+// Generate returns k points per (n, ε) cell (a cell's Points if set). A
+// cell of rank r ≥ 2 is an error: those are PMCRankFamily's.
 func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
+	for _, c := range f.Cells {
+		if c.R > 1 {
+			return nil, fmt.Errorf("%w: PMC family: cell %v has rank %d; the family pmc is rank 1, pmc-rank has the others", ErrBadBench, c, c.R)
+		}
+	}
+	return f.points(ctx, seed, k)
+}
+
+// points generates f's points at the cells' ranks.
+func (f PMCFamily) points(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
 	cells := f.cells(k)
 	if len(cells) == 0 {
 		return nil, fmt.Errorf("%w: PMC family needs cells, or sizes and epsilons", ErrBadBench)
@@ -170,22 +208,42 @@ func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoi
 		if err != nil {
 			return nil, err
 		}
-		z := mat.NewDense(n, 1, nil)
-		for i := 0; i < n; i += 2 {
-			z.Set(i, 0, 1)
-		}
-		p, err := sod.NewProblem(op, z, 1)
+		r := c.rank()
+		z, group := pmcTruth(n, r)
+		p, err := sod.NewProblem(op, z, r)
 		if err != nil {
 			return nil, err
 		}
 		for j := range k {
-			stream := cellSeed("pmc", uint64(n), math.Float64bits(eps), uint64(j))
-			rng := randstream.NewIndexed(seed, randstream.PMCFamilyPoints, stream)
-			x0 := mat.NewDense(n, 1, nil)
-			for i := range n {
-				x0.Set(i, 0, 0.01*rng.NormFloat64())
+			parts := []uint64{uint64(n), math.Float64bits(eps), uint64(j)}
+			if r > 1 {
+				parts = append(parts, uint64(r))
 			}
-			if f.Start != StartSmallRandom && n >= 3 {
+			stream := cellSeed("pmc", parts...)
+			rng := randstream.NewIndexed(seed, randstream.PMCFamilyPoints, stream)
+			x0 := mat.NewDense(n, r, nil)
+			for i := range n {
+				for c := range r {
+					x0.Set(i, c, 0.01*rng.NormFloat64())
+				}
+			}
+			switch {
+			case r > 1 && f.Start != StartSmallRandom:
+				// Rank r: signs on the weak column's group only (the
+				// others' rows would rotate to their signs, see
+				// PMCRankFamily), the second entry −1.
+				for t, g := range group {
+					s := 1.0
+					switch {
+					case g != 0 || t == 0:
+					case t == 1:
+						s = -1
+					case f.Start == StartRandomSigns:
+						s = float64(1 - 2*rng.IntN(2))
+					}
+					x0.Set(2*t, g, x0.At(2*t, g)+s)
+				}
+			case f.Start != StartSmallRandom && n >= 3:
 				// Signs on the odd entries (0-based even): one flipped
 				// entry, or random signs with the first two apart, so
 				// that the pattern is not constant.
@@ -207,7 +265,11 @@ func (f PMCFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoi
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, StallPoint{Name: fmt.Sprintf("pmc n=%d ε=%g #%d", n, eps, j), P: p, X: x, Step: 0.5 / float64(n), PhaseIter: 30 * n, Stream: stream})
+			name := fmt.Sprintf("pmc n=%d ε=%g #%d", n, eps, j)
+			if r > 1 {
+				name = fmt.Sprintf("pmc n=%d ε=%g r=%d #%d", n, eps, r, j)
+			}
+			out = append(out, StallPoint{Name: name, P: p, X: x, Step: 0.5 / float64(n), PhaseIter: 30 * n, Stream: stream})
 		}
 	}
 	return out, nil
@@ -238,6 +300,67 @@ func (s PMCStart) String() string {
 		return "random-signs"
 	}
 	return fmt.Sprintf("PMCStart(%d)", int(s))
+}
+
+// PMCRankFamily is perturbed matrix completion at truth rank r ≥ 2 (the
+// cells' R; search rank r too): PMCFamily's operator and descent, with
+// the rank-r truth Z whose column c is the indicator of a group of the
+// odd (1-based) indices, the groups taking shares 1 : 3 : … : 3 of them
+// (pmcTruth: column 0, the weak column, has the smallest group).
+//
+// Why unequal groups. With Ω of PMC every entry between odd indices is
+// seen through ε and the diagonal with weight 1, so a row i of X is
+// pinned to the sphere ‖X_i‖ = 1 and feels the other rows only through
+// ε²·(X_i − Z_i)ᵀG(X_i − Z_i), G = ZᵀZ = diag(group sizes). At rank 1 the
+// sphere is {±1}: a wrong sign cannot be corrected without crossing 0,
+// hence the spurious points. At rank r ≥ 2 the sphere is connected: with
+// equal groups a wrong row rotates to its sign through another column and
+// gradient descent from any sign pattern reaches M* (tried: n = 20…1000,
+// r = 3, 5, ε = 0.05…0.3). The row −Z_i stays a local minimum on the
+// sphere when its group's size is at most half of every other's (the
+// Hessian of the trust-region problem on the sphere is G − 2λ_c I on the
+// tangent space), which the 1 : 3 shares give the weak column (at n ≥
+// 12r or so; smaller n rounds the shares). The start
+// (Start) puts signs on the weak column's rows (the second −1, the others
+// + for StartOneFlip and random for StartRandomSigns) and the true rows
+// elsewhere; StartSmallRandom is the small random start. Names are "pmc
+// n=… ε=… r=… #j". The weak column's stiffness is of order ε², so
+// gradient descent needs more steps than at rank 1: MaxIter (0:
+// max(100000, 300n)).
+type PMCRankFamily struct {
+	Cells   []PMCCell // each with R ≥ 2
+	Start   PMCStart
+	MaxIter int
+	GradTol float64 // default 1e-8
+}
+
+// Name returns "pmc-rank".
+func (PMCRankFamily) Name() string { return "pmc-rank" }
+
+// Generate returns k points per cell (a cell's Points if set); a cell of
+// rank below 2 is an error (PMCFamily has them).
+func (f PMCRankFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
+	if len(f.Cells) == 0 {
+		return nil, fmt.Errorf("%w: PMC rank family needs cells n:ε[:points]:rK with K ≥ 2", ErrBadBench)
+	}
+	for _, c := range f.Cells {
+		if c.R < 2 {
+			return nil, fmt.Errorf("%w: PMC rank family: cell %v has rank %d, want r ≥ 2 (rank 1 is the family pmc)", ErrBadBench, c, c.rank())
+		}
+	}
+	var out []StallPoint
+	for _, c := range f.Cells {
+		iter := f.MaxIter
+		if iter == 0 {
+			iter = max(100000, 300*c.N)
+		}
+		pts, err := PMCFamily{Cells: []PMCCell{c}, Start: f.Start, MaxIter: iter, GradTol: f.GradTol}.points(ctx, seed, k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pts...)
+	}
+	return out, nil
 }
 
 // cellSeed mixes a family tag and cell coordinates into a stream number.
@@ -317,6 +440,13 @@ func (GaussianFamily) Name() string { return "gaussian" }
 // Generate returns k points per (n, m, r) cell; each point has its own
 // operator.
 func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
+	return f.points(ctx, seed, k, 0, 0)
+}
+
+// points generates f's points, with measurement noise σ = sigma when
+// sigma > 0 (NoisyGaussianFamily, whose reference descent takes refIter
+// steps).
+func (f GaussianFamily) points(ctx context.Context, seed uint64, k int, sigma float64, refIter int) ([]StallPoint, error) {
 	cells := f.Cells
 	if len(cells) == 0 {
 		cells = GaussianGrid(f.Sizes, f.Ms, f.Ranks)
@@ -369,18 +499,42 @@ func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]Sta
 				if err != nil {
 					return nil, err
 				}
+				name := fmt.Sprintf("gaussian n=%d m=%d r=%d #%d", n, m, r, j)
+				var hTruth float64 // h(Z) = ½‖e‖² with noise
+				if sigma > 0 {
+					b := make([]float64, len(p.B))
+					for i, v := range p.B {
+						e := sigma * rng.NormFloat64()
+						b[i] = v + e
+						hTruth += e * e / 2
+					}
+					if p, err = sod.NewProblemFromMeasurements(op, b, r); err != nil {
+						return nil, err
+					}
+					name = fmt.Sprintf("gaussian n=%d m=%d r=%d σ=%g #%d", n, m, r, sigma, j)
+				}
 				x, err := descend(ctx, p, x0, step, maxIter, tol)
 				if err != nil {
 					return nil, err
 				}
-				name := fmt.Sprintf("gaussian n=%d m=%d r=%d #%d", n, m, r, j)
 				if tries > 1 {
 					name += fmt.Sprintf(" try %d", t)
 				}
-				pt = StallPoint{Name: name, P: p, X: x, Step: step, Stream: s}
 				g := mat.NewDense(n, r, nil)
 				p.Grad(g, x)
-				if p.DistStar(x) >= DefaultMinDist && mat.Norm(g, 2) <= DefaultCertifyTol {
+				stalled := mat.Norm(g, 2) <= DefaultCertifyTol
+				if sigma > 0 {
+					// Worse than the truth: not a global minimum. Only
+					// then is the reference minimum computed.
+					stalled = stalled && p.H(x) > hTruth
+					if stalled || t == tries-1 {
+						if p, err = withReference(ctx, p, z, step, refIter); err != nil {
+							return nil, err
+						}
+					}
+				}
+				pt = StallPoint{Name: name, P: p, X: x, Step: step, Stream: s, Sigma: sigma}
+				if stalled && (sigma > 0 || p.DistStar(x) >= DefaultMinDist) {
 					break
 				}
 			}
@@ -388,4 +542,84 @@ func (f GaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]Sta
 		}
 	}
 	return out, nil
+}
+
+// DefaultNoiseSigma is the default NoisyGaussianFamily.Sigma.
+const DefaultNoiseSigma = 0.01
+
+// MaxNoiseSigma bounds NoisyGaussianFamily.Sigma.
+const MaxNoiseSigma = 1.0
+
+// refGradTol is the gradient norm at which the reference descent of a
+// noisy problem stops.
+const refGradTol = 1e-11
+
+// NoisyGaussianFamily is Gaussian sensing with noisy measurements: the
+// draws of GaussianFamily (the same operator, truth Z and start x₀ for
+// the same seed, cell and try), then measurement noise
+//
+//	b = 𝒜(ZZᵀ) + e,   e_i ~ N(0, σ²) i.i.d.,  i = 1…m,
+//
+// e drawn from the point's stream after Z and x₀ (σ = Sigma, default
+// DefaultNoiseSigma: the measurements 𝒜(ZZᵀ)_i have standard deviation
+// about ‖ZZᵀ‖_F/√m, 0.1 to 0.2 on the default cells, so a signal-to-noise
+// ratio of 10 to 20).
+//
+// The success criterion it implies. With noise ZZᵀ is no longer a
+// minimum of h and h ≠ 0 at the global minimum, so ‖XXᵀ − ZZᵀ‖_F < 0.02
+// would judge a run by how far the noise moved the minimum, not by
+// whether it escaped. Each point's problem therefore takes as its M* the
+// reference minimum M_ref = X_ref X_refᵀ, X_ref the end of gradient
+// descent on the noisy h from the truth Z (the instance's step, until
+// ‖∇h‖_F ≤ 10⁻¹¹ or RefIter steps), and every rule of the benchmark reads
+// M* as M_ref: success is ‖XXᵀ − M_ref‖_F < 0.02 (TrialOptions), the
+// distance targets and the certificate's MinDist are measured to it. Why
+// it is the global minimum's neighbourhood: h(X_ref) ≤ h(Z) = ½‖e‖²
+// (descent from Z), and any X with h(X) ≤ ½‖e‖² has ‖𝒜(XXᵀ − ZZᵀ)‖ ≤
+// 2‖e‖ (triangle inequality), so X_ref is among the points as good as the
+// truth; a point is kept only if it is strictly worse, h(X̂) > h(X_ref)
+// (the certificate's test h(X̂) − h(M*) > RelH·h(0) with h(M*) = h(X_ref),
+// Certificate.HStar), which proves that X̂ is not a global minimum
+// whatever the global minimum is. The instance stores σ and X_ref
+// (InstanceInfo.Sigma, MStarFactor). Names are "gaussian n=… m=… r=… σ=…
+// #j[ try t]".
+type NoisyGaussianFamily struct {
+	GaussianFamily
+	Sigma   float64 // σ, in (0, MaxNoiseSigma]; 0: DefaultNoiseSigma
+	RefIter int     // steps of the reference descent, default 100000
+}
+
+// Name returns "gaussian-noisy".
+func (NoisyGaussianFamily) Name() string { return "gaussian-noisy" }
+
+// Generate returns k points per (n, m, r) cell, each with its own
+// operator, noise and reference minimum.
+func (f NoisyGaussianFamily) Generate(ctx context.Context, seed uint64, k int) ([]StallPoint, error) {
+	sigma := orDefault(f.Sigma, DefaultNoiseSigma)
+	if !(sigma > 0 && sigma <= MaxNoiseSigma) {
+		return nil, fmt.Errorf("%w: noisy Gaussian family: σ = %v, want a number in (0, %g]", ErrBadBench, f.Sigma, MaxNoiseSigma)
+	}
+	ref := f.RefIter
+	if ref == 0 {
+		ref = 100000
+	}
+	if ref < 1 || ref > 100_000_000 {
+		return nil, fmt.Errorf("%w: noisy Gaussian family: RefIter = %d, want 1…10⁸", ErrBadBench, f.RefIter)
+	}
+	return f.points(ctx, seed, k, sigma, ref)
+}
+
+// withReference returns the noisy problem p (no truth) with M* the
+// reference minimum: the end of gradient descent on p from the truth z
+// (NoisyGaussianFamily).
+func withReference(ctx context.Context, p *sod.Problem, z *mat.Dense, step float64, refIter int) (*sod.Problem, error) {
+	xref, err := descend(ctx, p, z, step, refIter, refGradTol)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := p.Dims()
+	ms := mat.NewSymDense(n, nil)
+	ms.SymOuterK(1, xref)
+	q := &sod.Problem{Op: p.Op, B: p.B, Z: xref, MStar: ms, R: p.R}
+	return q, q.Validate()
 }

@@ -34,6 +34,10 @@ type StallPoint struct {
 	// sod.NewGaussianOperator(n, m, seed ^ Stream)); 0 for a point drawn
 	// from no stream (PaperFamily).
 	Stream uint64
+	// Sigma is the standard deviation of the measurement noise
+	// (NoisyGaussianFamily), 0 for exact measurements; with noise P's M*
+	// is the reference minimum, not the truth.
+	Sigma float64
 }
 
 // CertifiedInstance is a benchmark instance: a problem and a certified

@@ -30,24 +30,39 @@ import (
 //     PCG(seed, stream) the truth Z and the start x₀ together, entry by
 //     entry in row-major order, each entry of Z followed by the same entry
 //     of x₀ (Z_00, x₀_00, Z_01, x₀_01, …), each N(0, 1) scaled by 1/√n.
+//   - "pmc-rank": as "pmc" with truth rank = search rank r (PMCRankFamily:
+//     column c of Z the indicator of the c-th group of the odd 1-based
+//     indices, shares 1 : 3 : … : 3, pmcTruth), x₀ n·r draws row-major,
+//     then signs on the weak column.
+//   - "gaussian-noisy": as "gaussian", then from the same stream the noise
+//     e_i = σ·N(0, 1), i = 1…m, b = 𝒜(ZZᵀ) + e (σ is "sigma"); the
+//     problem's M* is the reference minimum X_ref X_refᵀ
+//     (NoisyGaussianFamily), X_ref stored as "m_star_factor" (n·r numbers
+//     row-major), so that a re-certification need not redo its descent.
 //
 // Eps is ε for "pmc" and absent otherwise; M is the operator's number of
 // measurements (0 in a file of format 1, which did not record it, nor ε).
 // The trial seeds are in the results (TrialResult.Seed).
 type InstanceInfo struct {
-	Family    string      `json:"family"`
-	Name      string      `json:"name"`
-	N         int         `json:"n"`
-	R         int         `json:"r"`
-	M         int         `json:"m,omitempty"`
-	Eps       *float64    `json:"eps,omitempty"`
-	Seed      uint64      `json:"seed"`   // the suite's master seed
-	Stream    uint64      `json:"stream"` // StallPoint.Stream
-	Step      float64     `json:"step"`   // GD step of the runs
-	PhaseIter int         `json:"phase_iter,omitempty"`
-	Cert      Certificate `json:"certificate"`
-	Features  Features    `json:"features"`
-	X         []float64   `json:"x"`
+	Family    string   `json:"family"`
+	Name      string   `json:"name"`
+	N         int      `json:"n"`
+	R         int      `json:"r"`
+	M         int      `json:"m,omitempty"`
+	Eps       *float64 `json:"eps,omitempty"`
+	Seed      uint64   `json:"seed"`   // the suite's master seed
+	Stream    uint64   `json:"stream"` // StallPoint.Stream
+	Step      float64  `json:"step"`   // GD step of the runs
+	PhaseIter int      `json:"phase_iter,omitempty"`
+	// Sigma is the measurement noise σ (StallPoint.Sigma), absent for
+	// exact measurements; MStarFactor the factor of M* when it is not the
+	// family's truth (the noisy reference minimum), else absent.
+	Sigma       float64     `json:"sigma,omitempty"`
+	RStar       int         `json:"r_star,omitempty"` // the truth's rank (columns of Z), 0 if not recorded (files before it)
+	MStarFactor []float64   `json:"m_star_factor,omitempty"`
+	Cert        Certificate `json:"certificate"`
+	Features    Features    `json:"features"`
+	X           []float64   `json:"x"`
 }
 
 // newInstanceInfo describes in (features computed by the caller).
@@ -62,6 +77,17 @@ func newInstanceInfo(in CertifiedInstance, seed uint64) InstanceInfo {
 	info := InstanceInfo{Family: in.Family, Name: in.Name, N: n, R: r, Seed: seed, Stream: in.Stream, Step: in.Step, PhaseIter: in.PhaseIter, Cert: in.Cert, X: x}
 	if in.P.Op != nil {
 		_, info.M = in.P.Op.Dims()
+	}
+	if in.P.Z != nil {
+		_, info.RStar = in.P.Z.Dims()
+	}
+	if in.Sigma > 0 && in.P.Z != nil {
+		info.Sigma = in.Sigma
+		for i := range n {
+			for k := range r {
+				info.MStarFactor = append(info.MStarFactor, in.P.Z.At(i, k))
+			}
+		}
 	}
 	if op, ok := in.P.Op.(*sod.PMCOperator); ok {
 		e := op.Epsilon()
@@ -222,7 +248,11 @@ func (in InstanceInfo) validate() error {
 		return fmt.Errorf("ε = %v, want in (0, 1]", *in.Eps)
 	case !(in.Step > 0) || !finite(in.Step) || in.PhaseIter < 0:
 		return fmt.Errorf("step = %v, phase_iter = %d, want a finite step > 0 and phase_iter ≥ 0", in.Step, in.PhaseIter)
-	case !nonNeg(c.GradNorm) || !finite(c.MinHessEig) || !nonNeg(c.H) || !nonNeg(c.Dist) || !nonNeg(c.HRel) || c.DescentSteps < 0 || !nonNeg(c.Step) || !nonNeg(c.HDescent):
+	case in.RStar < 0 || in.RStar > in.N:
+		return fmt.Errorf("r_star = %d, want 0…n = %d", in.RStar, in.N)
+	case !nonNeg(in.Sigma) || len(in.MStarFactor) != 0 && len(in.MStarFactor) != in.N*in.R:
+		return fmt.Errorf("sigma = %v, m_star_factor has %d numbers, want σ finite ≥ 0 and none or n·r = %d", in.Sigma, len(in.MStarFactor), in.N*in.R)
+	case !nonNeg(c.GradNorm) || !finite(c.MinHessEig) || !nonNeg(c.H) || !nonNeg(c.Dist) || !nonNeg(c.HRel) || !nonNeg(c.HStar) || c.DescentSteps < 0 || !nonNeg(c.Step) || !nonNeg(c.HDescent):
 		return fmt.Errorf("certificate %+v: its norms, h, distance, steps and step must be finite and ≥ 0 (λ_min finite)", c)
 	}
 	if _, err := c.Kind.MarshalText(); err != nil {
@@ -231,6 +261,11 @@ func (in InstanceInfo) validate() error {
 	for i, v := range in.X {
 		if !finite(v) {
 			return fmt.Errorf("x[%d] = %v, want finite", i, v)
+		}
+	}
+	for i, v := range in.MStarFactor {
+		if !finite(v) {
+			return fmt.Errorf("m_star_factor[%d] = %v, want finite", i, v)
 		}
 	}
 	return nil

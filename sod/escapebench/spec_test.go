@@ -2,6 +2,7 @@ package escapebench
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -48,8 +49,44 @@ func TestDefaultSpec(t *testing.T) {
 	}
 	for _, sp := range []Spec{s, q} {
 		su, err := sp.Suite()
-		if err != nil || len(su.Families) != 3 || len(su.Methods) != len(sp.Methods) || su.TrialOptions.MaxIter != sp.MaxIter {
+		if err != nil || len(su.Families) != len(sp.Families) || len(su.Methods) != len(sp.Methods) || su.TrialOptions.MaxIter != sp.MaxIter {
 			t.Errorf("Suite(): %d families, %d methods, %v", len(su.Families), len(su.Methods), err)
+		}
+	}
+}
+
+// ProfileSpec knows the profiles of ProfileNames and refuses others
+// naming them; every profile has PMC at rank 3, all but quick at rank 5
+// too, the default noisy Gaussian sensing; the large profile has PMC at
+// n = 10⁵.
+func TestProfileSpec(t *testing.T) {
+	for _, name := range ProfileNames() {
+		s, err := ProfileSpec(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := s.Suite(); err != nil {
+			t.Errorf("%s: Suite: %v", name, err)
+		}
+		ranks := map[int]bool{}
+		for _, c := range s.PMCRankCells {
+			ranks[c.R] = true
+		}
+		if !ranks[3] || !ranks[5] && name != "quick" || name == "default" && (s.NoiseSigma != DefaultNoiseSigma || len(s.NoisyCells) == 0) {
+			t.Errorf("%s: pmc-rank ranks %v, noisy cells %v σ %v: want ranks 3 and 5 and noisy cells", name, ranks, s.NoisyCells, s.NoiseSigma)
+		}
+	}
+	l := LargeSpec()
+	maxN := 0
+	for _, c := range l.PMCCells {
+		maxN = max(maxN, c.N)
+	}
+	if maxN != 100_000 {
+		t.Errorf("large profile PMC up to n = %d, want 10⁵", maxN)
+	}
+	for _, bad := range []string{"", "Large", "huge", "default "} {
+		if _, err := ProfileSpec(bad); !errors.Is(err, ErrBadBench) || !strings.Contains(err.Error(), fmt.Sprintf("%q", bad)) {
+			t.Errorf("ProfileSpec(%q) = %v, want ErrBadBench naming it", bad, err)
 		}
 	}
 }
@@ -64,6 +101,7 @@ func TestSpecSuiteErrors(t *testing.T) {
 		{func(s *Spec) { s.Methods = []string{"nope"} }, `"nope"`},
 		{func(s *Spec) { s.PMCStart = "sideways" }, `"sideways"`},
 		{func(s *Spec) { s.Trials = -1 }, "Trials = -1"},
+		{func(s *Spec) { s.Families = []string{"pmc-ranks"} }, `"pmc-ranks"`},
 	} {
 		s := QuickSpec()
 		c.edit(&s)

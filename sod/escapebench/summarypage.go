@@ -130,6 +130,7 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, as []F
 		}
 	}
 	if in.Instances != nil {
+		writeFamilyCells(&b, spec, in.Instances)
 		writeFeatures(&b, spec, in.Instances)
 	}
 	// Only measured CPU times are summed (−1: not measurable here).

@@ -43,11 +43,12 @@ import (
 //
 // -profile default (the default) is the README's benchmark,
 // escapebench.DefaultSpec; -profile quick escapebench.QuickSpec, a suite of a
-// few seconds; the other flags amend either. The journal, the suite, the
+// few seconds; -profile large escapebench.LargeSpec (PMC up to n = 10⁵);
+// the other flags amend any. The journal, the suite, the
 // outputs and the progress line are package escapebench's; this file only
 // parses flags and wires them.
 
-const benchUsage = "usage: reproduce bench [-profile default|quick] [-families list] [-methods list] [-trials k] [-per-cell k] [-seed s] [-workers w] [-shard k/N] [-out dir] [-results-md file] [-quiet] [suite flags]\n       reproduce bench merge [-out dir] [-results-md file] journal-file-or-folder..."
+const benchUsage = "usage: reproduce bench [-profile default|quick|large] [-families list] [-methods list] [-trials k] [-per-cell k] [-seed s] [-workers w] [-shard k/N] [-out dir] [-results-md file] [-quiet] [suite flags]\n       reproduce bench merge [-out dir] [-results-md file] journal-file-or-folder..."
 
 func init() {
 	registerSubcommand(&subcommand{
@@ -160,9 +161,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usage(err)
 	}
-	spec := escapebench.DefaultSpec()
-	if profile == "quick" {
-		spec = escapebench.QuickSpec()
+	spec, err := escapebench.ProfileSpec(profile)
+	if err != nil {
+		return usage(err)
 	}
 	user := methodsFrom(ctx) // Run's (Main's) methods
 	addUserMethods(&spec, user)
@@ -188,13 +189,16 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(uint64Flag{p: &spec.Seed}, "seed", "master `seed` in [0, 2⁶⁴−1]")
 	fs.Var(intFlag{p: &workers, min: 0, max: batch.MaxWorkers}, "workers", fmt.Sprintf("`w` parallel runs, in [0, %d] (0: all cores)", batch.MaxWorkers))
 	fs.Var(&sh, "shard", fmt.Sprintf("run only slice `k/N` of the runs (0 ≤ k < N ≤ %d) into <out>/bench-journal-k-of-N.jsonl, for reproduce bench merge", batch.MaxShards))
-	fs.String("profile", profile, "`suite`: default (the README's benchmark; its time is in sod/escapebench/RESULTS.md) or quick (a few seconds); the flags below amend it")
+	fs.String("profile", profile, "`suite`: default (the README's benchmark; its time is in sod/escapebench/RESULTS.md), quick (a few seconds) or large (PMC up to n = 10⁵: hours per core); the flags below amend it")
 	fs.StringVar(&resultsMD, "results-md", "", "also write the markdown summary (bench-summary.md) to `file`, e.g. sod/escapebench/RESULTS.md")
 	fs.Var(listFlag[escapebench.PMCCell]{p: &spec.PMCCells, parse: escapebench.ParsePMCCell}, "pmc-cells", fmt.Sprintf("PMC `cells` n:ε[:points], n in [3, 10⁵], ε in (0, 1], points in [1, 1000] (default -per-cell); default %s", escapebench.CellList(spec.PMCCells)))
 	fs.Var(intList(&pmcSizes, 3, escapebench.MaxPMCCellSize), "pmc-sizes", "PMC `list` of sizes n, each in [3, 10⁵]: with -pmc-eps, the cells n × ε (instead of -pmc-cells)")
 	fs.Var(floatList(&pmcEps, 0, 1, true), "pmc-eps", "PMC `list` of perturbations ε, each in (0, 1]: with -pmc-sizes")
 	fs.Var(intFlag{p: &spec.PMCIter, min: 0, max: 100_000_000}, "pmc-iter", "PMC: GD steps that find each point, in [0, 10⁸] (0: max(20000, 30n))")
 	fs.Var(enumFlag{p: &spec.PMCStart, allowed: []string{"small-random", "one-flip", "random-signs"}}, "pmc-start", "PMC: GD `start` that finds each point: small-random (the success-rate study's; at n ≥ 80 it nearly always reaches M*), one-flip or random-signs")
+	fs.Var(listFlag[escapebench.PMCCell]{p: &spec.PMCRankCells, parse: escapebench.ParsePMCCell}, "pmc-rank-cells", fmt.Sprintf("PMC of rank K ≥ 2 (family pmc-rank) `cells` n:ε[:points]:rK, K in [2, %d] with 6K − 3 ≤ n; default %s", escapebench.MaxPMCCellRank, escapebench.CellList(spec.PMCRankCells)))
+	fs.Var(listFlag[escapebench.GaussianCell]{p: &spec.NoisyCells, parse: escapebench.ParseGaussianCell}, "noisy-cells", fmt.Sprintf("noisy Gaussian sensing (family gaussian-noisy) `cells` n:m:r, as -gauss-cells; default %s", escapebench.CellList(spec.NoisyCells)))
+	fs.Var(floatFlag{p: &spec.NoiseSigma, min: 0, max: escapebench.MaxNoiseSigma, openMin: true}, "noise-sigma", fmt.Sprintf("noisy Gaussian sensing: noise `σ` of each measurement (e_i ~ N(0, σ²)), in (0, %g]", escapebench.MaxNoiseSigma))
 	fs.Var(listFlag[escapebench.GaussianCell]{p: &spec.GaussCells, parse: escapebench.ParseGaussianCell}, "gauss-cells", fmt.Sprintf("Gaussian sensing `cells` n:m:r, n in [2, 200], m in [1, 10⁴], r in [1, min(n, 10)]; default %s", escapebench.CellList(spec.GaussCells)))
 	fs.Var(intList(&gaussN, 2, escapebench.MaxGaussianCellSize), "gauss-n", "Gaussian sensing `list` of sizes n, each in [2, 200]: with -gauss-m and -gauss-r, the cells n × m × r (instead of -gauss-cells)")
 	fs.Var(intList(&gaussM, 1, escapebench.MaxGaussianCellMeasurements), "gauss-m", "Gaussian sensing `list` of measurement counts m, each in [1, 10⁴]")
@@ -205,7 +209,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, benchUsage)
-		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg, bench-convergence-<family>.svg: median and\ninter-quartile band of each method), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md.\n\nFlags:\n")
+		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg, bench-convergence-<family>.svg: median and\ninter-quartile band of each method), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md; -profile large is PMC at n = 10⁵ and rank 3, 5 at n = 10³ (hours).\n\nFlags:\n")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return err

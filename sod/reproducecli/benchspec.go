@@ -9,9 +9,11 @@ import (
 )
 
 // benchProfiles are the suites of -profile: "default"
-// (escapebench.DefaultSpec, the benchmark of the README) and "quick"
-// (escapebench.QuickSpec, a few seconds).
-var benchProfiles = []string{"default", "quick"}
+// (escapebench.DefaultSpec, the benchmark of the README), "quick"
+// (escapebench.QuickSpec, a few seconds) and "large"
+// (escapebench.LargeSpec, PMC up to n = 10⁵), each from
+// escapebench.ProfileSpec.
+var benchProfiles = escapebench.ProfileNames()
 
 // profileArg returns the value of -profile in args ("default" if absent),
 // read before the other flags so that they amend the profile's suite
