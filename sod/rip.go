@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
@@ -174,7 +175,7 @@ func RIPOptimize(ctx context.Context, op Operator, p, starts int, seed uint64) (
 	evals := 0
 	extreme := func(x []float64, sign float64) float64 {
 		evals++
-		y.SetRawMatrix(mat.NewDense(n, p, x).RawMatrix())
+		y.SetRawMatrix(blas64.General{Rows: n, Cols: p, Stride: p, Data: x}) // setU only reads y
 		lo, hi := ev.setU(y)
 		if sign > 0 {
 			return lo
@@ -192,7 +193,7 @@ func RIPOptimize(ctx context.Context, op Operator, p, starts int, seed uint64) (
 		}
 		for _, sign := range []float64{1, -1} {
 			prob := optimize.Problem{Func: func(x []float64) float64 {
-				return extreme(append([]float64(nil), x...), sign)
+				return extreme(x, sign)
 			}}
 			set := &optimize.Settings{
 				FuncEvaluations: 400 * n * p,
