@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 	"sodworkbench.org/workbench/sod/internal/kernel"
 )
@@ -80,12 +79,23 @@ func (d *DataPointsOperator) Apply(dst []float64, M mat.Matrix) {
 func (d *DataPointsOperator) Adjoint(dst *mat.Dense, y []float64) {
 	dst.Zero()
 	raw := dst.RawMatrix()
+	n := d.n
 	for i := 0; i < d.m; i++ {
 		if y[i] == 0 {
 			continue
 		}
-		x := blas64.Vector{N: d.n, Data: d.x.RawRowView(i), Inc: 1}
-		blas64.Ger(y[i], x, x, raw)
+		// The rank-one update dst += y_i x_i x_iᵀ as BLAS's dger does it
+		// (row j gets (y_i x_ij)·x_i, the same operations in the same
+		// order), written out: at n = 5 (the network's features) a
+		// call of blas64.Ger per point cost more than its arithmetic.
+		x := d.x.RawRowView(i)[:n]
+		for j, xj := range x {
+			a := y[i] * xj
+			row := raw.Data[j*raw.Stride : j*raw.Stride+n]
+			for k, xk := range x {
+				row[k] += a * xk
+			}
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -245,5 +246,95 @@ func TestGaussianEnsemble(t *testing.T) {
 	}
 	if got := sum / draws; math.Abs(got/fro2-1) > 0.06 {
 		t.Errorf("E‖𝒜(M)‖² ≈ %v, want ‖M‖² = %v", got, fro2)
+	}
+}
+
+// TestApplyStorageBitExact checks that an operator's Apply gives the same
+// numbers, to the last bit, whatever the storage of M: a contiguous Dense,
+// a SymDense (the PMC operator reads its upper triangle; NewProblem passes
+// M* so) and a matrix seen only through At; and that NewProblem's
+// measurements b are 𝒜(ZZᵀ) with ZZᵀ formed as a Dense product, entry by
+// entry (rank k = 1: one product per entry, no rounding of a sum).
+func TestApplyStorageBitExact(t *testing.T) {
+	type onlyAt struct{ mat.Matrix }
+	for _, tc := range []struct {
+		name string
+		op   func() (Operator, error)
+	}{
+		{"PMC n=3", func() (Operator, error) { return NewPMCOperator(3, 0.3) }},
+		{"PMC n=8", func() (Operator, error) { return NewPMCOperator(8, 0.1) }},
+		{"PMC n=33", func() (Operator, error) { return NewPMCOperator(33, 0.05) }},
+		{"data points", func() (Operator, error) { return NewDataPointsOperator(randDense(9, 4, 3)) }},
+	} {
+		op, err := tc.op()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, m := op.Dims()
+		d := randSym(n, 11)
+		d.Set(0, n-1, math.Copysign(0, -1)) // a negative zero off the diagonal
+		d.Set(n-1, 0, math.Copysign(0, -1))
+		s := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				s.SetSym(i, j, d.At(i, j))
+			}
+		}
+		want := make([]float64, m)
+		op.Apply(want, onlyAt{d})
+		for _, in := range []struct {
+			name string
+			M    mat.Matrix
+		}{{"Dense", d}, {"SymDense", s}, {"SymDense via At", onlyAt{s}}} {
+			got := make([]float64, m)
+			op.Apply(got, in.M)
+			for k := range got {
+				if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+					t.Errorf("%s, %s: 𝒜(M)_%d = %v, want %v (M through At)", tc.name, in.name, k, got[k], want[k])
+					break
+				}
+			}
+		}
+		z := randDense(n, 1, 5)
+		p, err := NewProblem(op, z, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var zz mat.Dense
+		zz.Mul(z, z.T())
+		op.Apply(want, &zz)
+		for k := range want {
+			if math.Float64bits(p.B[k]) != math.Float64bits(want[k]) {
+				t.Errorf("%s: NewProblem's b_%d = %v, want 𝒜(ZZᵀ)_%d = %v", tc.name, k, p.B[k], k, want[k])
+				break
+			}
+		}
+	}
+}
+
+// TestDataPointsAdjointBitExact compares DataPointsOperator.Adjoint with
+// the rank-one updates of BLAS's dger, one per point, to the last bit.
+func TestDataPointsAdjointBitExact(t *testing.T) {
+	for _, tc := range []struct{ m, n int }{{1, 1}, {7, 5}, {100, 5}, {12, 9}} {
+		xs := randDense(tc.m, tc.n, uint64(tc.m))
+		op, err := NewDataPointsOperator(xs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := randDense(tc.m, 1, 4).RawMatrix().Data
+		y[0] = 0 // a point with no weight
+		got := mat.NewDense(tc.n, tc.n, nil)
+		op.Adjoint(got, y)
+		want := mat.NewDense(tc.n, tc.n, nil)
+		for i := 0; i < tc.m; i++ {
+			x := blas64.Vector{N: tc.n, Data: xs.RawRowView(i), Inc: 1}
+			blas64.Ger(y[i], x, x, want.RawMatrix())
+		}
+		for i, v := range got.RawMatrix().Data {
+			if w := want.RawMatrix().Data[i]; math.Float64bits(v) != math.Float64bits(w) {
+				t.Errorf("m=%d n=%d: 𝒜*(y) entry %d = %v, want %v (dger)", tc.m, tc.n, i, v, w)
+				break
+			}
+		}
 	}
 }

@@ -133,6 +133,20 @@ func (p *PMCOperator) Apply(dst []float64, M mat.Matrix) {
 		}
 		return
 	}
+	if s, ok := M.(*mat.SymDense); ok {
+		// M_ji = M_ij: the upper triangle, read as At would read it.
+		raw := s.RawSymmetric()
+		for i := 0; i < n; i++ {
+			row := raw.Data[i*raw.Stride : i*raw.Stride+n]
+			dst[idx] = p.Weight(i, i) * row[i]
+			idx++
+			for j := i + 1; j < n; j++ {
+				dst[idx] = p.Weight(i, j) * (row[j] + row[j]) * math.Sqrt2 / 2
+				idx++
+			}
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		dst[idx] = p.Weight(i, i) * M.At(i, i)
 		idx++

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 	"sodworkbench.org/workbench/sod/randstream"
@@ -173,7 +175,7 @@ func RIPOptimize(ctx context.Context, op Operator, p, starts int, seed uint64) (
 	evals := 0
 	extreme := func(x []float64, sign float64) float64 {
 		evals++
-		y.SetRawMatrix(mat.NewDense(n, p, x).RawMatrix())
+		y.SetRawMatrix(blas64.General{Rows: n, Cols: p, Stride: p, Data: x}) // setU only reads y
 		lo, hi := ev.setU(y)
 		if sign > 0 {
 			return lo
@@ -191,7 +193,7 @@ func RIPOptimize(ctx context.Context, op Operator, p, starts int, seed uint64) (
 		}
 		for _, sign := range []float64{1, -1} {
 			prob := optimize.Problem{Func: func(x []float64) float64 {
-				return extreme(append([]float64(nil), x...), sign)
+				return extreme(x, sign)
 			}}
 			set := &optimize.Settings{
 				FuncEvaluations: 400 * n * p,
@@ -215,26 +217,36 @@ func RIPOptimize(ctx context.Context, op Operator, p, starts int, seed uint64) (
 type ripEval struct {
 	op   Operator
 	n, p int
-	U    *mat.Dense
+	U    *mat.Dense // n×p: y's QR factors, then the orthonormal factor Q
+	tau  []float64
+	work []float64
 	phiU *mat.Dense // m×p
 	K    *mat.SymDense
 	uu   *mat.Dense
 	y    []float64
-	qr   mat.QR
 	eig  mat.EigenSym
 }
 
 func newRIPEval(op Operator, p int) *ripEval {
 	n, m := op.Dims()
-	return &ripEval{op: op, n: n, p: p, U: mat.NewDense(n, n, nil), phiU: mat.NewDense(m, p, nil),
+	e := &ripEval{op: op, n: n, p: p, U: mat.NewDense(n, p, nil), tau: make([]float64, p), phiU: mat.NewDense(m, p, nil),
 		K: mat.NewSymDense(p, nil), uu: mat.NewDense(n, n, nil), y: make([]float64, m)}
+	q := []float64{0, 0}
+	lapack64.Geqrf(e.U.RawMatrix(), e.tau, q[:1], -1)
+	lapack64.Orgqr(e.U.RawMatrix(), e.tau, q[1:], -1)
+	e.work = make([]float64, int(math.Max(q[0], q[1])))
+	return e
 }
 
 // setU orthonormalises y (n×p), builds K_U and returns its extreme
-// eigenvalues.
+// eigenvalues. U is the thin Q of y's Householder QR (LAPACK's geqrf and
+// orgqr, as gonum's mat.QR computes it, without the condition estimate
+// and the square Q that mat.QR adds: its p columns are the same numbers).
 func (e *ripEval) setU(y *mat.Dense) (lo, hi float64) {
-	e.qr.Factorize(y)
-	e.qr.QTo(e.U)
+	e.U.Copy(y)
+	raw := e.U.RawMatrix()
+	lapack64.Geqrf(raw, e.tau, e.work, len(e.work))
+	lapack64.Orgqr(raw, e.tau, e.work, len(e.work))
 	for k := 0; k < e.p; k++ {
 		u := e.U.ColView(k)
 		e.uu.Outer(1, u, u)

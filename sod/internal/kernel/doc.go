@@ -1,7 +1,8 @@
 // Package kernel holds the performance kernels of package sod that
 // export nothing of the paper: the one-pass step of gradient descent on
 // the structured path at r = k = 1 with the PMC parity layout (Step11,
-// in SSE2 assembly on amd64 and its pure-Go twin Step11Go), the rows of
+// in SSE2 assembly on amd64 and its pure-Go twin Step11Go, which also runs
+// under WebAssembly, where Go fuses no multiply-add), the rows of
 // ∇h it computes (GradRowO11, GradRowU11), and the flush of tiny
 // coordinates that keeps subnormal numbers out of gradient descent's
 // arithmetic (FlushBelow, Flush; sod's package doc states the rule); the

@@ -1,9 +1,9 @@
-//go:build !amd64 || amd64.v3
+//go:build (!amd64 && !wasm) || amd64.v3
 
 package kernel
 
-// Lane11: off amd64 (arm64, wasm, …) and at GOAMD64=v3 Go may fuse a
-// multiply and an add, not necessarily alike in the one-pass and the
+// Lane11: off amd64 and wasm (arm64, riscv64, …) and at GOAMD64=v3 Go
+// may fuse a multiply and an add, not necessarily alike in the one-pass and the
 // two-pass step, so gradient descent keeps the two-pass step, whose
 // iterates are tested.
 const Lane11 = false
