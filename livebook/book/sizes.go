@@ -5,7 +5,9 @@ import (
 	"compress/gzip"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sodworkbench.org/workbench/livebook/web"
@@ -42,8 +44,12 @@ func writeSizes(dir string, man Manifest) error {
 		return nil
 	}
 	srcs := make([]string, len(man.Sources))
+	var pkgs []string
 	for i, s := range man.Sources {
 		srcs[i] = "src/" + s
+		if p := path.Dir(s); !slices.Contains(pkgs, p) {
+			pkgs = append(pkgs, p)
+		}
 	}
 	runtime, _ := web.Files.ReadDir(".")
 	var rt []string
@@ -60,7 +66,7 @@ func writeSizes(dir string, man Manifest) error {
 		{"ECharts", "only when the page carries no copy of its own (then once)", []string{"echarts.min.js"}},
 		{"ECharts-GL", "only for 3-D charts, likewise", []string{"echarts-gl.min.js"}},
 		{"the runtime (" + strings.Join(rt, ", ") + "; load.js inlined in the page)", "as is", rt},
-		{"the source packages (must, slices, maps, cmp: generic, interpreted)", "as is", srcs},
+		{"the source packages (" + strings.Join(pkgs, ", ") + ": generic, interpreted)", "as is", srcs},
 	} {
 		if err := row(r.what, r.fetched, r.names...); err != nil {
 			return err

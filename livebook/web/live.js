@@ -336,7 +336,9 @@
         if (r.compiled) { committed[self.i] = self.src; }
         var st = { liveOnly: self.liveOnly, cell: self.i + 1, ms: secs * 1000, interp: r.ms, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known, kept: kept };
         stats.cells[self.i] = st;
-        setStatus("ready");
+        // After Stop or a crash the page is starting a new interpreter,
+        // and startWorker says when it is ready.
+        if (!r.stopped) { setStatus("ready"); }
         return st;
       });
     });

@@ -17,7 +17,7 @@ const decoders = { 1: new TextDecoder("utf-8"), 2: new TextDecoder("utf-8") };
 globalThis.fs = sodLiveMemFS(function (fd, buf) {
   const text = decoders[fd].decode(buf, { stream: true });
   if (text) {
-    if (fd === 2 && /^(panic|fatal error):/m.test(text)) { lastErr = text.split("\n")[0]; }
+    if (fd === 2) { errTail = (errTail + text).slice(-4096); }
     postMessage({ type: "out", stream: fd === 2 ? "stderr" : "stdout", text: text });
   }
 });
@@ -31,7 +31,14 @@ globalThis.sodLivePage = {
 };
 
 let ready = null;
-let lastErr = ""; // the Go runtime's last words (a fatal panic), from standard error
+let errTail = ""; // the end of standard error, where the Go runtime writes its last words
+
+// lastWords is the Go runtime's fatal error or unrecovered panic, from
+// the end of standard error (the runtime writes it in pieces).
+function lastWords() {
+  const i = Math.max(errTail.lastIndexOf("fatal error:"), errTail.lastIndexOf("panic:"));
+  return i < 0 ? "" : errTail.slice(i).split("\n")[0];
+}
 
 function start(module, sources) {
   ready = new Promise(function (resolve, reject) {
@@ -42,7 +49,7 @@ function start(module, sources) {
       go.run(instance).then(function () {
         // The Go program ended: a crash (a panic no run contained).
         reject(new Error("the interpreter exited"));
-        postMessage({ type: "fatal", error: "the Go program exited (" + (lastErr || "see the browser's console") + ")" });
+        postMessage({ type: "fatal", error: "the Go program exited (" + (lastWords() || "see the browser's console") + ")" });
       });
     }, reject);
   }).then(function () {
