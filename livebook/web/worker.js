@@ -17,7 +17,7 @@ const decoders = { 1: new TextDecoder("utf-8"), 2: new TextDecoder("utf-8") };
 globalThis.fs = sodLiveMemFS(function (fd, buf) {
   const text = decoders[fd].decode(buf, { stream: true });
   if (text) {
-    if (fd === 2) { errTail = (errTail + text).slice(-4096); }
+    if (fd === 2) { errLines(text); }
     postMessage({ type: "out", stream: fd === 2 ? "stderr" : "stdout", text: text });
   }
 });
@@ -31,13 +31,14 @@ globalThis.sodLivePage = {
 };
 
 let ready = null;
-let errTail = ""; // the end of standard error, where the Go runtime writes its last words
-
-// lastWords is the Go runtime's fatal error or unrecovered panic, from
-// the end of standard error (the runtime writes it in pieces).
-function lastWords() {
-  const i = Math.max(errTail.lastIndexOf("fatal error:"), errTail.lastIndexOf("panic:"));
-  return i < 0 ? "" : errTail.slice(i).split("\n")[0];
+// The Go runtime's last words: the last "fatal error: …" or "panic: …"
+// line of standard error (the runtime writes it in pieces, then a stack
+// dump), kept for the message of a crash.
+let errLine = "", lastWords = "";
+function errLines(text) {
+  const lines = (errLine + text).split("\n");
+  errLine = lines.pop().slice(-1024);
+  lines.forEach(function (l) { if (/^(fatal error|panic): ./.test(l)) { lastWords = l; } });
 }
 
 function start(module, sources) {
@@ -49,7 +50,7 @@ function start(module, sources) {
       go.run(instance).then(function () {
         // The Go program ended: a crash (a panic no run contained).
         reject(new Error("the interpreter exited"));
-        postMessage({ type: "fatal", error: "the Go program exited (" + (lastWords() || "see the browser's console") + ")" });
+        postMessage({ type: "fatal", error: "the Go program exited (" + (lastWords || errLine || "see the browser's console") + ")" });
       });
     }, reject);
   }).then(function () {

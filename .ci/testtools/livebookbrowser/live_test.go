@@ -726,8 +726,8 @@ func stopAndCrash(t *testing.T, tb *browsercheck.Tab, name string) {
 		t.Errorf("%s: crash: %v", name, err)
 		return
 	}
-	if r.OK || !strings.Contains(r.Error, "the interpreter crashed") || !strings.Contains(r.Error, "restarted") {
-		t.Errorf("%s: a cell crashing the interpreter ended with ok=%v, error %q; want the page to say it restarted the interpreter", name, r.OK, r.Error)
+	if r.OK || !strings.Contains(r.Error, "the interpreter crashed") || !strings.Contains(r.Error, "restarted") || !strings.Contains(r.Error, "fatal error: stack overflow") {
+		t.Errorf("%s: a cell crashing the interpreter ended with ok=%v, error %q; want the Go runtime's fatal error and the page saying it restarted the interpreter", name, r.OK, r.Error)
 	}
 	status, err := chromedp.Run(tb.Ctx, ready)
 	if err != nil || !strings.Contains(status, "restarted") {
