@@ -326,15 +326,23 @@
         self.timer.textContent = (r.error ? "failed" : "done") + " in " + secs.toFixed(2) + " s";
         if (r.shell && r.shell.length) { self.note(SETUP_NOTE); }
         if (r.magic && r.magic.length) { self.note("GoNB commands not used in the browser: " + r.magic.join(" ")); }
-        if (r.error && self.known && !r.stopped) {
+        // An earlier cell the page cannot run, whose declarations this
+        // cell may need.
+        var dep = null;
+        for (var j = 0; j < self.i && !dep; j++) { if (cells[j].knownFailed) { dep = cells[j]; } }
+        if (self.known) { self.knownFailed = !!r.error && !r.stopped; }
+        if (r.error && !r.stopped && (self.known || dep)) {
           // A run the page cannot do erases nothing: the kernel's output
           // stays, with a note saying why it is not the page's.
           self.out.replaceChildren.apply(self.out, self.kernelOutput);
-          self.note("This is the kernel's output: the page cannot run this cell (" + self.known + "). The page's attempt: " + r.error.split("\n")[0]);
+          self.note(self.known
+            ? "This is the kernel's output: the page cannot run this cell (" + self.known + "). The page's attempt: " + r.error.split("\n")[0]
+            : "This is the kernel's output: this cell comes after cell " + (dep.i + 1) + ", which the page cannot run (" + dep.known +
+              "), and may need what it declares. The page's attempt: " + r.error.split("\n")[0]);
           kept = true;
         } else if (r.error) { self.error(r.error); }
         if (r.compiled) { committed[self.i] = self.src; }
-        var st = { liveOnly: self.liveOnly, cell: self.i + 1, ms: secs * 1000, interp: r.ms, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known, kept: kept };
+        var st = { liveOnly: self.liveOnly, cell: self.i + 1, ms: secs * 1000, interp: r.ms, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known, kept: kept, after: kept && !self.known ? dep.i + 1 : 0 };
         stats.cells[self.i] = st;
         // After Stop or a crash the page is starting a new interpreter,
         // and startWorker says when it is ready.
@@ -361,7 +369,7 @@
     cells.forEach(function (c) {
       if (c.liveOnly) { return; }
       queue = queue.then(function () { return e === epoch ? c.run() : { ok: false, error: "stopped", cell: c.i + 1 }; }).then(function (st) {
-        if (!st.ok && !c.known && failed === null) {
+        if (!st.ok && !st.kept && failed === null) {
           failed = "failed: cell " + st.cell + " " + st.error.split("\n")[0];
         }
       });
