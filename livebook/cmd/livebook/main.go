@@ -4,8 +4,9 @@
 //
 //	livebook -book DIR -wasm FILE -wasm-plots FILE [-known FILE] [-packages FILE] [-notebooks DIR]
 //
-// It writes DIR/live/ (the runtime, the interpreters, ECharts, the source
-// packages) and adds the runtime to every page DIR/NAME.html of a notebook
+// It writes DIR/live/ (the runtime, the interpreters and their
+// gzip-compressed copies, ECharts, the source packages, SIZES.md) and adds
+// the runtime to every page DIR/NAME.html of a notebook
 // -notebooks/NAME.ipynb. -known names the fidelity
 // report's JSON (notebook -> cell -> reason) whose cells are marked as not
 // runnable in the browser.
