@@ -31,14 +31,15 @@ globalThis.sodLivePage = {
 };
 
 let ready = null;
-// The Go runtime's last words: the last "fatal error: …" or "panic: …"
-// line of standard error (the runtime writes it in pieces, then a stack
-// dump), kept for the message of a crash.
+// The Go runtime's last words: the first "fatal error: …" or "panic: …"
+// line of standard error since the run started (the runtime writes it in
+// pieces, then a stack dump, in which a second fatal error may follow),
+// kept for the message of a crash.
 let errLine = "", lastWords = "";
 function errLines(text) {
   const lines = (errLine + text).split("\n");
   errLine = lines.pop().slice(-1024);
-  lines.forEach(function (l) { if (/^(fatal error|panic): ./.test(l)) { lastWords = l; } });
+  lines.forEach(function (l) { if (!lastWords && /^(fatal error|panic): ./.test(l)) { lastWords = l; } });
 }
 
 function start(module, sources) {
@@ -70,6 +71,7 @@ onmessage = function (e) {
       break;
     case "run":
     case "declare":
+      lastWords = "";
       ready.then(function () { return globalThis.sodLive[m.type](m.name, m.src); }).then(
         function (result) { postMessage({ type: "done", id: m.id, result: result }); },
         function (err) { postMessage({ type: "done", id: m.id, result: { error: String(err), panic: true } }); });
