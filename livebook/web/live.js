@@ -331,7 +331,7 @@
         var dep = null;
         for (var j = 0; j < self.i && !dep; j++) { if (cells[j].knownFailed) { dep = cells[j]; } }
         if (self.known) { self.knownFailed = !!r.error && !r.stopped; }
-        if (r.error && !r.stopped && (self.known || dep)) {
+        if (r.error && !r.stopped && (self.known || (dep && self.kernelOutput.length))) {
           // A run the page cannot do erases nothing: the kernel's output
           // stays, with a note saying why it is not the page's.
           self.out.replaceChildren.apply(self.out, self.kernelOutput);
