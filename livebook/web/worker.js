@@ -31,15 +31,18 @@ globalThis.sodLivePage = {
 };
 
 let ready = null;
-// The Go runtime's last words: the first "fatal error: …" or "panic: …"
-// line of standard error since the run started (the runtime writes it in
-// pieces, then a stack dump, in which a second fatal error may follow),
-// kept for the message of a crash.
-let errLine = "", lastWords = "";
+// The Go runtime's last words, for the message of a crash: the first
+// "fatal error: …" line of standard error since the run started (the
+// runtime writes it in pieces, then a stack dump, in which a second fatal
+// error may follow), else the last "panic: …" line.
+let errLine = "", fatalWords = "", panicWords = "";
 function errLines(text) {
   const lines = (errLine + text).split("\n");
   errLine = lines.pop().slice(-1024);
-  lines.forEach(function (l) { if (!lastWords && /^(fatal error|panic): ./.test(l)) { lastWords = l; } });
+  lines.forEach(function (l) {
+    if (!fatalWords && /^fatal error: ./.test(l)) { fatalWords = l; }
+    if (/^panic: ./.test(l)) { panicWords = l; }
+  });
 }
 
 function start(module, sources) {
@@ -51,7 +54,7 @@ function start(module, sources) {
       go.run(instance).then(function () {
         // The Go program ended: a crash (a panic no run contained).
         reject(new Error("the interpreter exited"));
-        postMessage({ type: "fatal", error: "the Go program exited (" + (lastWords || errLine || "see the browser's console") + ")" });
+        postMessage({ type: "fatal", error: "the Go program exited (" + (fatalWords || panicWords || errLine || "see the browser's console") + ")" });
       });
     }, reject);
   }).then(function () {
@@ -71,7 +74,7 @@ onmessage = function (e) {
       break;
     case "run":
     case "declare":
-      lastWords = "";
+      fatalWords = panicWords = "";
       ready.then(function () { return globalThis.sodLive[m.type](m.name, m.src); }).then(
         function (result) { postMessage({ type: "done", id: m.id, result: result }); },
         function (err) { postMessage({ type: "done", id: m.id, result: { error: String(err), panic: true } }); });
