@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/book.sh — execute every notebook and export a static HTML "book" of the paper.
 #
-#   scripts/book.sh [-o DIR] [--check|--no-check] [--notebooks DIR] [REGEXP]
+#   scripts/book.sh [-o DIR] [--check|--no-check] [--notebooks DIR] [--executed DIR] [REGEXP]
 #
 # Executes notebooks/[0-9]*.ipynb (or those whose file name matches REGEXP) from scratch with
 # nbconvert and the gonb kernel, exactly as the test harness does (cells tagged "live-only" are
@@ -24,6 +24,9 @@
 # A notebook with a cell error, a failed `!` line or no output at all is still exported, marked
 # FAILED in the index, and makes the script exit 1. SOD_NOTEBOOK_TIMEOUT (seconds, default 600)
 # limits a cell; --notebooks DIR takes the notebooks from another folder (default notebooks/).
+# --executed DIR takes the executed notebooks from DIR instead of executing them again: the test
+# harness's copies (SOD_NOTEBOOK_OUT of .ci/testtools/notebookcheck, executed by the same nbconvert
+# command), as scripts/test.sh does; a notebook missing there is FAILED.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,6 +35,7 @@ match=.
 check=auto
 live=yes
 nbdir=$repo/notebooks
+executed=
 while [ $# -gt 0 ]; do
   case "$1" in
   --no-check) check=no; shift ;;
@@ -39,6 +43,7 @@ while [ $# -gt 0 ]; do
   --no-live) live=no; shift ;;
   -o) out=$2; shift 2 ;;
   --notebooks) nbdir=$2; shift 2 ;;
+  --executed) executed=$2; shift 2 ;;
   -o*) out=${1#-o}; shift ;;
   -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   *) match=$1; shift ;;
@@ -108,14 +113,21 @@ status=$out/.status.tsv
 failed=0
 t0=$(date +%s)
 nbdir=$(cd "$nbdir" && pwd)
+[ -z "$executed" ] || executed=$(cd "$executed" && pwd)
 cd "$nbdir"
 for nb in [0-9]*.ipynb; do
   name=${nb%.ipynb}
   echo "$nb" | grep -Eq -- "$match" || continue
   start=$(date +%s)
   state=ok
-  # 1. execute (the kernel starts in notebooks/, as in Jupyter and the harness)
-  if ! jupyter nbconvert --to notebook --execute --allow-errors \
+  # 1. execute (the kernel starts in notebooks/, as in Jupyter and the harness), or take the
+  #    harness's executed copy
+  if [ -n "$executed" ]; then
+    if ! cp "$executed/$nb" "$out/ipynb/$nb" 2>"$out/ipynb/$name.log"; then
+      state=FAILED
+      echo "$nb: no executed copy in $executed" >&2
+    fi
+  elif ! jupyter nbconvert --to notebook --execute --allow-errors \
     --ExecutePreprocessor.kernel_name=gonb \
     --ExecutePreprocessor.timeout="$timeout" \
     --TagRemovePreprocessor.enabled=True \

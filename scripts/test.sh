@@ -13,8 +13,9 @@
 #    chartcheck, the Dockerfile and hub lint): go vet, staticcheck and go test, as for the library
 # 4. the notebook harness              (.ci/testtools/notebookcheck: executes every notebooks/*.ipynb
 #                                        with nbconvert + gonb, printing each notebook and its time)
-#    then the live book of notebooks 00 and 01 (scripts/book.sh) and its browser test (every cell run in
-#    the page's Go interpreter, outputs compared with the kernel's: .ci/testtools/livebookbrowser)
+#    then the live book of all notebooks (scripts/book.sh --executed: the harness's executed copies,
+#    not executed twice) and its browser test on all 12 pages (every cell run in the page's Go
+#    interpreter, outputs compared with the kernel's, the budgets asserted: .ci/testtools/livebookbrowser)
 #    then scripts/cellcost.sh --quick     (what each cell of notebook 00 costs: build, tools, GoNB, run;
 #                                        reported, not asserted; a failing cell or no build fails)
 # 5. the image: SOD_IMAGE_TEST=1 runs docker/test-image.sh in full; SOD_IMAGE_TEST=ci (.ci/run) runs
@@ -114,12 +115,13 @@ echo "== test tooling (.ci/testtools): go vet, staticcheck, go test"
 echo "== slurm (scripts/test-slurm.sh)"
 if [ "$install" = 1 ]; then scripts/test-slurm.sh; else scripts/test-slurm.sh --no-install; fi
 echo "== notebooks"
-(cd .ci/testtools && go test -count=1 -timeout 80m -v ./notebookcheck) 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
-echo "== live book (livebook: go vet, go test with the differential test's quick profile; scripts/book.sh for notebooks 00 and 01, then their cells in headless Chromium)"
+rm -rf "$repo/out/notebooks-executed"
+(cd .ci/testtools && SOD_NOTEBOOK_OUT="$repo/out/notebooks-executed" go test -count=1 -timeout 80m -v ./notebookcheck) 2>&1 | grep -v '^=== RUN' | sed -e '/^    --- PASS/d'
+echo "== live book (livebook: go vet, go test with the differential test's quick profile; scripts/book.sh of the executed notebooks, then all 12 pages in headless Chromium)"
 mkdir -p "$repo/out"
 (cd livebook && go vet ./... && GOOS=js GOARCH=wasm go vet ./cmd/sodlive && LIVE_DIFF=1 LIVE_DIFF_REPORT="$repo/out/LIVE-DIFF.md" go test -short -timeout 20m ./...)
-scripts/book.sh -o "$repo/out/livebook-ci" --no-check '^0[01]-'
-(cd .ci/testtools && SOD_LIVEBOOK="$repo/out/livebook-ci" go test -count=1 -timeout 30m -v -run TestLiveBook ./livebookbrowser 2>&1 |
+scripts/book.sh -o "$repo/out/livebook-ci" --no-check --executed "$repo/out/notebooks-executed"
+(cd .ci/testtools && SOD_LIVEBOOK="$repo/out/livebook-ci" SOD_LIVEBOOK_NOTEBOOKS=. go test -count=1 -timeout 30m -v -run TestLiveBook ./livebookbrowser 2>&1 |
   grep -v '^=== RUN')
 echo "== cell cost (scripts/cellcost.sh --quick)"
 scripts/cellcost.sh --quick

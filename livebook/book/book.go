@@ -5,6 +5,7 @@ package book
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -44,9 +45,15 @@ const (
 	WasmPlotsFile = "sodlive-plots.wasm"
 )
 
-// WriteAssets writes <book>/live/: the web files, the interpreter, Go's
-// wasm_exec.js, ECharts and ECharts-GL, the source packages and
-// manifest.json.
+// GzipSuffix ends the name of an interpreter's gzip-compressed copy, which
+// the page fetches and unpacks itself (web/load.js): a static server that
+// does not compress, such as python3 -m http.server, then sends about a
+// fifth of the interpreter's size.
+const GzipSuffix = ".gz"
+
+// WriteAssets writes <book>/live/: the web files, the interpreters (each
+// also gzip-compressed, GzipSuffix), Go's wasm_exec.js, ECharts and
+// ECharts-GL, the source packages, manifest.json and SizesFile.
 func WriteAssets(bookDir string, a Assets) error {
 	dir := filepath.Join(bookDir, Dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -76,6 +83,11 @@ func WriteAssets(bookDir string, a Assets) error {
 			return err
 		}
 	}
+	for _, name := range []string{WasmFile, WasmPlotsFile} {
+		if err := gzipFile(filepath.Join(dir, name), filepath.Join(dir, name+GzipSuffix)); err != nil {
+			return err
+		}
+	}
 	var man Manifest
 	for path, folder := range a.Sources {
 		files, err := filepath.Glob(filepath.Join(folder, "*.go"))
@@ -100,7 +112,30 @@ func WriteAssets(bookDir string, a Assets) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644); err != nil {
+		return err
+	}
+	return writeSizes(dir, man)
+}
+
+// gzipFile writes from's content gzip-compressed (-9) to to.
+func gzipFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	var z bytes.Buffer
+	w, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return os.WriteFile(to, z.Bytes(), 0o644)
 }
 
 func copyFile(from, to string) error {
@@ -140,8 +175,15 @@ func Inject(page []byte, data PageData) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	page = dedupeLibraries(page)
+	if strings.Contains(strings.ToLower(web.Loader), "</script") {
+		return nil, fmt.Errorf("web/load.js holds \"</script\", which would end its inlined element")
+	}
 	// json.Marshal escapes <, > and & so "</script>" cannot end the element.
 	head := fmt.Sprintf(`<link rel="stylesheet" href="%s/live.css">`+"\n", html.EscapeString(Dir))
+	if data.Wasm != "" {
+		head += fmt.Sprintf(`<script id="sodlive-load" data-wasm="%s">`+"\n%s</script>\n", html.EscapeString(Dir+"/"+data.Wasm), web.Loader)
+	}
 	body := fmt.Sprintf(`<script type="application/json" id="sodlive-cells">%s</script>`+"\n"+
 		`<script src="%s/live.js"></script>`+"\n", b, html.EscapeString(Dir))
 	out, ok := insertBefore(page, "</head>", head)
@@ -196,6 +238,7 @@ func Data(cells []gen.Cell, wasm string, known map[int]string) PageData {
 // injected finds what Inject adds, so that a page is made live again
 // (with the current cells and interpreter) rather than twice.
 var injected = regexp.MustCompile(`<link rel="stylesheet" href="` + Dir + `/live.css">\n|` +
+	`(?s)<script id="sodlive-load"[^>]*>.*?</script>\n|` +
 	`<script type="application/json" id="sodlive-cells">[^<]*</script>\n<script src="` + Dir + `/live.js"></script>\n`)
 
 // fileScript is a script element loading a file of the exporting machine.

@@ -2,7 +2,11 @@ package book_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"testing"
@@ -20,7 +24,7 @@ func TestInject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Count(once, []byte("</script>")) != 2 {
+	if bytes.Count(once, []byte("</script>")) != bytes.Count(once, []byte("<script")) {
 		t.Errorf("a source ended its <script> element:\n%s", once)
 	}
 	twice, err := book.Inject(once, book.PageData{Wasm: book.WasmPlotsFile, Cells: srcs[:1]})
@@ -64,5 +68,94 @@ func TestInjectDropsFileScripts(t *testing.T) {
 	}
 	if bytes.Contains(out, []byte("file://")) || !bytes.Contains(out, []byte(`src="ok.js"`)) {
 		t.Errorf("Inject kept a file:// script or dropped another:\n%s", out)
+	}
+}
+
+// TestInjectKeepsOneLibraryCopy checks that a page whose cells each
+// carried the chart libraries keeps the first loader of each, whatever
+// the loader's form, and that the interpreter's loader is inlined once.
+func TestInjectKeepsOneLibraryCopy(t *testing.T) {
+	compressed := func(name string) string {
+		return "<script type=\"text/javascript\">\n(function () {\n  var w = window.sodWidgets = window.sodWidgets || {charts: {}, finished: {}};\n" +
+			"  w.loading = w.loading || {};\n  var name = \"" + name + "\", global = \"" + name + "\", after = \"\";\n  for (var i = 0; i < 3; i++) {}\n})();\n</script>\n"
+	}
+	plain := func(name string) string {
+		return "<script type=\"text/javascript\">\nif (!(window[\"" + name + "\"])) { (function (define, exports, module, require) {\nvar x = 1 < 2;\n}).call(window); }\n</script>\n"
+	}
+	chart := "<div class=\"sodw\"></div><script type=\"text/javascript\">draw();</script>\n"
+	for _, tc := range []struct {
+		name string
+		body string
+		want map[string]int
+	}{
+		{"compressed", compressed("echarts") + chart + compressed("echarts") + compressed("echarts-gl") + chart + compressed("echarts") + compressed("echarts-gl"), map[string]int{"echarts": 1, "echarts-gl": 1}},
+		{"plain", plain("echarts") + chart + plain("echarts") + chart, map[string]int{"echarts": 1}},
+		{"mixed", compressed("echarts") + plain("echarts") + chart, map[string]int{"echarts": 1}},
+		{"none", chart, map[string]int{}},
+	} {
+		page := []byte("<html><head></head><body>" + tc.body + "</body></html>")
+		before := bytes.Count(page, []byte("draw();"))
+		out, err := book.Inject(page, book.PageData{Wasm: book.WasmFile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := book.LibraryCopies(out); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: library copies after Inject %v, want %v", tc.name, got, tc.want)
+		}
+		if bytes.Count(out, []byte("draw();")) != before {
+			t.Errorf("%s: Inject removed a chart's script:\n%s", tc.name, out)
+		}
+		again, err := book.Inject(out, book.PageData{Wasm: book.WasmPlotsFile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(again, []byte(`id="sodlive-load"`)); n != 1 || !bytes.Contains(again, []byte(`data-wasm="live/`+book.WasmPlotsFile+`"`)) {
+			t.Errorf("%s: the interpreter's loader is inlined %d times, or not for the new interpreter:\n%s", tc.name, n, again)
+		}
+	}
+}
+
+// TestWriteAssetsCompressesInterpreters checks that each interpreter gets
+// a gzip-compressed copy that unpacks to it.
+func TestWriteAssetsCompressesInterpreters(t *testing.T) {
+	dir, in := t.TempDir(), t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(in, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	wasm := bytes.Repeat([]byte("\x00asm interpreter "), 1000)
+	plots := bytes.Repeat([]byte("\x00asm plots "), 1000)
+	a := book.Assets{
+		Wasm: write("a.wasm", wasm), WasmPlots: write("b.wasm", plots), WasmExec: write("wasm_exec.js", []byte("//")),
+		ECharts: in, Sources: map[string]string{},
+	}
+	write("echarts/dist/echarts.min.js", []byte("//"))
+	write("echarts-gl/dist/echarts-gl.min.js", []byte("//"))
+	if err := book.WriteAssets(dir, a); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]byte{book.WasmFile: wasm, book.WasmPlotsFile: plots} {
+		f, err := os.Open(filepath.Join(dir, book.Dir, name+book.GzipSuffix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatalf("%s%s: %v", name, book.GzipSuffix, err)
+		}
+		got, err := io.ReadAll(z)
+		f.Close()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s%s unpacks to %d bytes (%v), want the %d of %s", name, book.GzipSuffix, len(got), err, len(want), name)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, book.Dir, book.SizesFile)); err != nil {
+		t.Error(err)
 	}
 }

@@ -7,12 +7,14 @@
 // <script type="application/json" id="sodlive-cells"> ({wasm, cells: [{src,
 // known}]}, known being why a cell cannot run in the browser). With ?run=all it runs
 // every cell on load and then sets data-run-state on <body> to "done" or
-// "failed: cell N <reason>". window.sodLiveStats holds the timings and the
-// text outputs (for the browser tests).
+// "failed: cell N <reason>". window.sodLiveStats holds the timings, in
+// milliseconds since the navigation started (performance.now()), and the
+// text outputs (for the browser tests). The interpreter's download and
+// compilation start in the page's <head> (load.js, window.sodLiveModule).
 (function () {
   "use strict";
   var base = document.currentScript.src.replace(/[^/]*$/, "");
-  var stats = (window.sodLiveStats = { start: performance.now(), firstOutput: null, ready: null, cells: [] });
+  var stats = (window.sodLiveStats = { script: performance.now(), firstOutput: null, ready: null, compiled: null, cells: [] });
   var pageData = JSON.parse(document.getElementById("sodlive-cells").textContent);
   var cellsData = pageData.cells;
   var SETUP_NOTE =
@@ -38,11 +40,13 @@
         }).then(function (t) { files[p] = t; });
       })).then(function () {
         sources = files;
-        var resp = fetch(base + pageData.wasm);
-        return WebAssembly.compileStreaming ? WebAssembly.compileStreaming(resp).catch(function () {
-          return fetch(base + pageData.wasm).then(function (r) { return r.arrayBuffer(); }).then(WebAssembly.compile);
-        }) : resp.then(function (r) { return r.arrayBuffer(); }).then(WebAssembly.compile);
-      }).then(function (m) { module = m; stats.compiled = performance.now() - stats.start; });
+        // Started in the page's <head> (load.js); again if that failed.
+        var started = window.sodLiveModule;
+        window.sodLiveModule = null;
+        return (started || Promise.reject(new Error("no loader"))).catch(function () {
+          return window.sodLiveCompile(base + pageData.wasm);
+        });
+      }).then(function (m) { module = m; stats.compiled = performance.now(); });
     });
   }
 
@@ -71,7 +75,7 @@
         worker.postMessage({ type: "init", module: module, sources: sources });
       });
     }).then(function () {
-      if (stats.ready === null) { stats.ready = performance.now() - stats.start; }
+      if (stats.ready === null) { stats.ready = performance.now(); }
       // After a stop, give the new interpreter the declarations it had.
       var chain = Promise.resolve();
       committed.forEach(function (src, i) {
@@ -103,12 +107,21 @@
   function onMessage(m) {
     if (m.type === "done") {
       var r = pending[m.id];
+      if (!r) { return; }
+      if (m.result === undefined || m.result === null) {
+        // The interpreter exited during the call (a crash): its "fatal"
+        // message follows and ends the run with the reason (fail).
+        setTimeout(function () {
+          if (pending[m.id] === r) { delete pending[m.id]; r({ error: "the interpreter ended the run without a result" }); }
+        }, 2000);
+        return;
+      }
       delete pending[m.id];
-      if (r) { r(m.result); }
+      r(m.result);
       return;
     }
     if (!current) { return; }
-    if (stats.firstOutput === null) { stats.firstOutput = performance.now() - stats.start; }
+    if (stats.firstOutput === null) { stats.firstOutput = performance.now(); }
     if (m.type === "out") { current.text(m.stream, m.text); }
     if (m.type === "display") { current.display(m.kind, m.id, m.content); }
   }
@@ -309,20 +322,31 @@
         clearInterval(tick);
         current = null;
         self.el.classList.remove("sodlive-running");
-        var secs = (performance.now() - t0) / 1000;
+        var secs = (performance.now() - t0) / 1000, kept = false;
         self.timer.textContent = (r.error ? "failed" : "done") + " in " + secs.toFixed(2) + " s";
         if (r.shell && r.shell.length) { self.note(SETUP_NOTE); }
         if (r.magic && r.magic.length) { self.note("GoNB commands not used in the browser: " + r.magic.join(" ")); }
-        if (r.error && self.known && !r.stopped) {
+        // An earlier cell the page cannot run, whose declarations this
+        // cell may need.
+        var dep = null;
+        for (var j = 0; j < self.i && !dep; j++) { if (cells[j].knownFailed) { dep = cells[j]; } }
+        if (self.known) { self.knownFailed = !!r.error && !r.stopped; }
+        if (r.error && !r.stopped && (self.known || (dep && self.kernelOutput.length))) {
           // A run the page cannot do erases nothing: the kernel's output
           // stays, with a note saying why it is not the page's.
           self.out.replaceChildren.apply(self.out, self.kernelOutput);
-          self.note("This is the kernel's output: the page cannot run this cell (" + self.known + "). The page's attempt: " + r.error.split("\n")[0]);
+          self.note(self.known
+            ? "This is the kernel's output: the page cannot run this cell (" + self.known + "). The page's attempt: " + r.error.split("\n")[0]
+            : "This is the kernel's output: this cell comes after cell " + (dep.i + 1) + ", which the page cannot run (" + dep.known +
+              "), and may need what it declares. The page's attempt: " + r.error.split("\n")[0]);
+          kept = true;
         } else if (r.error) { self.error(r.error); }
         if (r.compiled) { committed[self.i] = self.src; }
-        var st = { liveOnly: self.liveOnly, cell: self.i + 1, ms: secs * 1000, interp: r.ms, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known };
+        var st = { liveOnly: self.liveOnly, cell: self.i + 1, ms: secs * 1000, interp: r.ms, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known, kept: kept, after: kept && !self.known ? dep.i + 1 : 0 };
         stats.cells[self.i] = st;
-        setStatus("ready");
+        // After Stop or a crash the page is starting a new interpreter,
+        // and startWorker says when it is ready.
+        if (!r.stopped) { setStatus("ready"); }
         return st;
       });
     });
@@ -345,7 +369,7 @@
     cells.forEach(function (c) {
       if (c.liveOnly) { return; }
       queue = queue.then(function () { return e === epoch ? c.run() : { ok: false, error: "stopped", cell: c.i + 1 }; }).then(function (st) {
-        if (!st.ok && !c.known && failed === null) {
+        if (!st.ok && !st.kept && failed === null) {
           failed = "failed: cell " + st.cell + " " + st.error.split("\n")[0];
         }
       });
@@ -414,6 +438,17 @@
         return c.schedule();
       },
       runAll: runAll, stop: stop, reset: reset,
+      // What cell i's output area shows: its text, the charts drawn in it, its notes.
+      output: function (i) {
+        var o = cells[i].out;
+        return {
+          text: o.innerText,
+          charts: o.querySelectorAll("[_echarts_instance_]").length,
+          notes: Array.prototype.map.call(o.querySelectorAll(".sodlive-note"), function (n) { return n.textContent; }),
+          errors: Array.prototype.map.call(o.querySelectorAll(".sodlive-error"), function (n) { return n.textContent; }),
+        };
+      },
+      status: function () { return status.textContent; },
     };
     // The interpreter loads at once, so that the first run does not wait.
     startWorker();

@@ -17,7 +17,7 @@ const decoders = { 1: new TextDecoder("utf-8"), 2: new TextDecoder("utf-8") };
 globalThis.fs = sodLiveMemFS(function (fd, buf) {
   const text = decoders[fd].decode(buf, { stream: true });
   if (text) {
-    if (fd === 2 && /^(panic|fatal error):/m.test(text)) { lastErr = text.split("\n")[0]; }
+    if (fd === 2) { errLines(text); }
     postMessage({ type: "out", stream: fd === 2 ? "stderr" : "stdout", text: text });
   }
 });
@@ -31,7 +31,19 @@ globalThis.sodLivePage = {
 };
 
 let ready = null;
-let lastErr = ""; // the Go runtime's last words (a fatal panic), from standard error
+// The Go runtime's last words, for the message of a crash: the first
+// "fatal error: …" line of standard error since the run started (the
+// runtime writes it in pieces, then a stack dump, in which a second fatal
+// error may follow), else the last "panic: …" line.
+let errLine = "", fatalWords = "", panicWords = "";
+function errLines(text) {
+  const lines = (errLine + text).split("\n");
+  errLine = lines.pop().slice(-1024);
+  lines.forEach(function (l) {
+    if (!fatalWords && /^fatal error: ./.test(l)) { fatalWords = l; }
+    if (/^panic: ./.test(l)) { panicWords = l; }
+  });
+}
 
 function start(module, sources) {
   ready = new Promise(function (resolve, reject) {
@@ -42,7 +54,7 @@ function start(module, sources) {
       go.run(instance).then(function () {
         // The Go program ended: a crash (a panic no run contained).
         reject(new Error("the interpreter exited"));
-        postMessage({ type: "fatal", error: "the Go program exited (" + (lastErr || "see the browser's console") + ")" });
+        postMessage({ type: "fatal", error: "the Go program exited (" + (fatalWords || panicWords || errLine || "see the browser's console") + ")" });
       });
     }, reject);
   }).then(function () {
@@ -62,6 +74,7 @@ onmessage = function (e) {
       break;
     case "run":
     case "declare":
+      fatalWords = panicWords = "";
       ready.then(function () { return globalThis.sodLive[m.type](m.name, m.src); }).then(
         function (result) { postMessage({ type: "done", id: m.id, result: result }); },
         function (err) { postMessage({ type: "done", id: m.id, result: { error: String(err), panic: true } }); });

@@ -4,8 +4,9 @@
 //
 //	livebook -book DIR -wasm FILE -wasm-plots FILE [-known FILE] [-packages FILE] [-notebooks DIR]
 //
-// It writes DIR/live/ (the runtime, the interpreters, ECharts, the source
-// packages) and adds the runtime to every page DIR/NAME.html of a notebook
+// It writes DIR/live/ (the runtime, the interpreters and their
+// gzip-compressed copies, ECharts, the source packages, SIZES.md) and adds
+// the runtime to every page DIR/NAME.html of a notebook
 // -notebooks/NAME.ipynb. -known names the fidelity
 // report's JSON (notebook -> cell -> reason) whose cells are marked as not
 // runnable in the browser.
@@ -18,7 +19,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"sodworkbench.org/workbench/livebook/book"
@@ -49,14 +49,12 @@ func run(dir, wasm, wasmPlots, knownFile, packages, notebooks string) error {
 	if err != nil {
 		return err
 	}
-	a := book.Assets{Wasm: wasm, WasmPlots: wasmPlots, WasmExec: filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), ECharts: echarts, Sources: map[string]string{}}
-	if _, err := os.Stat(a.WasmExec); err != nil {
-		out, gerr := exec.Command("go", "env", "GOROOT").Output()
-		if gerr != nil {
-			return fmt.Errorf("wasm_exec.js: %v", err)
-		}
-		a.WasmExec = filepath.Join(strings.TrimSpace(string(out)), "lib", "wasm", "wasm_exec.js")
+	// wasm_exec.js of the Go that builds the interpreters (the go command's).
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOROOT (for wasm_exec.js): %v", err)
 	}
+	a := book.Assets{Wasm: wasm, WasmPlots: wasmPlots, WasmExec: filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), ECharts: echarts, Sources: map[string]string{}}
 	for _, p := range cells.SourcePackages {
 		out, err := exec.Command("go", "list", "-f", "{{.Dir}}", p).Output()
 		if err != nil {
