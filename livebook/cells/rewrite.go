@@ -100,7 +100,8 @@ type rewriting struct {
 	simple  map[ast.Stmt]bool // statements in a simple-statement position
 	targets map[ast.Expr]bool // the targets of parallel assignments
 	err     error
-	n       int // temporaries made
+	n       int               // temporaries made
+	decl    []*types.TypeName // the program's named types (declared)
 }
 
 // Check type-checks the program src (a whole file) and returns it
@@ -464,6 +465,7 @@ func (r *rewriting) walk() {
 		return true
 	})
 	post := func(n ast.Node) {
+		r.dynamic(n)
 		switch n := n.(type) {
 		case *ast.IndexExpr:
 			r.index(n)
