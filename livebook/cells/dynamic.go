@@ -20,7 +20,9 @@ import (
 //     operand that may hold one too, or between an interface and a type
 //     parameter (yaegi answers false for equal values);
 //   - a type assertion or a type switch's case whose type is made of a
-//     type parameter (yaegi matches the wrong case);
+//     type parameter, unless it is the type parameter alone and every type
+//     argument of the program is a basic type (yaegi matches the wrong
+//     case for a declared type or an interface);
 //   - fmt's %T and %#v of a value whose type the program declares (yaegi
 //     prints the type's structure, struct { A int }, for main.P).
 
@@ -106,10 +108,79 @@ func (r *rewriting) compare(at ast.Node, x, y ast.Expr) {
 
 // typeParamCase refuses a type assertion or a type switch's case to a
 // type made of a type parameter.
+// A case of a type parameter alone (or a pointer, slice, array, map or
+// channel of them) is left to the interpreter when every type argument of
+// the program is made of the language's basic types, which it matches
+// rightly; a declared type, an interface or a type parameter as a type
+// argument, or a case of another type made of a type parameter, is
+// refused.
 func (r *rewriting) typeParamCase(e ast.Expr) {
-	if t := r.typeOf(e); t != nil && hasTypeParam(t, 0) {
-		r.refuse(e, "a type assertion or type switch case to %s, a type made of a type parameter, is not available in the browser (the page's interpreter may choose the wrong case)", t)
+	t := r.typeOf(e)
+	if t == nil || !hasTypeParam(t, 0) {
+		return
 	}
+	if onlyTypeParams(t, 0) && r.basicTypeArgs() {
+		return
+	}
+	r.refuse(e, "a type assertion or type switch case to %s, a type made of a type parameter, is not available in the browser (the page's interpreter may choose the wrong case)", t)
+}
+
+// onlyTypeParams reports whether t is made of type parameters and basic
+// types by pointers, slices, arrays, maps and channels.
+func onlyTypeParams(t types.Type, depth int) bool {
+	if depth > 10 {
+		return false
+	}
+	switch t := t.(type) {
+	case *types.TypeParam, *types.Basic:
+		return true
+	case *types.Pointer:
+		return onlyTypeParams(t.Elem(), depth+1)
+	case *types.Slice:
+		return onlyTypeParams(t.Elem(), depth+1)
+	case *types.Array:
+		return onlyTypeParams(t.Elem(), depth+1)
+	case *types.Chan:
+		return onlyTypeParams(t.Elem(), depth+1)
+	case *types.Map:
+		return onlyTypeParams(t.Key(), depth+1) && onlyTypeParams(t.Elem(), depth+1)
+	}
+	return false
+}
+
+// basicTypeArgs reports whether every type argument of the program's
+// instances is made of basic types (by pointers, slices, arrays, maps and
+// channels).
+func (r *rewriting) basicTypeArgs() bool {
+	var basic func(t types.Type, depth int) bool
+	basic = func(t types.Type, depth int) bool {
+		if depth > 10 {
+			return false
+		}
+		switch t := t.(type) {
+		case *types.Basic:
+			return true
+		case *types.Pointer:
+			return basic(t.Elem(), depth+1)
+		case *types.Slice:
+			return basic(t.Elem(), depth+1)
+		case *types.Array:
+			return basic(t.Elem(), depth+1)
+		case *types.Chan:
+			return basic(t.Elem(), depth+1)
+		case *types.Map:
+			return basic(t.Key(), depth+1) && basic(t.Elem(), depth+1)
+		}
+		return false
+	}
+	for _, in := range r.info.Instances {
+		for i := range in.TypeArgs.Len() {
+			if !basic(in.TypeArgs.At(i), 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func hasTypeParam(t types.Type, depth int) bool {

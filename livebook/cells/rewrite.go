@@ -243,10 +243,17 @@ func (r *rewriting) render(start, end int) string {
 // text is a node's source with the edits inside it.
 func (r *rewriting) text(n ast.Node) string { return r.render(r.off(n.Pos()), r.off(n.End())) }
 
-// lines pads a one-line replacement with the newlines of the source it
-// replaces, so that later lines keep their numbers.
+// lines pads a replacement with the newlines of the source it replaces
+// (less those it keeps), so that later lines keep their numbers.
+// The newlines go after the replacement's first parenthesis or brace,
+// where Go allows a newline, not after it: a newline after an expression
+// ends the statement or, before a comma, breaks an argument list.
 func (r *rewriting) lines(n ast.Node, text string) string {
-	return text + strings.Repeat("\n", strings.Count(r.src[r.off(n.Pos()):r.off(n.End())], "\n"))
+	nl := strings.Repeat("\n", max(0, strings.Count(r.src[r.off(n.Pos()):r.off(n.End())], "\n")-strings.Count(text, "\n")))
+	if i := strings.IndexAny(text, "({"); i >= 0 && nl != "" {
+		return text[:i+1] + nl + text[i+1:]
+	}
+	return text + nl
 }
 
 func (r *rewriting) temp(what string) string {
