@@ -23,6 +23,11 @@ import (
 //     type parameter, unless it is the type parameter alone and every type
 //     argument of the program is a basic type (yaegi matches the wrong
 //     case for a declared type or an interface);
+//   - == and != between an interface without methods that may hold a
+//     declared type without methods and a value that may be of its
+//     underlying type, and a type assertion or case to either from such an
+//     interface (yaegi gives the declared type's values its reflect type
+//     of the underlying type: a Q(3) is an int 3);
 //   - fmt's %T and %#v of a value whose type the program declares (yaegi
 //     prints the type's structure, struct { A int }, for main.P).
 
@@ -99,10 +104,78 @@ func (r *rewriting) compare(at ast.Node, x, y ast.Expr) {
 	_, px := tx.Type.(*types.TypeParam)
 	_, py := ty.Type.(*types.TypeParam)
 	switch {
+	case r.confusable(tx.Type, ty.Type) || r.confusable(ty.Type, tx.Type):
+		r.refuse(at, "comparing an interface value that may hold a value of a type this program declares without methods (%s) with a value that may be of its underlying type is not available in the browser (the page's interpreter does not tell the two types apart)", r.confusedWith(tx.Type, ty.Type))
 	case px || py:
 		r.refuse(at, "comparing an interface value with a value of a type parameter is not available in the browser (the page's interpreter may answer false for equal values)")
 	case r.mayHoldWrapped(tx.Type) && r.mayHoldWrapped(ty.Type):
 		r.refuse(at, "comparing interface values that may hold a value of a type with methods this program declares is not available in the browser (the page's interpreter may answer false for equal values); compare the values before they are put in the interface")
+	}
+}
+
+// plainDeclared returns the program's declared types without methods
+// (not generic, not interfaces): yaegi gives their values its reflect
+// type of the underlying type, so that at run time a Q(3) is an int 3.
+func (r *rewriting) plainDeclared() []*types.Named {
+	var out []*types.Named
+	for _, tn := range r.declared() {
+		n := tn.Type().(*types.Named)
+		if _, iface := n.Underlying().(*types.Interface); iface || n.TypeParams().Len() > 0 || withMethods(n) {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func emptyInterface(t types.Type) bool {
+	if !isInterface(t) {
+		return false
+	}
+	return t.Underlying().(*types.Interface).NumMethods() == 0
+}
+
+// confusable reports whether e, an interface without methods, may hold a
+// declared type without methods and o may hold another type of the same
+// underlying type (o an interface without methods, or such a type).
+func (r *rewriting) confusable(e, o types.Type) bool {
+	return r.confusedWith(e, o) != ""
+}
+
+// confusedWith names the declared type confusable names ("" if none).
+func (r *rewriting) confusedWith(e, o types.Type) string {
+	for _, pair := range [][2]types.Type{{e, o}, {o, e}} {
+		e, o := pair[0], pair[1]
+		if !emptyInterface(e) {
+			continue
+		}
+		for _, d := range r.plainDeclared() {
+			switch {
+			case emptyInterface(o):
+				return d.Obj().Name()
+			case isInterface(o):
+			case !types.Identical(d, o) && types.Identical(d.Underlying(), o.Underlying()):
+				return d.Obj().Name()
+			}
+		}
+	}
+	return ""
+}
+
+// assertPlain refuses a type assertion or case to type c of a value of
+// interface type x that may hold a declared type without methods of the
+// same underlying type as c (or c itself, which yaegi matches with a
+// value of its underlying type).
+func (r *rewriting) assertPlain(e ast.Expr, x types.Type) {
+	c := r.typeOf(e)
+	if c == nil || isInterface(c) || !emptyInterface(x) {
+		return
+	}
+	for _, d := range r.plainDeclared() {
+		if types.Identical(d.Underlying(), c.Underlying()) {
+			r.refuse(e, "a type assertion or type switch case to %s of a value that may hold %s, a type this program declares without methods, or its underlying type is not available in the browser (the page's interpreter does not tell the two types apart)", c, d.Obj().Name())
+			return
+		}
 	}
 }
 
@@ -364,12 +437,23 @@ func (r *rewriting) dynamic(n ast.Node) {
 	case *ast.TypeAssertExpr:
 		if n.Type != nil {
 			r.typeParamCase(n.Type)
+			r.assertPlain(n.Type, r.typeOf(n.X))
 		}
 	case *ast.TypeSwitchStmt:
+		var x ast.Expr
+		switch a := n.Assign.(type) {
+		case *ast.AssignStmt:
+			x = a.Rhs[0].(*ast.TypeAssertExpr).X
+		case *ast.ExprStmt:
+			x = a.X.(*ast.TypeAssertExpr).X
+		}
 		for _, s := range n.Body.List {
 			for _, e := range s.(*ast.CaseClause).List {
 				if tv := r.info.Types[e]; !tv.IsNil() {
 					r.typeParamCase(e)
+					if x != nil {
+						r.assertPlain(e, r.typeOf(x))
+					}
 				}
 			}
 		}
