@@ -340,6 +340,11 @@ func TestNotebooksNative(t *testing.T) {
 		listedBefore := ""
 		keep := sampleEdits(srcs, seq, nbIndex)
 		nbIndex++
+		// Progress: the figures of the notebooks before this one.
+		if p := os.Getenv("LIVE_DIFF_REPORT"); p != "" && nbIndex > 1 {
+			os.WriteFile(p+".partial", []byte(fmt.Sprintf("the %d notebooks before %s\n\n", nbIndex-1, base)+ty.table()), 0o644)
+		}
+		t.Logf("%s: %d code cells, %d edits", base, len(srcs), len(keep))
 		for i, src := range srcs {
 			name := fmt.Sprintf("cell %d", i+1)
 			where := fmt.Sprintf("%s cell %d", base, i+1)
@@ -422,9 +427,10 @@ func TestNotebooksNative(t *testing.T) {
 			}
 		}
 	}
+	ty.notes = append(ty.notes, fmt.Sprintf("Notebooks: %d.", len(nbs)))
 	ty.notes = append(ty.notes, fmt.Sprintf("Fields masked before comparing (wall-clock durations in time.Duration's format, e.g. \"took 1.2s\"; the log package's date and time; the build metadata of the library's version line): %d in the notebook cells' output, %d in the edits'.", masked["notebook cells"], masked["generated edits"]))
 	ty.notes = append(ty.notes, "Go refuses (does not build): "+fmt.Sprint(ty.counts["notebook cells"]["go refuses"])+" notebook cells, "+fmt.Sprint(ty.counts["generated edits"]["go refuses"])+" edits (counted as the engine's refusals; none may run in the engine).")
-	writeReport(t, "Notebook cells and their generated edits", fmt.Sprintf("%d notebooks.\n\n", len(nbs))+ty.table())
+	writeReport(t, "Notebook cells and their generated edits", ty.table())
 }
 
 func firstLine(s string) string {
