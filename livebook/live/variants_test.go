@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // A variant is a generated edit of a notebook cell: the kind of edit and
@@ -253,4 +254,31 @@ func applyEdits(src string, es []textEdit) string {
 	}
 	b.WriteString(src[at:])
 	return b.String()
+}
+
+// TestVariants checks the generated edits of a small cell.
+func TestVariants(t *testing.T) {
+	cell := "import \"fmt\"\n\nconst n = 5\n%%\ncfg := struct{ Seed uint64; Step float64 }{}\ncfg.Seed = 11\ncfg.Step = 0.08 + 0.09\nfmt.Println(cfg, n, 0x10)\n"
+	want := map[string]string{
+		"numeric literals changed":             "const n = 6\n%%\ncfg := struct{ Seed uint64; Step float64 }{}\ncfg.Seed = 12\ncfg.Step = 0.09 + 0.091\nfmt.Println(cfg, n, 0x10)",
+		"statements split over lines":          "cfg.Step = 0.08 +\n\t 0.09\nfmt.Println(cfg,\n\t n,\n\t 0x10)",
+		"parallel assignment":                  "cfg.Seed, _ = 11, 0\ncfg.Step, _ = 0.08 + 0.09, 0\n",
+		"parallel assignment as an if init":    "if cfg.Seed, _ = 11, 0; true {\n}\n",
+		"parallel assignment as a switch init": "switch cfg.Step, _ = 0.08 + 0.09, 0; {\n}\n",
+		"parallel assignment as a for post":    "for livebookGenOnce := true; livebookGenOnce; cfg.Seed, _ = 11, 0 {\n\tlivebookGenOnce = false\n}\n",
+		"a variable named min":                 "min := struct{ Seed uint64; Step float64 }{}\nmin.Seed = 11\nmin.Step = 0.08 + 0.09\nfmt.Println(min, n, 0x10)",
+		"a function named new":                 "%%\nnew := func(a ...any) int { return 0 }\n_ = new\ncfg :=",
+	}
+	got := map[string]string{}
+	for _, v := range variants(cell, 1) {
+		got[v.kind] = v.src
+	}
+	for kind, w := range want {
+		if !strings.Contains(got[kind], w) {
+			t.Errorf("%s: want %q in\n%s", kind, w, got[kind])
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d kinds of edit, want %d: %v", len(got), len(want), got)
+	}
 }
