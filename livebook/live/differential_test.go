@@ -141,10 +141,15 @@ func TestDifferential(t *testing.T) {
 // run as Go does ("" for any other refusal, which must not): yaegi
 // compares interface values holding a declared type with methods by the
 // identity of its box, so an interface compared with a copy of itself
-// answers rightly and two equal values boxed apart answer false.
+// answers rightly and two equal values boxed apart answer false; and it
+// gives a declared type without methods the underlying type's reflect
+// type, so x.(string) is right for a string and wrong for a mystring.
 func byChance(refusal string) string {
-	if strings.Contains(refusal, "comparing interface values that may hold a value of a type with methods") {
+	switch {
+	case strings.Contains(refusal, "comparing interface values that may hold a value of a type with methods"):
 		return "yaegi compares such interface values by the identity of their box: equal only for copies of one interface value"
+	case strings.Contains(refusal, "a type this program declares without methods, or its underlying type"):
+		return "yaegi gives a declared type's values its underlying type: the assertion to the underlying type is right only when no value of the declared type meets it"
 	}
 	return ""
 }

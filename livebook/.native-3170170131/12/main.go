@@ -1,0 +1,13 @@
+package main
+import "context"
+
+
+
+
+
+
+
+
+var ctx = context.Background()
+func main() {
+}

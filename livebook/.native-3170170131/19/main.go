@@ -1,0 +1,14 @@
+package main
+import "context"
+
+
+
+
+
+
+
+
+var ctx = context.Background()
+var answer011 = 0.0
+func main() {
+}

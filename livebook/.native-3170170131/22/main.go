@@ -1,0 +1,16 @@
+package main
+import "context"
+
+
+
+
+import "sodworkbench.org/workbench/sod/exercises"
+
+
+
+var ctx = context.Background()
+var answer011 = 0.0
+var answer012 = 0.0
+func main() {
+exercises.Check("01.2", answer012)
+}

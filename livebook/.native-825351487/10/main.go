@@ -1,0 +1,16 @@
+package main
+import "fmt"
+type M int
+func (M) F() {}
+type I interface{ F() }
+type Q int
+type P struct{ A int }
+func main() {
+var x any = Q(3)
+switch x.(type) {
+case int:
+	fmt.Println("int")
+case Q:
+	fmt.Println("Q")
+}
+}

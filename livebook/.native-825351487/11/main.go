@@ -1,0 +1,12 @@
+package main
+import "fmt"
+type M int
+func (M) F() {}
+type I interface{ F() }
+type Q int
+type P struct{ A int }
+func main() {
+var x any = Q(3)
+_, ok := x.(int)
+fmt.Println(ok)
+}

@@ -1,0 +1,11 @@
+package main
+import "fmt"
+type M int
+func (M) F() {}
+type I interface{ F() }
+type Q int
+type P struct{ A int }
+func main() {
+var x any = Q(3)
+fmt.Println(x == 3)
+}
