@@ -1,9 +1,0 @@
-package main
-
-
-
-
-
-
-func main() {
-}
