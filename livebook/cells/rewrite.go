@@ -486,6 +486,12 @@ func (r *rewriting) walk() {
 			r.deferred(n, n.Call, "defer")
 		case *ast.GoStmt:
 			r.deferred(n, n.Call, "go")
+		case *ast.SwitchStmt:
+			r.emptySwitch(n.Init, n.Body)
+		case *ast.TypeSwitchStmt:
+			if n.Init != nil && len(n.Body.List) == 0 {
+				r.refuse(n, "a type switch with an init statement and no cases is not available in the browser (the page's interpreter skips its init statement); put the statement before the switch")
+			}
 		case *ast.RangeStmt:
 			r.rangeLoop(n)
 		case *ast.ForStmt:
@@ -1165,4 +1171,15 @@ func (r *rewriting) parentLabel(s ast.Stmt) (*ast.Ident, bool) {
 		return out == nil
 	})
 	return out, out != nil
+}
+
+// emptySwitch gives a switch with an init statement and no clauses an
+// empty default clause: yaegi skips such a switch's init statement (a
+// type switch of that form, which yaegi cannot compile with a default
+// clause, is refused).
+func (r *rewriting) emptySwitch(init ast.Stmt, body *ast.BlockStmt) {
+	if init != nil && len(body.List) == 0 {
+		at := r.off(body.Lbrace) + 1
+		r.add(at, at, " default:")
+	}
 }

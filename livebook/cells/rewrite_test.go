@@ -58,6 +58,7 @@ func TestRewrites(t *testing.T) {
 		{"defer's arguments", "x := 1\ndefer println(x)\nx = 2", "{ livebook_a1 := x; defer livebook_example_org_support.Print(true, livebook_a1) }"},
 		{"min", "a := 2.0\n_ = min(a, 1)", "func(a float64, b ...float64) float64 {"},
 		{"a constant expression", "var f float64 = 100 / 8\n_ = f", "var f float64 = float64(12.0)"},
+		{"an empty switch with an init statement", "x := 0\nswitch x = 7; {\n}\n_ = x", "switch x = 7; { default:\n}"},
 		{"a constant over lines in a list", "_ = []int{1 +\n2, 3}", "_ = []int{int(\n3), 3}"},
 		{"a parallel assignment over lines in a block", "var q pkg.Point\nif true {\nq.X, q.Y = 1,\n2\n}", "{\n livebook_o1 := &q"},
 	}

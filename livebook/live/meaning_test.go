@@ -45,6 +45,8 @@ func TestGoMeaning(t *testing.T) {
 		{"defer evaluates its arguments at once", "func() {\n\tx := 0\n\tdefer fmt.Println(\"d\", x)\n\tx = 5\n}()", "d 0\n"},
 		{"parallel assignment as a for post statement", "type P struct{ A, B int }\nvar p P\nfor i := 0; i < 3; p.A, p.B = p.A+1, p.B+2 {\n\ti++\n}\nfmt.Println(p)", "{3 6}\n"},
 		{"parallel assignment as an if init", "type P struct{ A, B int }\nvar p P\nif p.A, p.B = 7, 8; p.A > 0 {\n\tfmt.Println(p)\n}", "{7 8}\n"},
+		{"an empty switch's init statement runs", "x := 0\nswitch x = 7; {\n}\nfmt.Println(x)", "7\n"},
+		{"an empty type switch with an init statement is refused", "var a any = 1\ny := 0\nswitch y = 3; a.(type) {\n}\nfmt.Println(y)", "refused: put the statement before the switch"},
 		{"parallel assignment as a switch init", "type P struct{ A, B int }\nvar p P\nswitch p.A, p.B = 7, 8; {\ndefault:\n\tfmt.Println(p)\n}", "{7 8}\n"},
 		{"index operands are evaluated first", "s := []int{1, 2, 3}\ni := 0\ni, s[i] = 2, 9\nfmt.Println(i, s)", "2 [9 2 3]\n"},
 		{"swap", "x := []int{1, 2}\nx[0], x[1] = x[1], x[0]\nfmt.Println(x)", "[2 1]\n"},
