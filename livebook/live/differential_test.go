@@ -306,7 +306,8 @@ func TestDifferentialChild(t *testing.T) {
 // error, with wall-clock durations masked and counted) and whether it
 // fails. It fails on a silent difference, on an edit the engine refuses
 // or fails where bare yaegi prints Go's output, and on a notebook cell
-// refused or failing that known.json does not list. The edits are a fixed
+// refused or failing that known.json does not list (or that needs the
+// static figures, which only the page's plots build has). The edits are a fixed
 // sample (sampleEdits: 4 kinds of edit per notebook, one edit of each, 48
 // for the 12 notebooks). With -short it runs notebook 00 and its edits
 // only.
@@ -424,6 +425,9 @@ func TestNotebooksNative(t *testing.T) {
 			switch {
 			case known[base][fmt.Sprint(i+1)] != "":
 				t.Logf("%s: %s: %s (listed: %s)", where, eo, e.Err, known[base][fmt.Sprint(i+1)])
+				listedBefore = where
+			case eo == "refused" && strings.Contains(e.Err, "staticfig is not built into"):
+				t.Logf("%s: %s (the page's plots build has it: -tags sodlive_plots)", where, e.Err)
 				listedBefore = where
 			case listedBefore != "" && eo != "differs":
 				t.Logf("%s: %s: %s (after %s, listed)", where, eo, e.Err, listedBefore)
