@@ -308,8 +308,8 @@ func TestDifferentialChild(t *testing.T) {
 // or fails where bare yaegi prints Go's output, and on a notebook cell
 // refused or failing that known.json does not list (or that needs the
 // static figures, which only the page's plots build has). The edits are a fixed
-// sample (sampleEdits: 4 kinds of edit per notebook, one edit of each, 48
-// for the 12 notebooks). With -short it runs notebook 00 and its edits
+// sample (sampleEdits: 4 kinds of edit per notebook, one edit of each where
+// the kind applies: 36 for the 12 notebooks). With -short it runs notebook 00 and its edits
 // only.
 func TestNotebooksNative(t *testing.T) {
 	if os.Getenv("LIVE_DIFF") == "" {
