@@ -100,7 +100,8 @@ type rewriting struct {
 	simple  map[ast.Stmt]bool // statements in a simple-statement position
 	targets map[ast.Expr]bool // the targets of parallel assignments
 	err     error
-	n       int // temporaries made
+	n       int               // temporaries made
+	decl    []*types.TypeName // the program's named types (declared)
 }
 
 // Check type-checks the program src (a whole file) and returns it
@@ -242,10 +243,17 @@ func (r *rewriting) render(start, end int) string {
 // text is a node's source with the edits inside it.
 func (r *rewriting) text(n ast.Node) string { return r.render(r.off(n.Pos()), r.off(n.End())) }
 
-// lines pads a one-line replacement with the newlines of the source it
-// replaces, so that later lines keep their numbers.
+// lines pads a replacement with the newlines of the source it replaces
+// (less those it keeps), so that later lines keep their numbers.
+// The newlines go after the replacement's first parenthesis or brace,
+// where Go allows a newline, not after it: a newline after an expression
+// ends the statement or, before a comma, breaks an argument list.
 func (r *rewriting) lines(n ast.Node, text string) string {
-	return text + strings.Repeat("\n", strings.Count(r.src[r.off(n.Pos()):r.off(n.End())], "\n"))
+	nl := strings.Repeat("\n", max(0, strings.Count(r.src[r.off(n.Pos()):r.off(n.End())], "\n")-strings.Count(text, "\n")))
+	if i := strings.IndexAny(text, "({"); i >= 0 && nl != "" {
+		return text[:i+1] + nl + text[i+1:]
+	}
+	return text + nl
 }
 
 func (r *rewriting) temp(what string) string {
@@ -464,6 +472,7 @@ func (r *rewriting) walk() {
 		return true
 	})
 	post := func(n ast.Node) {
+		r.dynamic(n)
 		switch n := n.(type) {
 		case *ast.IndexExpr:
 			r.index(n)
@@ -477,6 +486,12 @@ func (r *rewriting) walk() {
 			r.deferred(n, n.Call, "defer")
 		case *ast.GoStmt:
 			r.deferred(n, n.Call, "go")
+		case *ast.SwitchStmt:
+			r.emptySwitch(n.Init, n.Body)
+		case *ast.TypeSwitchStmt:
+			if n.Init != nil && len(n.Body.List) == 0 {
+				r.refuse(n, "a type switch with an init statement and no cases is not available in the browser (the page's interpreter skips its init statement); put the statement before the switch")
+			}
 		case *ast.RangeStmt:
 			r.rangeLoop(n)
 		case *ast.ForStmt:
@@ -1156,4 +1171,15 @@ func (r *rewriting) parentLabel(s ast.Stmt) (*ast.Ident, bool) {
 		return out == nil
 	})
 	return out, out != nil
+}
+
+// emptySwitch gives a switch with an init statement and no clauses an
+// empty default clause: yaegi skips such a switch's init statement (a
+// type switch of that form, which yaegi cannot compile with a default
+// clause, is refused).
+func (r *rewriting) emptySwitch(init ast.Stmt, body *ast.BlockStmt) {
+	if init != nil && len(body.List) == 0 {
+		at := r.off(body.Lbrace) + 1
+		r.add(at, at, " default:")
+	}
 }

@@ -2,6 +2,9 @@ package cells_test
 
 import (
 	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
 	"reflect"
 	"strings"
 	"testing"
@@ -42,7 +45,7 @@ func TestRewrites(t *testing.T) {
 		{"two type arguments", "a, b := must.M2(pkg.Two(3))\n_, _ = a, b", "must.M2[[]float64, map[string]pkg.Point](pkg.Two(3))"},
 		{"explicit type arguments stay", "p := must.M1[*pkg.Point](pkg.One())\n_ = p", "must.M1[*pkg.Point](pkg.One())"},
 		{"parallel fields, constants in place", "var q pkg.Point\nq.X, q.Y = 1, 2", "{ livebook_o1 := &q; livebook_o2 := &q; livebook_o1.X = 1; livebook_o2.Y = 2 }"},
-		{"parallel over lines", "var q pkg.Point\nq.X,\nq.Y = q.Y,\nq.X", "var livebook_v3 float64 = q.Y; var livebook_v4 float64 = q.X; livebook_o1.X = livebook_v3; livebook_o2.Y = livebook_v4 }\n\n"},
+		{"parallel over lines", "var q pkg.Point\nq.X,\nq.Y = q.Y,\nq.X", "{\n\n livebook_o1 := &q; livebook_o2 := &q; var livebook_v3 float64 = q.Y; var livebook_v4 float64 = q.X; livebook_o1.X = livebook_v3; livebook_o2.Y = livebook_v4 }"},
 		{"parallel as a for post", "var q pkg.Point\nfor i := 0; i < 2; q.X, q.Y = q.X+1, q.Y {\ni++\n}", "; func() { livebook_o1 := &q"},
 		{"parallel as an if init", "var q pkg.Point\nif q.X, q.Y = 1, 2; q.X > 0 {\n}", "if func() { livebook_o1 := &q"},
 		{"index operands first", "s := []int{1, 2}\ni := 0\ni, s[i] = 1, 5", "{ livebook_o1 := s; livebook_k2 := i; i = 1; livebook_o1[livebook_example_org_support.Index(int64(livebook_k2), len(livebook_o1), 7)] = 5 }"},
@@ -55,6 +58,9 @@ func TestRewrites(t *testing.T) {
 		{"defer's arguments", "x := 1\ndefer println(x)\nx = 2", "{ livebook_a1 := x; defer livebook_example_org_support.Print(true, livebook_a1) }"},
 		{"min", "a := 2.0\n_ = min(a, 1)", "func(a float64, b ...float64) float64 {"},
 		{"a constant expression", "var f float64 = 100 / 8\n_ = f", "var f float64 = float64(12.0)"},
+		{"an empty switch with an init statement", "x := 0\nswitch x = 7; {\n}\n_ = x", "switch x = 7; { default:\n}"},
+		{"a constant over lines in a list", "_ = []int{1 +\n2, 3}", "_ = []int{int(\n3), 3}"},
+		{"a parallel assignment over lines in a block", "var q pkg.Point\nif true {\nq.X, q.Y = 1,\n2\n}", "{\n livebook_o1 := &q"},
 	}
 	for _, tt := range tests {
 		var s cells.Session
@@ -74,6 +80,9 @@ func TestRewrites(t *testing.T) {
 		}
 		if !strings.Contains(p.Src, tt.want) {
 			t.Errorf("%s: want %q in\n%s", tt.name, tt.want, p.Src)
+		}
+		if _, err := parser.ParseFile(token.NewFileSet(), "", p.Src, 0); err != nil {
+			t.Errorf("%s: the rewritten program does not parse: %v\n%s", tt.name, err, p.Src)
 		}
 		if strings.Count(p.Src, "\n") != strings.Count(plain.Src, "\n") {
 			t.Errorf("%s: the rewrite changed the number of lines:\n%s", tt.name, p.Src)
@@ -129,5 +138,65 @@ func TestLargeCell(t *testing.T) {
 	}
 	if n := strings.Count(p.Src, "must.M1[*pkg.Point]"); n != 5000 {
 		t.Errorf("%d generic calls rewritten, want 5000", n)
+	}
+}
+
+// TestDynamicTypes checks the refusals of what the interpreter answers
+// wrongly about the dynamic types of values (see dynamic.go), at the
+// cell's line (marked "// here"), and that their neighbours it answers
+// rightly are not refused. (live's TestDynamicTypes runs the same kinds of
+// cells in the interpreter and natively.)
+func TestDynamicTypes(t *testing.T) {
+	rw, _ := rewriter()
+	rw.Symbols["fmt/fmt"] = map[string]reflect.Value{"Printf": reflect.ValueOf(fmt.Printf), "Sprintf": reflect.ValueOf(fmt.Sprintf)}
+	const common = "import \"fmt\"\ntype M int\nfunc (M) F() {}\ntype I interface{ F() }\ntype P struct{ A int }\n"
+	tests := []struct {
+		name, decl, body string
+		want             string // words of the refusal ("": accepted)
+	}{
+		{"an interface with methods and a declared type", "", "var x I = M(5)\n_ = x == M(5) // here", "comparing interface values"},
+		{"any and a declared type with methods", "", "var x any = M(5)\n_ = x != M(5) // here", "comparing interface values"},
+		{"two interfaces", "", "var x, y I = M(5), M(5)\n_ = x == y // here", "comparing interface values"},
+		{"a switch's case", "", "var x I = M(5)\nswitch x {\ncase M(5): // here\n}", "comparing interface values"},
+		{"an interface and a type parameter", "func eq[T comparable](i any, t T) bool {\n\treturn i == t // here\n}\n", "_ = eq(1, 1)", "comparing an interface value with a value of a type parameter"},
+		{"a type assertion to a type parameter", "func is[T any](i any) bool {\n\t_, ok := i.(T) // here\n\treturn ok\n}\n", "_ = is[M](1)", "type made of a type parameter"},
+		{"a type switch case of a type parameter", "func sw[T any](i any) int {\n\tswitch i.(type) {\n\tcase T: // here\n\t\treturn 1\n\t}\n\treturn 0\n}\n", "_ = sw[int](1)\n_ = sw[any](1)", "type made of a type parameter"},
+		{"a type parameter's case, basic type arguments", "func sw[T any](i any) int {\n\tswitch i.(type) {\n\tcase T, []T:\n\t\treturn 1\n\t}\n\t_, ok := i.(T)\n\t_ = ok\n\treturn 0\n}\n", "_ = sw[int](1)\n_ = sw[string](1)", ""},
+		{"a type switch case of an interface of a type parameter", "func sw[T any](i any) int {\n\tswitch i.(type) {\n\tcase interface{ G() T }: // here\n\t\treturn 1\n\t}\n\treturn 0\n}\n", "_ = sw[int](1)", "type made of a type parameter"},
+		{"%T of a declared type", "", "fmt.Printf(\"%d %T\\n\", 1, M(1)) // here", "%T of a value of a type this program declares"},
+		{"%#v of a declared struct", "", "s := fmt.Sprintf(\"%#v\", []P{{1}}) // here\n_ = s", "%#v of a value"},
+		{"%T of an interface a declared type implements", "", "var x I\nfmt.Printf(\"%T\", x) // here", "%T of a value"},
+		{"%T of a generic type", "type G[T any] struct{ V T }\n", "fmt.Printf(\"%T\", G[int]{}) // here", "%T of a value"},
+		{"any holding a declared type and its underlying type", "type Q int\n", "var x any = 3\n_ = x == 3 // here", "does not tell the two types apart"},
+
+		{"a case of an underlying type", "type Q int\n", "var x any = 3\nswitch x.(type) {\ncase int: // here\n}", "does not tell the two types apart"},
+		{"an assertion to another type of a declared type's underlying type", "type R float64\n", "var x any = R(3)\n_, ok := x.(float64) // here\n_ = ok", "does not tell the two types apart"},
+		{"an assertion to a declared type without methods", "type R float64\n", "var x any = R(3)\n_, ok := x.(R)\n_ = ok", ""},
+		{"a comparison with nil", "", "var x I\n_ = x == nil", ""},
+		{"a declared type without methods in any", "", "type Q int\nvar x any = Q(1)\n_ = x == Q(1)", ""},
+		{"an interface no declared type implements", "", "var e, f error\n_ = e == f", ""},
+		{"%T and %#v of the language's types", "", "fmt.Printf(\"%T %#v %v\\n\", 1, []int{1}, P{1})", ""},
+		{"a type switch on concrete types", "", "var x any = 1\nswitch x.(type) {\ncase int, M:\n}", ""},
+		{"a generic function's type switch on concrete types", "func sw[T any](i any) int {\n\tswitch i.(type) {\n\tcase int:\n\t\treturn 1\n\t}\n\treturn 0\n}\n", "_ = sw[int](1)", ""},
+	}
+	for _, tt := range tests {
+		var s cells.Session
+		cell := common + tt.decl + "%%\n" + tt.body
+		c, err := cells.Parse("cell 2", cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Program("cell 2", c, rw)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v, want it accepted", tt.name, err)
+			}
+			continue
+		}
+		line := strings.Count(cell[:strings.Index(cell, "// here")], "\n") + 1
+		var e *cells.Error
+		if !errors.As(err, &e) || e.Line != line || !strings.Contains(e.Msg, tt.want) || !strings.Contains(e.Msg, "not available in the browser") {
+			t.Errorf("%s: %v, want line %d with %q", tt.name, err, line, tt.want)
+		}
 	}
 }

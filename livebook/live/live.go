@@ -20,6 +20,7 @@ import (
 	"os"
 	"path"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -254,6 +255,10 @@ var reflectMessages = [][2]string{
 	{"reflect: call of reflect.Value.Elem on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
 }
 
+// interpreterTrace is the line yaegi writes (run.go, runCfg) as a panic
+// leaves an interpreted function: "_.go:12:3: panic: main.f(...)".
+var interpreterTrace = regexp.MustCompile(`\A(?:[^\n]*:)?\d+:\d+: panic: [^\n]*\(\.\.\.\)\n\z`)
+
 // explainer writes the interpreter's reports with program positions
 // turned into cell lines (cells.Program.Explain).
 type explainer struct {
@@ -262,6 +267,12 @@ type explainer struct {
 }
 
 func (e explainer) Write(b []byte) (int, error) {
+	if interpreterTrace.Match(b) {
+		// yaegi writes one such line for every function a panic leaves,
+		// even when a deferred recover stops it, where Go writes nothing;
+		// a panic that ends the run is reported as the run's error.
+		return len(b), nil
+	}
 	if _, err := io.WriteString(e.w, e.prog.Explain(string(b))); err != nil {
 		return 0, err
 	}

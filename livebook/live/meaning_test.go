@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"sodworkbench.org/workbench/livebook/cells"
 	"sodworkbench.org/workbench/livebook/live"
 )
 
@@ -43,6 +45,8 @@ func TestGoMeaning(t *testing.T) {
 		{"defer evaluates its arguments at once", "func() {\n\tx := 0\n\tdefer fmt.Println(\"d\", x)\n\tx = 5\n}()", "d 0\n"},
 		{"parallel assignment as a for post statement", "type P struct{ A, B int }\nvar p P\nfor i := 0; i < 3; p.A, p.B = p.A+1, p.B+2 {\n\ti++\n}\nfmt.Println(p)", "{3 6}\n"},
 		{"parallel assignment as an if init", "type P struct{ A, B int }\nvar p P\nif p.A, p.B = 7, 8; p.A > 0 {\n\tfmt.Println(p)\n}", "{7 8}\n"},
+		{"an empty switch's init statement runs", "x := 0\nswitch x = 7; {\n}\nfmt.Println(x)", "7\n"},
+		{"an empty type switch with an init statement is refused", "var a any = 1\ny := 0\nswitch y = 3; a.(type) {\n}\nfmt.Println(y)", "refused: put the statement before the switch"},
 		{"parallel assignment as a switch init", "type P struct{ A, B int }\nvar p P\nswitch p.A, p.B = 7, 8; {\ndefault:\n\tfmt.Println(p)\n}", "{7 8}\n"},
 		{"index operands are evaluated first", "s := []int{1, 2, 3}\ni := 0\ni, s[i] = 2, 9\nfmt.Println(i, s)", "2 [9 2 3]\n"},
 		{"swap", "x := []int{1, 2}\nx[0], x[1] = x[1], x[0]\nfmt.Println(x)", "[2 1]\n"},
@@ -77,6 +81,77 @@ func TestGoMeaning(t *testing.T) {
 		if want, ok := strings.CutPrefix(tt.want, "panic: "); ok {
 			if !errors.Is(err, live.ErrPanic) || !strings.Contains(err.Error(), strings.TrimPrefix(want, "panic: ")) {
 				t.Errorf("%s: %v (printed %q), want a panic with %q", tt.name, err, out.String(), want)
+			}
+			continue
+		}
+		if err != nil || out.String() != tt.want {
+			t.Errorf("%s: printed %q (%v), want %q", tt.name, out.String(), err, tt.want)
+		}
+	}
+}
+
+// TestDynamicTypes runs, in the interpreter, cells whose answers depend on
+// the dynamic types of values (cells/dynamic.go): each prints Go's output
+// or is refused with a message naming the construct. With LIVE_DIFF=1
+// each cell also runs natively (go build) and its output is checked
+// against the table's.
+func TestDynamicTypes(t *testing.T) {
+	const common = "import \"fmt\"\ntype M int\nfunc (M) F() {}\ntype I interface{ F() }\ntype Q int\ntype P struct{ A int }\n"
+	tests := []struct {
+		name, decl, body string
+		want             string // Go's output, or "refused: <words>"
+	}{
+		{"equal values of a declared type with methods in interfaces", "", "var x, y I = M(5), M(5)\nfmt.Println(x == y)", "refused: comparing interface values"},
+		{"an interface and a declared value", "", "var x any = M(5)\nfmt.Println(x == M(5))", "refused: comparing"},
+		{"a switch's case", "", "var x I = M(5)\nswitch x {\ncase M(5):\n\tfmt.Println(\"5\")\n}", "refused: comparing interface values"},
+		{"an interface and a type parameter", "func eq[T comparable](i any, t T) bool {\n\treturn i == t\n}\n", "fmt.Println(eq(0, 0))", "refused: a value of a type parameter"},
+		{"a case of a type parameter, a declared type argument", "func sw[T any](i any) string {\n\tswitch i.(type) {\n\tcase T:\n\t\treturn \"T\"\n\t}\n\treturn \"other\"\n}\n", "fmt.Println(sw[Q](Q(1)), sw[any](2))", "refused: a type made of a type parameter"},
+		{"%T of a declared type", "", "fmt.Printf(\"%T\\n\", P{})", "refused: %T of a value"},
+		{"%#v of a declared type", "", "fmt.Printf(\"%#v\\n\", P{1})", "refused: %#v of a value"},
+		{"a declared type without methods in an interface", "", "var x any = Q(3)\nfmt.Println(x == Q(3))", "true\n"},
+		{"a declared type without methods and its underlying type", "", "var x any = Q(3)\nfmt.Println(x == 3)", "refused: does not tell the two types apart"},
+		{"a case of the underlying type of a declared type", "", "var x any = Q(3)\nswitch x.(type) {\ncase int:\n\tfmt.Println(\"int\")\ncase Q:\n\tfmt.Println(\"Q\")\n}", "refused: does not tell the two types apart"},
+		{"an assertion to the underlying type of a declared type", "", "var x any = Q(3)\n_, ok := x.(int)\nfmt.Println(ok)", "refused: does not tell the two types apart"},
+		{"an assertion to a declared type without methods", "", "var x any = Q(3)\nq, ok := x.(Q)\nfmt.Println(q, ok)", "3 true\n"},
+		{"comparisons with nil", "", "var x I\nvar e error\nfmt.Println(x == nil, e == nil)", "true true\n"},
+		{"a case of a type parameter, basic type arguments", "func sw[T any](i any) string {\n\tswitch i.(type) {\n\tcase T:\n\t\treturn \"T\"\n\t}\n\treturn \"other\"\n}\n", "fmt.Println(sw[int](1), sw[string](2), sw[[]int]([]int{}))", "T other T\n"},
+		{"%T and %#v of the language's types, %v of declared ones", "", "fmt.Printf(\"%T %#v %v %+v\\n\", 1.5, []int{1}, P{2}, Q(3))", "float64 []int{1} {2} 3\n"},
+		{"a panic recovered in a caller prints nothing", "func f(s []int) int {\n\treturn s[3]\n}\n", "func() {\n\tdefer func() { fmt.Println(\"recovered:\", recover() != nil) }()\n\tf(nil)\n}()\nfmt.Println(\"after\")", "recovered: true\nafter\n"},
+	}
+	var native *nativeGo
+	if os.Getenv("LIVE_DIFF") != "" {
+		native = newNativeGo(t)
+	}
+	for i, tt := range tests {
+		k, err := live.New(sources(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cell := common + tt.decl + "%%\n" + tt.body
+		var out bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		_, err = k.Run(ctx, fmt.Sprintf("cell %d", i+1), cell, &out, &out)
+		cancel()
+		if native != nil {
+			var s cells.Session
+			c, perr := cells.Parse("cell", cell)
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			p, perr := s.Program("cell", c, nil)
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			n := native.run(context.Background(), p.Src)
+			if want, refused := strings.CutPrefix(tt.want, "refused: "); !refused && (!n.Built || n.Exit != 0 || n.Out != tt.want) {
+				t.Errorf("%s: natively %q (exit %d, %s), the table says %q", tt.name, n.Out, n.Exit, n.BuildErr, tt.want)
+			} else if refused && !n.Built {
+				t.Errorf("%s: Go does not build it (%s), the engine must refuse it for %q", tt.name, n.BuildErr, want)
+			}
+		}
+		if want, ok := strings.CutPrefix(tt.want, "refused: "); ok {
+			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "not available in the browser") || errors.Is(err, live.ErrPanic) {
+				t.Errorf("%s: %v (printed %q), want a refusal with %q", tt.name, err, out.String(), want)
 			}
 			continue
 		}
