@@ -144,7 +144,7 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	t2 := time.Now()
 	res.Compile = t2.Sub(t1)
 	if err != nil {
-		return res, errors.New(prog.Explain(err.Error()))
+		return res, errors.New(sourcePackageError(prog, name, prog.Explain(err.Error())))
 	}
 	k.session.Commit(name, c)
 	res.Compiled = true
@@ -337,6 +337,32 @@ func stdlibSources() map[string][]string {
 // compiles from its own copy of their source whenever it is given the
 // symbols of fmt under the key "fmt/fmt" (with its fmt redirection).
 var stdlibGeneric = []string{"cmp", "maps", "slices"}
+
+// sourcePackageError places a compile error that names no line of a cell
+// (msg, already explained): the interpreter failed in the source of a
+// package it compiles itself (stdlibGeneric, cells.SourcePackages), whose
+// positions are not the program's. The error then names the first line of
+// cell name that uses such a package, and the package, and says it is not
+// available in the browser; other messages are returned as they are.
+func sourcePackageError(prog *cells.Program, name, msg string) string {
+	if strings.Contains(msg, name) {
+		return msg
+	}
+	pkgs := append(slices.Clone(stdlibGeneric), cells.SourcePackages...)
+	for i, l := range strings.Split(prog.Src, "\n") {
+		cell, line := prog.Where(i + 1)
+		if cell != name || line == 0 {
+			continue
+		}
+		for _, pkg := range pkgs {
+			base := pkg[strings.LastIndex(pkg, "/")+1:]
+			if strings.Contains(l, base+".") {
+				return fmt.Sprintf("%s, line %d: package %s, which the interpreter compiles from its source, fails to compile there (%s): not available in the browser", name, line, pkg, msg)
+			}
+		}
+	}
+	return name + ": " + msg
+}
 
 // plain are the symbols with fmt under an equivalent key that does not
 // trigger that compilation, which would add about a second to every run in

@@ -109,3 +109,28 @@ func TestWorkarounds(t *testing.T) {
 		}
 	}
 }
+
+// A package the interpreter compiles from its own source and fails on
+// (slices.DeleteFunc calls the builtin clear, which yaegi v0.16.1's copy
+// of slices cannot) is reported at the cell's line that uses it, naming
+// the package, not at a line of the package's source.
+func TestSourcePackageErrorLine(t *testing.T) {
+	k, err := live.New(sources(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "import (\n\t\"fmt\"\n\t\"slices\"\n)\n%%\nx := []int{1, 2, 3}\nx = slices.DeleteFunc(x, func(v int) bool { return v == 2 })\nfmt.Println(x)"
+	var out bytes.Buffer
+	_, err = k.Run(context.Background(), "cell 3", src, &out, &out)
+	if err == nil {
+		if out.String() != "[1 3]\n" {
+			t.Fatalf("printed %q without error, want [1 3]", out.String())
+		}
+		return // the interpreter compiles slices.DeleteFunc now: nothing to place
+	}
+	for _, want := range []string{"cell 3, line 7:", "package slices", "not available in the browser"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
