@@ -117,9 +117,10 @@ func (g *nativeGo) run(ctx context.Context, src string) nativeResult {
 }
 
 // timing is a wall-clock duration as time.Duration prints it ("1.2s",
-// "350ms", "1m2.5s"): the only field of an output that is masked before
-// the comparison.
-var timing = regexp.MustCompile(`\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ns|µs|us|ms|s)\b`)
+// "350ms", "1m2.5s") or as seconds with a unit after a space ("0.3 s",
+// 08's study cell): the only field of an output that is masked before the
+// comparison.
+var timing = regexp.MustCompile(`\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)? ?(?:ns|µs|us|ms|s)\b`)
 
 // buildInfo is the build metadata the library's version line prints
 // (sod.Version: "(build: v0.0.0-…, source: ..)"), which is the test
@@ -271,5 +272,24 @@ func writeReport(t *testing.T, title, text string) {
 	doc := "# The live book's engine against native Go\n\nWritten by `go test ./live` with LIVE_DIFF=1 (TestDifferential, TestNotebooksNative).\n\n" + strings.Join(report.sections, "\n")
 	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestMaskTimings: the durations masked are those of a clock, in either
+// format; numbers before other words are kept (a lone "s" after a number
+// reads as seconds, so "5 s.t." is masked too).
+func TestMaskTimings(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		n        int
+	}{
+		{"10 cells × 10 trials in 0.3 s\n", "10 cells × 10 trials in <duration>\n", 1},
+		{"took 1.2s, then 350ms and 1m2.5s", "took <duration>, then <duration> and <duration>", 3},
+		{"3 steps, 2 starts, 5 s.t. x", "3 steps, 2 starts, <duration>.t. x", 1},
+		{"n = 20, r = 1", "n = 20, r = 1", 0},
+	} {
+		if got, n := maskTimings(tt.in); got != tt.want || n != tt.n {
+			t.Errorf("maskTimings(%q) = %q, %d; want %q, %d", tt.in, got, n, tt.want, tt.n)
+		}
 	}
 }
