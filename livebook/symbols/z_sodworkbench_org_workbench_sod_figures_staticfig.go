@@ -15,5 +15,6 @@ func init() {
 		"BenchBandFigure":     reflect.ValueOf(staticfig.BenchBandFigure),
 		"BenchProfileFigures": reflect.ValueOf(staticfig.BenchProfileFigures),
 		"CaseFigure":          reflect.ValueOf(staticfig.CaseFigure),
+		"ErrBadStaticFigure":  reflect.ValueOf(&staticfig.ErrBadStaticFigure).Elem(),
 	}
 }

@@ -82,8 +82,8 @@ type RoundStats struct {
 
 // KindCount is a count of accepted candidates of one kind and line.
 type KindCount struct {
-	Kind  string // "β+", "β−", "γ+" or "γ−"
-	Count int
+	Kind string // "β+", "β−", "γ+" or "γ−"
+	N    int    // accepted candidates of the kind
 }
 
 // TRange is the distribution of the t of accepted SOD candidates: how
@@ -147,7 +147,7 @@ func SummarizeRounds(rs []*TrialResult) ([]RoundStats, error) {
 		}
 		for _, k := range roundKinds {
 			if kinds[k] > 0 {
-				s.Kinds = append(s.Kinds, KindCount{Kind: k, Count: kinds[k]})
+				s.Kinds = append(s.Kinds, KindCount{Kind: k, N: kinds[k]})
 			}
 		}
 		if len(ts) > 0 {

@@ -160,7 +160,7 @@ func TestBenchPartialNote(t *testing.T) {
 // carry a label only, an external one whose kind is not reported.
 func TestBenchRoundsTable(t *testing.T) {
 	rs := []escapebench.RoundStats{
-		{Family: "pmc", Method: "sod-line-search", Runs: 2, Rounds: 3, Accepted: 2, None: 1, Kinds: []escapebench.KindCount{{Kind: "β+", Count: 1}, {Kind: "γ−", Count: 1}},
+		{Family: "pmc", Method: "sod-line-search", Runs: 2, Rounds: 3, Accepted: 2, None: 1, Kinds: []escapebench.KindCount{{Kind: "β+", N: 1}, {Kind: "γ−", N: 1}},
 			T: escapebench.TRange{N: 2, Median: 55, Min: 10, Max: 100}, InInterval: 1},
 		{Family: "pmc", Method: "perturbed-gd", Runs: 1, Rounds: 1, Accepted: 1, Unkinded: 1},
 		{Family: "pmc", Method: "exec-negcurv", Runs: 1, Rounds: 2, Accepted: 1, Failed: 1, Unkinded: 1, External: true},

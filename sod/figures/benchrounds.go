@@ -25,7 +25,7 @@ func BenchRoundsTable(rs []escapebench.RoundStats, family string) (widgets.Table
 		}
 		var kinds []string
 		for _, k := range s.Kinds {
-			kinds = append(kinds, fmt.Sprintf("%s %d", k.Kind, k.Count))
+			kinds = append(kinds, fmt.Sprintf("%s %d", k.Kind, k.N))
 		}
 		if s.Unkinded > 0 {
 			word := "no kind"

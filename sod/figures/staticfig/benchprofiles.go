@@ -37,17 +37,17 @@ func BenchProfileFigures(a escapebench.FamilyAnalysis) ([]*plot.Plot, error) {
 // method, titled by it and its number of runs, cols to a row, each the
 // median and inter-quartile band of ‖XXᵀ − M*‖_F against ∇h evaluations
 // (figures.BenchBandCurves). No method with a trace is an error wrapping
-// figures.ErrBadFigure.
+// ErrBadStaticFigure.
 func BenchBandFigure(ss []escapebench.Summary, family string, cols int) (*plots.Figure, error) {
 	if cols < 1 {
-		return nil, fmt.Errorf("%w: BenchBandFigure: %d columns, want at least 1", figures.ErrBadFigure, cols)
+		return nil, fmt.Errorf("%w: BenchBandFigure: %d columns, want at least 1", ErrBadStaticFigure, cols)
 	}
 	cs, err := figures.BenchBandCurves(ss, family)
 	if err != nil {
 		return nil, err
 	}
 	if len(cs) == 0 {
-		return nil, fmt.Errorf("%w: BenchBandFigure: no method of family %q has a convergence trace", figures.ErrBadFigure, family)
+		return nil, fmt.Errorf("%w: BenchBandFigure: no method of family %q has a convergence trace", ErrBadStaticFigure, family)
 	}
 	fig := &plots.Figure{}
 	for k, c := range cs {
