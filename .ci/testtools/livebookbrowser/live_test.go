@@ -146,79 +146,19 @@ func (w *countingWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// kernelOutputs returns, per code cell of an executed notebook, the text
-// the kernel printed and how many HTML outputs with a chart it showed.
+// kernelOutputs is browsercheck.KernelOutputs, failing the test on error.
 func kernelOutputs(t *testing.T, file string) (texts []string, charts []int) {
 	t.Helper()
-	b, err := os.ReadFile(file)
+	texts, charts, err := browsercheck.KernelOutputs(file)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var nb struct {
-		Cells []struct {
-			Type    string `json:"cell_type"`
-			Outputs []struct {
-				Type string          `json:"output_type"`
-				Text json.RawMessage `json:"text"`
-				Data map[string]any  `json:"data"`
-			} `json:"outputs"`
-		} `json:"cells"`
-	}
-	if err := json.Unmarshal(b, &nb); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	for _, c := range nb.Cells {
-		if c.Type != "code" {
-			continue
-		}
-		var text strings.Builder
-		n := 0
-		for _, o := range c.Outputs {
-			switch o.Type {
-			case "stream":
-				var lines []string
-				if json.Unmarshal(o.Text, &lines) != nil {
-					var s string
-					_ = json.Unmarshal(o.Text, &s)
-					lines = []string{s}
-				}
-				text.WriteString(strings.Join(lines, ""))
-			case "display_data":
-				if h, ok := o.Data["text/html"]; ok && strings.Contains(fmt.Sprint(h), `class="sodw"`) {
-					n++
-				}
-			}
-		}
-		texts = append(texts, text.String())
-		charts = append(charts, n)
 	}
 	return texts, charts
 }
 
-// comparable drops what differs between two correct runs: GoNB's panic
-// traces and "exit status" lines, timings, and the module's folder.
-var volatile = []*regexp.Regexp{
-	regexp.MustCompile(`(?m)^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d `), // log timestamps
-	regexp.MustCompile(`\d+(\.\d+)?\s?(ns|µs|ms|s)\b`),         // durations
-	regexp.MustCompile(`(?m)^workbench module: .*$`),           // the set-up cell
-	regexp.MustCompile(`(?m)^offline ECharts assets: .*$`),     // a folder on the kernel's machine
-	regexp.MustCompile(`\(build: [^)]*\)`),                     // version stamp
-	regexp.MustCompile(`(/tmp/[\w.-]*?)\d{6,}`),                // os.MkdirTemp's random names
-	regexp.MustCompile(`(?m)^(exit status \d+|panic: .*|goroutine .*|\s+/.*\.go:\d+.*)$`),
-}
-
-func comparable(s string) string {
-	for _, re := range volatile {
-		s = re.ReplaceAllString(s, "")
-	}
-	var lines []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimRight(l, " \t"); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// comparable is browsercheck.Comparable: a cell's text without what differs
+// between two correct runs.
+func comparable(s string) string { return browsercheck.Comparable(s) }
 
 func TestLiveBook(t *testing.T) {
 	dir := os.Getenv("SOD_LIVEBOOK")
