@@ -15,9 +15,10 @@
 #                                        with nbconvert + gonb, printing each notebook and its time)
 #    then the live book of all notebooks (scripts/book.sh --executed: the harness's executed copies,
 #    not executed twice) and its browser test on all 12 pages (every cell run in the page's Go
-#    interpreter, outputs compared with the kernel's, the budgets asserted: .ci/testtools/livebookbrowser)
-#    then scripts/cellcost.sh --quick     (what each cell of notebook 00 costs: build, tools, GoNB, run;
-#                                        reported, not asserted; a failing cell or no build fails)
+#    interpreter, outputs compared with the kernel's, the budgets asserted: .ci/testtools/livebookbrowser),
+#    after scripts/cellcost.sh --cells   (what every cell costs as the kernel runs it: build, tools, GoNB,
+#                                        run; reported, not asserted, and the kernel's time of each cell
+#                                        for the page's ratio to it; a failing cell or no build fails)
 # 5. the image: SOD_IMAGE_TEST=1 runs docker/test-image.sh in full; SOD_IMAGE_TEST=ci (.ci/run) runs
 #    its CI profile when the measured cost fits the 25-minute budget (README, "How CI decides").
 #    Both install podman (scripts/install.sh --with-podman) and first check the host: no podman, no
@@ -121,10 +122,12 @@ echo "== live book (livebook: go vet, go test with the differential test's quick
 mkdir -p "$repo/out"
 (cd livebook && go vet ./... && GOOS=js GOARCH=wasm go vet ./cmd/sodlive && LIVE_DIFF=1 LIVE_DIFF_REPORT="$repo/out/LIVE-DIFF.md" go test -short -timeout 20m ./...)
 scripts/book.sh -o "$repo/out/livebook-ci" --no-check --executed "$repo/out/notebooks-executed"
-(cd .ci/testtools && SOD_LIVEBOOK="$repo/out/livebook-ci" SOD_LIVEBOOK_NOTEBOOKS=. go test -count=1 -timeout 30m -v -run TestLiveBook ./livebookbrowser 2>&1 |
-  grep -v '^=== RUN')
-echo "== cell cost (scripts/cellcost.sh --quick)"
-scripts/cellcost.sh --quick
+# The kernel's time of every cell (wall, from the execute request to the reply), for the page's
+# ratio to it in LIVE-REPORT.md: GoNB stamps the executed notebooks' times to the second.
+echo "== cell cost (scripts/cellcost.sh --cells: every cell of every notebook, as the kernel runs it)"
+scripts/cellcost.sh --cells --out "$repo/out/CELLCOST-ci.md"
+(cd .ci/testtools && SOD_LIVEBOOK="$repo/out/livebook-ci" SOD_LIVEBOOK_NOTEBOOKS=. SOD_LIVEBOOK_KERNEL_TIMES="$repo/out/CELLCOST-ci.md" \
+  go test -count=1 -timeout 30m -v -run TestLiveBook ./livebookbrowser 2>&1 | grep -v '^=== RUN')
 
 echo "== image (docker/test-image.sh)"
 if [ "$install" = 1 ]; then docker/image-step.sh; else docker/image-step.sh --no-install; fi
