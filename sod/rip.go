@@ -154,7 +154,7 @@ func RIPSample(ctx context.Context, op Operator, p, samples int, seed uint64) (*
 // M = U diag(s) Uᵀ (REPRODUCTION.md C4): for a fixed orthonormal U the extreme ratios
 // are the extreme eigenvalues of the p×p matrix K_U = Φ_Uᵀ Φ_U with
 // Φ_U = [𝒜(u_k u_kᵀ)]_k, and these are minimised and maximised over U with
-// Nelder–Mead (gonum/optimize) from the given number of seeded random
+// gonum/optimize's Nelder–Mead (run in the caller's goroutine) from the given number of seeded random
 // starts (the reference used 40). It is an inner estimate, usually sharp.
 // p must lie in [1, n] and starts be ≥ 1 (else ErrBadParameter). ctx is
 // checked before every start.
@@ -192,17 +192,10 @@ func RIPOptimize(ctx context.Context, op Operator, p, starts int, seed uint64) (
 			x0[i] = rng.NormFloat64()
 		}
 		for _, sign := range []float64{1, -1} {
-			prob := optimize.Problem{Func: func(x []float64) float64 {
-				return extreme(x, sign)
-			}}
-			set := &optimize.Settings{
-				FuncEvaluations: 400 * n * p,
-				Converger:       &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-13, Iterations: 50 * n * p},
-			}
-			res, err := optimize.Minimize(prob, x0, set, &optimize.NelderMead{})
-			if res == nil {
-				return nil, fmt.Errorf("%w: Nelder–Mead: %v", ErrFactorization, err)
-			}
+			// gonum's Nelder–Mead under Minimize's settings, in this goroutine
+			// (neldermead.go: the same minimum to the bit).
+			res := minimizeNelderMead(func(x []float64) float64 { return extreme(x, sign) }, x0, 400*n*p,
+				&optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-13, Iterations: 50 * n * p})
 			if sign > 0 {
 				lo = math.Min(lo, res.F)
 			} else {
