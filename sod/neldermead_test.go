@@ -1,6 +1,7 @@
 package sod
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -134,6 +135,78 @@ func BenchmarkRIPOptimize(b *testing.B) {
 			for p := 1; p <= 2; p++ {
 				if _, err := RIPOptimize(b.Context(), in.P.Op, p, 40, 1); err != nil {
 					b.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// TestRIPEvalMatchesMat: ripEval.setU, which calls BLAS and LAPACK
+// directly, gives the numbers of gonum's mat (Dense.Outer, Operator.Apply,
+// SymDense.SymOuterK, EigenSym.Factorize) to the bit: K_U and its extreme
+// eigenvalues, for p = 1, 2, 3 on the paper's instances and on PMC
+// operators, from seeded random factors (zero rows included).
+func TestRIPEvalMatchesMat(t *testing.T) {
+	type opCase struct {
+		name string
+		op   Operator
+	}
+	ops := []opCase{}
+	for _, in := range PaperInstances() {
+		ops = append(ops, opCase{in.Name, in.P.Op})
+	}
+	for _, c := range []struct {
+		n   int
+		eps float64
+	}{{4, 0.3}, {7, 0.1}} {
+		op, err := NewPMCOperator(c.n, c.eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops = append(ops, opCase{fmt.Sprintf("PMC n=%d", c.n), op})
+	}
+	rng := randstream.New(3, randstream.RIPSamples)
+	for _, oc := range ops {
+		n, m := oc.op.Dims()
+		for p := 1; p <= 3 && p <= n; p++ {
+			ev := newRIPEval(oc.op, p)
+			for trial := 0; trial < 20; trial++ {
+				y := mat.NewDense(n, p, nil)
+				for i := 0; i < n; i++ {
+					for j := 0; j < p; j++ {
+						if trial%5 != 4 || i != 0 { // every fifth factor has a zero row
+							y.Set(i, j, rng.NormFloat64())
+						}
+					}
+				}
+				lo, hi := ev.setU(y)
+				// The reference: the same Q, then mat's operations.
+				U := ev.U
+				phi := mat.NewDense(m, p, nil)
+				uu := mat.NewDense(n, n, nil)
+				ym := make([]float64, m)
+				for k := 0; k < p; k++ {
+					u := U.ColView(k)
+					uu.Outer(1, u, u)
+					oc.op.Apply(ym, uu)
+					phi.SetCol(k, ym)
+				}
+				K := mat.NewSymDense(p, nil)
+				K.SymOuterK(1, phi.T())
+				var eig mat.EigenSym
+				if !eig.Factorize(K, false) {
+					t.Fatalf("%s p=%d: reference eigen failed", oc.name, p)
+				}
+				v := eig.RawValues()
+				if !sameBits(lo, v[0]) || !sameBits(hi, v[p-1]) {
+					t.Errorf("%s p=%d trial %d: extremes (%v, %v), mat (%v, %v)", oc.name, p, trial, lo, hi, v[0], v[p-1])
+				}
+				for i := 0; i < p; i++ {
+					for j := i; j < p; j++ {
+						if !sameBits(ev.K.At(i, j), K.At(i, j)) {
+							t.Errorf("%s p=%d trial %d: K[%d,%d] = %v, mat %v", oc.name, p, trial, i, j, ev.K.At(i, j), K.At(i, j))
+						}
+					}
 				}
 			}
 		}
