@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -154,7 +156,7 @@ func RIPSample(ctx context.Context, op Operator, p, samples int, seed uint64) (*
 // M = U diag(s) Uᵀ (REPRODUCTION.md C4): for a fixed orthonormal U the extreme ratios
 // are the extreme eigenvalues of the p×p matrix K_U = Φ_Uᵀ Φ_U with
 // Φ_U = [𝒜(u_k u_kᵀ)]_k, and these are minimised and maximised over U with
-// Nelder–Mead (gonum/optimize) from the given number of seeded random
+// gonum/optimize's Nelder–Mead (run in the caller's goroutine) from the given number of seeded random
 // starts (the reference used 40). It is an inner estimate, usually sharp.
 // p must lie in [1, n] and starts be ≥ 1 (else ErrBadParameter). ctx is
 // checked before every start.
@@ -192,17 +194,10 @@ func RIPOptimize(ctx context.Context, op Operator, p, starts int, seed uint64) (
 			x0[i] = rng.NormFloat64()
 		}
 		for _, sign := range []float64{1, -1} {
-			prob := optimize.Problem{Func: func(x []float64) float64 {
-				return extreme(x, sign)
-			}}
-			set := &optimize.Settings{
-				FuncEvaluations: 400 * n * p,
-				Converger:       &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-13, Iterations: 50 * n * p},
-			}
-			res, err := optimize.Minimize(prob, x0, set, &optimize.NelderMead{})
-			if res == nil {
-				return nil, fmt.Errorf("%w: Nelder–Mead: %v", ErrFactorization, err)
-			}
+			// gonum's Nelder–Mead under Minimize's settings, in this goroutine
+			// (neldermead.go: the same minimum to the bit).
+			res := minimizeNelderMead(func(x []float64) float64 { return extreme(x, sign) }, x0, 400*n*p,
+				&optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-13, Iterations: 50 * n * p})
 			if sign > 0 {
 				lo = math.Min(lo, res.F)
 			} else {
@@ -224,17 +219,22 @@ type ripEval struct {
 	K    *mat.SymDense
 	uu   *mat.Dense
 	y    []float64
-	eig  mat.EigenSym
+	kc   blas64.Symmetric // the copy of K that Syev overwrites
+	w    []float64        // K's eigenvalues
+	ew   []float64        // Syev's work, of the size its query gives
 }
 
 func newRIPEval(op Operator, p int) *ripEval {
 	n, m := op.Dims()
 	e := &ripEval{op: op, n: n, p: p, U: mat.NewDense(n, p, nil), tau: make([]float64, p), phiU: mat.NewDense(m, p, nil),
-		K: mat.NewSymDense(p, nil), uu: mat.NewDense(n, n, nil), y: make([]float64, m)}
-	q := []float64{0, 0}
+		K: mat.NewSymDense(p, nil), uu: mat.NewDense(n, n, nil), y: make([]float64, m),
+		kc: blas64.Symmetric{N: p, Stride: p, Data: make([]float64, p*p), Uplo: blas.Upper}, w: make([]float64, p)}
+	q := []float64{0, 0, 0}
 	lapack64.Geqrf(e.U.RawMatrix(), e.tau, q[:1], -1)
-	lapack64.Orgqr(e.U.RawMatrix(), e.tau, q[1:], -1)
+	lapack64.Orgqr(e.U.RawMatrix(), e.tau, q[1:2], -1)
 	e.work = make([]float64, int(math.Max(q[0], q[1])))
+	lapack64.Syev(lapack.EVNone, e.kc, e.w, q[2:], -1)
+	e.ew = make([]float64, int(q[2]))
 	return e
 }
 
@@ -242,23 +242,45 @@ func newRIPEval(op Operator, p int) *ripEval {
 // eigenvalues. U is the thin Q of y's Householder QR (LAPACK's geqrf and
 // orgqr, as gonum's mat.QR computes it, without the condition estimate
 // and the square Q that mat.QR adds: its p columns are the same numbers).
+// The rest is what gonum's mat.Dense.Outer, SymDense.SymOuterK and
+// EigenSym.Factorize compute, called at the BLAS and LAPACK level without
+// their allocations and checks: the same routines on the same operands,
+// so the same numbers to the bit (TestRIPEvalMatchesMat).
 func (e *ripEval) setU(y *mat.Dense) (lo, hi float64) {
 	e.U.Copy(y)
 	raw := e.U.RawMatrix()
 	lapack64.Geqrf(raw, e.tau, e.work, len(e.work))
 	lapack64.Orgqr(raw, e.tau, e.work, len(e.work))
-	for k := 0; k < e.p; k++ {
-		u := e.U.ColView(k)
-		e.uu.Outer(1, u, u)
+	n, p, uu := e.n, e.p, e.uu.RawMatrix().Data
+	for k := 0; k < p; k++ {
+		// uu = u_k u_kᵀ as Dense.Outer(1, u, u): a zeroed matrix plus BLAS Ger's 1·u_i·u_j.
+		clear(uu)
+		for i := 0; i < n; i++ {
+			ui := 1 * raw.Data[i*raw.Stride+k]
+			row := uu[i*n : i*n+n]
+			for j := range row {
+				row[j] += ui * raw.Data[j*raw.Stride+k]
+			}
+		}
 		e.op.Apply(e.y, e.uu)
 		e.phiU.SetCol(k, e.y)
 	}
-	e.K.SymOuterK(1, e.phiU.T())
-	if !e.eig.Factorize(e.K, false) {
+	// K = Φ_Uᵀ Φ_U as SymOuterK: the upper triangle zeroed, then Syrk with β = 1.
+	K := e.K.RawSymmetric()
+	for i := 0; i < p; i++ {
+		clear(K.Data[i*K.Stride+i : i*K.Stride+p])
+	}
+	blas64.Syrk(blas.Trans, 1, e.phiU.RawMatrix(), 1, K)
+	// The eigenvalues as EigenSym.Factorize(K, false): Syev on a zeroed
+	// matrix holding K's upper triangle, with the work its query asks for.
+	clear(e.kc.Data)
+	for i := 0; i < p; i++ {
+		copy(e.kc.Data[i*p+i:i*p+p], K.Data[i*K.Stride+i:i*K.Stride+p])
+	}
+	if !lapack64.Syev(lapack.EVNone, e.kc, e.w, e.ew, len(e.ew)) {
 		return math.Inf(1), math.Inf(-1)
 	}
-	v := e.eig.RawValues()
-	return v[0], v[len(v)-1]
+	return e.w[0], e.w[p-1]
 }
 
 // ratio returns sᵀK_U s / ‖s‖² for the current U.

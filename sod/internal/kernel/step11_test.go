@@ -70,3 +70,27 @@ func TestFlush(t *testing.T) {
 		t.Errorf("Flush(NaN) = %v", v)
 	}
 }
+
+// BenchmarkStep11 is one pass over n = 2560 rows (the largest n of the
+// scaling study, experiments.ScalingStudyConfig), by the platform's Step11
+// and by Step11Go (what WebAssembly runs).
+func BenchmarkStep11(b *testing.B) {
+	const n = 2560
+	rng := rand.New(rand.NewPCG(5, 6))
+	x, z, next := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], z[i] = rng.NormFloat64(), rng.NormFloat64()
+	}
+	k := &Coef11{0.9, 1.1, 0.3, 0.2, -1e-4, -1e-4, 0.01, 0, FlushBelow, FlushBelow}
+	for _, v := range []struct {
+		name string
+		f    func(next, x, z []float64, k *Coef11, out *Sums11)
+	}{{"platform", Step11}, {"go", Step11Go}} {
+		b.Run(v.name, func(b *testing.B) {
+			var out Sums11
+			for b.Loop() {
+				v.f(next, x, z, k, &out)
+			}
+		})
+	}
+}
