@@ -78,9 +78,11 @@ type Result struct {
 	// Compiled reports that the program compiled, so the cell's
 	// declarations are kept (even if it then failed).
 	Compiled bool
-	// Setup, Compile and Exec are the times spent giving a fresh
-	// interpreter the symbols, compiling the program and running it.
-	Setup, Compile, Exec time.Duration
+	// Check is the time spent parsing the cell and making the program
+	// (type-checking and rewriting it, cells.Session.Program); Setup,
+	// Compile and Exec the times spent giving a fresh interpreter the
+	// symbols, compiling the program and running it.
+	Check, Setup, Compile, Exec time.Duration
 }
 
 // ErrPanic marks a run that panicked (the program's panic, as GoNB
@@ -102,12 +104,20 @@ func (k *Kernel) Declare(name, src string) error {
 // its standard output and error to stdout and stderr. Errors name the
 // cell's lines.
 func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Writer) (res Result, err error) {
+	t0 := time.Now()
 	c, err := cells.Parse(name, src)
 	if err != nil {
 		return res, err
 	}
 	res.Shell, res.Magic = c.Shell, c.Magic
+	if noGo(src) {
+		// As GoNB (its dispatcher's IsEmptyLines), a cell with no Go runs
+		// no program: the page's setup cells cost nothing.
+		res.Check = time.Since(t0)
+		return res, nil
+	}
 	prog, err := k.session.Program(name, c, k.rw)
+	res.Check = time.Since(t0)
 	if err != nil {
 		return res, err
 	}
@@ -117,7 +127,7 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 				"(with widgets/plots and the static figures only on the pages that use them)", im.Path)}
 		}
 	}
-	t0 := time.Now()
+	t0 = time.Now()
 	// The interpreter's own reports (a panic's positions) name cell lines.
 	i := k.interpreter(stdout, explainer{stderr, prog})
 	ctx, cancel := context.WithCancel(ctx)
@@ -168,6 +178,18 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		return res, errors.New(prog.Explain(err.Error()))
 	}
 	return res, nil
+}
+
+// noGo reports whether every line of a cell's source is blank or one of
+// GoNB's special lines ("!" shell lines, "%" commands, "%%" included),
+// which cells.Parse takes out of the Go.
+func noGo(src string) bool {
+	for _, l := range strings.Split(src, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "!") && !strings.HasPrefix(t, "%") {
+			return false
+		}
+	}
+	return true
 }
 
 // IndexError is the panic of an index out of range, with Go's message

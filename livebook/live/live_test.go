@@ -134,3 +134,28 @@ func TestSourcePackageErrorLine(t *testing.T) {
 		}
 	}
 }
+
+// A cell with no Go (blank, "!" and "%" lines only) runs no program, as
+// GoNB does (its dispatcher skips the cell when only special lines are
+// left), so package-level initialisers do not run again; a cell with Go,
+// even a comment, runs the program and they do.
+func TestCellWithoutGo(t *testing.T) {
+	k, err := live.New(sources(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, src, want string }{
+		{"an initialiser that prints", "import \"fmt\"\nvar x = func() int { fmt.Println(\"init\"); return 1 }()", "init\n"},
+		{"shell lines", "!*cd \"$GONB_DIR\" && go run sodworkbench.org/workbench/sod/cmd/setup\n!echo hi", ""},
+		{"magic lines and blanks", "%goflags -race\n\n  \n", ""},
+		{"an empty body", "%%\n", ""},
+		{"a comment is Go", "// a comment", "init\n"},
+		{"an empty body with a statement", "%%\nfmt.Println(x)", "init\n1\n"},
+	}
+	for i, tt := range tests {
+		var out bytes.Buffer
+		if _, err := k.Run(context.Background(), fmt.Sprintf("cell %d", i+1), tt.src, &out, &out); err != nil || out.String() != tt.want {
+			t.Errorf("%s: printed %q (%v), want %q", tt.name, out.String(), err, tt.want)
+		}
+	}
+}
