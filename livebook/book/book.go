@@ -152,6 +152,25 @@ type PageData struct {
 	Cells []CellData `json:"cells"`
 }
 
+// Imports are the import paths of the page's cells, each once, in the
+// order the cells import them: the worker warms the interpreter up with
+// them while the page is still loading (web/load.js, data-warm).
+func (d PageData) Imports() []string {
+	var paths []string
+	for i, c := range d.Cells {
+		parsed, err := cells.Parse(fmt.Sprintf("cell %d", i+1), c.Src)
+		if err != nil {
+			continue
+		}
+		for _, im := range parsed.Imports {
+			if !slices.Contains(paths, im.Path) {
+				paths = append(paths, im.Path)
+			}
+		}
+	}
+	return paths
+}
+
 // CellData is what a page carries for each code cell.
 type CellData struct {
 	Src   string `json:"src"`
@@ -191,7 +210,8 @@ func Inject(page []byte, data PageData) ([]byte, error) {
 		// The loader goes first in the head, before the export's styles
 		// and its (blocking) MathJax script, so that the interpreter's
 		// download, its compilation and the worker start at once.
-		loader := fmt.Sprintf(`<script id="sodlive-load" data-wasm="%s">`+"\n%s</script>\n", html.EscapeString(Dir+"/"+data.Wasm), web.Loader)
+		loader := fmt.Sprintf(`<script id="sodlive-load" data-wasm="%s" data-warm="%s">`+"\n%s</script>\n",
+			html.EscapeString(Dir+"/"+data.Wasm), html.EscapeString(strings.Join(data.Imports(), " ")), web.Loader)
 		out = insertHeadStart(out, loader)
 	}
 	if out, ok = insertBefore(out, "</body>", body); !ok {

@@ -188,3 +188,26 @@ func TestLoaderFirstInHead(t *testing.T) {
 		}
 	}
 }
+
+// TestPageImports checks the import paths the loader gives the worker to
+// warm up with (data-warm): each once, in the cells' order, whatever the
+// cells' shell lines, bodies and parse errors.
+func TestPageImports(t *testing.T) {
+	d := book.PageData{Wasm: book.WasmFile, Cells: []book.CellData{
+		{Src: "!*cd \"$GONB_DIR\" && go run sodworkbench.org/workbench/sod/cmd/setup"},
+		{Src: "import (\n\t\"fmt\"\n\t\"github.com/janpfeifer/must\"\n)"},
+		{Src: "import \"fmt\"\nimport m \"math\"\n%%\nfmt.Println(m.Pi)"},
+		{Src: "func broken( {"},
+	}}
+	want := []string{"fmt", "github.com/janpfeifer/must", "math"}
+	if got := d.Imports(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Imports() = %q, want %q", got, want)
+	}
+	out, err := book.Inject([]byte("<html><head></head><body></body></html>"), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out, []byte(`data-warm="fmt github.com/janpfeifer/must math"`)) {
+		t.Errorf("the loader has no data-warm with the imports:\n%.300s", out)
+	}
+}

@@ -154,7 +154,39 @@ func TestCellWithoutGo(t *testing.T) {
 	}
 	for i, tt := range tests {
 		var out bytes.Buffer
-		if _, err := k.Run(context.Background(), fmt.Sprintf("cell %d", i+1), tt.src, &out, &out); err != nil || out.String() != tt.want {
+		res, err := k.Run(context.Background(), fmt.Sprintf("cell %d", i+1), tt.src, &out, &out)
+		if err != nil || out.String() != tt.want || !res.Compiled {
+			t.Errorf("%s: printed %q (%v, compiled %v), want %q, compiled", tt.name, out.String(), err, res.Compiled, tt.want)
+		}
+	}
+}
+
+// Warm keeps nothing in the session and changes no output: after it, a
+// cell sees none of its imports, and a cell importing the same packages
+// prints what it prints without the warm-up. A path the interpreter does
+// not have is skipped.
+func TestWarm(t *testing.T) {
+	k, err := live.New(sources(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Warm([]string{"fmt", "github.com/janpfeifer/must", "sodworkbench.org/workbench/sod", "example.com/none"}); err != nil {
+		t.Fatalf("Warm: %v", err)
+	}
+	tests := []struct{ name, src, want string }{
+		{"no import kept", "%%\nfmt.Println(1)", ""},
+		{"the same imports", "import (\n\t\"fmt\"\n\t\"github.com/janpfeifer/must\"\n\t\"sodworkbench.org/workbench/sod\"\n)\n%%\nfmt.Println(must.M1(sod.BasicExampleProblem().Validate() == nil, nil))", "true\n"},
+	}
+	for i, tt := range tests {
+		var out bytes.Buffer
+		_, err := k.Run(context.Background(), fmt.Sprintf("cell %d", i+1), tt.src, &out, &out)
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("%s: ran (printed %q), want an error (fmt not imported)", tt.name, out.String())
+			}
+			continue
+		}
+		if err != nil || out.String() != tt.want {
 			t.Errorf("%s: printed %q (%v), want %q", tt.name, out.String(), err, tt.want)
 		}
 	}

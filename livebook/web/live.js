@@ -23,8 +23,10 @@
     if (!(name in stats.timeline)) { stats.timeline[name] = t === undefined ? performance.now() : t; }
   }
   mark("liveScript");
-  if (window.MathJax && window.MathJax.Hub && window.MathJax.Hub.Register) {
-    window.MathJax.Hub.Register.StartupHook("End", function () { mark("mathjax"); });
+  // MathJax's typesetting ended: its queue runs this after the export's
+  // own Typeset (queued as the page parsed).
+  if (window.MathJax && window.MathJax.Hub && window.MathJax.Hub.Queue) {
+    window.MathJax.Hub.Queue(function () { mark("mathjax"); });
   }
   var pageData = JSON.parse(document.getElementById("sodlive-cells").textContent);
   var cellsData = pageData.cells;
@@ -50,7 +52,7 @@
       return window.sodLiveCompile(base + pageData.wasm);
     }).then(function (m) {
       module = m;
-      if (stats.compiled === null) { stats.compiled = performance.now(); }
+      if (stats.compiled === null) { stats.compiled = stats.timeline.compiled || performance.now(); }
       return m;
     });
   }

@@ -56,14 +56,15 @@ window.sodLiveCompile = function (url) {
     return plain();
   });
 };
-// sodLiveBoot(dir, module) starts the page's Web Worker (dir + "worker.js")
+// sodLiveBoot(dir, module, warm) starts the page's Web Worker (dir + "worker.js")
 // at once, so that its scripts load and it fetches the source packages
 // while the interpreter compiles, and gives it the module when compiled.
 // The worker then starts Go and the interpreter without waiting for the
-// page's main thread (MathJax, the charts). It returns {worker, take}:
+// page's main thread (MathJax, the charts), and warms the interpreter up
+// with warm, the page's import paths (data-warm). It returns {worker, take}:
 // take(onmessage) hands the worker to live.js with the messages that
 // arrived before (the timeline's marks are recorded here).
-window.sodLiveBoot = function (dir, module) {
+window.sodLiveBoot = function (dir, module, warm) {
   var worker = new Worker(dir + "worker.js"), early = [], handler = null;
   window.sodLiveMark("workerCreated");
   function deliver(m) {
@@ -72,7 +73,7 @@ window.sodLiveBoot = function (dir, module) {
   }
   worker.onmessage = function (e) { deliver(e.data); };
   worker.onerror = function (e) { deliver({ type: "fatal", error: e.message || "the worker failed" }); };
-  module.then(function (m) { worker.postMessage({ type: "init", module: m }); },
+  module.then(function (m) { worker.postMessage({ type: "init", module: m, warm: warm }); },
     function (err) { deliver({ type: "fatal", error: "compiling the interpreter: " + err }); });
   return {
     worker: worker,
@@ -84,10 +85,11 @@ window.sodLiveBoot = function (dir, module) {
 };
 (function () {
   var s = document.currentScript, wasm = s && s.getAttribute("data-wasm");
+  var warm = ((s && s.getAttribute("data-warm")) || "").split(" ").filter(Boolean);
   if (wasm) {
     window.sodLiveModule = window.sodLiveCompile(wasm);
     try {
-      window.sodLiveBooted = window.sodLiveBoot(wasm.replace(/[^/]*$/, ""), window.sodLiveModule);
+      window.sodLiveBooted = window.sodLiveBoot(wasm.replace(/[^/]*$/, ""), window.sodLiveModule, warm);
     } catch (err) { /* no worker from here: live.js starts it */ }
   }
 })();

@@ -1,8 +1,9 @@
 // The live book's Web Worker: it runs the Go interpreter (sodlive.wasm,
 // built from cmd/sodlive) and posts the cells' outputs to the page.
 //
-// Messages from the page: {type: "init", module} (the compiled
-// WebAssembly.Module; the worker fetches the source packages itself), {type: "run", id, name, src},
+// Messages from the page: {type: "init", module, warm} (the compiled
+// WebAssembly.Module and the import paths to warm up with; the worker
+// fetches the source packages itself), {type: "run", id, name, src},
 // {type: "declare", id, name, src}, {type: "reset"}, {type: "control", id, i, k}
 // (a reader moved control i of the controls output id to position k).
 // Messages to the page: {type: "mark", name, t} (the timeline), {type: "ready"} or {type: "fatal", error},
@@ -39,6 +40,8 @@ globalThis.sodLivePage = {
 };
 
 let ready = null;
+// warmed is the warm-up's end (sodLive.warm): runs wait for it.
+let warmed = Promise.resolve();
 // The Go runtime's last words, for the message of a crash: the first
 // "fatal error: …" line of standard error since the run started (the
 // runtime writes it in pieces, then a stack dump, in which a second fatal
@@ -96,13 +99,23 @@ onmessage = function (e) {
   switch (m.type) {
     case "init":
       start(m.module).then(
-        function () { postMessage({ type: "ready" }); },
+        function () {
+          postMessage({ type: "ready" });
+          // While the page is busy (parsing, typesetting, drawing), the
+          // interpreter reads the types of the packages the page's cells
+          // import and compiles a program importing them (its first use
+          // is the slowest: WebAssembly compiles a function when first
+          // called); the first run then waits for the warm-up's end.
+          if (m.warm && m.warm.length) {
+            warmed = globalThis.sodLive.warm(m.warm).then(function () { sodLiveMark("warmed"); }, function () {});
+          }
+        },
         function (err) { postMessage({ type: "fatal", error: String(err) }); });
       break;
     case "run":
     case "declare":
       fatalWords = panicWords = "";
-      ready.then(function () { return globalThis.sodLive[m.type](m.name, m.src); }).then(
+      ready.then(function () { return warmed; }).then(function () { return globalThis.sodLive[m.type](m.name, m.src); }).then(
         function (result) { postMessage({ type: "done", id: m.id, result: result }); },
         function (err) { postMessage({ type: "done", id: m.id, result: { error: String(err), panic: true } }); });
       break;

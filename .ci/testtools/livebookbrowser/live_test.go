@@ -107,6 +107,7 @@ var timelinePhases = []struct{ mark, what string }{
 	{"instantiated", "Go instantiated"},
 	{"goMain", "Go runtime and package init done (main)"},
 	{"interpreter", "the kernel made (live.New)"},
+	{"warmed", "the warm-up done (the page's imports type-checked, a program importing them compiled)"},
 	{"ready", "the page knows it is ready"},
 	{"firstRun", "cell 1 sent to the worker"},
 	{"firstOutput", "the first output arrived"},

@@ -8,6 +8,7 @@
 //	run(name, src)      a Promise of {error, panic, compiled, shell, magic, ms, check, setup, compile, exec}
 //	declare(name, src)  a Promise of {error}: keep a cell's declarations without running it
 //	reset()             forget every declaration
+//	warm(paths)         a Promise of {error}: warm up with the packages at paths (Kernel.Warm)
 //
 // and calls globalThis.sodLiveReady() once they exist (and
 // globalThis.sodLiveMark("goMain") as main starts, for the timeline). Cells write to
@@ -65,6 +66,18 @@ func main() {
 		name, src := args[0].String(), args[1].String()
 		return promise(func() map[string]any {
 			if err := k.Declare(name, src); err != nil {
+				return map[string]any{"error": err.Error()}
+			}
+			return map[string]any{}
+		})
+	}))
+	api.Set("warm", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		paths := make([]string, args[0].Length())
+		for i := range paths {
+			paths[i] = args[0].Index(i).String()
+		}
+		return promise(func() map[string]any {
+			if err := k.Warm(paths); err != nil {
 				return map[string]any{"error": err.Error()}
 			}
 			return map[string]any{}
