@@ -152,6 +152,25 @@ type PageData struct {
 	Cells []CellData `json:"cells"`
 }
 
+// Imports are the import paths of the page's cells, each once, in the
+// order the cells import them: the worker warms the interpreter up with
+// them while the page is still loading (web/load.js, data-warm).
+func (d PageData) Imports() []string {
+	var paths []string
+	for i, c := range d.Cells {
+		parsed, err := cells.Parse(fmt.Sprintf("cell %d", i+1), c.Src)
+		if err != nil {
+			continue
+		}
+		for _, im := range parsed.Imports {
+			if !slices.Contains(paths, im.Path) {
+				paths = append(paths, im.Path)
+			}
+		}
+	}
+	return paths
+}
+
 // CellData is what a page carries for each code cell.
 type CellData struct {
 	Src   string `json:"src"`
@@ -181,14 +200,19 @@ func Inject(page []byte, data PageData) ([]byte, error) {
 	}
 	// json.Marshal escapes <, > and & so "</script>" cannot end the element.
 	head := fmt.Sprintf(`<link rel="stylesheet" href="%s/live.css">`+"\n", html.EscapeString(Dir))
-	if data.Wasm != "" {
-		head += fmt.Sprintf(`<script id="sodlive-load" data-wasm="%s">`+"\n%s</script>\n", html.EscapeString(Dir+"/"+data.Wasm), web.Loader)
-	}
 	body := fmt.Sprintf(`<script type="application/json" id="sodlive-cells">%s</script>`+"\n"+
 		`<script src="%s/live.js"></script>`+"\n", b, html.EscapeString(Dir))
 	out, ok := insertBefore(page, "</head>", head)
 	if !ok {
 		return nil, fmt.Errorf("the page has no </head>")
+	}
+	if data.Wasm != "" {
+		// The loader goes first in the head, before the export's styles
+		// and its (blocking) MathJax script, so that the interpreter's
+		// download, its compilation and the worker start at once.
+		loader := fmt.Sprintf(`<script id="sodlive-load" data-wasm="%s" data-warm="%s">`+"\n%s</script>\n",
+			html.EscapeString(Dir+"/"+data.Wasm), html.EscapeString(strings.Join(data.Imports(), " ")), web.Loader)
+		out = insertHeadStart(out, loader)
 	}
 	if out, ok = insertBefore(out, "</body>", body); !ok {
 		return nil, fmt.Errorf("the page has no </body>")
@@ -245,6 +269,24 @@ var injected = regexp.MustCompile(`<link rel="stylesheet" href="` + Dir + `/live
 var fileScript = regexp.MustCompile(`<script[^>]*\ssrc="file://[^"]*"[^>]*>\s*</script>\n?`)
 
 func strip(page []byte) []byte { return injected.ReplaceAll(page, nil) }
+
+// headStart is where the head's content starts: after <head> and, if it
+// comes first, the <meta charset> element (which must stay within the
+// page's first 1024 bytes).
+var headStart = regexp.MustCompile(`(?i)<head[^>]*>\s*(?:<meta\s+charset[^>]*>\n?)?`)
+
+// insertHeadStart inserts text at headStart (the page's start if it has
+// no <head>).
+func insertHeadStart(page []byte, text string) []byte {
+	at := 0
+	if loc := headStart.FindIndex(page); loc != nil {
+		at = loc[1]
+	}
+	out := make([]byte, 0, len(page)+len(text))
+	out = append(out, page[:at]...)
+	out = append(out, text...)
+	return append(out, page[at:]...)
+}
 
 func insertBefore(page []byte, tag, text string) ([]byte, bool) {
 	i := bytes.LastIndex(page, []byte(tag))

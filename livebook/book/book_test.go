@@ -159,3 +159,55 @@ func TestWriteAssetsCompressesInterpreters(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestLoaderFirstInHead checks that the interpreter's loader is the
+// head's first element (after a leading <meta charset>, which must stay
+// in the page's first 1024 bytes), before the export's styles and its
+// blocking MathJax script, and that the runtime script ends the body.
+func TestLoaderFirstInHead(t *testing.T) {
+	for _, tc := range []struct{ name, head, before string }{
+		{"meta charset", "<head><meta charset=\"utf-8\" />\n<title>x</title><style>p{}</style><script src=\"mathjax/MathJax.js\"> </script>", "<head><meta charset=\"utf-8\" />\n"},
+		{"no meta", "<head>\n<style>p{}</style><script src=\"mathjax/MathJax.js\"> </script>", "<head>\n"},
+		{"attributes", "<HEAD lang=\"en\"><style>p{}</style>", "<HEAD lang=\"en\">"},
+	} {
+		page := []byte("<!DOCTYPE html>\n<html>\n" + tc.head + "</head><body><p>x</p></body></html>")
+		out, err := book.Inject(page, book.PageData{Wasm: book.WasmFile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "<!DOCTYPE html>\n<html>\n" + tc.before + `<script id="sodlive-load"`
+		if !bytes.HasPrefix(out, []byte(want)) {
+			t.Errorf("%s: the page starts %q, want %q", tc.name, out[:min(len(out), len(want)+20)], want)
+		}
+		if !bytes.HasSuffix(out, []byte("<script src=\"live/live.js\"></script>\n</body></html>")) {
+			t.Errorf("%s: the runtime script does not end the body:\n%s", tc.name, out)
+		}
+		again, err := book.Inject(out, book.PageData{Wasm: book.WasmFile})
+		if err != nil || !bytes.Equal(again, out) {
+			t.Errorf("%s: injecting again changed the page (%v)", tc.name, err)
+		}
+	}
+}
+
+// TestPageImports checks the import paths the loader gives the worker to
+// warm up with (data-warm): each once, in the cells' order, whatever the
+// cells' shell lines, bodies and parse errors.
+func TestPageImports(t *testing.T) {
+	d := book.PageData{Wasm: book.WasmFile, Cells: []book.CellData{
+		{Src: "!*cd \"$GONB_DIR\" && go run sodworkbench.org/workbench/sod/cmd/setup"},
+		{Src: "import (\n\t\"fmt\"\n\t\"github.com/janpfeifer/must\"\n)"},
+		{Src: "import \"fmt\"\nimport m \"math\"\n%%\nfmt.Println(m.Pi)"},
+		{Src: "func broken( {"},
+	}}
+	want := []string{"fmt", "github.com/janpfeifer/must", "math"}
+	if got := d.Imports(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Imports() = %q, want %q", got, want)
+	}
+	out, err := book.Inject([]byte("<html><head></head><body></body></html>"), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out, []byte(`data-warm="fmt github.com/janpfeifer/must math"`)) {
+		t.Errorf("the loader has no data-warm with the imports:\n%.300s", out)
+	}
+}

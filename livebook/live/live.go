@@ -69,18 +69,54 @@ func New(sources fs.FS) (*Kernel, error) {
 // Reset forgets the declarations of every cell run.
 func (k *Kernel) Reset() { k.session.Reset() }
 
+// Warm type-checks and compiles, without running and without keeping
+// anything in the session, a program importing the packages at paths
+// (those the interpreter has; others are skipped): the type checker's
+// importer keeps the packages' types, and in the browser the
+// interpreter's code is compiled by WebAssembly when first called, so
+// the first cell does not pay for either. The page calls it while it is
+// still loading.
+func (k *Kernel) Warm(paths []string) error {
+	var b strings.Builder
+	b.WriteString("import (\n")
+	for _, p := range paths {
+		if Symbols(p) || slices.Contains(cells.SourcePackages, p) || slices.Contains(stdlibGeneric, p) {
+			fmt.Fprintf(&b, "\t_ %s\n", strconv.Quote(p))
+		}
+	}
+	b.WriteString(")\n")
+	c, err := cells.Parse("warm-up", b.String())
+	if err != nil {
+		return err
+	}
+	var s cells.Session
+	prog, err := s.Program("warm-up", c, k.rw)
+	if err != nil {
+		return err
+	}
+	i := k.interpreter(io.Discard, io.Discard)
+	if err := use(i, prog.Imports, io.Discard, io.Discard, func(any) {}); err != nil {
+		return err
+	}
+	_, err = compile(i, prog.Src)
+	return err
+}
+
 // Result is what a cell run did besides its output.
 type Result struct {
 	// Shell are the cell's "!" lines, which the page does not run.
 	Shell []string
 	// Magic are GoNB "%" commands other than "%%", which the page ignores.
 	Magic []string
-	// Compiled reports that the program compiled, so the cell's
-	// declarations are kept (even if it then failed).
+	// Compiled reports that the program compiled (or that the cell has
+	// no Go, and no program runs), so the cell's declarations are kept
+	// (even if it then failed).
 	Compiled bool
-	// Setup, Compile and Exec are the times spent giving a fresh
-	// interpreter the symbols, compiling the program and running it.
-	Setup, Compile, Exec time.Duration
+	// Check is the time spent parsing the cell and making the program
+	// (type-checking and rewriting it, cells.Session.Program); Setup,
+	// Compile and Exec the times spent giving a fresh interpreter the
+	// symbols, compiling the program and running it.
+	Check, Setup, Compile, Exec time.Duration
 }
 
 // ErrPanic marks a run that panicked (the program's panic, as GoNB
@@ -102,12 +138,21 @@ func (k *Kernel) Declare(name, src string) error {
 // its standard output and error to stdout and stderr. Errors name the
 // cell's lines.
 func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Writer) (res Result, err error) {
+	t0 := time.Now()
 	c, err := cells.Parse(name, src)
 	if err != nil {
 		return res, err
 	}
 	res.Shell, res.Magic = c.Shell, c.Magic
+	if noGo(src) {
+		// As GoNB (its dispatcher's IsEmptyLines), a cell with no Go runs
+		// no program: the page's setup cells cost nothing. It is accepted
+		// (it declares nothing).
+		res.Check, res.Compiled = time.Since(t0), true
+		return res, nil
+	}
 	prog, err := k.session.Program(name, c, k.rw)
+	res.Check = time.Since(t0)
 	if err != nil {
 		return res, err
 	}
@@ -117,7 +162,7 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 				"(with widgets/plots and the static figures only on the pages that use them)", im.Path)}
 		}
 	}
-	t0 := time.Now()
+	t0 = time.Now()
 	// The interpreter's own reports (a panic's positions) name cell lines.
 	i := k.interpreter(stdout, explainer{stderr, prog})
 	ctx, cancel := context.WithCancel(ctx)
@@ -168,6 +213,18 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		return res, errors.New(prog.Explain(err.Error()))
 	}
 	return res, nil
+}
+
+// noGo reports whether every line of a cell's source is blank or one of
+// GoNB's special lines ("!" shell lines, "%" commands, "%%" included),
+// which cells.Parse takes out of the Go.
+func noGo(src string) bool {
+	for _, l := range strings.Split(src, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "!") && !strings.HasPrefix(t, "%") {
+			return false
+		}
+	}
+	return true
 }
 
 // IndexError is the panic of an index out of range, with Go's message

@@ -134,3 +134,60 @@ func TestSourcePackageErrorLine(t *testing.T) {
 		}
 	}
 }
+
+// A cell with no Go (blank, "!" and "%" lines only) runs no program, as
+// GoNB does (its dispatcher skips the cell when only special lines are
+// left), so package-level initialisers do not run again; a cell with Go,
+// even a comment, runs the program and they do.
+func TestCellWithoutGo(t *testing.T) {
+	k, err := live.New(sources(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, src, want string }{
+		{"an initialiser that prints", "import \"fmt\"\nvar x = func() int { fmt.Println(\"init\"); return 1 }()", "init\n"},
+		{"shell lines", "!*cd \"$GONB_DIR\" && go run sodworkbench.org/workbench/sod/cmd/setup\n!echo hi", ""},
+		{"magic lines and blanks", "%goflags -race\n\n  \n", ""},
+		{"an empty body", "%%\n", ""},
+		{"a comment is Go", "// a comment", "init\n"},
+		{"an empty body with a statement", "%%\nfmt.Println(x)", "init\n1\n"},
+	}
+	for i, tt := range tests {
+		var out bytes.Buffer
+		res, err := k.Run(context.Background(), fmt.Sprintf("cell %d", i+1), tt.src, &out, &out)
+		if err != nil || out.String() != tt.want || !res.Compiled {
+			t.Errorf("%s: printed %q (%v, compiled %v), want %q, compiled", tt.name, out.String(), err, res.Compiled, tt.want)
+		}
+	}
+}
+
+// Warm keeps nothing in the session and changes no output: after it, a
+// cell sees none of its imports, and a cell importing the same packages
+// prints what it prints without the warm-up. A path the interpreter does
+// not have is skipped.
+func TestWarm(t *testing.T) {
+	k, err := live.New(sources(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Warm([]string{"fmt", "github.com/janpfeifer/must", "sodworkbench.org/workbench/sod", "example.com/none"}); err != nil {
+		t.Fatalf("Warm: %v", err)
+	}
+	tests := []struct{ name, src, want string }{
+		{"no import kept", "%%\nfmt.Println(1)", ""},
+		{"the same imports", "import (\n\t\"fmt\"\n\t\"github.com/janpfeifer/must\"\n\t\"sodworkbench.org/workbench/sod\"\n)\n%%\nfmt.Println(must.M1(sod.BasicExampleProblem().Validate() == nil, nil))", "true\n"},
+	}
+	for i, tt := range tests {
+		var out bytes.Buffer
+		_, err := k.Run(context.Background(), fmt.Sprintf("cell %d", i+1), tt.src, &out, &out)
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("%s: ran (printed %q), want an error (fmt not imported)", tt.name, out.String())
+			}
+			continue
+		}
+		if err != nil || out.String() != tt.want {
+			t.Errorf("%s: printed %q (%v), want %q", tt.name, out.String(), err, tt.want)
+		}
+	}
+}

@@ -9,19 +9,32 @@
 // every cell on load and then sets data-run-state on <body> to "done" or
 // "failed: cell N <reason>". window.sodLiveStats holds the timings, in
 // milliseconds since the navigation started (performance.now()), and the
-// text outputs (for the browser tests). The interpreter's download and
+// text outputs (for the browser tests); its timeline is the loading's, from
+// load.js (window.sodLiveTimes), this script and the worker's marks, and
+// longTasks the main thread's tasks over 50 ms. The interpreter's download and
 // compilation start in the page's <head> (load.js, window.sodLiveModule).
 (function () {
   "use strict";
   var base = document.currentScript.src.replace(/[^/]*$/, "");
-  var stats = (window.sodLiveStats = { script: performance.now(), firstOutput: null, ready: null, compiled: null, cells: [] });
+  var stats = (window.sodLiveStats = { script: performance.now(), firstOutput: null, ready: null, compiled: null, cells: [],
+    timeline: (window.sodLiveTimes = window.sodLiveTimes || {}), longTasks: window.sodLiveLongTasks || [] });
+  document.addEventListener("DOMContentLoaded", function () { mark("htmlParsed"); });
+  function mark(name, t) {
+    if (!(name in stats.timeline)) { stats.timeline[name] = t === undefined ? performance.now() : t; }
+  }
+  mark("liveScript");
+  // MathJax's typesetting ended: its queue runs this after the export's
+  // own Typeset (queued as the page parsed).
+  if (window.MathJax && window.MathJax.Hub && window.MathJax.Hub.Queue) {
+    window.MathJax.Hub.Queue(function () { mark("mathjax"); });
+  }
   var pageData = JSON.parse(document.getElementById("sodlive-cells").textContent);
   var cellsData = pageData.cells;
   var SETUP_NOTE =
     "The “!” lines are shell commands for the Jupyter kernel (they point GoNB at this module). " +
     "They are not needed here: the page's Go interpreter has the workbench's packages built in.";
 
-  var worker = null, module = null, sources = null, ready = null;
+  var worker = null, module = null, ready = null;
   var pending = {}, nextID = 1, current = null, queue = Promise.resolve(), epoch = 0;
   var committed = []; // sources of the cells whose declarations the interpreter holds, by index
   var bar, status;
@@ -29,53 +42,60 @@
   function setStatus(text) { status.textContent = text; }
 
   // ---- the worker -------------------------------------------------------
+  // The compiled interpreter: started in the page's <head> (load.js,
+  // window.sodLiveModule); again if that failed.
   function loadOnce() {
-    if (module) { return Promise.resolve(); }
-    return fetch(base + "manifest.json").then(function (r) { return r.json(); }).then(function (man) {
-      var files = {};
-      return Promise.all(man.sources.map(function (p) {
-        return fetch(base + "src/" + p).then(function (r) {
-          if (!r.ok) { throw new Error("fetching " + p + ": " + r.status); }
-          return r.text();
-        }).then(function (t) { files[p] = t; });
-      })).then(function () {
-        sources = files;
-        // Started in the page's <head> (load.js); again if that failed.
-        var started = window.sodLiveModule;
-        window.sodLiveModule = null;
-        return (started || Promise.reject(new Error("no loader"))).catch(function () {
-          return window.sodLiveCompile(base + pageData.wasm);
-        });
-      }).then(function (m) { module = m; stats.compiled = performance.now(); });
+    if (module) { return Promise.resolve(module); }
+    var started = window.sodLiveModule;
+    window.sodLiveModule = null;
+    return (started || Promise.reject(new Error("no loader"))).catch(function () {
+      return window.sodLiveCompile(base + pageData.wasm);
+    }).then(function (m) {
+      module = m;
+      if (stats.compiled === null) { stats.compiled = stats.timeline.compiled || performance.now(); }
+      return m;
     });
   }
 
+  // startWorker takes the worker load.js started (window.sodLiveBooted),
+  // which gets the module from there, or starts one and gives it the
+  // module (after Stop or a crash).
   function startWorker() {
     setStatus("loading the Go interpreter…");
-    ready = loadOnce().then(function () {
-      return new Promise(function (resolve, reject) {
+    var booted = window.sodLiveBooted;
+    window.sodLiveBooted = null;
+    ready = new Promise(function (resolve, reject) {
+      function onmessage(e) {
+        var m = e.data;
+        if (m.type === "mark") { mark(m.name, m.t - performance.timeOrigin); return; }
+        if (m.type === "ready") { resolve(); return; }
+        if (m.type === "fatal") {
+          if (stats.ready === null) { reject(new Error(m.error)); return; }
+          // The interpreter crashed (a Go runtime error the run could not
+          // contain): end the run with the reason, and start a new
+          // interpreter with the declarations it had.
+          fail("the interpreter crashed: " + m.error + "\nThe page restarted it, with the declarations of the cells run so far.");
+          if (worker) { worker.terminate(); }
+          worker = null;
+          startWorker().then(function () { setStatus("ready (the interpreter was restarted after a crash)"); });
+          return;
+        }
+        onMessage(m);
+      }
+      if (booted) {
+        worker = booted.worker;
+        loadOnce().catch(function () { /* the worker says so */ });
+        booted.take(onmessage);
+        return;
+      }
+      loadOnce().then(function (m) {
         worker = new Worker(base + "worker.js");
-        worker.onmessage = function (e) {
-          var m = e.data;
-          if (m.type === "ready") { resolve(); return; }
-          if (m.type === "fatal") {
-            if (stats.ready === null) { reject(new Error(m.error)); return; }
-            // The interpreter crashed (a Go runtime error the run could not
-            // contain): end the run with the reason, and start a new
-            // interpreter with the declarations it had.
-            fail("the interpreter crashed: " + m.error + "\nThe page restarted it, with the declarations of the cells run so far.");
-            if (worker) { worker.terminate(); }
-            worker = null;
-            startWorker().then(function () { setStatus("ready (the interpreter was restarted after a crash)"); });
-            return;
-          }
-          onMessage(m);
-        };
+        worker.onmessage = onmessage;
         worker.onerror = function (e) { reject(new Error(e.message || "the worker failed")); };
-        worker.postMessage({ type: "init", module: module, sources: sources });
-      });
+        worker.postMessage({ type: "init", module: m });
+      }, reject);
     }).then(function () {
-      if (stats.ready === null) { stats.ready = performance.now(); }
+      if (stats.ready === null) { stats.ready = performance.now(); mark("ready"); }
       // After a stop, give the new interpreter the declarations it had.
       var chain = Promise.resolve();
       committed.forEach(function (src, i) {
@@ -90,6 +110,7 @@
 
   function call(type, i, src) {
     var id = nextID++;
+    if (type === "run") { mark("firstRun"); }
     return new Promise(function (resolve) {
       pending[id] = resolve;
       worker.postMessage({ type: type, id: id, name: "cell " + (i + 1), src: src });
@@ -121,7 +142,12 @@
       return;
     }
     if (!current) { return; }
-    if (stats.firstOutput === null) { stats.firstOutput = performance.now(); }
+    if (stats.firstOutput === null) {
+      stats.firstOutput = performance.now();
+      mark("firstOutput", stats.firstOutput);
+      // Painted: the next frame after the output is in the page.
+      requestAnimationFrame(function () { setTimeout(function () { mark("firstPaint"); }, 0); });
+    }
     if (m.type === "out") { current.text(m.stream, m.text); }
     if (m.type === "display") { current.display(m.kind, m.id, m.content); }
   }
@@ -342,7 +368,7 @@
           kept = true;
         } else if (r.error) { self.error(r.error); }
         if (r.compiled) { committed[self.i] = self.src; }
-        var st = { liveOnly: self.liveOnly, cell: self.i + 1, ms: secs * 1000, interp: r.ms, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known, kept: kept, after: kept && !self.known ? dep.i + 1 : 0 };
+        var st = { liveOnly: self.liveOnly, cell: self.i + 1, ms: secs * 1000, interp: r.ms, check: r.check, setup: r.setup, compile: r.compile, exec: r.exec, ok: !r.error, error: r.error || "", text: self.texts, outputs: self.outputs, known: self.known, kept: kept, after: kept && !self.known ? dep.i + 1 : 0 };
         stats.cells[self.i] = st;
         // After Stop or a crash the page is starting a new interpreter,
         // and startWorker says when it is ready.
@@ -394,6 +420,7 @@
   }
 
   function init() {
+    mark("init");
     var els = document.querySelectorAll(".jp-Cell.jp-CodeCell");
     bar = document.createElement("div");
     bar.className = "sodlive-bar";
@@ -460,9 +487,9 @@
     }
   }
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", init);
-  } else {
-    init();
-  }
+  // The book puts this script at the end of the page's body: every cell
+  // is in the document already, so the page does not wait for
+  // DOMContentLoaded (which comes after the export's styles, scripts and
+  // MathJax's start have taken the main thread) to take the worker and run.
+  init();
 })();

@@ -81,6 +81,38 @@ type cellStat struct {
 	Outputs int     `json:"outputs"`
 	Known   string  `json:"known"`
 	Live    bool    `json:"liveOnly"`
+	// The parts of the run in the interpreter, in ms: parsing and
+	// type-checking the program (and rewriting it), giving a fresh
+	// interpreter the symbols, compiling and running.
+	Check   float64 `json:"check"`
+	Setup   float64 `json:"setup"`
+	Compile float64 `json:"compile"`
+	Exec    float64 `json:"exec"`
+}
+
+// timelinePhases are the marks of window.sodLiveStats.timeline (web/load.js,
+// live.js, worker.js, cmd/sodlive), in the order of a page's loading.
+var timelinePhases = []struct{ mark, what string }{
+	{"loader", "the loader ran in the head (the interpreter's fetch starts)"},
+	{"response", "the interpreter's response arrived"},
+	{"fetched", "its last byte arrived"},
+	{"compiled", "compiled (WebAssembly.compileStreaming)"},
+	{"htmlParsed", "HTML parsed (DOMContentLoaded)"},
+	{"liveScript", "live.js started"},
+	{"init", "the page's cells set up (live.js, at the body's end)"},
+	{"sources", "the source packages fetched"},
+	{"workerCreated", "the worker created"},
+	{"workerScript", "the worker's script started"},
+	{"workerLoaded", "the worker's scripts loaded"},
+	{"instantiated", "Go instantiated"},
+	{"goMain", "Go runtime and package init done (main)"},
+	{"interpreter", "the kernel made (live.New)"},
+	{"warmed", "the warm-up done (the page's imports type-checked, a program importing them compiled)"},
+	{"ready", "the page knows it is ready"},
+	{"firstRun", "cell 1 sent to the worker"},
+	{"firstOutput", "the first output arrived"},
+	{"firstPaint", "the first output painted"},
+	{"mathjax", "MathJax's typesetting ended"},
 }
 
 // pageStats is window.sodLiveStats; times in ms from the navigation's start.
@@ -90,6 +122,10 @@ type pageStats struct {
 	Compiled    float64     `json:"compiled"`
 	Script      float64     `json:"script"` // when live.js started
 	Cells       []*cellStat `json:"cells"`
+	// Timeline are the marks of the loading (timelinePhases), LongTasks
+	// the main thread's tasks over 50 ms, [start, duration].
+	Timeline  map[string]float64 `json:"timeline"`
+	LongTasks [][2]float64       `json:"longTasks"`
 }
 
 // The budgets of a page, as a reader receives it.
@@ -219,6 +255,8 @@ func TestLiveBook(t *testing.T) {
 		"the median cell is asserted under 0.5 s. Ratio: a cell's time in the page over its time in the kernel (" + kernelSource + ").\n\n")
 	report.WriteString("| notebook | cells | ran as the kernel | transfer | ECharts | compiled | interpreter ready | first output | median cell | slowest cell | median ratio | charts |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var listed []string
+	timeline := map[string][]string{}
+	var timelinePages []string
 	total, failedTotal := 0, 0
 	var all, allRatios []float64
 	within, over5, timed := 0, 0, 0
@@ -243,6 +281,11 @@ func TestLiveBook(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: reading the stats: %v", name, err)
 		}
+		timelinePages = append(timelinePages, name[:2])
+		for k, v := range timelineColumn(st) {
+			timeline[k] = append(timeline[k], v)
+		}
+		t.Logf("%s: timeline %s", name, timelineLine(st))
 		texts, charts := kernelOutputs(t, filepath.Join(dir, "ipynb", name+".ipynb"))
 		// The kernel's notebook has no live-only cells; "run all" skips them.
 		// Cell numbers count them (the page's numbering); k counts the kernel's cells.
@@ -402,6 +445,12 @@ func TestLiveBook(t *testing.T) {
 		report.WriteString("None.\n")
 	}
 	report.WriteString(strings.Join(listed, "\n") + "\n")
+	report.WriteString("\n## The loading's timeline\n\nSeconds from the navigation's start, page by page; the first cells' parts in ms (check: parsing, type-checking and rewriting; setup: a fresh interpreter given the symbols; compile; exec); " +
+		"long tasks: the main thread's tasks over 50 ms before the first output (MathJax, chart scripts, the page's own).\n\n| phase | " +
+		strings.Join(timelinePages, " | ") + " |\n|---|" + strings.Repeat("---|", len(timelinePages)) + "\n")
+	for _, ph := range timelineRows {
+		fmt.Fprintf(&report, "| %s | %s |\n", ph, strings.Join(timeline[ph], " | "))
+	}
 	report.WriteString("\n## Every cell: the page's time and the kernel's\n\n| notebook | cell | page (s) | kernel (s) | ratio |\n|---|---|---|---|---|\n")
 	report.WriteString(cellRows.String())
 	if err := os.WriteFile(filepath.Join(dir, "LIVE-REPORT.md"), []byte(report.String()), 0o644); err != nil {
@@ -703,4 +752,68 @@ func stopAndCrash(t *testing.T, tb *browsercheck.Tab, name string) {
 		t.Errorf("%s: after a crash the status is %q (%v), want ready and restarted", name, status, err)
 	}
 	t.Logf("%s: Stop printed %q; a crash ended with %q", name, stopped, firstLine(r.Error))
+}
+
+// timelineRows are the rows of the report's timeline: the phases, the
+// first cells' parts and the main thread's long tasks.
+var timelineRows = func() []string {
+	var r []string
+	for _, p := range timelinePhases {
+		r = append(r, p.mark+": "+p.what)
+	}
+	return append(r, "cell 1: check / setup / compile / exec (ms)", "cell 2: check / setup / compile / exec (ms)",
+		"first output's cell", "long tasks before the first output: count, total (s)")
+}()
+
+// timelineColumn is a page's column of the report's timeline.
+func timelineColumn(st pageStats) map[string]string {
+	col := map[string]string{}
+	for i, p := range timelinePhases {
+		v, ok := st.Timeline[p.mark]
+		col[timelineRows[i]] = "—"
+		if ok {
+			col[timelineRows[i]] = fmt.Sprintf("%.2f", v/1000)
+		}
+	}
+	n := len(timelinePhases)
+	for k := range 2 {
+		col[timelineRows[n+k]] = "—"
+		if k < len(st.Cells) && st.Cells[k] != nil {
+			c := st.Cells[k]
+			col[timelineRows[n+k]] = fmt.Sprintf("%.0f / %.0f / %.0f / %.0f", c.Check, c.Setup, c.Compile, c.Exec)
+		}
+	}
+	col[timelineRows[n+2]] = "—"
+	for _, c := range st.Cells {
+		if c != nil && (c.Text != "" || c.Outputs > 0) {
+			col[timelineRows[n+2]] = strconv.Itoa(c.Cell)
+			break
+		}
+	}
+	count, sum := 0, 0.0
+	for _, lt := range st.LongTasks {
+		if st.FirstOutput <= 0 || lt[0] < st.FirstOutput {
+			count++
+			sum += lt[1]
+		}
+	}
+	col[timelineRows[n+3]] = fmt.Sprintf("%d, %.2f", count, sum/1000)
+	return col
+}
+
+// timelineLine is a page's timeline for the log.
+func timelineLine(st pageStats) string {
+	var b strings.Builder
+	for _, p := range timelinePhases {
+		if v, ok := st.Timeline[p.mark]; ok {
+			fmt.Fprintf(&b, "%s %.2f, ", p.mark, v/1000)
+		}
+	}
+	col := timelineColumn(st)
+	n := len(timelinePhases)
+	fmt.Fprintf(&b, "cell 1 %s ms, long tasks %s s:", col[timelineRows[n]], col[timelineRows[n+3]])
+	for _, lt := range st.LongTasks {
+		fmt.Fprintf(&b, " %.2f+%.0fms", lt[0]/1000, lt[1])
+	}
+	return b.String()
 }

@@ -5,11 +5,13 @@
 // it defines globalThis.sodLive with
 //
 //	init(sources)       the source packages, {"<import path>/<file>.go": text}
-//	run(name, src)      a Promise of {error, panic, compiled, shell, magic, ms}
+//	run(name, src)      a Promise of {error, panic, compiled, shell, magic, ms, check, setup, compile, exec}
 //	declare(name, src)  a Promise of {error}: keep a cell's declarations without running it
 //	reset()             forget every declaration
+//	warm(paths)         a Promise of {error}: warm up with the packages at paths (Kernel.Warm)
 //
-// and calls globalThis.sodLiveReady() once they exist. Cells write to
+// and calls globalThis.sodLiveReady() once they exist (and
+// globalThis.sodLiveMark("goMain") as main starts, for the timeline). Cells write to
 // os.Stdout and os.Stderr, which the worker's file system shim forwards.
 package main
 
@@ -25,6 +27,10 @@ import (
 )
 
 func main() {
+	// The timeline: the Go runtime and every package's init are done.
+	if mark := js.Global().Get("sodLiveMark"); mark.Type() == js.TypeFunction {
+		mark.Invoke("goMain")
+	}
 	var k *live.Kernel
 	api := js.Global().Get("Object").New()
 	api.Set("init", js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -48,7 +54,7 @@ func main() {
 			start := time.Now()
 			res, err := k.Run(context.Background(), name, src, os.Stdout, os.Stderr)
 			out := map[string]any{"ms": ms(time.Since(start)), "shell": strings(res.Shell), "magic": strings(res.Magic), "compiled": res.Compiled,
-				"setup": ms(res.Setup), "compile": ms(res.Compile), "exec": ms(res.Exec)}
+				"check": ms(res.Check), "setup": ms(res.Setup), "compile": ms(res.Compile), "exec": ms(res.Exec)}
 			if err != nil {
 				out["error"] = err.Error()
 				out["panic"] = errors.Is(err, live.ErrPanic)
@@ -60,6 +66,18 @@ func main() {
 		name, src := args[0].String(), args[1].String()
 		return promise(func() map[string]any {
 			if err := k.Declare(name, src); err != nil {
+				return map[string]any{"error": err.Error()}
+			}
+			return map[string]any{}
+		})
+	}))
+	api.Set("warm", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		paths := make([]string, args[0].Length())
+		for i := range paths {
+			paths[i] = args[0].Index(i).String()
+		}
+		return promise(func() map[string]any {
+			if err := k.Warm(paths); err != nil {
 				return map[string]any{"error": err.Error()}
 			}
 			return map[string]any{}
