@@ -38,7 +38,9 @@ func WriteInstancesPage(w io.Writer, spec Spec, sr *SuiteRun, info PageInfo) err
 	b.WriteString("The spurious second-order points of the suite's families, found by gradient descent and certified\n")
 	b.WriteString("(Certify: ‖∇h‖_F ≤ 1e-5, λ_min(∇²h) ≥ −1e-5, ‖X̂X̂ᵀ − M*‖_F ≥ 0.02, h above h(M*) and a continued\n")
 	b.WriteString("descent that does not lower h by 10 %), with no method run: X̂ and the seeds are in\n")
-	b.WriteString("bench-instances.json (InstanceInfo says how to rebuild and re-certify them).\n\n")
+	b.WriteString("bench-instances.json (InstanceInfo says how to rebuild and re-certify them). The PMC instances are\n")
+	b.WriteString("re-certified from their definition, apart from the certificate's code, by\n")
+	b.WriteString("`SOD_BENCH_INSTANCES=<out>/bench-instances.json go test ./sod/escapebench -run TestInstancesFileCertifiedIndependently -v`.\n\n")
 	b.WriteString("## Suite\n\n| parameter | value |\n|---|---|\n")
 	for _, s := range spec.Settings() {
 		fmt.Fprintf(&b, "| %s | %s |\n", quote.Markdown(s.Name), quote.Markdown(s.Value))

@@ -44,7 +44,11 @@ import (
 // -profile default (the default) is the README's benchmark,
 // escapebench.DefaultSpec; -profile quick escapebench.QuickSpec, a suite of a
 // few seconds; -profile large escapebench.LargeSpec (PMC up to n = 10⁵);
-// the other flags amend any. The journal, the suite, the
+// the other flags amend any. -instances-only generates and certifies the
+// suite's instances and runs no method (escapebench.GenerateInstances):
+// it writes bench-instances.json and bench-instances.md
+// (escapebench.WriteInstancesPage; -results-md copies it, e.g.
+// sod/escapebench/RESULTS-large.md) and no journal, and takes no -shard. The journal, the suite, the
 // outputs and the progress line are package escapebench's; this file only
 // parses flags and wires them.
 
@@ -211,7 +215,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, benchUsage)
-		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg, bench-convergence-<family>.svg: median and\ninter-quartile band of each method), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md; -profile large is PMC at n = 10⁵ and rank 3, 5 at n = 10³ (hours).\n\nFlags:\n")
+		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg, bench-convergence-<family>.svg: median and\ninter-quartile band of each method), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md; -profile large is PMC at n = 10⁵ and rank 3, 5 at n = 10³ (hours;\nits instances, certified by -instances-only, and their time are in sod/escapebench/RESULTS-large.md).\n\nFlags:\n")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return err
