@@ -3,6 +3,7 @@ package escapebench
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -307,7 +308,7 @@ func (p *pmcCheck) minEigRank1() (lam, minDelta float64, exact bool, delta []flo
 // checkInstancesIndependently re-certifies the "pmc" and "pmc-rank"
 // instances of f from their definition (pmcCheck) and returns how many it
 // checked.
-func checkInstancesIndependently(t *testing.T, f *InstancesFile) int {
+func checkInstancesIndependently(t reporter, f *InstancesFile) int {
 	t.Helper()
 	checked := 0
 	for _, in := range f.Instances {
@@ -440,6 +441,29 @@ func checkInstancesIndependently(t *testing.T, f *InstancesFile) int {
 	return checked
 }
 
+// reporter is what checkInstancesIndependently reports to: a *testing.T,
+// or a recorder (TestIndependentCheckCatches).
+type reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Logf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// recorder counts the errors reported to it.
+type recorder struct {
+	errors []string
+}
+
+func (r *recorder) Helper()             {}
+func (r *recorder) Logf(string, ...any) {}
+func (r *recorder) Errorf(format string, a ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, a...))
+}
+func (r *recorder) Fatalf(format string, a ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, a...))
+}
+
 func dotf(a, b []float64) float64 {
 	s := 0.0
 	for i := range a {
@@ -474,28 +498,74 @@ func TestInstancesFileCertifiedIndependently(t *testing.T) {
 			t.Fatal(err)
 		}
 	} else {
-		s := Spec{Families: []string{"pmc", "pmc-rank"}, Methods: []string{"gd-alone"}, Trials: 1, PerCell: 1, Seed: 1, PMCStart: StartRandomSigns.String(),
-			PMCCells: []PMCCell{{N: 200, Eps: 0.05}}, PMCRankCells: []PMCCell{{N: 40, Eps: 0.15, R: 3}}, MaxIter: 100, MaxEscapes: 1}
-		su, err := s.Suite()
-		if err != nil {
-			t.Fatal(err)
-		}
-		sr, err := GenerateInstances(context.Background(), su, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(sr.Runs) != 0 || sr.Runs == nil {
-			t.Errorf("GenerateInstances: %d runs (nil: %v), want none", len(sr.Runs), sr.Runs == nil)
-		}
-		var b bytes.Buffer
-		if err := WriteInstancesJSON(&b, testEnv, sr); err != nil {
-			t.Fatal(err)
-		}
-		if f, err = ReadInstancesJSON(&b); err != nil {
-			t.Fatal(err)
-		}
+		f = smallInstancesFile(t)
 	}
 	if got := checkInstancesIndependently(t, f); got == 0 {
 		t.Fatalf("no pmc or pmc-rank instance checked (%d instances, %d dropped)", len(f.Instances), len(f.Dropped))
+	}
+}
+
+// smallInstancesFile is a small suite's instances (PMC n = 200, rank 3 at
+// n = 40) by GenerateInstances, written and read back.
+func smallInstancesFile(t *testing.T) *InstancesFile {
+	t.Helper()
+	s := Spec{Families: []string{"pmc", "pmc-rank"}, Methods: []string{"gd-alone"}, Trials: 1, PerCell: 1, Seed: 1, PMCStart: StartRandomSigns.String(),
+		PMCCells: []PMCCell{{N: 200, Eps: 0.05}}, PMCRankCells: []PMCCell{{N: 40, Eps: 0.15, R: 3}}, MaxIter: 100, MaxEscapes: 1}
+	su, err := s.Suite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr, err := GenerateInstances(context.Background(), su, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sr.Runs) != 0 || sr.Runs == nil {
+		t.Errorf("GenerateInstances: %d runs (nil: %v), want none", len(sr.Runs), sr.Runs == nil)
+	}
+	var b bytes.Buffer
+	if err := WriteInstancesJSON(&b, testEnv, sr); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ReadInstancesJSON(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestIndependentCheckCatches: the independent re-certification finds a
+// certificate or a point that is off (h, ‖∇h‖, λ_min, the distance, the
+// continued descent; X̂ moved, ε changed) and passes the true ones.
+func TestIndependentCheckCatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates instances")
+	}
+	var b bytes.Buffer
+	if err := WriteInstancesJSON(&b, testEnv, &SuiteRun{Instances: smallInstancesFile(t).Instances, Dropped: []Dropped{}}); err != nil {
+		t.Fatal(err)
+	}
+	for name, spoil := range map[string]func(in *InstanceInfo){
+		"none":      func(*InstanceInfo) {},
+		"h":         func(in *InstanceInfo) { in.Cert.H *= 1 + 1e-6 },
+		"grad norm": func(in *InstanceInfo) { in.Cert.GradNorm = 5e-6 },
+		"λ_min":     func(in *InstanceInfo) { in.Cert.MinHessEig += 1e-3 * math.Max(1, math.Abs(in.Cert.MinHessEig)) },
+		"distance":  func(in *InstanceInfo) { in.Cert.Dist *= 1 + 1e-6 },
+		"h descent": func(in *InstanceInfo) { in.Cert.HDescent *= 1 + 1e-3 },
+		"x moved":   func(in *InstanceInfo) { in.X[3] += 1e-4 },
+		"ε":         func(in *InstanceInfo) { e := *in.Eps * 1.01; in.Eps = &e },
+	} {
+		for i := range 2 { // the pmc (r = 1: inertia) and the pmc-rank (dense) instance
+			f, err := ReadInstancesJSON(bytes.NewReader(b.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Instances = f.Instances[i : i+1]
+			spoil(&f.Instances[0])
+			var r recorder
+			checkInstancesIndependently(&r, f)
+			if (name == "none") != (len(r.errors) == 0) {
+				t.Errorf("%s spoiled on %s: errors %q", name, f.Instances[0].Name, r.errors)
+			}
+		}
 	}
 }
