@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -530,16 +531,21 @@ func dotf(a, b []float64) float64 {
 // Gram matrices (checked against the entry-by-entry one), and λ_min at
 // r = 1 by Sylvester's inertia on the Hessian's diagonal-plus-rank-4 form
 // (checked against the entry-by-entry product), at r > 1 by a dense
-// eigen-solve. With SOD_BENCH_INSTANCES naming an instances file (the
-// large profile's, `reproduce bench -profile large -instances-only`; at
-// n = 10⁵ minutes) it checks that file; otherwise a small suite's
-// instances generated here (under a second).
+// eigen-solve. With SOD_BENCH_INSTANCES naming an instances file (a
+// relative path is the module root's), e.g. the large profile's
+// (`reproduce bench -profile large -instances-only`; minutes at n = 10⁵),
+// it checks that file; otherwise a small suite's instances generated here.
 func TestInstancesFileCertifiedIndependently(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates or reads and re-certifies instances")
 	}
 	var f *InstancesFile
 	if path := os.Getenv("SOD_BENCH_INSTANCES"); path != "" {
+		if !filepath.IsAbs(path) {
+			// go test runs in the package's folder: a relative path is
+			// the module root's, where the commands run.
+			path = filepath.Join(moduleRoot(t), path)
+		}
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -552,6 +558,25 @@ func TestInstancesFileCertifiedIndependently(t *testing.T) {
 	}
 	if got := checkInstancesIndependently(t, f); got == 0 {
 		t.Fatalf("no pmc or pmc-rank instance checked (%d instances, %d dropped)", len(f.Instances), len(f.Dropped))
+	}
+}
+
+// moduleRoot is the folder of the go.mod above the test's folder.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Fatal("no go.mod above the test's folder")
+		}
+		dir = up
 	}
 }
 
