@@ -197,15 +197,21 @@ func (p *pmcCheck) hStructured(x []float64) float64 {
 	return (fro(false) - p.c*(fro(true)-diag)) / 2
 }
 
-// minEigRank1 is λ_min(∇²h(X̂)) at r = 1 from the Hessian's structure
-// ∇²h = diag(δ) + P S Pᵀ, P = [x, u∘x, z, u∘z], S = 2·diag(2, −2(1 − ε²),
-// −1, 1 − ε²) (derived from hvp; the test checks the two agree), by
-// Sylvester's law of inertia: below min δ the number of eigenvalues under
-// λ is the number of eigenvalues below −1 of K^½SK^½, K =
-// Pᵀ(diag(δ) − λ)⁻¹P (4×4), and bisection on it. It returns λ_min and
-// true, or min δ and false when no eigenvalue lies below min δ (then
-// min δ is a lower bound of λ_min).
-func (p *pmcCheck) minEigRank1() (lam, minDelta float64, exact bool, delta []float64, P [4][]float64, S [4]float64) {
+// rank1Form is ∇²h(X̂) at r = 1 as diag(δ) + PSPᵀ, P = [x, u∘x, z,
+// u∘z], S = 2·diag(2, −2(1 − ε²), −1, 1 − ε²) (derived from hvp; the
+// test checks the two agree), and the same low-rank term on an
+// orthonormal basis Q of P's columns (modified Gram–Schmidt, dropping a
+// column within 1e-10 of the span of the others: on a PMC point x and
+// u∘x are equal), PSPᵀ = Q Se Qᵀ.
+type rank1Form struct {
+	delta []float64
+	P     [4][]float64
+	S     [4]float64
+	Q     [][]float64
+	Se    *mat.Dense
+}
+
+func (p *pmcCheck) rank1() rank1Form {
 	n := p.n
 	x, z := p.x, p.z
 	sx, sxu := 0.0, 0.0
@@ -215,95 +221,165 @@ func (p *pmcCheck) minEigRank1() (lam, minDelta float64, exact bool, delta []flo
 			sxu += x[i] * x[i]
 		}
 	}
-	delta = make([]float64, n)
+	var f rank1Form
+	f.delta = make([]float64, n)
 	for i := range n {
 		d := sx
 		if i%2 == 0 {
 			d += p.c * (3*x[i]*x[i] - z[i]*z[i] - sxu)
 		}
-		delta[i] = 2 * d
+		f.delta[i] = 2 * d
 	}
-	for k := range P {
-		P[k] = make([]float64, n)
+	for k := range f.P {
+		f.P[k] = make([]float64, n)
 	}
 	for i := range n {
-		P[0][i], P[2][i] = x[i], z[i]
+		f.P[0][i], f.P[2][i] = x[i], z[i]
 		if i%2 == 0 {
-			P[1][i], P[3][i] = x[i], z[i]
+			f.P[1][i], f.P[3][i] = x[i], z[i]
 		}
 	}
-	S = [4]float64{4, -4 * p.c, -2, 2 * p.c}
+	f.S = [4]float64{4, -4 * p.c, -2, 2 * p.c}
+	// P = Q C, column k of C the coefficients of P's column k.
+	var coef [4][]float64
+	for k := range 4 {
+		q := append([]float64(nil), f.P[k]...)
+		for _, b := range f.Q {
+			a := dotf(b, q)
+			for i := range q {
+				q[i] -= a * b[i]
+			}
+			coef[k] = append(coef[k], a)
+		}
+		if nq := math.Sqrt(dotf(q, q)); nq > 1e-10*math.Sqrt(dotf(f.P[k], f.P[k])) {
+			for i := range q {
+				q[i] /= nq
+			}
+			f.Q = append(f.Q, q)
+			coef[k] = append(coef[k], nq)
+		}
+	}
+	kq := len(f.Q)
+	C := mat.NewDense(kq, 4, nil)
+	for k := range 4 {
+		for j, a := range coef[k] {
+			if j < kq {
+				C.Set(j, k, a)
+			}
+		}
+	}
+	f.Se = mat.NewDense(kq, kq, nil)
+	f.Se.Product(C, mat.NewDiagDense(4, f.S[:]), C.T())
+	return f
+}
+
+// k returns Qᵀ(diag(δ) − l)⁻¹Q.
+func (f rank1Form) k(l float64) *mat.SymDense {
+	kq := len(f.Q)
+	K := mat.NewSymDense(kq, nil)
+	for a := range kq {
+		for b := a; b < kq; b++ {
+			s := 0.0
+			for i, d := range f.delta {
+				s += f.Q[a][i] * f.Q[b][i] / (d - l)
+			}
+			K.SetSym(a, b, s)
+		}
+	}
+	return K
+}
+
+// below returns the number of eigenvalues of ∇²h under l < min δ by
+// Sylvester's law of inertia: that of diag(δ) − l + Q Se Qᵀ, which is the
+// number of eigenvalues below −1 of K^½ Se K^½, K = f.k(l); −1 if an
+// eigen-solve fails.
+func (f rank1Form) below(l float64) int {
+	kq := len(f.Q)
+	var e mat.EigenSym
+	if !e.Factorize(f.k(l), true) {
+		return -1
+	}
+	vals := e.Values(nil)
+	var vec mat.Dense
+	e.VectorsTo(&vec)
+	sq := mat.NewDiagDense(kq, nil)
+	for k, v := range vals {
+		sq.SetDiag(k, math.Sqrt(math.Max(v, 0)))
+	}
+	var half, m mat.Dense
+	half.Product(&vec, sq, vec.T())
+	m.Product(&half, f.Se, &half)
+	ms := mat.NewSymDense(kq, nil)
+	for a := range kq {
+		for b := a; b < kq; b++ {
+			ms.SetSym(a, b, (m.At(a, b)+m.At(b, a))/2)
+		}
+	}
+	if !e.Factorize(ms, false) {
+		return -1
+	}
+	c := 0
+	for _, v := range e.Values(nil) {
+		if v < -1 {
+			c++
+		}
+	}
+	return c
+}
+
+// minEig returns λ_min and true by bisection on below, or min δ and
+// false when no eigenvalue lies below min δ (then λ_min ≥ min δ).
+func (f rank1Form) minEig() (lam, minDelta float64, exact bool) {
 	minDelta = math.Inf(1)
-	for _, d := range delta {
+	for _, d := range f.delta {
 		minDelta = math.Min(minDelta, d)
 	}
-	below := func(l float64) int {
-		K := mat.NewSymDense(4, nil)
-		for a := range 4 {
-			for b := a; b < 4; b++ {
-				s := 0.0
-				for i := range n {
-					s += P[a][i] * P[b][i] / (delta[i] - l)
-				}
-				K.SetSym(a, b, s)
-			}
-		}
-		var e mat.EigenSym
-		if !e.Factorize(K, true) {
-			return -1
-		}
-		vals := e.Values(nil)
-		var vec mat.Dense
-		e.VectorsTo(&vec)
-		// K^½ = V diag(√max(λ, 0)) Vᵀ.
-		var half mat.Dense
-		sq := mat.NewDiagDense(4, nil)
-		for k, v := range vals {
-			sq.SetDiag(k, math.Sqrt(math.Max(v, 0)))
-		}
-		half.Product(&vec, sq, vec.T())
-		var m mat.Dense
-		m.Product(&half, mat.NewDiagDense(4, S[:]), &half)
-		ms := mat.NewSymDense(4, nil)
-		for a := range 4 {
-			for b := a; b < 4; b++ {
-				ms.SetSym(a, b, (m.At(a, b)+m.At(b, a))/2)
-			}
-		}
-		if !e.Factorize(ms, false) {
-			return -1
-		}
-		c := 0
-		for _, v := range e.Values(nil) {
-			if v < -1 {
-				c++
-			}
-		}
-		return c
-	}
 	hi := minDelta - 1e-12*math.Max(1, math.Abs(minDelta))
-	if below(hi) == 0 {
-		return minDelta, minDelta, false, delta, P, S
+	if f.below(hi) == 0 {
+		return minDelta, minDelta, false
 	}
 	spread := 0.0
 	for k := range 4 {
-		for _, v := range P[k] {
-			spread += math.Abs(S[k]) * v * v
-		}
+		spread += math.Abs(f.S[k]) * dotf(f.P[k], f.P[k])
 	}
 	lo := minDelta - spread - 1
-	if below(lo) != 0 {
-		return math.NaN(), minDelta, true, delta, P, S
+	if f.below(lo) != 0 {
+		return math.NaN(), minDelta, true
 	}
 	for hi-lo > 1e-13*math.Max(1, math.Abs(hi)) {
 		mid := (lo + hi) / 2
-		if below(mid) == 0 {
+		if f.below(mid) == 0 {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	return (lo + hi) / 2, minDelta, true, delta, P, S
+	return (lo + hi) / 2, minDelta, true
+}
+
+// eigvec returns the eigenvector of eigenvalue l < min δ: v =
+// −(diag(δ) − l)⁻¹Qw with (I + Se K)w = 0, w the right singular vector
+// of the smallest singular value.
+func (f rank1Form) eigvec(l float64) []float64 {
+	kq := len(f.Q)
+	var m mat.Dense
+	m.Mul(f.Se, f.k(l))
+	for a := range kq {
+		m.Set(a, a, m.At(a, a)+1)
+	}
+	var svd mat.SVD
+	if !svd.Factorize(&m, mat.SVDFull) {
+		return nil
+	}
+	var vt mat.Dense
+	svd.VTo(&vt)
+	v := make([]float64, len(f.delta))
+	for i, d := range f.delta {
+		for k := range kq {
+			v[i] -= f.Q[k][i] * vt.At(k, kq-1) / (d - l)
+		}
+	}
+	return v
 }
 
 // checkInstancesIndependently re-certifies the "pmc" and "pmc-rank"
@@ -385,7 +461,9 @@ func checkInstancesIndependently(t reporter, f *InstancesFile) int {
 		var lmin, hn float64 // λ_min and a bound of ‖∇²h‖₂
 		switch {
 		case in.R == 1:
-			lam, minDelta, exact, delta, P, S := p.minEigRank1()
+			f := p.rank1()
+			lam, minDelta, exact := f.minEig()
+			delta, P, S := f.delta, f.P, f.S
 			hv2 := make([]float64, N)
 			for i := range hv2 {
 				hv2[i] = delta[i] * v[i]
@@ -420,35 +498,11 @@ func checkInstancesIndependently(t reporter, f *InstancesFile) int {
 				maxDelta = math.Max(maxDelta, math.Abs(d))
 			}
 			hn += maxDelta
-			// Its eigenvector v = −(diag(δ) − λ)⁻¹Pw, (I + SK)w = 0, and
-			// the Rayleigh quotient vᵀ∇²h v/vᵀv by hvp: an upper bound of
-			// λ_min from an actual vector.
-			K := mat.NewDense(4, 4, nil)
-			for a := range 4 {
-				for b := range 4 {
-					s := 0.0
-					for i := range in.N {
-						s += P[a][i] * P[b][i] / (delta[i] - lam)
-					}
-					K.Set(a, b, s)
-				}
-			}
-			var m mat.Dense
-			m.Mul(mat.NewDiagDense(4, S[:]), K)
-			for a := range 4 {
-				m.Set(a, a, m.At(a, a)+1)
-			}
-			var svd mat.SVD
-			if !svd.Factorize(&m, mat.SVDFull) {
+			// Its eigenvector's Rayleigh quotient vᵀ∇²h v/vᵀv by hvp: an
+			// upper bound of λ_min from an actual vector.
+			ev := f.eigvec(lam)
+			if ev == nil {
 				t.Fatalf("%s: SVD failed", in.Name)
-			}
-			var vt mat.Dense
-			svd.VTo(&vt)
-			ev := make([]float64, in.N)
-			for i := range ev {
-				for k := range 4 {
-					ev[i] -= P[k][i] * vt.At(k, 3) / (delta[i] - lam)
-				}
 			}
 			rq := dotf(ev, p.hvp(ev)) / dotf(ev, ev)
 			t.Logf("%s: λ_min = %.12g by inertia (min δ = %.6g), Rayleigh quotient of its eigenvector %.12g, certificate %.12g, ‖∇²h‖₂ ≤ %.4g: certificate − λ_min = %.3g·‖∇²h‖₂", in.Name, lam, minDelta, rq, c.MinHessEig, hn, (c.MinHessEig-lam)/hn)
@@ -482,7 +536,7 @@ func checkInstancesIndependently(t reporter, f *InstancesFile) int {
 		}
 		// The certificate's λ_min: within 1e-4 relative, or a Lanczos Ritz
 		// value above λ_min by at most 1e-8·‖∇²h‖₂ (sod.HessianMinEig's
-		// accuracy is of order 1e-9·‖∇²h‖₂).
+		// stated accuracy is about 1e-9·‖∇²h‖₂).
 		d := c.MinHessEig - lmin
 		if lmin < -DefaultCertifyTol || math.Abs(d) > 1e-4*math.Max(1, math.Abs(lmin)) && !(d >= -1e-12*hn && d <= 1e-8*hn) {
 			t.Errorf("%s: λ_min = %.8g independently, certificate %.8g (‖∇²h‖₂ ≈ %.3g)", in.Name, lmin, c.MinHessEig, hn)
@@ -529,9 +583,9 @@ func dotf(a, b []float64) float64 {
 // Hessian–vector product summed entry by entry from Ω's rule (O(n²r), no
 // n×n array), the continued descent with a gradient of its own from the
 // Gram matrices (checked against the entry-by-entry one), and λ_min at
-// r = 1 by Sylvester's inertia on the Hessian's diagonal-plus-rank-4 form
-// (checked against the entry-by-entry product), at r > 1 by a dense
-// eigen-solve. With SOD_BENCH_INSTANCES naming an instances file (a
+// r = 1 by Sylvester's inertia on the Hessian's diagonal-plus-low-rank
+// form (checked against the entry-by-entry product; its eigenvector's
+// Rayleigh quotient beside), at r > 1 by a dense eigen-solve. With SOD_BENCH_INSTANCES naming an instances file (a
 // relative path is the module root's), e.g. the large profile's
 // (`reproduce bench -profile large -instances-only`; minutes at n = 10⁵),
 // it checks that file; otherwise a small suite's instances generated here.
