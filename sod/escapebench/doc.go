@@ -200,10 +200,11 @@
 // and re-certified from their definition by
 // `SOD_BENCH_INSTANCES=bench-large/bench-instances.json go test ./sod/escapebench -run TestInstancesFileCertifiedIndependently -v`.
 // The large profile's runs, `go run ./sod/cmd/reproduce bench -profile
-// large -workers 2 -out bench-large`, cost as a guide some 60–70 times
-// the time of finding the n = 10⁵ point on one core (a run there is one
-// to four gradient descent phases of 3·10⁶ steps, random restarts about
-// 15, 3 trials), and each invocation finds the instances again first.
+// large -workers 2 -out bench-large`, cost as a guide 60 to 200 times the
+// time of its instances on one core (a run at n = 10⁵ is one to four
+// gradient descent phases of up to 3·10⁶ steps, a random restart about
+// 15, 3 trials, where finding the point took about 10⁶ steps), and each
+// invocation finds the instances again first.
 // `-method 'exec:PROGRAM [ARG…]'`
 // adds an external method (exec.go, PROTOCOL.md), and a main of a few
 // lines, sodworkbench.org/workbench/sod/reproducecli's Main with your
