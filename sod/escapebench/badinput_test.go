@@ -90,6 +90,15 @@ func TestBadInputs(t *testing.T) {
 			_, err := escapebench.RunSuite(ctx, s, escapebench.RunOptions{Shard: batch.Shard{K: 5, N: 0}})
 			return err
 		}, "shard 5/0, want 0 ≤ k < N"},
+		{"GenerateInstances nil ctx", func() error {
+			s := escapebench.Suite{Families: []escapebench.Family{escapebench.PaperFamily{}}, Methods: escapebench.BuiltinMethods()[:1], PerCell: 1, Trials: 1, TrialOptions: escapebench.DefaultTrialOptions()}
+			_, err := escapebench.GenerateInstances(nilCtx(), s, nil)
+			return err
+		}, "GenerateInstances needs a context"},
+		{"GenerateInstances no method", func() error {
+			_, err := escapebench.GenerateInstances(ctx, escapebench.Suite{Families: []escapebench.Family{escapebench.PaperFamily{}}, PerCell: 1, Trials: 1, TrialOptions: escapebench.DefaultTrialOptions()}, nil)
+			return err
+		}, "a suite needs at least one family and one method"},
 		{"Canonical nil run", func() error { _, err := escapebench.Canonical([]*escapebench.TrialResult{nil}); return err }, "run 0 is nil"},
 		{"MergeJournals nil journal", func() error { _, err := escapebench.MergeJournals([]*escapebench.Journal{nil}); return err }, "journal 0 is nil"},
 	} {

@@ -70,26 +70,10 @@ func RunSuite(ctx context.Context, s Suite, opt RunOptions) (*SuiteRun, error) {
 		}
 		done = j.runs
 	}
-	per, trials := max(s.PerCell, 1), max(s.Trials, 1)
-	var insts []CertifiedInstance
-	sr := &SuiteRun{Instances: []InstanceInfo{}, Dropped: []Dropped{}}
-	for i, f := range s.Families {
-		if prog != nil {
-			prog(batch.Progress{Label: ProgressInstances + " " + f.Name(), Done: i, Total: len(s.Families)})
-		}
-		fi, err := Instances(ctx, f, s.Seed, per, s.Certify)
-		if err != nil {
-			return nil, err
-		}
-		insts = append(insts, fi.Instances...)
-		sr.Dropped = append(sr.Dropped, fi.Dropped...)
-		for _, in := range fi.Instances {
-			info := newInstanceInfo(in, s.Seed)
-			if info.Features, err = InstanceFeatures(ctx, in); err != nil {
-				return nil, err
-			}
-			sr.Instances = append(sr.Instances, info)
-		}
+	trials := max(s.Trials, 1)
+	sr, insts, err := suiteInstances(ctx, s, prog)
+	if err != nil {
+		return nil, err
 	}
 	type job struct {
 		in    CertifiedInstance
@@ -172,7 +156,7 @@ func RunSuite(ctx context.Context, s Suite, opt RunOptions) (*SuiteRun, error) {
 	if opt.Journal != nil {
 		pool.Finished = func(i int) error { return opt.Journal.append(results[i]) }
 	}
-	err := batch.ForEach(ctx, len(jobs), pool, func(i int) error {
+	err = batch.ForEach(ctx, len(jobs), pool, func(i int) error {
 		r, err := RunTrial(ctx, jobs[i].in, jobs[i].m, jobs[i].trial, s.Seed, s.TrialOptions)
 		results[i] = r
 		return err
@@ -189,4 +173,54 @@ func RunSuite(ctx context.Context, s Suite, opt RunOptions) (*SuiteRun, error) {
 		}
 	}
 	return sr, nil
+}
+
+// GenerateInstances generates and certifies the instances of s's families
+// (Instances, with s.Seed, s.PerCell and s.Certify) as RunSuite does
+// before its runs, and runs no method: the SuiteRun it returns has the
+// certified instances (with their Features) and the dropped points, and
+// no runs (Runs empty, not nil). prog, if not nil, receives the reports
+// RunSuite labels ProgressInstances. This is `reproduce bench
+// -instances-only`: a large profile's instances (LargeSpec) are found
+// and certified once, before its hours of runs.
+func GenerateInstances(ctx context.Context, s Suite, prog batch.ProgressFunc) (*SuiteRun, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: GenerateInstances needs a context", ErrBadBench)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	sr, _, err := suiteInstances(ctx, s, prog)
+	if err != nil {
+		return nil, err
+	}
+	sr.Runs = []*TrialResult{}
+	return sr, nil
+}
+
+// suiteInstances generates and certifies the instances of s's families
+// in order, reporting each family to prog before its points.
+func suiteInstances(ctx context.Context, s Suite, prog batch.ProgressFunc) (*SuiteRun, []CertifiedInstance, error) {
+	per := max(s.PerCell, 1)
+	var insts []CertifiedInstance
+	sr := &SuiteRun{Instances: []InstanceInfo{}, Dropped: []Dropped{}}
+	for i, f := range s.Families {
+		if prog != nil {
+			prog(batch.Progress{Label: ProgressInstances + " " + f.Name(), Done: i, Total: len(s.Families)})
+		}
+		fi, err := Instances(ctx, f, s.Seed, per, s.Certify)
+		if err != nil {
+			return nil, nil, err
+		}
+		insts = append(insts, fi.Instances...)
+		sr.Dropped = append(sr.Dropped, fi.Dropped...)
+		for _, in := range fi.Instances {
+			info := newInstanceInfo(in, s.Seed)
+			if info.Features, err = InstanceFeatures(ctx, in); err != nil {
+				return nil, nil, err
+			}
+			sr.Instances = append(sr.Instances, info)
+		}
+	}
+	return sr, insts, nil
 }

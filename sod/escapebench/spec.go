@@ -107,6 +107,8 @@ func QuickSpec() Spec {
 // n = 10⁵) and λ_min comes from Lanczos, but time grows as n²: finding a
 // point at n = 10⁵ takes max(20000, 30n) = 3·10⁶ gradient steps of O(n)
 // each, and each run's phase as many, so the profile takes hours per core.
+// Its instances alone (GenerateInstances, `reproduce bench -profile large
+// -instances-only`) cost far less: RESULTS-large.md has them and their time.
 func LargeSpec() Spec {
 	s := DefaultSpec()
 	s.Families = []string{"pmc", "pmc-rank"}

@@ -99,40 +99,7 @@ func WriteSummaryPage(w io.Writer, spec Spec, sr *SuiteRun, ss []Summary, as []F
 	for _, s := range spec.Settings() {
 		fmt.Fprintf(&b, "| %s | %s |\n", quote.Markdown(s.Name), quote.Markdown(s.Value))
 	}
-	// Instances and dropped points (bench-instances.json).
-	if in.Instances != nil {
-		b.WriteString("\n## Instances\n\nCertified spurious points per family (certificates in bench-instances.json: ‖∇h‖_F, λ_min(∇²h), h,\n‖X̂X̂ᵀ − M*‖_F, kind) and generated points dropped by the certificate:\n\n")
-		b.WriteString("| family | certified | strict local minima | degenerate | dropped |\n|---|---:|---:|---:|---:|\n")
-		for _, f := range spec.Families {
-			var c, strict, deg, d int
-			for _, x := range in.Instances {
-				if x.Family == f {
-					c++
-					if x.Cert.Kind == StrictLocalMin {
-						strict++
-					} else {
-						deg++
-					}
-				}
-			}
-			for _, x := range in.Dropped {
-				if x.Family == f {
-					d++
-				}
-			}
-			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", quote.Markdown(f), c, strict, deg, d)
-		}
-		for _, x := range in.Dropped {
-			fmt.Fprintf(&b, "\n- dropped %s / %s: %s", quote.Markdown(x.Family), quote.Markdown(x.Name), quote.Markdown(x.Reason))
-		}
-		if len(in.Dropped) > 0 {
-			b.WriteString("\n")
-		}
-	}
-	if in.Instances != nil {
-		writeFamilyCells(&b, spec, in.Instances)
-		writeFeatures(&b, spec, in.Instances)
-	}
+	writeInstanceSections(&b, spec, in)
 	// Only measured CPU times are summed (−1: not measurable here).
 	var cpu time.Duration
 	measured := 0
@@ -447,3 +414,43 @@ func fmtDur(d time.Duration) string {
 
 // roundDur prints d to the second (1m05s), for the progress line.
 func roundDur(d time.Duration) string { return d.Round(time.Second).String() }
+
+// writeInstanceSections writes the instances per family with the dropped
+// points' reasons, the families table and the Features (bench-instances.json)
+// of in, if in.Instances is not nil.
+func writeInstanceSections(b *bytes.Buffer, spec Spec, in *SuiteRun) {
+	// Instances and dropped points (bench-instances.json).
+	if in.Instances != nil {
+		b.WriteString("\n## Instances\n\nCertified spurious points per family (certificates in bench-instances.json: ‖∇h‖_F, λ_min(∇²h), h,\n‖X̂X̂ᵀ − M*‖_F, kind) and generated points dropped by the certificate:\n\n")
+		b.WriteString("| family | certified | strict local minima | degenerate | dropped |\n|---|---:|---:|---:|---:|\n")
+		for _, f := range spec.Families {
+			var c, strict, deg, d int
+			for _, x := range in.Instances {
+				if x.Family == f {
+					c++
+					if x.Cert.Kind == StrictLocalMin {
+						strict++
+					} else {
+						deg++
+					}
+				}
+			}
+			for _, x := range in.Dropped {
+				if x.Family == f {
+					d++
+				}
+			}
+			fmt.Fprintf(b, "| %s | %d | %d | %d | %d |\n", quote.Markdown(f), c, strict, deg, d)
+		}
+		for _, x := range in.Dropped {
+			fmt.Fprintf(b, "\n- dropped %s / %s: %s", quote.Markdown(x.Family), quote.Markdown(x.Name), quote.Markdown(x.Reason))
+		}
+		if len(in.Dropped) > 0 {
+			b.WriteString("\n")
+		}
+	}
+	if in.Instances != nil {
+		writeFamilyCells(b, spec, in.Instances)
+		writeFeatures(b, spec, in.Instances)
+	}
+}

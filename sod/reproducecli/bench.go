@@ -44,11 +44,15 @@ import (
 // -profile default (the default) is the README's benchmark,
 // escapebench.DefaultSpec; -profile quick escapebench.QuickSpec, a suite of a
 // few seconds; -profile large escapebench.LargeSpec (PMC up to n = 10⁵);
-// the other flags amend any. The journal, the suite, the
+// the other flags amend any. -instances-only generates and certifies the
+// suite's instances and runs no method (escapebench.GenerateInstances):
+// it writes bench-instances.json and bench-instances.md
+// (escapebench.WriteInstancesPage; -results-md copies it, e.g.
+// sod/escapebench/RESULTS-large.md) and no journal, and takes no -shard. The journal, the suite, the
 // outputs and the progress line are package escapebench's; this file only
 // parses flags and wires them.
 
-const benchUsage = "usage: reproduce bench [-profile default|quick|large] [-families list] [-methods list] [-trials k] [-per-cell k] [-seed s] [-workers w] [-shard k/N] [-out dir] [-results-md file] [-quiet] [suite flags]\n       reproduce bench merge [-out dir] [-results-md file] journal-file-or-folder..."
+const benchUsage = "usage: reproduce bench [-profile default|quick|large] [-families list] [-methods list] [-trials k] [-per-cell k] [-seed s] [-workers w] [-shard k/N] [-out dir] [-results-md file] [-instances-only] [-quiet] [suite flags]\n       reproduce bench merge [-out dir] [-results-md file] journal-file-or-folder..."
 
 func init() {
 	registerSubcommand(&subcommand{
@@ -190,7 +194,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(intFlag{p: &workers, min: 0, max: batch.MaxWorkers}, "workers", fmt.Sprintf("`w` parallel runs, in [0, %d] (0: all cores)", batch.MaxWorkers))
 	fs.Var(&sh, "shard", fmt.Sprintf("run only slice `k/N` of the runs (0 ≤ k < N ≤ %d) into <out>/bench-journal-k-of-N.jsonl, for reproduce bench merge", batch.MaxShards))
 	fs.String("profile", profile, "`suite`: default (the README's benchmark; its time is in sod/escapebench/RESULTS.md), quick (a few seconds) or large (PMC up to n = 10⁵: hours per core); the flags below amend it")
-	fs.StringVar(&resultsMD, "results-md", "", "also write the markdown summary (bench-summary.md) to `file`, e.g. sod/escapebench/RESULTS.md")
+	fs.StringVar(&resultsMD, "results-md", "", "also write the markdown summary (bench-summary.md; with -instances-only bench-instances.md) to `file`, e.g. sod/escapebench/RESULTS.md")
+	var instancesOnly bool
+	fs.BoolVar(&instancesOnly, "instances-only", false, "generate and certify the families' instances only, run no method: write <out>/bench-instances.json and bench-instances.md (the families table and every certificate), no journal (e.g. -profile large -instances-only -results-md sod/escapebench/RESULTS-large.md)")
 	fs.Var(listFlag[escapebench.PMCCell]{p: &spec.PMCCells, parse: escapebench.ParsePMCCell}, "pmc-cells", fmt.Sprintf("PMC `cells` n:ε[:points], n in [3, 10⁵], ε in (0, 1], points in [1, 1000] (default -per-cell); default %s", escapebench.CellList(spec.PMCCells)))
 	fs.Var(intList(&pmcSizes, 3, escapebench.MaxPMCCellSize), "pmc-sizes", "PMC `list` of sizes n, each in [3, 10⁵]: with -pmc-eps, the cells n × ε (instead of -pmc-cells)")
 	fs.Var(floatList(&pmcEps, 0, 1, true), "pmc-eps", "PMC `list` of perturbations ε, each in (0, 1]: with -pmc-sizes")
@@ -209,7 +215,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, benchUsage)
-		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg, bench-convergence-<family>.svg: median and\ninter-quartile band of each method), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md; -profile large is PMC at n = 10⁵ and rank 3, 5 at n = 10³ (hours).\n\nFlags:\n")
+		fmt.Fprint(stdout, "\nRuns every method from every certified spurious point of the families, Trials times each;\nresults are appended per finished run to <out>/bench-journal*.jsonl, so rerunning resumes.\nA complete run (or merge) writes bench-results.json/.csv, bench-summary.json, bench-timings.csv\nbench-report.html, an offline page of the tables, profiles, certificates and curves, the profiles\nas SVG for papers (bench-profile-<family>-ecdf|perf|data.svg, bench-convergence-<family>.svg: median and\ninter-quartile band of each method), and bench-summary.md (copied to -results-md). -profile quick is a suite of a few seconds; the default\nsuite (every family up to PMC n = 10⁴, every method, 20 trials) takes minutes per core: the time of\nits last full run is in sod/escapebench/RESULTS.md; -profile large is PMC at n = 10⁵ and rank 3, 5 at n = 10³ (hours;\nits instances, certified by -instances-only, and their time are in sod/escapebench/RESULTS-large.md).\n\nFlags:\n")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return err
@@ -231,9 +237,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkResultsMD(resultsMD); err != nil {
 		return usage(err)
 	}
+	if instancesOnly && sh.set {
+		return usage(errors.New("-instances-only runs no method, so it takes no -shard"))
+	}
 	suite, err := spec.Suite(user...)
 	if err != nil {
 		return usage(err)
+	}
+	if instancesOnly {
+		return benchInstancesOnly(ctx, c, spec, suite, args, len(user) > 0, resultsMD)
 	}
 	shard := batch.Shard{K: sh.k, N: sh.n}
 	name := "bench-journal.jsonl"
@@ -287,6 +299,45 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		info.Workers = runtime.GOMAXPROCS(0)
 	}
 	return writeBench(c.out, spec, sr, stdout, stderr, info, resultsMD)
+}
+
+// benchInstancesOnly is reproduce bench -instances-only: it generates and
+// certifies the suite's instances (escapebench.GenerateInstances), printing
+// each family with the time since the start, and writes
+// <out>/bench-instances.json and bench-instances.md (copied to resultsMD).
+func benchInstancesOnly(ctx context.Context, c *common, spec escapebench.Spec, suite escapebench.Suite, args []string, userMain bool, resultsMD string) error {
+	if err := os.MkdirAll(c.out, 0o755); err != nil {
+		return err
+	}
+	start := time.Now()
+	prog := func(p batch.Progress) {
+		if !c.quiet {
+			fmt.Fprintf(c.stderr, "bench: %s (%d of %d families done) at %s\n", p.Label, p.Done, p.Total, time.Since(start).Round(time.Second))
+		}
+	}
+	sr, err := escapebench.GenerateInstances(ctx, suite, prog)
+	if err != nil {
+		return err
+	}
+	info := escapebench.PageInfo{Command: append([]string{"go", "run", "./sod/cmd/reproduce", "bench"}, args...), Workers: 1, Wall: time.Since(start), Load: host.LoadAverage(), Env: escapebench.CurrentEnv()}
+	if userMain {
+		info.Command = append([]string{filepath.Base(os.Args[0]), "bench"}, args...)
+	}
+	fmt.Fprintf(c.stdout, "bench: instances generated and certified in %.1f s\n", info.Wall.Seconds())
+	if err := writeInstances(c.out, spec, sr, c.stdout); err != nil {
+		return err
+	}
+	page := func(w io.Writer) error { return escapebench.WriteInstancesPage(w, spec, sr, info) }
+	if err := writeFile(filepath.Join(c.out, escapebench.InstancesPageFile), page); err != nil {
+		return err
+	}
+	if resultsMD != "" {
+		if err := writeFile(resultsMD, page); err != nil {
+			return fmt.Errorf("%s: %w", resultsMD, err)
+		}
+	}
+	fmt.Fprintf(c.stdout, "bench: data in %s (no method run: -instances-only)\n", c.out)
+	return nil
 }
 
 // The files of reproduce bench besides the journals and the JSON and CSV

@@ -3,11 +3,14 @@ package reproducecli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"sodworkbench.org/workbench/sod/escapebench"
 )
 
 // benchArgs is a quick suite: the paper's three instances and a PMC cell,
@@ -114,6 +117,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "-families", "paper,bogus"},
 		{"bench", "-pmc-sizes", "20,20"},
 		{"bench", "-shard", "3/3"},
+		{"bench", "-instances-only", "-shard", "0/2"},
 		{"bench", "-trials", "0"},
 		{"bench", "extra"},
 		{"bench", "-out", ""},
@@ -158,4 +162,59 @@ func TestMethodFlags(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"sod-line-search+l-3" and "sod-line-search+L-3"`) {
 		t.Errorf("two spellings of one configuration: %v", err)
 	}
+}
+
+// TestBenchInstancesOnly: -instances-only writes bench-instances.json (the
+// instances a full run of the same suite writes, byte for byte but the
+// environment's date) and bench-instances.md (copied to -results-md) with
+// the families table and every certificate, runs no method and writes no
+// journal.
+func TestBenchInstancesOnly(t *testing.T) {
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	md := filepath.Join(tmp, "page.md")
+	out := runBenchOK(t, benchArgs(a, "-instances-only", "-results-md", md))
+	if !strings.Contains(out, "no method run") || !strings.Contains(out, "family pmc: 2 certified instances") {
+		t.Errorf("output:\n%s", out)
+	}
+	for _, f := range []string{"bench-journal.jsonl", "bench-results.json", "bench-summary.md"} {
+		if _, err := os.Stat(filepath.Join(a, f)); !os.IsNotExist(err) {
+			t.Errorf("-instances-only wrote %s (%v)", f, err)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(a, escapebench.InstancesPageFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := os.ReadFile(md); err != nil || !bytes.Equal(c, page) {
+		t.Errorf("-results-md: %v, or not the same bytes as %s", err, escapebench.InstancesPageFile)
+	}
+	for _, want := range []string{"## Families", "## Certificates", "| pmc | 12 |", "pmc n=12 ε=0.15 #1", "-instances-only", "wall time of the command"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("bench-instances.md lacks %q:\n%s", want, page)
+		}
+	}
+	runBenchOK(t, benchArgs(b))
+	if g, w := instancesOf(t, filepath.Join(a, "bench-instances.json")), instancesOf(t, filepath.Join(b, "bench-instances.json")); g != w {
+		t.Errorf("-instances-only's instances differ from a full run's:\n%s\n%s", g, w)
+	}
+}
+
+// instancesOf returns the instances and dropped points of an instances
+// file as JSON, without its environment.
+func instancesOf(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := escapebench.ReadInstancesJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := json.Marshal([]any{f.Instances, f.Dropped})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(j)
 }
