@@ -194,7 +194,7 @@ func Inject(page []byte, data PageData) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	page = dedupeLibraries(page)
+	page = later(dedupeLibraries(page))
 	if strings.Contains(strings.ToLower(web.Loader), "</script") {
 		return nil, fmt.Errorf("web/load.js holds \"</script\", which would end its inlined element")
 	}

@@ -4,11 +4,11 @@ import "regexp"
 
 // libraryLoader is a <script> element by which a widgets chart output
 // carries a chart library (widgets' compressed or plain loader): the
-// library's name is the first submatch. Every chart output of the kernel
+// library's name is the first submatch; the book's LaterType counts too. Every chart output of the kernel
 // carries the libraries its cell had not shown yet, so a page whose cells
 // draw charts carries one copy per such cell, of which the page runs only
 // the first (each loader does nothing once the library is loading).
-var libraryLoader = regexp.MustCompile(`(?s)<script type="text/javascript">\n` +
+var libraryLoader = regexp.MustCompile(`(?s)<script type="(?:text/javascript|` + regexp.QuoteMeta(LaterType) + `)">\n` +
 	`(?:\(function \(\) \{\n  var w = window\.sodWidgets = [^\n]*\n  w\.loading = [^\n]*\n  var name = "([\w-]+)", global = ` +
 	`|if \(!\(window\["([\w-]+)"\]\)\) \{ \(function \(define, exports, module, require\) \{\n)` +
 	`.*?</script>\n?`)

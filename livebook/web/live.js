@@ -23,11 +23,6 @@
     if (!(name in stats.timeline)) { stats.timeline[name] = t === undefined ? performance.now() : t; }
   }
   mark("liveScript");
-  // MathJax's typesetting ended: its queue runs this after the export's
-  // own Typeset (queued as the page parsed).
-  if (window.MathJax && window.MathJax.Hub && window.MathJax.Hub.Queue) {
-    window.MathJax.Hub.Queue(function () { mark("mathjax"); });
-  }
   var pageData = JSON.parse(document.getElementById("sodlive-cells").textContent);
   var cellsData = pageData.cells;
   var SETUP_NOTE =
@@ -95,7 +90,13 @@
         worker.postMessage({ type: "init", module: m });
       }, reject);
     }).then(function () {
-      if (stats.ready === null) { stats.ready = performance.now(); mark("ready"); }
+      if (stats.ready === null) {
+        stats.ready = performance.now();
+        mark("ready");
+        // A reader's page does its deferred work now; a page running all
+        // its cells on load (?run=all) when they have run.
+        if (!runAllOnLoad) { startLater(); }
+      }
       // After a stop, give the new interpreter the declarations it had.
       var chain = Promise.resolve();
       committed.forEach(function (src, i) {
@@ -152,12 +153,81 @@
     if (m.type === "display") { current.display(m.kind, m.id, m.content); }
   }
 
+  // ---- the page's work after its first output ----------------------------
+  // The book gave the kernel outputs' scripts (the chart libraries'
+  // loaders, each chart's initialisation) the type LATER (book.LaterType)
+  // and MathJax skipStartupTypeset, so that the page's main thread, while
+  // it loads, answers the worker. startLater, once the interpreter is
+  // ready (with ?run=all: once every cell has run, so that the cells do
+  // not wait for it), asks MathJax to typeset and runs those scripts in
+  // document order, one per idle slice;
+  // later() runs those still waiting (a kernel output put back) and
+  // resolves when none is left. A library's loader runs at once when an
+  // output needs it (loadLater), even if its cell's output was replaced.
+  var LATER = "text/x-sodlive-later";
+  var libName = /var name = "([\w-]+)", global = |if \(!\(window\["([\w-]+)"\]\)\) \{ \(function \(define, exports/;
+  var laterLibs = {}; // library name -> its loader's deferred <script>
+  document.querySelectorAll('script[type="' + LATER + '"]').forEach(function (s) {
+    var m = libName.exec(s.text);
+    if (m && !laterLibs[m[1] || m[2]]) { laterLibs[m[1] || m[2]] = s; }
+  });
+  function runScript(old) {
+    var s = document.createElement("script");
+    s.text = old.text;
+    old.type = "text/x-sodlive-ran";
+    if (old.isConnected) { old.replaceWith(s); } else { document.head.appendChild(s); }
+  }
+  function loadLater(name) {
+    var old = laterLibs[name];
+    if (old && old.type === LATER) { runScript(old); }
+    var w = window.sodWidgets;
+    return Promise.resolve(w && w.loading && w.loading[name]);
+  }
+  function idle() {
+    return new Promise(function (resolve) {
+      if (window.requestIdleCallback) { requestIdleCallback(resolve, { timeout: 500 }); } else { setTimeout(resolve, 0); }
+    });
+  }
+  function laterPass() {
+    return idle().then(function () {
+      var s = document.querySelector('script[type="' + LATER + '"]');
+      if (!s) { return; }
+      var m = libName.exec(s.text), t = s.text;
+      var need = m ? loadLater(m[1] || m[2]) :
+        t.indexOf("echarts") < 0 ? Promise.resolve() :
+        loadLater("echarts").then(function () { return t.indexOf("needGL = true") >= 0 ? loadLater("echarts-gl") : null; });
+      return need.then(function () {
+        if (s.type === LATER) { runScript(s); }
+      }).then(laterPass);
+    });
+  }
+  var laterChain = null;
+  function later() {
+    if (!laterChain) { return Promise.resolve(); }
+    laterChain = laterChain.then(laterPass, laterPass);
+    return laterChain;
+  }
+  var typeset = null; // MathJax's typesetting ended (or 30 s passed)
+  function startLater() {
+    if (laterChain) { return Promise.all([typeset, laterChain]); }
+    mark("later");
+    var hub = window.MathJax && window.MathJax.Hub;
+    typeset = new Promise(function (resolve) {
+      if (!(hub && hub.Queue)) { resolve(); return; }
+      hub.Queue(["Typeset", hub], function () { mark("mathjax"); resolve(); });
+      setTimeout(resolve, 30000);
+    });
+    laterChain = Promise.resolve();
+    return Promise.all([typeset, later()]);
+  }
+
   // ---- libraries for the charts ----------------------------------------
   var libs = {};
   function library(name, file, after) {
     if (window[name] || (window.sodWidgets && window.sodWidgets.loading && window.sodWidgets.loading[name])) {
       return Promise.resolve();
     }
+    if (laterLibs[name]) { return loadLater(name); }
     if (!libs[name]) {
       libs[name] = (after || Promise.resolve()).then(function () {
         return new Promise(function (resolve, reject) {
@@ -361,6 +431,7 @@
           // A run the page cannot do erases nothing: the kernel's output
           // stays, with a note saying why it is not the page's.
           self.out.replaceChildren.apply(self.out, self.kernelOutput);
+          later(); // its charts, if not drawn yet
           self.note(self.known
             ? "This is the kernel's output: the page cannot run this cell (" + self.known + "). The page's attempt: " + r.error.split("\n")[0]
             : "This is the kernel's output: this cell comes after cell " + (dep.i + 1) + ", which the page cannot run (" + dep.known +
@@ -389,6 +460,7 @@
 
   // ---- the page -------------------------------------------------------------
   var cells = [];
+  var runAllOnLoad = /(^|[?&])run=all(&|$)/.test(location.search);
   function runAll() {
     var failed = null;
     var e = epoch;
@@ -479,9 +551,13 @@
     };
     // The interpreter loads at once, so that the first run does not wait.
     startWorker();
-    if (/(^|[?&])run=all(&|$)/.test(location.search)) {
+    if (runAllOnLoad) {
       document.body.setAttribute("data-run-state", "running");
       ready.then(runAll, function (err) { return "failed: interpreter " + err; }).then(function (state) {
+        // The kernel's charts the page kept are drawn, and the math
+        // typeset, before it says so.
+        return startLater().then(later).then(function () { return state; });
+      }).then(function (state) {
         document.body.setAttribute("data-run-state", state);
       });
     }
