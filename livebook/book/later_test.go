@@ -2,10 +2,12 @@ package book_test
 
 import (
 	"bytes"
+	"io/fs"
 	"strings"
 	"testing"
 
 	"sodworkbench.org/workbench/livebook/book"
+	"sodworkbench.org/workbench/livebook/web"
 )
 
 // TestInjectDefersLater checks that the kernel outputs' scripts in the
@@ -58,7 +60,8 @@ func TestInjectDefersLater(t *testing.T) {
 			}{
 				{"LaterType scripts", strings.Count(s, `<script type="`+book.LaterType+`">`), tc.later},
 				{"text/javascript scripts", strings.Count(s, `<script type="text/javascript">`), tc.plain},
-				{"Typeset requests", strings.Count(s, `"Typeset"`), tc.typeset},
+				// The export's, not the loader's (which typesets when live.js never ran).
+				{"Typeset requests", strings.Count(strings.Replace(s, web.Loader, "", 1), `"Typeset"`), tc.typeset},
 				{"skipStartupTypeset", strings.Count(s, "skipStartupTypeset: true"), tc.config},
 				{"ECharts loaders", book.LibraryCopies(once)["echarts"], tc.copies},
 			} {
@@ -67,5 +70,20 @@ func TestInjectDefersLater(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLaterTypeInRuntime holds the page runtime to book.LaterType: live.js
+// runs the deferred scripts once the interpreter is ready (or cannot
+// start), and load.js runs them when live.js never ran.
+func TestLaterTypeInRuntime(t *testing.T) {
+	live, err := fs.ReadFile(web.Files, "live.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]string{"live.js": string(live), "load.js": web.Loader} {
+		if !strings.Contains(src, `"`+book.LaterType+`"`) {
+			t.Errorf("%s does not name book.LaterType %q", name, book.LaterType)
+		}
 	}
 }

@@ -105,7 +105,12 @@
       });
       return chain;
     }).then(function () { setStatus("ready"); });
-    ready.catch(function (err) { setStatus("the interpreter could not start: " + err); });
+    ready.catch(function (err) {
+      setStatus("the interpreter could not start: " + err);
+      // The kernel's charts and the math do not wait for an interpreter
+      // that will not come (a run-all page does this when its run ends).
+      if (!runAllOnLoad) { startLater(); }
+    });
     return ready;
   }
 

@@ -93,3 +93,18 @@ window.sodLiveBoot = function (dir, module, warm) {
     } catch (err) { /* no worker from here: live.js starts it */ }
   }
 })();
+// A page whose live.js never ran (not served, or a script error) still
+// draws the kernel's charts and typesets its math once it has loaded: the
+// deferred scripts (book.LaterType) run in document order, as the export
+// ran them, and MathJax typesets.
+window.addEventListener("load", function () {
+  if (window.sodLiveBook) { return; }
+  document.querySelectorAll('script[type="text/x-sodlive-later"]').forEach(function (old) {
+    var s = document.createElement("script");
+    s.text = old.text;
+    old.type = "text/x-sodlive-ran";
+    old.replaceWith(s);
+  });
+  var hub = window.MathJax && window.MathJax.Hub;
+  if (hub && hub.Queue) { hub.Queue(["Typeset", hub]); }
+});
