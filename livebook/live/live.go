@@ -164,7 +164,7 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 	}
 	t0 = time.Now()
 	// The interpreter's own reports (a panic's positions) name cell lines.
-	i := k.interpreter(stdout, explainer{stderr, prog})
+	i := k.interpreter(stdout, traceFilter{stderr})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var goPanic struct {
@@ -316,24 +316,19 @@ var reflectMessages = [][2]string{
 // leaves an interpreted function: "_.go:12:3: panic: main.f(...)".
 var interpreterTrace = regexp.MustCompile(`\A(?:[^\n]*:)?\d+:\d+: panic: [^\n]*\(\.\.\.\)\n\z`)
 
-// explainer writes the interpreter's reports with program positions
-// turned into cell lines (cells.Program.Explain).
-type explainer struct {
-	w    io.Writer
-	prog *cells.Program
-}
+// traceFilter is the interpreter's standard error: the program's own
+// writes (os.Stderr, the log package) pass unchanged, and the lines yaegi
+// adds as a panic leaves each interpreted function are dropped (the run's
+// error reports a panic, at its cell line; cells.Program.Explain).
+type traceFilter struct{ w io.Writer }
 
-func (e explainer) Write(b []byte) (int, error) {
+func (f traceFilter) Write(b []byte) (int, error) {
 	if interpreterTrace.Match(b) {
 		// yaegi writes one such line for every function a panic leaves,
-		// even when a deferred recover stops it, where Go writes nothing;
-		// a panic that ends the run is reported as the run's error.
+		// even when a deferred recover stops it, where Go writes nothing.
 		return len(b), nil
 	}
-	if _, err := io.WriteString(e.w, e.prog.Explain(string(b))); err != nil {
-		return 0, err
-	}
-	return len(b), nil
+	return f.w.Write(b)
 }
 
 func (k *Kernel) interpreter(stdout, stderr io.Writer) *interp.Interpreter {
