@@ -157,6 +157,19 @@ func nativePanic(out string) (printed, report string) {
 	return out, ""
 }
 
+// panicMessage is the value of Go's panic report ("panic: boom [recovered]
+// …\n\ngoroutine 1 …" gives "boom"), or "" for a report without one.
+func panicMessage(report string) string {
+	line, _, _ := strings.Cut(report, "\n")
+	for _, p := range []string{"panic: ", "fatal error: "} {
+		if m, ok := strings.CutPrefix(line, p); ok {
+			m, _, _ = strings.Cut(m, " [recovered]")
+			return strings.TrimSpace(m)
+		}
+	}
+	return ""
+}
+
 // engineRun is what a run through the engine (or bare yaegi) gave.
 type engineRun struct {
 	Out      string
@@ -175,12 +188,15 @@ func versus(e engineRun, n nativeResult) (outcome string, masked int) {
 	case !e.Compiled:
 		return "refused", masked
 	case n.Exit != 0:
-		printed, _ := nativePanic(goOut)
+		printed, report := nativePanic(goOut)
 		if e.Err == "" {
 			return "differs", masked // Go fails, the engine says nothing
 		}
 		if eOut != printed {
 			return "differs", masked
+		}
+		if msg := panicMessage(report); msg != "" && !strings.Contains(e.Err, msg) {
+			return "panic", masked // both fail, not with the same panic
 		}
 		return "same", masked
 	case e.Err != "":
@@ -290,6 +306,31 @@ func TestMaskTimings(t *testing.T) {
 	} {
 		if got, n := maskTimings(tt.in); got != tt.want || n != tt.n {
 			t.Errorf("maskTimings(%q) = %q, %d; want %q, %d", tt.in, got, n, tt.want, tt.n)
+		}
+	}
+}
+
+// TestVersus: a run that fails where Go fails is the same only with Go's
+// output before the panic and Go's panic value in the engine's error.
+func TestVersus(t *testing.T) {
+	goPanic := nativeResult{Exit: 2, Out: "a\npanic: boom [recovered]\n\ngoroutine 1 [running]:\nmain.main()\n"}
+	for _, tt := range []struct {
+		name string
+		e    engineRun
+		n    nativeResult
+		want string
+	}{
+		{"same output", engineRun{Out: "x\n", Compiled: true}, nativeResult{Out: "x\n"}, "same"},
+		{"other output", engineRun{Out: "y\n", Compiled: true}, nativeResult{Out: "x\n"}, "differs"},
+		{"refused", engineRun{}, nativeResult{Out: "x\n"}, "refused"},
+		{"fails where Go runs", engineRun{Out: "x\n", Err: "panic: e", Compiled: true}, nativeResult{Out: "x\n"}, "panic"},
+		{"the same panic", engineRun{Out: "a\n", Err: "cell 1, line 2: panic: boom", Compiled: true}, goPanic, "same"},
+		{"another panic", engineRun{Out: "a\n", Err: "cell 1, line 2: panic: context deadline exceeded", Compiled: true}, goPanic, "panic"},
+		{"runs where Go fails", engineRun{Out: "a\n", Compiled: true}, goPanic, "differs"},
+		{"other output before the panic", engineRun{Out: "b\n", Err: "panic: boom", Compiled: true}, goPanic, "differs"},
+	} {
+		if got, _ := versus(tt.e, tt.n); got != tt.want {
+			t.Errorf("%s: versus = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
