@@ -27,6 +27,10 @@ type Cell struct {
 	HasMain bool
 	// BodyLine is the cell line (1-based) of Body's first line.
 	BodyLine int
+	// HasGo reports a line that is neither blank nor one of GoNB's
+	// special lines ("!", "%", "%%"), a comment included: GoNB runs no
+	// program for a cell without one (its dispatcher's IsEmptyLines).
+	HasGo bool
 }
 
 // Decl is one top-level declaration of a cell.
@@ -96,6 +100,8 @@ func Parse(name, src string) (*Cell, error) {
 		case strings.HasPrefix(t, "%"):
 			c.Magic = append(c.Magic, t)
 			l = ""
+		case t != "":
+			c.HasGo = true
 		}
 		if body >= 0 {
 			break
@@ -110,6 +116,8 @@ func Parse(name, src string) (*Cell, error) {
 			if t := strings.TrimSpace(l); strings.HasPrefix(t, "!") {
 				c.Shell = append(c.Shell, t)
 				l = ""
+			} else if t != "" {
+				c.HasGo = true
 			}
 			b = append(b, l)
 		}

@@ -80,7 +80,7 @@ func (k *Kernel) Warm(paths []string) error {
 	var b strings.Builder
 	b.WriteString("import (\n")
 	for _, p := range paths {
-		if Symbols(p) || slices.Contains(cells.SourcePackages, p) || slices.Contains(stdlibGeneric, p) {
+		if available(p) {
 			fmt.Fprintf(&b, "\t_ %s\n", strconv.Quote(p))
 		}
 	}
@@ -144,10 +144,9 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		return res, err
 	}
 	res.Shell, res.Magic = c.Shell, c.Magic
-	if noGo(src) {
-		// As GoNB (its dispatcher's IsEmptyLines), a cell with no Go runs
-		// no program: the page's setup cells cost nothing. It is accepted
-		// (it declares nothing).
+	if !c.HasGo {
+		// As GoNB, a cell with no Go runs no program: the page's setup
+		// cells cost nothing. It is accepted (it declares nothing).
 		res.Check, res.Compiled = time.Since(t0), true
 		return res, nil
 	}
@@ -157,13 +156,12 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		return res, err
 	}
 	for _, im := range c.Imports {
-		if !Symbols(im.Path) && !slices.Contains(cells.SourcePackages, im.Path) && !slices.Contains(stdlibGeneric, im.Path) {
+		if !available(im.Path) {
 			return res, &cells.Error{Cell: name, Msg: fmt.Sprintf("package %s is not built into this page's interpreter, which has the packages the notebooks import "+
 				"(with widgets/plots and the static figures only on the pages that use them)", im.Path)}
 		}
 	}
 	t0 = time.Now()
-	// The interpreter's own reports (a panic's positions) name cell lines.
 	i := k.interpreter(stdout, traceFilter{stderr})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -213,18 +211,6 @@ func (k *Kernel) Run(ctx context.Context, name, src string, stdout, stderr io.Wr
 		return res, errors.New(prog.Explain(err.Error()))
 	}
 	return res, nil
-}
-
-// noGo reports whether every line of a cell's source is blank or one of
-// GoNB's special lines ("!" shell lines, "%" commands, "%%" included),
-// which cells.Parse takes out of the Go.
-func noGo(src string) bool {
-	for _, l := range strings.Split(src, "\n") {
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "!") && !strings.HasPrefix(t, "%") {
-			return false
-		}
-	}
-	return true
 }
 
 // IndexError is the panic of an index out of range, with Go's message
@@ -383,6 +369,13 @@ func stdlibSources() map[string][]string {
 		}
 	}
 	return m
+}
+
+// available reports whether the page's interpreter has the package at
+// path: compiled in (Symbols), or compiled from its source
+// (cells.SourcePackages, stdlibGeneric).
+func available(path string) bool {
+	return Symbols(path) || slices.Contains(cells.SourcePackages, path) || slices.Contains(stdlibGeneric, path)
 }
 
 // stdlibGeneric are the standard packages whose generic functions yaegi
