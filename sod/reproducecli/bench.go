@@ -287,10 +287,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "bench: shard %d/%d done; combine the shards with reproduce bench merge -out DIR %s\n", sh.k, sh.n, c.out)
 		return nil
 	}
-	info := escapebench.PageInfo{Command: append([]string{"go", "run", "./sod/cmd/reproduce", "bench"}, args...), Workers: workers}
-	if len(user) > 0 { // the user's own main (Main)
-		info.Command = append([]string{filepath.Base(os.Args[0]), "bench"}, args...)
-	}
+	info := escapebench.PageInfo{Command: benchCommand(args, len(user) > 0), Workers: workers}
 	if !resumed {
 		info.Wall = time.Since(start)
 		info.Load = host.LoadAverage()
@@ -299,6 +296,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		info.Workers = runtime.GOMAXPROCS(0)
 	}
 	return writeBench(c.out, spec, sr, stdout, stderr, info, resultsMD)
+}
+
+// benchCommand is the command a page says wrote it: go run of this
+// command, or the user's own main (Main) when it has methods of its own.
+func benchCommand(args []string, userMain bool) []string {
+	if userMain {
+		return append([]string{filepath.Base(os.Args[0]), "bench"}, args...)
+	}
+	return append([]string{"go", "run", "./sod/cmd/reproduce", "bench"}, args...)
 }
 
 // benchInstancesOnly is reproduce bench -instances-only: it generates and
@@ -319,10 +325,7 @@ func benchInstancesOnly(ctx context.Context, c *common, spec escapebench.Spec, s
 	if err != nil {
 		return err
 	}
-	info := escapebench.PageInfo{Command: append([]string{"go", "run", "./sod/cmd/reproduce", "bench"}, args...), Workers: 1, Wall: time.Since(start), Load: host.LoadAverage(), Env: escapebench.CurrentEnv()}
-	if userMain {
-		info.Command = append([]string{filepath.Base(os.Args[0]), "bench"}, args...)
-	}
+	info := escapebench.PageInfo{Command: benchCommand(args, userMain), Workers: 1, Wall: time.Since(start), Load: host.LoadAverage(), Env: escapebench.CurrentEnv()}
 	fmt.Fprintf(c.stdout, "bench: instances generated and certified in %.1f s\n", info.Wall.Seconds())
 	if err := writeInstances(c.out, spec, sr, c.stdout); err != nil {
 		return err
