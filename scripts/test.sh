@@ -15,7 +15,8 @@
 #                                        with nbconvert + gonb, printing each notebook and its time)
 #    then the live book of all notebooks (scripts/book.sh --executed: the harness's executed copies,
 #    not executed twice) and its browser test on all 12 pages (every cell run in the page's Go
-#    interpreter, outputs compared with the kernel's, the budgets asserted: .ci/testtools/livebookbrowser),
+#    interpreter, outputs compared with the kernel's, the budgets asserted; a page whose interpreter or
+#    runtime is refused still draws its charts and typesets its math: .ci/testtools/livebookbrowser),
 #    after scripts/cellcost.sh --cells   (what every cell costs as the kernel runs it: build, tools, GoNB,
 #                                        run; reported, not asserted, and the kernel's time of each cell
 #                                        for the page's ratio to it; a failing cell or no build fails)
@@ -127,7 +128,7 @@ scripts/book.sh -o "$repo/out/livebook-ci" --no-check --executed "$repo/out/note
 echo "== cell cost (scripts/cellcost.sh --cells: every cell of every notebook, as the kernel runs it)"
 scripts/cellcost.sh --cells --out "$repo/out/CELLCOST-ci.md"
 (cd .ci/testtools && SOD_LIVEBOOK="$repo/out/livebook-ci" SOD_LIVEBOOK_NOTEBOOKS=. SOD_LIVEBOOK_KERNEL_TIMES="$repo/out/CELLCOST-ci.md" \
-  go test -count=1 -timeout 30m -v -run TestLiveBook ./livebookbrowser 2>&1 | grep -v '^=== RUN')
+  go test -count=1 -timeout 30m -v -run 'TestLiveBook|TestPageWithoutInterpreter' ./livebookbrowser 2>&1 | grep -v '^=== RUN')
 
 echo "== image (docker/test-image.sh)"
 if [ "$install" = 1 ]; then docker/image-step.sh; else docker/image-step.sh --no-install; fi

@@ -27,6 +27,10 @@
 // a cell that crashes the interpreter must make the page restart it and
 // say so; the next run works without Reset.
 //
+// TestPageWithoutInterpreter: a page whose interpreter, or whole live
+// runtime, the server refuses still draws the kernel's charts and
+// typesets its math.
+//
 // It writes DIR/LIVE-REPORT.md: per notebook, the transfer, the time to
 // the first output, the median and slowest cell, each cell's time beside
 // the kernel's, and every cell that failed or whose output differs, with
