@@ -255,7 +255,7 @@ func (e *ripEval) setU(y *mat.Dense) (lo, hi float64) {
 	for k := 0; k < p; k++ {
 		// uu = u_k u_kᵀ as Dense.Outer(1, u, u): a zeroed matrix plus BLAS Ger's 1·u_i·u_j,
 		// written out: blas64.Ger on the strided column gives the same numbers
-		// but costs the RIP table 1.6× in WebAssembly (BenchmarkRIPOptimize under node).
+		// but costs the RIP table 1.6× in WebAssembly (BenchmarkRIPOptimize under node, AMD EPYC).
 		clear(uu)
 		for i := 0; i < n; i++ {
 			ui := 1 * raw.Data[i*raw.Stride+k]
