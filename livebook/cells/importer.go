@@ -91,7 +91,9 @@ func (im *importer) source(path string, files []string) (*types.Package, error) 
 		}
 		fs = append(fs, f)
 	}
-	conf := types.Config{Importer: im, Error: func(error) {}}
+	// The importer needs the package's declarations, not its functions'
+	// bodies (the interpreter compiles those).
+	conf := types.Config{Importer: im, Error: func(error) {}, IgnoreFuncBodies: true}
 	p, err := conf.Check(path, fset, fs, nil)
 	if err != nil {
 		return nil, fmt.Errorf("checking the source of %s: %v", path, err)

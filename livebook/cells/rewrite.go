@@ -40,6 +40,11 @@ import (
 //     statement and yaegi later;
 //   - range over an integer (Go 1.22), and the builtins clear, min and max
 //     (Go 1.21), which yaegi lacks.
+//
+// Imports the program does not use are dropped, as GoNB's goimports drops
+// them before its build (blank and dot imports stay): a cell's import
+// block holds the notebook's packages, and a package the interpreter
+// compiles from source (slices) would otherwise be compiled by every run.
 type Rewriter struct {
 	// Symbols are the compiled packages' symbols, keyed "path/name" as
 	// yaegi's Exports are.
@@ -96,6 +101,7 @@ type rewriting struct {
 	pkg     *types.Package
 	edits   []edit
 	imports map[string]string // path -> the file's name for it
+	named   map[string]bool   // the paths whose file name a rewrite wrote
 	extra   []Import
 	simple  map[ast.Stmt]bool // statements in a simple-statement position
 	targets map[ast.Expr]bool // the targets of parallel assignments
@@ -123,6 +129,7 @@ func (rw *Rewriter) Check(src string) (string, error) {
 		Selections: map[*ast.SelectorExpr]*types.Selection{},
 		Instances:  map[*ast.Ident]types.Instance{},
 		Scopes:     map[ast.Node]*types.Scope{},
+		Implicits:  map[ast.Node]types.Object{},
 	}
 	var first error
 	conf := types.Config{Importer: rw.importer(), GoVersion: "go1.26", Error: func(err error) {
@@ -146,7 +153,7 @@ func (rw *Rewriter) Check(src string) (string, error) {
 	if first != nil {
 		return "", first
 	}
-	r := &rewriting{rw: rw, src: src, fset: fset, file: f, info: info, pkg: pkg, imports: map[string]string{}, simple: map[ast.Stmt]bool{}, targets: map[ast.Expr]bool{}}
+	r := &rewriting{rw: rw, src: src, fset: fset, file: f, info: info, pkg: pkg, imports: map[string]string{}, named: map[string]bool{}, simple: map[ast.Stmt]bool{}, targets: map[ast.Expr]bool{}}
 	for _, im := range f.Imports {
 		p, _ := strconv.Unquote(im.Path.Value)
 		if im.Name != nil {
@@ -156,6 +163,7 @@ func (rw *Rewriter) Check(src string) (string, error) {
 		}
 	}
 	r.walk()
+	r.dropUnusedImports()
 	if r.err != nil {
 		return "", r.err
 	}
@@ -169,6 +177,41 @@ func (rw *Rewriter) Check(src string) (string, error) {
 		out = out[:nl] + b.String() + out[nl:]
 	}
 	return out, nil
+}
+
+// dropUnusedImports removes the imports the program does not use (see
+// Rewriter), keeping the lines.
+func (r *rewriting) dropUnusedImports() {
+	used := map[types.Object]bool{}
+	for _, obj := range r.info.Uses {
+		if pn, ok := obj.(*types.PkgName); ok {
+			used[pn] = true
+		}
+	}
+	for _, d := range r.file.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			im := spec.(*ast.ImportSpec)
+			if im.Name != nil && (im.Name.Name == "_" || im.Name.Name == ".") {
+				continue
+			}
+			obj := r.info.Implicits[im]
+			if im.Name != nil {
+				obj = r.info.Defs[im.Name]
+			}
+			if path, _ := strconv.Unquote(im.Path.Value); obj == nil || used[obj] || r.named[path] {
+				continue
+			}
+			from, to := im.Pos(), im.End()
+			if !gd.Lparen.IsValid() { // import "p": the whole declaration
+				from, to = gd.Pos(), gd.End()
+			}
+			r.add(r.off(from), r.off(to), "")
+		}
+	}
 }
 
 // CheckError is a type error or a refusal, at a line of the program.
@@ -268,6 +311,7 @@ func (r *rewriting) local(p *types.Package) string {
 		return ""
 	}
 	if n, ok := r.imports[p.Path()]; ok && n != "_" && n != "." {
+		r.named[p.Path()] = true
 		return n
 	}
 	if _, ok := r.rw.symbols(p.Path()); !ok && p.Path() != r.rw.Support {

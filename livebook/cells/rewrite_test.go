@@ -200,3 +200,63 @@ func TestDynamicTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestUnusedImports: the imports a program does not use are dropped, as
+// GoNB's goimports drops them, on their lines; blank imports stay, and so
+// does an import only a rewrite uses (the type argument written into a
+// generic call names a package the cell imports but does not mention).
+func TestUnusedImports(t *testing.T) {
+	rw, path := rewriter()
+	rw.Symbols["example.org/other/other"] = map[string]reflect.Value{
+		"One": reflect.ValueOf(func() (*Point, error) { return nil, nil }),
+	}
+	head := fmt.Sprintf("package main\nimport pkg %q\nimport \"github.com/janpfeifer/must\"\nimport \"example.org/other\"\nimport _ %q\n", path, path)
+	tests := []struct {
+		name, body string
+		kept       []string // import lines kept
+		dropped    []string
+	}{
+		{"none used", "", []string{"import _ "}, []string{"import pkg ", "import \"github.com/janpfeifer/must\"", "import \"example.org/other\""}},
+		{"used", "var q pkg.Point\n_ = q\n_ = must.M1(other.One())", []string{"import pkg ", "import \"github.com/janpfeifer/must\"", "import \"example.org/other\"", "import _ "}, nil},
+		{"used by a rewrite only", "p := must.M1(other.One())\n_ = p", []string{"import pkg ", "import \"github.com/janpfeifer/must\"", "import \"example.org/other\""}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := head + "func main() {\n" + tt.body + "\n}\n"
+			out, err := rw.Check(src)
+			if err != nil {
+				t.Fatalf("Check: %v", err)
+			}
+			if got, want := strings.Count(out, "\n"), strings.Count(src, "\n"); got != want {
+				t.Errorf("%d lines, want %d:\n%s", got, want, out)
+			}
+			for _, k := range tt.kept {
+				if !strings.Contains(out, k) {
+					t.Errorf("%q dropped:\n%s", k, out)
+				}
+			}
+			for _, d := range tt.dropped {
+				if strings.Contains(out, d) {
+					t.Errorf("%q kept:\n%s", d, out)
+				}
+			}
+			if _, err := parser.ParseFile(token.NewFileSet(), "", out, 0); err != nil {
+				t.Errorf("the rewritten program does not parse: %v\n%s", err, out)
+			}
+		})
+	}
+	// A session's program lists only the imports it keeps (the
+	// interpreter is given those).
+	c, err := cells.Parse("cell 1", fmt.Sprintf("import (\n\tpkg %q\n\t\"github.com/janpfeifer/must\"\n)\n%%%%\nvar q pkg.Point\n_ = q", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s cells.Session
+	p, err := s.Program("cell 1", c, rw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{path}; !reflect.DeepEqual(p.Imports, want) {
+		t.Errorf("the program's imports are %q, want %q", p.Imports, want)
+	}
+}

@@ -75,30 +75,37 @@ func (k *Kernel) Reset() { k.session.Reset() }
 // importer keeps the packages' types, and in the browser the
 // interpreter's code is compiled by WebAssembly when first called, so
 // the first cell does not pay for either. The page calls it while it is
-// still loading.
+// still loading. The packages the interpreter compiles from source with
+// every program that uses them (stdlibGeneric) are type-checked but not
+// compiled: a page's cells that import them rarely use them (an import
+// the program does not use is dropped, as GoNB drops it).
 func (k *Kernel) Warm(paths []string) error {
-	var b strings.Builder
-	b.WriteString("import (\n")
+	var compiled, checked strings.Builder
 	for _, p := range paths {
-		if available(p) {
-			fmt.Fprintf(&b, "\t_ %s\n", strconv.Quote(p))
+		switch {
+		case !available(p):
+		case slices.Contains(stdlibGeneric, p):
+			fmt.Fprintf(&checked, "\t_ %s\n", strconv.Quote(p))
+		default:
+			fmt.Fprintf(&compiled, "\t_ %s\n", strconv.Quote(p))
 		}
 	}
-	b.WriteString(")\n")
-	c, err := cells.Parse("warm-up", b.String())
-	if err != nil {
-		return err
-	}
-	var s cells.Session
-	prog, err := s.Program("warm-up", c, k.rw)
-	if err != nil {
-		return err
+	var prog *cells.Program
+	for _, imports := range []string{checked.String(), compiled.String()} {
+		c, err := cells.Parse("warm-up", "import (\n"+imports+")\n")
+		if err != nil {
+			return err
+		}
+		var s cells.Session
+		if prog, err = s.Program("warm-up", c, k.rw); err != nil {
+			return err
+		}
 	}
 	i := k.interpreter(io.Discard, io.Discard)
 	if err := use(i, prog.Imports, io.Discard, io.Discard, func(any) {}); err != nil {
 		return err
 	}
-	_, err = compile(i, prog.Src)
+	_, err := compile(i, prog.Src)
 	return err
 }
 

@@ -170,7 +170,7 @@ func TestWarm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Warm([]string{"fmt", "github.com/janpfeifer/must", "sodworkbench.org/workbench/sod", "example.com/none"}); err != nil {
+	if err := k.Warm([]string{"fmt", "slices", "github.com/janpfeifer/must", "sodworkbench.org/workbench/sod", "example.com/none"}); err != nil {
 		t.Fatalf("Warm: %v", err)
 	}
 	tests := []struct{ name, src, want string }{
