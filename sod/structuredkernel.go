@@ -67,9 +67,9 @@ func (st *masked) evalStream(w *maskedWork, dst, X *mat.Dense) (maskedNorms, boo
 		}
 	}
 	q.diag = dU
-	q.oo = st.normRJR(w.rO, w.rO)
+	q.oo = st.normRJRSym(w.rO, w.vv)
 	q.ou = st.normRJR(w.rO, w.rU)
-	q.uu = st.normRJR(w.rU, w.rU)
+	q.uu = st.normRJRSym(w.rU, w.vv)
 	w.dist = q.dist()
 	if dst == nil {
 		return q, true
@@ -221,6 +221,7 @@ func (st *masked) newWork() *maskedWork {
 		chunk: make([]float64, kernel.QRChunk*s),
 		hv:    make([]float64, 2*(2*r*r+k*r)),
 		row:   make([]float64, r),
+		vv:    make([]float64, s*s),
 	}
 }
 
