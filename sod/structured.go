@@ -56,6 +56,9 @@ type masked struct {
 	// zPair: z of row pair t (U row 2t, O row 2t + 1) at 2t, 2t + 1, for
 	// t < |O|, when k = 1 and the layout is the parity one (pass11).
 	zPair []float64
+	// zAlt: zPair is (1, +0, 1, +0, …), the study's truth
+	// (AlternatingTruth): the pass need not read it (kernel.Step11Alt).
+	zAlt bool
 }
 
 // newMasked returns the structured data for op, ground truth Z (n×k) and
@@ -116,6 +119,10 @@ func newMaskedForce(mw maskedWeighter, Z *mat.Dense, r int) *masked {
 		st.zPair = make([]float64, 2*len(st.zO))
 		for t, zo := range st.zO {
 			st.zPair[2*t], st.zPair[2*t+1] = st.zU[t], zo
+		}
+		st.zAlt = true
+		for t := 0; t+1 < len(st.zPair); t += 2 {
+			st.zAlt = st.zAlt && st.zPair[t] == 1 && math.Float64bits(st.zPair[t+1]) == 0
 		}
 	}
 	return st
