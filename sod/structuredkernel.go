@@ -123,6 +123,8 @@ func (st *masked) blockQR(R, chunk []float64, xr blas64.General, rows []int, off
 			zeroZ = g.Rank3(&w, z[t0:t0+b])
 		case k == 1 && r == 5:
 			zeroZ = g.Rank5(&w, z[t0:t0+b])
+		case k == 3 && r == 3:
+			g.Rank33(&w, z[t0*3:(t0+b)*3])
 		default:
 			g.Any(r, k, z[t0*k:(t0+b)*k])
 			kernel.DotCols(w[:s], chunk[:b], chunk, b)
