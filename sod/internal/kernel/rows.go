@@ -6,7 +6,8 @@ import "gonum.org/v1/gonum/blas/blas64"
 // search rank r and truth rank k (sod's structured.go has the algebra,
 // structuredkernel.go the passes that call these): the rows of ∇h of one
 // block from its s×r Gram products (GradRows, unrolled for r = 2, 3, 5 at
-// k = 1), and the block sums and rows of the Hessian–vector product
+// k = 1 and for r = k = 3, with a column-register path for other k > 1 and
+// the plain loop, gradRowsPlain, beyond), and the block sums and rows of the Hessian–vector product
 // (HessSums, HessRows; HessSums31 and HessRows31 for r = 3, k = 1 with
 // the parity layout).
 
