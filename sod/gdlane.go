@@ -177,7 +177,11 @@ func (st *masked) pass11(next, x []float64, s sums11, alpha float64) (sums11, fl
 	k := kernel.Coef11{mxU, mxO, mzU, mzO, alpha, alpha, st.c, 0, flushAt, flushAt}
 	np := len(st.zO)
 	var o kernel.Sums11
-	kernel.Step11(next[:2*np], x[:2*np], st.zPair, &k, &o)
+	if st.zAlt {
+		kernel.Step11Alt(next[:2*np], x[:2*np], st.zPair, &k, &o)
+	} else {
+		kernel.Step11(next[:2*np], x[:2*np], st.zPair, &k, &o)
+	}
 	ssU, ssO, xxU, xxO, xzU, xzO := o[0], o[1], o[2], o[3], o[4], o[5]
 	for t := np; t < len(st.zU); t++ { // odd n: the last U row
 		i, zu := 2*t, st.zU[t]

@@ -56,6 +56,9 @@ type masked struct {
 	// zPair: z of row pair t (U row 2t, O row 2t + 1) at 2t, 2t + 1, for
 	// t < |O|, when k = 1 and the layout is the parity one (pass11).
 	zPair []float64
+	// zAlt: zPair is (1, +0, 1, +0, …), the study's truth
+	// (AlternatingTruth): the pass need not read it (kernel.Step11Alt).
+	zAlt bool
 }
 
 // newMasked returns the structured data for op, ground truth Z (n×k) and
@@ -117,6 +120,10 @@ func newMaskedForce(mw maskedWeighter, Z *mat.Dense, r int) *masked {
 		for t, zo := range st.zO {
 			st.zPair[2*t], st.zPair[2*t+1] = st.zU[t], zo
 		}
+		st.zAlt = true
+		for t := 0; t+1 < len(st.zPair); t += 2 {
+			st.zAlt = st.zAlt && st.zPair[t] == 1 && math.Float64bits(st.zPair[t+1]) == 0
+		}
 	}
 	return st
 }
@@ -130,6 +137,7 @@ type maskedWork struct {
 	chunk  []float64 // kernel.QRChunk×s, column-major (evalStream)
 	hv     []float64 // hessVec's sums: 2 blocks × (2r² + kr)
 	row    []float64 // one row of a product (r)
+	vv     []float64 // R J Rᵀ (s×s, normRJRSym)
 	house  *houseWork
 	// dist is ‖XXᵀ − M*‖_F of the last evaluation (GD traces it without a
 	// second QR).
@@ -230,9 +238,9 @@ func (st *masked) evalHouse(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 	}
 	houseR(w.rO, hw.aO, len(st.obs), s)
 	houseR(w.rU, hw.aU, len(st.unobs), s)
-	q.oo = st.normRJR(w.rO, w.rO)
+	q.oo = st.normRJRSym(w.rO, w.vv)
 	q.ou = st.normRJR(w.rO, w.rU)
-	q.uu = st.normRJR(w.rU, w.rU)
+	q.uu = st.normRJRSym(w.rU, w.vv)
 	w.dist = q.dist()
 
 	if grad {
@@ -449,29 +457,78 @@ func (st *masked) finish11(w *maskedWork, dst *mat.Dense, xd []float64, xs int, 
 	}
 	fill(w.rO, s.xxO, betaO, resO)
 	fill(w.rU, s.xxU, betaU, resU)
-	q.oo = st.normRJR(w.rO, w.rO)
+	q.oo = st.normRJRSym(w.rO, w.vv)
 	q.ou = st.normRJR(w.rO, w.rU)
-	q.uu = st.normRJR(w.rU, w.rU)
+	q.uu = st.normRJRSym(w.rU, w.vv)
 	w.dist = q.dist()
 	return q, true
 }
 
-// normRJR returns ‖R_a J R_bᵀ‖_F² for upper triangular s×s R_a, R_b.
+// normRJR returns ‖R_a J R_bᵀ‖_F² for upper triangular s×s R_a, R_b: the
+// sum, row by row, of the squares of (R_a J R_bᵀ)_ij =
+// Σ_{l ≥ max(i,j)} ±R_a[i,l]R_b[j,l] (+ for l < r, − after), each summed
+// in the order of l.
 func (st *masked) normRJR(ra, rb []float64) float64 {
 	s, r := st.s, st.r
 	sum := 0.0
 	for i := 0; i < s; i++ {
-		ai := ra[i*s : i*s+s]
+		ai := ra[i*s : i*s+s : i*s+s]
 		for j := 0; j < s; j++ {
-			bj := rb[j*s : j*s+s]
+			bj := rb[j*s : j*s+s : j*s+s]
+			// (R_a J R_bᵀ)_ij, as in normRJRSym (the compiler does not
+			// inline a function of it).
+			l0 := max(i, j)
 			v := 0.0
-			for l := max(i, j); l < s; l++ {
-				if l < r {
-					v += ai[l] * bj[l]
-				} else {
-					v -= ai[l] * bj[l]
+			if l0 < r {
+				ap, bp := ai[l0:r], bj[l0:r]
+				bp = bp[:len(ap)]
+				for l, x := range ap {
+					v += x * bp[l]
 				}
+				l0 = r
 			}
+			an, bn := ai[l0:], bj[l0:]
+			bn = bn[:len(an)]
+			for l, x := range an {
+				v -= x * bn[l]
+			}
+			sum += v * v
+		}
+	}
+	return sum
+}
+
+// normRJRSym is normRJR(R, R), to the last bit: (R J Rᵀ)_ij for j < i is
+// the (j, i) entry of an earlier row (the same products, summed in the same
+// order), kept in vv (s×s scratch) instead of computed again.
+func (st *masked) normRJRSym(ra, vv []float64) float64 {
+	s, r := st.s, st.r
+	vv = vv[:s*s]
+	sum := 0.0
+	for i := 0; i < s; i++ {
+		ai := ra[i*s : i*s+s : i*s+s]
+		for j := 0; j < i; j++ {
+			v := vv[j*s+i]
+			sum += v * v
+		}
+		for j := i; j < s; j++ {
+			aj := ra[j*s : j*s+s : j*s+s]
+			l0 := j
+			v := 0.0
+			if l0 < r {
+				ap, bp := ai[l0:r], aj[l0:r]
+				bp = bp[:len(ap)]
+				for l, x := range ap {
+					v += x * bp[l]
+				}
+				l0 = r
+			}
+			an, bn := ai[l0:], aj[l0:]
+			bn = bn[:len(an)]
+			for l, x := range an {
+				v -= x * bn[l]
+			}
+			vv[i*s+j] = v
 			sum += v * v
 		}
 	}

@@ -67,9 +67,9 @@ func (st *masked) evalStream(w *maskedWork, dst, X *mat.Dense) (maskedNorms, boo
 		}
 	}
 	q.diag = dU
-	q.oo = st.normRJR(w.rO, w.rO)
+	q.oo = st.normRJRSym(w.rO, w.vv)
 	q.ou = st.normRJR(w.rO, w.rU)
-	q.uu = st.normRJR(w.rU, w.rU)
+	q.uu = st.normRJRSym(w.rU, w.vv)
 	w.dist = q.dist()
 	if dst == nil {
 		return q, true
@@ -123,6 +123,8 @@ func (st *masked) blockQR(R, chunk []float64, xr blas64.General, rows []int, off
 			zeroZ = g.Rank3(&w, z[t0:t0+b])
 		case k == 1 && r == 5:
 			zeroZ = g.Rank5(&w, z[t0:t0+b])
+		case k == 3 && r == 3:
+			g.Rank33(&w, z[t0*3:(t0+b)*3])
 		default:
 			g.Any(r, k, z[t0*k:(t0+b)*k])
 			kernel.DotCols(w[:s], chunk[:b], chunk, b)
@@ -221,6 +223,7 @@ func (st *masked) newWork() *maskedWork {
 		chunk: make([]float64, kernel.QRChunk*s),
 		hv:    make([]float64, 2*(2*r*r+k*r)),
 		row:   make([]float64, r),
+		vv:    make([]float64, s*s),
 	}
 }
 

@@ -334,3 +334,64 @@ func TestStructuredRanksExtremeRows(t *testing.T) {
 		}
 	}
 }
+
+// TestNormRJRBitExact holds normRJR and normRJRSym to ‖R_a J R_bᵀ‖_F²
+// written plainly (one loop over l ≥ max(i, j) with the sign chosen per
+// term), bit for bit, for upper triangular R with signed zeros, tiny and
+// huge entries, at every s = r + k up to 9.
+func TestNormRJRBitExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	special := []float64{0, math.Copysign(0, -1), 1e-160, -1e-160, 1e150, 1}
+	plain := func(st *masked, ra, rb []float64) float64 {
+		s, r := st.s, st.r
+		sum := 0.0
+		for i := 0; i < s; i++ {
+			for j := 0; j < s; j++ {
+				v := 0.0
+				for l := max(i, j); l < s; l++ {
+					if l < r {
+						v += ra[i*s+l] * rb[j*s+l]
+					} else {
+						v -= ra[i*s+l] * rb[j*s+l]
+					}
+				}
+				sum += v * v
+			}
+		}
+		return sum
+	}
+	for s := 2; s <= 9; s++ {
+		for r := 1; r < s; r++ {
+			st := &masked{r: r, k: s - r, s: s}
+			for trial := 0; trial < 50; trial++ {
+				tri := func() []float64 {
+					a := make([]float64, s*s)
+					for i := 0; i < s; i++ {
+						for l := i; l < s; l++ {
+							if rng.IntN(4) == 0 {
+								a[i*s+l] = special[rng.IntN(len(special))]
+							} else {
+								a[i*s+l] = rng.NormFloat64()
+							}
+						}
+					}
+					return a
+				}
+				ra, rb := tri(), tri()
+				vv := make([]float64, s*s)
+				for _, c := range []struct {
+					name      string
+					got, want float64
+				}{
+					{"normRJR(Ra, Rb)", st.normRJR(ra, rb), plain(st, ra, rb)},
+					{"normRJR(Ra, Ra)", st.normRJR(ra, ra), plain(st, ra, ra)},
+					{"normRJRSym(Ra)", st.normRJRSym(ra, vv), plain(st, ra, ra)},
+				} {
+					if math.Float64bits(c.got) != math.Float64bits(c.want) {
+						t.Fatalf("s=%d r=%d trial %d: %s = %v, plain sum %v", s, r, trial, c.name, c.got, c.want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -2,7 +2,8 @@
 // export nothing of the paper: the one-pass step of gradient descent on
 // the structured path at r = k = 1 with the PMC parity layout (Step11,
 // in SSE2 assembly on amd64 and its pure-Go twin Step11Go, which also runs
-// under WebAssembly, where Go fuses no multiply-add), the rows of
+// under WebAssembly, where Go fuses no multiply-add; Step11Alt, which for
+// the study's truth z = (1, 0, 1, 0, …)ᵀ does not read z), the rows of
 // ∇h it computes (GradRowO11, GradRowU11), and the flush of tiny
 // coordinates that keeps subnormal numbers out of gradient descent's
 // arithmetic (FlushBelow, Flush; sod's package doc states the rule); the
@@ -21,5 +22,10 @@
 // sums of sod's coef11. Every operation is one IEEE 754 operation in a
 // fixed order, so sod's two-pass step and this pass take the same
 // iterates to the last bit where Lane11 is true (sod's TestStep11Kernel
-// and TestGDLaneBitExact).
+// and TestGDLaneBitExact). The specialised paths (unrolled ranks, fused
+// gathers, Step11Alt) make the operations of their plain twins in the same
+// order, or ones equal by exact identities (1·v = v), and their tests hold
+// them to the plain twins bit for bit (TestGradRowsBitExact,
+// TestGatherRank33BitExact, TestStep11AltBitExact): WebAssembly, with no
+// assembly, gains from them, and results do not depend on the path.
 package kernel

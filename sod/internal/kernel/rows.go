@@ -6,7 +6,8 @@ import "gonum.org/v1/gonum/blas/blas64"
 // search rank r and truth rank k (sod's structured.go has the algebra,
 // structuredkernel.go the passes that call these): the rows of ∇h of one
 // block from its s×r Gram products (GradRows, unrolled for r = 2, 3, 5 at
-// k = 1), and the block sums and rows of the Hessian–vector product
+// k = 1 and for r = k = 3, with a column-register path for other k > 1 and
+// the plain loop, gradRowsPlain, beyond), and the block sums and rows of the Hessian–vector product
 // (HessSums, HessRows; HessSums31 and HessRows31 for r = 3, k = 1 with
 // the parity layout).
 
@@ -50,6 +51,24 @@ func (sh Shape) GradRows(gr, xr blas64.General, rows []int, off int, z, m []floa
 		sh.gradRowsK1(gr, xr, rows, off, z, m, diag)
 		return
 	}
+	if r == 3 && k == 3 {
+		sh.gradRows33(gr, xr, rows, off, z, m, diag)
+		return
+	}
+	if r+k <= QRMaxS {
+		sh.gradRowsCols(gr, xr, rows, off, z, m, diag)
+		return
+	}
+	sh.gradRowsPlain(gr, xr, rows, off, z, m, diag)
+}
+
+// gradRowsPlain is GradRows written plainly, for any r and k: each entry
+// of the row starts at 0 and takes the products x_il·m_X[l, c] (l < r),
+// then −z_il·m_Z[l, c] (l < k), then 2c·D_ii·x_ic on the unobserved rows,
+// and is doubled. The other paths for k > 1 (gradRowsCols, gradRows33)
+// make the same operations in the same order (TestGradRowsBitExact).
+func (sh Shape) gradRowsPlain(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
+	r, k := sh.R, sh.K
 	cnt := len(z) / k
 	xd, xs := xr.Data, xr.Stride
 	gd, gs := gr.Data, gr.Stride
@@ -91,6 +110,118 @@ func (sh Shape) GradRows(gr, xr blas64.General, rows []int, off int, z, m []floa
 		for c := range gi {
 			gi[c] *= 2
 		}
+	}
+}
+
+// gradRowsCols is gradRowsPlain for r + k ≤ QRMaxS: the columns of m_X
+// and m_Z copied contiguous, each entry of the row accumulated in a
+// register, column by column; the same operations in the same order.
+func (sh Shape) gradRowsCols(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
+	r, k := sh.R, sh.K
+	xd, xs := xr.Data, xr.Stride
+	gd, gs := gr.Data, gr.Stride
+	var mxBuf, mzBuf [QRMaxS * QRMaxS]float64
+	mxT, mzT := mxBuf[:r*r], mzBuf[:k*r]
+	for l := 0; l < r; l++ {
+		for c := 0; c < r; c++ {
+			mxT[c*r+l] = m[l*r+c]
+		}
+	}
+	for l := 0; l < k; l++ {
+		for c := 0; c < r; c++ {
+			mzT[c*k+l] = m[(r+l)*r+c]
+		}
+	}
+	cc := sh.C
+	cnt := len(z) / k
+	for t := 0; t < cnt; t++ {
+		i := blockRow(rows, sh.Parity, off, t)
+		xi := xd[i*xs : i*xs+r : i*xs+r]
+		zi := z[t*k : t*k+k : t*k+k]
+		gi := gd[i*gs : i*gs+r : i*gs+r]
+		cd := 0.0
+		if diag {
+			dd := 0.0
+			for _, v := range xi {
+				dd += v * v
+			}
+			for _, v := range zi {
+				dd -= v * v
+			}
+			cd = cc * dd
+		}
+		for c := range gi {
+			colX := mxT[c*r : c*r+r : c*r+r]
+			colZ := mzT[c*k : c*k+k : c*k+k]
+			acc := 0.0
+			for l, v := range xi {
+				acc += v * colX[l]
+			}
+			for l, v := range zi {
+				acc -= v * colZ[l]
+			}
+			if diag {
+				acc += cd * xi[c]
+			}
+			gi[c] = acc * 2
+		}
+	}
+}
+
+// gradRows33 is gradRowsPlain for r = 3, k = 3 (the PMC rank family's
+// instances), unrolled: the same operations in the same order.
+func (sh Shape) gradRows33(gr, xr blas64.General, rows []int, off int, z, m []float64, diag bool) {
+	xd, xs := xr.Data, xr.Stride
+	gd, gs := gr.Data, gr.Stride
+	var mm [19]float64 // m (6×3, row-major), then c
+	copy(mm[:18], m[:18])
+	mm[18] = sh.C
+	parity := sh.Parity
+	cnt := len(z) / 3
+	z = z[:3*cnt]
+	for t := 0; t < cnt; t++ {
+		i := 2*t + off
+		if !parity {
+			i = rows[t]
+		}
+		x := xd[i*xs : i*xs+3 : i*xs+3]
+		g := gd[i*gs : i*gs+3 : i*gs+3]
+		zt := z[3*t : 3*t+3 : 3*t+3]
+		x0, x1, x2 := x[0], x[1], x[2]
+		z0, z1, z2 := zt[0], zt[1], zt[2]
+		g0, g1, g2 := 0.0, 0.0, 0.0
+		g0 += x0 * mm[0]
+		g1 += x0 * mm[1]
+		g2 += x0 * mm[2]
+		g0 += x1 * mm[3]
+		g1 += x1 * mm[4]
+		g2 += x1 * mm[5]
+		g0 += x2 * mm[6]
+		g1 += x2 * mm[7]
+		g2 += x2 * mm[8]
+		g0 -= z0 * mm[9]
+		g1 -= z0 * mm[10]
+		g2 -= z0 * mm[11]
+		g0 -= z1 * mm[12]
+		g1 -= z1 * mm[13]
+		g2 -= z1 * mm[14]
+		g0 -= z2 * mm[15]
+		g1 -= z2 * mm[16]
+		g2 -= z2 * mm[17]
+		if diag {
+			dd := 0.0
+			dd += x0 * x0
+			dd += x1 * x1
+			dd += x2 * x2
+			dd -= z0 * z0
+			dd -= z1 * z1
+			dd -= z2 * z2
+			cd := mm[18] * dd
+			g0 += cd * x0
+			g1 += cd * x1
+			g2 += cd * x2
+		}
+		g[0], g[1], g[2] = g0*2, g1*2, g2*2
 	}
 }
 

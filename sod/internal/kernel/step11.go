@@ -66,6 +66,50 @@ func Step11Go(next, x, z []float64, k *Coef11, out *Sums11) {
 	*out = Sums11{ssU, ssO, xxU, xxO, xzU, xzO}
 }
 
+// Step11AltGo is Step11Go for z = (1, 0, 1, 0, …)ᵀ, the PMC study's truth
+// (z_U = 1, z_O = +0 in every row pair; the caller checks the bits), with
+// z not read: the same operations on the same operands in the same order,
+// rewritten by exact identities (1·v = v; the product +0·m_zO, the same in
+// every row, formed once), so next and out are Step11Go's to the last bit
+// (TestStep11AltBitExact). x_oᵀz_O, a sum of +0·x_o, is +0 unless a stored
+// x_o is not finite (then NaN): Σ x_o² tells, and where it is not finite
+// the sum is formed as Step11Go forms it, from next.
+func Step11AltGo(next, x []float64, k *Coef11, out *Sums11) {
+	mxU, mxO, mzU, mzO, alpha, c, tau := k[0], k[1], k[2], k[3], k[4], k[6], k[8]
+	n := len(x) &^ 1
+	zero := 0.0
+	zmO := zero * mzO // z_o·m_zO in every O row
+	var ssU, ssO, xxU, xxO, xzU float64
+	for i := 0; i < n; i += 2 {
+		xp, np := x[i:i+2:i+2], next[i:i+2:i+2]
+		xu, xo := xp[0], xp[1]
+		g := 2 * (xo*mxO - zmO) // GradRowO11(xo, 0, mxO, mzO)
+		ssO += g * g
+		xo += alpha * g
+		if math.Abs(xo) < tau {
+			xo = 0
+		}
+		np[1] = xo
+		xxO += xo * xo
+		g = 2 * (xu*mxU - mzU + c*(xu*xu-1)*xu) // GradRowU11(xu, 1, mxU, mzU, c)
+		ssU += g * g
+		xu += alpha * g
+		if math.Abs(xu) < tau {
+			xu = 0
+		}
+		np[0] = xu
+		xxU += xu * xu
+		xzU += xu
+	}
+	xzO := 0.0
+	if math.IsInf(xxO, 0) || math.IsNaN(xxO) {
+		for i := 1; i < n; i += 2 {
+			xzO += next[i] * zero
+		}
+	}
+	*out = Sums11{ssU, ssO, xxU, xxO, xzU, xzO}
+}
+
 // GradRowO11 and GradRowU11 are row i of ∇h at r = k = 1 (x = x_i, z =
 // z_i) for i ∈ O and i ∈ U, with sod's coef11 factors m_x, m_z:
 // 2(x m_x − z m_z), plus 2c(x² − z²)x = 2c D_ii x_i on U. sod's finish11

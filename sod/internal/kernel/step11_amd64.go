@@ -22,3 +22,6 @@ func Step11(next, x, z []float64, k *Coef11, out *Sums11) {
 	}
 	step11SSE2(next, x[:n], z, k, out)
 }
+
+// Step11Alt is Step11 for z = (1, 0, 1, 0, …)ᵀ (see Step11AltGo): the assembly kernel.
+func Step11Alt(next, x, z []float64, k *Coef11, out *Sums11) { Step11(next, x, z, k, out) }

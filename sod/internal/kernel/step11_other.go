@@ -10,3 +10,6 @@ const Lane11 = false
 
 // Step11 is the pass over row pairs: Step11Go.
 func Step11(next, x, z []float64, k *Coef11, out *Sums11) { Step11Go(next, x, z, k, out) }
+
+// Step11Alt is Step11 for z = (1, 0, 1, 0, …)ᵀ (see Step11AltGo): Step11Go (Lane11 is off: gradient descent does not take the pass here).
+func Step11Alt(next, x, z []float64, k *Coef11, out *Sums11) { Step11Go(next, x, z, k, out) }

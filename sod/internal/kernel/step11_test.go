@@ -94,3 +94,62 @@ func BenchmarkStep11(b *testing.B) {
 		})
 	}
 }
+
+// TestStep11AltBitExact holds Step11AltGo and Step11Alt to Step11Go with
+// z = (1, 0, 1, 0, …)ᵀ bit for bit: rows with signed zeros, subnormals,
+// values whose square overflows, ±Inf and NaN, and coefficients of either
+// sign, zero, infinite or NaN (where +0·m_zO and the sum x_oᵀz_O differ
+// from a plain +0).
+func TestStep11AltBitExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	special := []float64{0, math.Copysign(0, -1), 5e-324, -1e-310, 1e150, 1e200, -1e200, FlushBelow, -0.5 * FlushBelow, math.Inf(1), math.Inf(-1), math.NaN()}
+	coef := []float64{0.3, -0.7, 0, math.Copysign(0, -1), 1e300, math.Inf(-1), math.NaN()}
+	for _, n := range []int{0, 2, 11, 1000} {
+		for trial := 0; trial < 40; trial++ {
+			x, z := make([]float64, n), make([]float64, n)
+			for i := range x {
+				x[i] = rng.NormFloat64() * math.Pow(10, 6*(rng.Float64()-0.5))
+				if rng.IntN(8) == 0 && trial%4 != 0 {
+					x[i] = special[rng.IntN(len(special))]
+				}
+				if i%2 == 0 {
+					z[i] = 1
+				}
+			}
+			var k Coef11
+			for i := range 4 {
+				k[i] = rng.NormFloat64()
+				if rng.IntN(3) == 0 {
+					k[i] = coef[rng.IntN(len(coef))]
+				}
+			}
+			alpha := []float64{-1e-3, 0, -0.5}[trial%3]
+			tau := []float64{0, FlushBelow, 1e-2}[trial%3]
+			k[4], k[5], k[6], k[8], k[9] = alpha, alpha, 0.99, tau, tau
+			want := make([]float64, n)
+			var sw Sums11
+			Step11Go(want, x, z, &k, &sw)
+			for _, f := range []struct {
+				name string
+				step func(next []float64, out *Sums11)
+			}{
+				{"Step11AltGo", func(next []float64, out *Sums11) { Step11AltGo(next, x, &k, out) }},
+				{"Step11Alt", func(next []float64, out *Sums11) { Step11Alt(next, x, z, &k, out) }},
+			} {
+				got := make([]float64, n)
+				var sg Sums11
+				f.step(got, &sg)
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("n=%d trial %d k=%v: %s row %d = %v, Step11Go %v", n, trial, k, f.name, i, got[i], want[i])
+					}
+				}
+				for i := range sg {
+					if math.Float64bits(sg[i]) != math.Float64bits(sw[i]) && !(math.IsNaN(sg[i]) && math.IsNaN(sw[i])) {
+						t.Fatalf("n=%d trial %d k=%v: %s sum %d = %v, Step11Go %v", n, trial, k, f.name, i, sg[i], sw[i])
+					}
+				}
+			}
+		}
+	}
+}

@@ -51,6 +51,51 @@ func (g *Gather) row(tt int) int {
 	return g.Rows[g.T0+tt] * g.XS
 }
 
+// Rank33 is the Gather for r = 3, k = 3 (the PMC rank family): Any's
+// copies and Σ D_ii², plus the dots of the first column with every column
+// in w, each summed as DotCols sums it after Any (dot4's order for columns
+// 0–3, dot2's two partial sums for 4 and 5), so the result is the same to
+// the last bit (TestGatherRank33BitExact).
+func (g *Gather) Rank33(w *[QRMaxS]float64, z []float64) {
+	b := len(z) / 3
+	ch := g.Chunk
+	c0, c1, c2 := ch[:b], ch[QRChunk:QRChunk+b], ch[2*QRChunk:2*QRChunk+b]
+	c3, c4, c5 := ch[3*QRChunk:3*QRChunk+b], ch[4*QRChunk:4*QRChunk+b], ch[5*QRChunk:5*QRChunk+b]
+	var s0, s1, s2, s3, s4, s5, t4, t5 float64
+	sum := g.Sum
+	for tt := 0; tt < b; tt++ {
+		i := g.row(tt)
+		x, zt := g.XD[i:i+3:i+3], z[3*tt:3*tt+3:3*tt+3]
+		a0, a1, a2, z0, z1, z2 := x[0], x[1], x[2], zt[0], zt[1], zt[2]
+		c0[tt], c1[tt], c2[tt], c3[tt], c4[tt], c5[tt] = a0, a1, a2, z0, z1, z2
+		s0 += a0 * a0
+		s1 += a0 * a1
+		s2 += a0 * a2
+		s3 += a0 * z0
+		if tt%2 == 0 {
+			s4 += a0 * z1
+			s5 += a0 * z2
+		} else {
+			t4 += a0 * z1
+			t5 += a0 * z2
+		}
+		if g.Diag {
+			dd := 0.0
+			dd += a0 * a0
+			dd += a1 * a1
+			dd += a2 * a2
+			dd -= z0 * z0
+			dd -= z1 * z1
+			dd -= z2 * z2
+			sum += dd * dd
+		}
+	}
+	w[0], w[1], w[2], w[3], w[4], w[5] = s0, s1, s2, s3, s4+t4, s5+t5
+	if g.Diag {
+		g.Sum = sum
+	}
+}
+
 // any is the Gather for any r and k (z the chunk's rows of Z, k each).
 func (g *Gather) Any(r, k int, z []float64) {
 	b := len(z) / k
