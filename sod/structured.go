@@ -210,14 +210,7 @@ func (st *masked) evalHouse(w *maskedWork, dst, X *mat.Dense) maskedNorms {
 			copy(ai, xi)
 			copy(ai[r:], zi)
 			if d != nil {
-				dd := 0.0
-				for _, v := range xi {
-					dd += v * v
-				}
-				for _, v := range zi {
-					dd -= v * v
-				}
-				d[t] = dd
+				d[t] = kernel.RowD(xi, zi)
 			}
 			if grad {
 				for l, al := range ai {
@@ -474,28 +467,32 @@ func (st *masked) normRJR(ra, rb []float64) float64 {
 	for i := 0; i < s; i++ {
 		ai := ra[i*s : i*s+s : i*s+s]
 		for j := 0; j < s; j++ {
-			bj := rb[j*s : j*s+s : j*s+s]
-			// (R_a J R_bᵀ)_ij, as in normRJRSym (the compiler does not
-			// inline a function of it).
-			l0 := max(i, j)
-			v := 0.0
-			if l0 < r {
-				ap, bp := ai[l0:r], bj[l0:r]
-				bp = bp[:len(ap)]
-				for l, x := range ap {
-					v += x * bp[l]
-				}
-				l0 = r
-			}
-			an, bn := ai[l0:], bj[l0:]
-			bn = bn[:len(an)]
-			for l, x := range an {
-				v -= x * bn[l]
-			}
+			v := rjrEntry(ai, rb[j*s:j*s+s:j*s+s], max(i, j), r)
 			sum += v * v
 		}
 	}
 	return sum
+}
+
+// rjrEntry is (R_a J R_bᵀ)_ij from row i of R_a (a) and row j of R_b (b),
+// both upper triangular, from column l0 = max(i, j): Σ_l ±a_l·b_l, + for
+// l < r and − after, summed in the order of l.
+func rjrEntry(a, b []float64, l0, r int) float64 {
+	v := 0.0
+	if l0 < r {
+		ap, bp := a[l0:r], b[l0:r]
+		bp = bp[:len(ap)]
+		for l, x := range ap {
+			v += x * bp[l]
+		}
+		l0 = r
+	}
+	an, bn := a[l0:], b[l0:]
+	bn = bn[:len(an)]
+	for l, x := range an {
+		v -= x * bn[l]
+	}
+	return v
 }
 
 // normRJRSym is normRJR(R, R), to the last bit: (R J Rᵀ)_ij for j < i is
@@ -512,22 +509,7 @@ func (st *masked) normRJRSym(ra, vv []float64) float64 {
 			sum += v * v
 		}
 		for j := i; j < s; j++ {
-			aj := ra[j*s : j*s+s : j*s+s]
-			l0 := j
-			v := 0.0
-			if l0 < r {
-				ap, bp := ai[l0:r], aj[l0:r]
-				bp = bp[:len(ap)]
-				for l, x := range ap {
-					v += x * bp[l]
-				}
-				l0 = r
-			}
-			an, bn := ai[l0:], aj[l0:]
-			bn = bn[:len(an)]
-			for l, x := range an {
-				v -= x * bn[l]
-			}
+			v := rjrEntry(ai, ra[j*s:j*s+s:j*s+s], j, r)
 			vv[i*s+j] = v
 			sum += v * v
 		}

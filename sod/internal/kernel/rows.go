@@ -62,6 +62,21 @@ func (sh Shape) GradRows(gr, xr blas64.General, rows []int, off int, z, m []floa
 	sh.gradRowsPlain(gr, xr, rows, off, z, m, diag)
 }
 
+// RowD is D_ii = ‖x_i‖² − ‖z_i‖² of one row (x = x_i, z = z_i): the
+// squares of x added in order, then those of z subtracted in order; the
+// rows of ∇h (GradRows) and sod's Householder path use it, so their D_ii
+// are the same to the last bit.
+func RowD(x, z []float64) float64 {
+	dd := 0.0
+	for _, v := range x {
+		dd += v * v
+	}
+	for _, v := range z {
+		dd -= v * v
+	}
+	return dd
+}
+
 // gradRowsPlain is GradRows written plainly, for any r and k: each entry
 // of the row starts at 0 and takes the products x_il·m_X[l, c] (l < r),
 // then −z_il·m_Z[l, c] (l < k), then 2c·D_ii·x_ic on the unobserved rows,
@@ -95,14 +110,7 @@ func (sh Shape) gradRowsPlain(gr, xr blas64.General, rows []int, off int, z, m [
 			}
 		}
 		if diag {
-			dd := 0.0
-			for _, v := range xi {
-				dd += v * v
-			}
-			for _, v := range zi {
-				dd -= v * v
-			}
-			cd := cc * dd
+			cd := cc * RowD(xi, zi)
 			for c, v := range xi {
 				gi[c] += cd * v
 			}
@@ -141,14 +149,7 @@ func (sh Shape) gradRowsCols(gr, xr blas64.General, rows []int, off int, z, m []
 		gi := gd[i*gs : i*gs+r : i*gs+r]
 		cd := 0.0
 		if diag {
-			dd := 0.0
-			for _, v := range xi {
-				dd += v * v
-			}
-			for _, v := range zi {
-				dd -= v * v
-			}
-			cd = cc * dd
+			cd = cc * RowD(xi, zi)
 		}
 		for c := range gi {
 			colX := mxT[c*r : c*r+r : c*r+r]
@@ -180,10 +181,7 @@ func (sh Shape) gradRows33(gr, xr blas64.General, rows []int, off int, z, m []fl
 	cnt := len(z) / 3
 	z = z[:3*cnt]
 	for t := 0; t < cnt; t++ {
-		i := 2*t + off
-		if !parity {
-			i = rows[t]
-		}
+		i := blockRow(rows, parity, off, t)
 		x := xd[i*xs : i*xs+3 : i*xs+3]
 		g := gd[i*gs : i*gs+3 : i*gs+3]
 		zt := z[3*t : 3*t+3 : 3*t+3]
