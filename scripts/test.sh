@@ -15,7 +15,8 @@
 #                                        with nbconvert + gonb, printing each notebook and its time)
 #    then the live book of all notebooks (scripts/book.sh --executed: the harness's executed copies,
 #    not executed twice) and its browser test on all 12 pages (every cell run in the page's Go
-#    interpreter, outputs compared with the kernel's, the budgets asserted; a page whose interpreter or
+#    interpreter, outputs compared with the kernel's, the size budgets asserted and the time budgets
+#    reported (SOD_LIVEBOOK_TIME_BUDGETS=assert fails on them); a page whose interpreter or
 #    runtime is refused still draws its charts and typesets its math: .ci/testtools/livebookbrowser),
 #    after scripts/cellcost.sh --cells   (what every cell costs as the kernel runs it: build, tools, GoNB,
 #                                        run; reported, not asserted, and the kernel's time of each cell
